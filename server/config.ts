@@ -1,0 +1,104 @@
+import path from "node:path";
+import { z } from "zod";
+import type { PublicConfig } from "../core/publicConfig.ts";
+
+/**
+ * Environment, validated once at boot (docs/configuration.md lists every variable).
+ * Anything the browser may see goes through `publicConfig` — never this object.
+ */
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("localhost"),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+      .optional(),
+    OIDC_AUTHORITY: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_AUDIENCE: z.string().min(1).optional(),
+    DEMO_PASSWORD: z.string().min(8, "DEMO_PASSWORD must be at least 8 characters").optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
+  })
+  .refine(
+    (e) => [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v === undefined) ||
+      [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v !== undefined),
+    { message: "OIDC_AUTHORITY, OIDC_CLIENT_ID and OIDC_AUDIENCE must be set together (or none, for the embedded provider)" },
+  );
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  /** Origin the browser uses, e.g. http://localhost:3000 (no trailing slash). */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  logLevel: Env["LOG_LEVEL"];
+  trustProxy: boolean;
+  demoPassword?: string;
+  oidc: {
+    /** true when Toolbox runs its own provider under /oidc. */
+    embedded: boolean;
+    authority: string;
+    clientId: string;
+    audience: string;
+    scope: string;
+  };
+}
+
+/** The embedded provider's fixed names; docs/security.md explains them. */
+export const EMBEDDED_CLIENT_ID = "toolbox-web";
+export const API_AUDIENCE = "toolbox.api";
+export const API_SCOPE = "toolbox.api";
+/** RFC 8707 resource indicator of the API (an absolute URI, as the RFC requires). */
+export const API_RESOURCE = "urn:toolbox:api";
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "env"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const embedded = e.OIDC_AUTHORITY === undefined;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    demoPassword: e.DEMO_PASSWORD,
+    oidc: {
+      embedded,
+      authority: embedded ? `${publicUrl}/oidc` : e.OIDC_AUTHORITY!.replace(/\/+$/, ""),
+      clientId: e.OIDC_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
+      audience: e.OIDC_AUDIENCE ?? API_AUDIENCE,
+      scope: `openid profile email ${API_SCOPE}`,
+    },
+  };
+}
+
+export function publicConfig(config: Config, buildId: string): PublicConfig {
+  return {
+    authority: config.oidc.authority,
+    clientId: config.oidc.clientId,
+    scope: config.oidc.scope,
+    audience: config.oidc.audience,
+    resource: config.oidc.embedded ? API_RESOURCE : undefined,
+    buildId,
+  };
+}

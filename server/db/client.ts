@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** One type for both drivers: code above this file never knows which one runs. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Cheap liveness probe for /api/health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/**
+ * PostgreSQL when `databaseUrl` is set, otherwise PGlite under `dataDir/pglite`
+ * (or in memory when `dataDir` is "memory://", for tests). Migrations run here, at start.
+ */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      kind: "postgres",
+      ping: async () => void (await pool.query("select 1")),
+      close: () => pool.end(),
+    };
+  }
+  let dir: string | undefined;
+  if (opts.dataDir !== "memory://") {
+    dir = path.join(opts.dataDir, "pglite");
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const client = new PGlite(dir);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    ping: async () => void (await client.query("select 1")),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,63 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import helmet from "@fastify/helmet";
+import compress from "@fastify/compress";
+import rateLimit from "@fastify/rate-limit";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppContext } from "../context.ts";
+import { registerErrorHandling } from "./errors.ts";
+import { registerApiDocs } from "./docs.ts";
+import { registerApi } from "../modules/index.ts";
+import { registerIdentityProvider } from "../idp/index.ts";
+import { registerWeb, type WebOptions } from "../web/index.ts";
+
+export interface BuildAppOptions {
+  /** Serve the React app too (off in API-only tests). */
+  web?: WebOptions | false;
+  logger?: boolean;
+}
+
+/**
+ * The one HTTP server: API under /api, identity provider under /oidc, pages for the rest.
+ * Order matters: security headers first, then the API, the provider, and the pages' catch-all.
+ */
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: ctx.config.logLevel,
+            // Tokens and cookies never reach the log.
+            redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+          },
+    trustProxy: ctx.config.trustProxy,
+    disableRequestLogging: ctx.config.env === "test",
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("ctx", ctx);
+
+  await app.register(helmet, {
+    // The page CSP (with a per-request nonce) is set by the web layer; API answers get the strict default.
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: ctx.config.publicUrl.startsWith("https://"),
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(rateLimit, { global: false });
+  registerErrorHandling(app);
+  await registerApiDocs(app);
+
+  await app.register(registerApi, { prefix: "/api" });
+  if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);
+  if (opts.web !== false) await registerWeb(app, ctx, opts.web ?? { mode: "production" });
+  return app;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

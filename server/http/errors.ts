@@ -1,0 +1,69 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/** Body of every API error: a message a person can read, and the status it came with. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  issues?: { path: string; message: string }[];
+}
+
+/** An error a handler throws on purpose; its message is shown to the user as is. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** One place turns errors into answers; 5xx never shows internals. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.map((v) => ({
+        path: `${err.validationContext ?? "body"}${v.instancePath ? v.instancePath.replaceAll("/", ".") : ""}`,
+        message: v.message ?? "is invalid",
+      }));
+      const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+      return reply.status(400).send({ statusCode: 400, error: REASONS[400], message, issues } satisfies ApiErrorBody);
+    }
+    const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
+    if (status >= 500) {
+      request.log.error({ err }, "request failed");
+      return reply
+        .status(status)
+        .send({ statusCode: status, error: REASONS[status] ?? "Error", message: "Something went wrong on our side. Please try again." });
+    }
+    // Fastify's own 4xx (bad JSON, wrong content type, too large) have readable messages already.
+    const message =
+      err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError
+        ? "The request body is not valid JSON."
+        : err.message;
+    return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message } satisfies ApiErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({
+      statusCode: 404,
+      error: REASONS[404],
+      message: `No such endpoint: ${request.method} ${request.url.split("?")[0]}`,
+    } satisfies ApiErrorBody);
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from "fastify";
+import { loadConfig, type Config } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { buildApp } from "./http/app.ts";
+import { seedDemo } from "./seed.ts";
+import type { AppContext } from "./context.ts";
+
+export interface Running {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Composition root: config → database (migrated) → seed → HTTP (API, provider, pages). */
+export async function startToolbox(config: Config = loadConfig(), opts: { dev?: boolean; quiet?: boolean } = {}): Promise<Running> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const ctx: AppContext = { config, database };
+  const seeded = await seedDemo(ctx);
+  const app = await buildApp(ctx, { web: { mode: opts.dev ? "development" : "production" }, logger: !opts.quiet });
+  await app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl;
+  if (!opts.quiet) {
+    const lines = [
+      "",
+      `  Toolbox is running at ${url}`,
+      `  Database: ${database.kind === "pglite" ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)"}`,
+      config.oidc.embedded ? `  Identity provider: embedded, at ${config.oidc.authority}` : `  Identity provider: ${config.oidc.authority}`,
+    ];
+    if (seeded.demo) {
+      lines.push(`  Sign in as ${seeded.demo.email} with password ${seeded.demo.password ?? "(DEMO_PASSWORD)"}`);
+      if (seeded.demo.password) lines.push("  This password is shown only once; set DEMO_PASSWORD to choose your own.");
+    } else if (config.oidc.embedded) {
+      lines.push("  Sign in as demo@toolbox.local (password printed at first start, or DEMO_PASSWORD), or create an account.");
+    }
+    console.log(lines.join("\n") + "\n");
+  }
+  let closed = false;
+  return {
+    app,
+    ctx,
+    url,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await database.close();
+    },
+  };
+}
