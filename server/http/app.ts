@@ -31,7 +31,6 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
             redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
           },
     trustProxy: ctx.config.trustProxy,
-    disableRequestLogging: ctx.config.env === "test",
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

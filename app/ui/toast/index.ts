@@ -1,0 +1,1 @@
+export { toast, useToastStore, type Toast, type ToastInput, type ToastColor, type ToastIcon } from "./store";

@@ -1,0 +1,65 @@
+import { create } from "zustand";
+
+/** SPEC §9 toast constants. */
+export const TOAST_QUEUE_CAP = 5;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 200;
+export const TOAST_SWIPE_THRESHOLD = 50;
+
+export type ToastColor = "primary" | "success" | "info" | "warning" | "error" | "neutral";
+/** Named icons the toaster knows how to draw. */
+export type ToastIcon = "warning" | "error" | "success" | "info" | "refresh";
+
+/** SPEC §3 toast: id, open, title, color, description, icon (+ an optional action). */
+export interface Toast {
+  id: string;
+  open: boolean;
+  title: string;
+  color?: ToastColor;
+  description?: string;
+  icon?: ToastIcon;
+  duration?: number;
+  action?: { label: string; onClick: () => void };
+}
+
+export type ToastInput = Omit<Toast, "id" | "open"> & { id?: string };
+
+interface ToastState {
+  toasts: Toast[];
+  add(toast: ToastInput): string;
+  close(id: string): void;
+  remove(id: string): void;
+  clear(): void;
+}
+
+let counter = 0;
+const nextId = () => `toast-${++counter}`;
+
+/**
+ * The queue: toasts are added one at a time, at most 5 are kept (the oldest is dropped);
+ * closing marks a toast closed and removes it 200 ms later (SPEC §4).
+ */
+export const useToastStore = create<ToastState>()((set, get) => ({
+  toasts: [],
+  add(input) {
+    const toast: Toast = { ...input, id: input.id ?? nextId(), open: true };
+    set((s) => ({ toasts: [...s.toasts.filter((t) => t.id !== toast.id), toast].slice(-TOAST_QUEUE_CAP) }));
+    return toast.id;
+  },
+  close(id) {
+    if (!get().toasts.some((t) => t.id === id && t.open)) return;
+    set((s) => ({ toasts: s.toasts.map((t) => (t.id === id ? { ...t, open: false } : t)) }));
+    setTimeout(() => get().remove(id), TOAST_REMOVE_DELAY_MS);
+  },
+  remove(id) {
+    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+  },
+  clear() {
+    set({ toasts: [] });
+  },
+}));
+
+/** The one toast API: `toast({ title, description, color, icon })`. Works outside React too. */
+export function toast(input: ToastInput): string {
+  return useToastStore.getState().add(input);
+}

@@ -1,0 +1,59 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+// Separate from vite.config.ts: the React Router plugin must not run under Vitest.
+const alias = {
+  "~": fileURLToPath(new URL("./app", import.meta.url)),
+  "@core": fileURLToPath(new URL("./core", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          environment: "jsdom",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "api-pglite",
+          include: ["tests/api/**/*.test.ts"],
+          environment: "node",
+          env: { TOOLBOX_TEST_DB: "pglite" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "api-postgres",
+          include: ["tests/api/**/*.test.ts"],
+          environment: "node",
+          env: { TOOLBOX_TEST_DB: "postgres" },
+          globalSetup: ["tests/helpers/postgresGlobalSetup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/e2e/globalSetup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
