@@ -64,7 +64,9 @@ export const API_SCOPE = "toolbox.api";
 export const API_RESOURCE = "urn:toolbox:api";
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(source);
+  // An empty variable means "not set" (as shells and .env files commonly leave them).
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".") || "env"}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

@@ -1,1 +1,80 @@
-export default async function setup() {}
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+export const DEMO_PASSWORD = "e2e-demo-password-1";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`Toolbox exited early with code ${child.exitCode}`);
+    try {
+      const r = await fetch(`${url}/api/health`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Toolbox did not become healthy at ${url}`);
+}
+
+/**
+ * The real Toolbox (production build, embedded provider, fresh PGlite data folder) on a free port,
+ * started the way `npm start` starts it.
+ */
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync("build/server/index.js")) {
+    const r = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error("build failed");
+  }
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-e2e-"));
+  const baseUrl = `http://localhost:${port}`;
+  const logFile = path.resolve("test-results", "e2e-server.log");
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "localhost",
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD,
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+    },
+    stdio: ["ignore", out, out],
+  });
+  await waitForHealth(baseUrl, child);
+  project.provide("e2eBaseUrl", baseUrl);
+  project.provide("e2eDemo", { email: "demo@toolbox.local", password: DEMO_PASSWORD });
+  return async () => {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    e2eBaseUrl: string;
+    e2eDemo: { email: string; password: string };
+  }
+}
