@@ -22,6 +22,15 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: "server",
+          include: ["tests/server/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "api-pglite",
           include: ["tests/api/**/*.test.ts"],
           environment: "node",

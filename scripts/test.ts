@@ -50,7 +50,7 @@ function vitest(label: string, projects: string[]) {
   if (status !== 0 || !report.success) ok = false;
 }
 
-vitest("unit-api", ["unit", "api-pglite", "api-postgres"]);
+vitest("unit-api", ["unit", "server", "api-pglite", "api-postgres"]);
 
 console.log("\nBuilding the app for the browser tests …");
 if (run("npx", ["react-router", "build"]) !== 0) {
