@@ -38,13 +38,18 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({
-        path: `${err.validationContext ?? "body"}${v.instancePath ? v.instancePath.replaceAll("/", ".") : ""}`,
+        path: [err.validationContext ?? "body", ...v.instancePath.split("/").filter(Boolean)].join("."),
         message: v.message ?? "is invalid",
       }));
       const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
       return reply.status(400).send({ statusCode: 400, error: REASONS[400], message, issues } satisfies ApiErrorBody);
     }
     const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
+    // A deliberate HttpError (e.g. 503 "the identity provider does not answer") keeps its message.
+    if (status >= 500 && err instanceof HttpError) {
+      request.log.warn({ status, message: err.message }, "request refused");
+      return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message: err.message } satisfies ApiErrorBody);
+    }
     if (status >= 500) {
       request.log.error({ err }, "request failed");
       return reply

@@ -1,7 +1,25 @@
 import type { FastifyInstance } from "fastify";
+import { authGuard } from "../http/auth/guard.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { profileRoutes } from "./profile/routes.ts";
+import { organizationRoutes } from "./organizations/routes.ts";
+import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
+import { memberRoutes } from "./members/routes.ts";
 
-/** Every /api module registers here; each owns its routes, schemas and repository. */
+/**
+ * Every /api module registers here; each owns its routes, schemas and repository.
+ * The guard comes first so it sees every route (each declares its access in `config`).
+ */
 export async function registerApi(api: FastifyInstance) {
+  await api.register(authGuard);
   await api.register(healthRoutes);
+  await api.register(profileRoutes);
+  await api.register(organizationRoutes);
+  await api.register(tradePlatformRoutes);
+  await api.register(memberRoutes);
+
+  // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
+  const notFound = { config: { auth: false as const }, schema: { hide: true } };
+  api.all("/", notFound, (_request, reply) => reply.callNotFound());
+  api.all("/*", notFound, (_request, reply) => reply.callNotFound());
 }

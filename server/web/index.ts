@@ -83,3 +83,8 @@ function pathToImport(p: string) {
   if (!fs.existsSync(p)) throw new Error(`No build at ${p}: run \`npm run build\` first.`);
   return new URL(`file://${p}`).href;
 }
+
+declare module "react-router" {
+  // Loaders read `context.config` and `context.cspNonce` with their types.
+  interface AppLoadContext extends ToolboxLoadContext {}
+}

@@ -1,7 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { memberClaims, memberships, organizations, users } from "../../db/schema.ts";
-import { ADMIN_CLAIM } from "../../../core/access.ts";
+import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
 
 export interface OrganizationRow {
   id: string;
@@ -9,24 +9,68 @@ export interface OrganizationRow {
   createdAt: Date;
 }
 
-/** Make sure the person exists locally (the identity provider owns them; we mirror sub, email, name). */
-export async function upsertUser(db: Db, user: { sub: string; email?: string | null; name?: string | null }) {
-  await db
+export interface UserRow {
+  sub: string;
+  email: string | null;
+  name: string | null;
+  provisionedAt: Date | null;
+}
+
+/**
+ * Make sure the person exists locally (the identity provider owns them; we mirror sub, email, name).
+ * A token without email or name (many external providers) keeps what we already know.
+ */
+export async function upsertUser(db: Db, user: { sub: string; email?: string | null; name?: string | null }): Promise<UserRow> {
+  const [row] = await db
     .insert(users)
     .values({ sub: user.sub, email: user.email ?? null, name: user.name ?? null })
     .onConflictDoUpdate({
       target: users.sub,
-      set: { email: user.email ?? null, name: user.name ?? null },
-    });
+      set: {
+        email: sql`coalesce(excluded.email, ${users.email})`,
+        name: sql`coalesce(excluded.name, ${users.name})`,
+      },
+    })
+    .returning({ sub: users.sub, email: users.email, name: users.name, provisionedAt: users.provisionedAt });
+  return row;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** The inserts behind a new organization; the caller provides the transaction. */
+async function insertOrganizationWithAdmin(tx: Tx, input: { name: string; adminSub: string }): Promise<OrganizationRow> {
+  const [org] = await tx
+    .insert(organizations)
+    .values({ name: input.name })
+    .returning({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt });
+  await tx.insert(memberships).values({ organizationId: org.id, userSub: input.adminSub });
+  await tx.insert(memberClaims).values({ organizationId: org.id, userSub: input.adminSub, type: ADMIN_CLAIM, value: org.id });
+  return org;
 }
 
 /** A new organization with `adminSub` as its administrator (claim `organization:admin` = its id), in one transaction. */
 export async function createOrganizationWithAdmin(db: Db, input: { name: string; adminSub: string }): Promise<OrganizationRow> {
+  return db.transaction((tx) => insertOrganizationWithAdmin(tx, input));
+}
+
+/**
+ * First sign-in of a new person: an empty organization with them as administrator, exactly once.
+ * The conditional update of `provisioned_at` is the lock: of concurrent calls only the first
+ * finds it null (the others wait on the row, then see it set) — on PostgreSQL and PGlite alike.
+ * Someone already a member somewhere (invited before signing in) gets no organization of their own.
+ * Returns the new organization, or null when there was nothing to do.
+ */
+export async function provisionFirstOrganization(db: Db, sub: string, organizationName: string): Promise<OrganizationRow | null> {
   return db.transaction(async (tx) => {
-    const [org] = await tx.insert(organizations).values({ name: input.name }).returning();
-    await tx.insert(memberships).values({ organizationId: org.id, userSub: input.adminSub });
-    await tx.insert(memberClaims).values({ organizationId: org.id, userSub: input.adminSub, type: ADMIN_CLAIM, value: org.id });
-    return org;
+    const claimed = await tx
+      .update(users)
+      .set({ provisionedAt: sql`now()` })
+      .where(and(eq(users.sub, sub), isNull(users.provisionedAt)))
+      .returning({ sub: users.sub });
+    if (claimed.length === 0) return null;
+    const [member] = await tx.select({ sub: memberships.userSub }).from(memberships).where(eq(memberships.userSub, sub)).limit(1);
+    if (member) return null;
+    return insertOrganizationWithAdmin(tx, { name: organizationName, adminSub: sub });
   });
 }
 
@@ -39,6 +83,35 @@ export async function listOrganizationsOf(db: Db, sub: string): Promise<Organiza
     .orderBy(asc(organizations.createdAt), asc(organizations.name));
 }
 
+/** The caller's organizations and whether they administer each, in one query. */
+export async function listOrganizationsWithRoleOf(db: Db, sub: string): Promise<(OrganizationRow & { isAdmin: boolean })[]> {
+  return db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      createdAt: organizations.createdAt,
+      isAdmin: sql<boolean>`${memberClaims.userSub} is not null`,
+    })
+    .from(organizations)
+    .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
+    .leftJoin(
+      memberClaims,
+      and(
+        eq(memberClaims.organizationId, memberships.organizationId),
+        eq(memberClaims.userSub, memberships.userSub),
+        eq(memberClaims.type, ADMIN_CLAIM),
+        eq(memberClaims.value, sql`${organizations.id}::text`),
+      ),
+    )
+    .where(eq(memberships.userSub, sub))
+    .orderBy(asc(organizations.createdAt), asc(organizations.name));
+}
+
+export async function countOrganizationsOf(db: Db, sub: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(memberships).where(eq(memberships.userSub, sub));
+  return row.n;
+}
+
 export async function isMember(db: Db, organizationId: string, sub: string): Promise<boolean> {
   const rows = await db
     .select({ one: memberships.userSub })
@@ -46,4 +119,30 @@ export async function isMember(db: Db, organizationId: string, sub: string): Pro
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Membership and the member's claims in one organization, in one query (the guard runs it on
+ * every organization-scoped request). null: not a member.
+ */
+export async function findMemberClaims(db: Db, organizationId: string, sub: string): Promise<Claim[] | null> {
+  const rows = await db
+    .select({ type: memberClaims.type, value: memberClaims.value })
+    .from(memberships)
+    .leftJoin(
+      memberClaims,
+      and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)),
+    )
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
+  if (rows.length === 0) return null;
+  return rows.flatMap((r) => (r.type === null || r.value === null ? [] : [{ type: r.type, value: r.value }]));
+}
+
+/** Every claim of the person across their organizations (GET /api/profile/user-claims). */
+export async function listClaimsOf(db: Db, sub: string): Promise<Claim[]> {
+  return db
+    .select({ type: memberClaims.type, value: memberClaims.value })
+    .from(memberClaims)
+    .where(eq(memberClaims.userSub, sub))
+    .orderBy(asc(memberClaims.organizationId), asc(memberClaims.type));
 }

@@ -1,0 +1,43 @@
+import type { FastifySchema } from "fastify";
+import { z } from "zod";
+import type { ResolvedRouteAccess } from "./routeConfig.ts";
+
+/** Shape of every error answer (server/http/errors.ts), for the OpenAPI document. */
+export const ApiErrorSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string().meta({ description: "What went wrong, readable by a person" }),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+type Responses = Record<string | number, unknown>;
+
+/**
+ * The OpenAPI document says what the guard enforces, derived from the same route config:
+ * security requirements, the permission needed and the error answers the guard can give.
+ */
+export function documentAccess(schema: FastifySchema | undefined, access: ResolvedRouteAccess): FastifySchema {
+  const s = { ...(schema ?? {}) } as FastifySchema & { security?: unknown; description?: string; response?: Responses };
+  if (!access.auth) return { ...s, security: [] } as FastifySchema;
+
+  const response: Responses = { ...(s.response ?? {}) };
+  const add = (status: number, description: string) => {
+    response[status] ??= ApiErrorSchema.meta({ description });
+  };
+  add(401, "Missing, expired or otherwise invalid access token");
+  let description = s.description;
+  if (access.organization === "none") {
+    s.security = [{ bearer: [] }];
+    if (s.body || s.querystring || s.params) add(400, "Invalid request: a field is missing or malformed");
+  } else {
+    s.security = [{ bearer: [], organization: [] }];
+    add(400, "Invalid request: a field or the OrganizationId header is missing or malformed");
+    add(403, "Not a member of the organization, or missing the permission");
+    if (access.permission) {
+      const needs = `Needs the \`${access.permission.value}\` permission on the \`${access.permission.module}\` module in the current organization.`;
+      // Idempotent: Fastify runs onRoute again for the HEAD twin of a GET route.
+      if (!description?.includes(needs)) description = description ? `${description}\n\n${needs}` : needs;
+    }
+  }
+  return { ...s, description, response } as FastifySchema;
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import fp from "fastify-plugin";
+import { hasModuleAccess } from "../../../core/access.ts";
+import { loadSigningKeys } from "../../idp/keys.ts";
+import { findMemberClaims } from "../../modules/organizations/repository.ts";
+import { HttpError } from "../errors.ts";
+import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./keys.ts";
+import { resolveRouteAccess, type ResolvedRouteAccess } from "./routeConfig.ts";
+import { createTokenVerifier, TokenRejected } from "./tokens.ts";
+import { documentAccess } from "./docs.ts";
+import "./request.ts";
+
+const ORGANIZATION_HEADER = "organizationid";
+/** Any 8-4-4-4-12 hex id; PostgreSQL would refuse anything else with an internal error. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** RFC 6750 b64token. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * The one guard of the API (docs/security.md). Registered in registerApi before the modules, it
+ * reads each route's `config` (routeConfig.ts) and, before the body is even parsed:
+ *  1. verifies the bearer token → `request.auth`;
+ *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by
+ *     the `OrganizationId` header and loads their claims there → `request.organization`;
+ *  3. checks the route's module permission with the shared rule of core/access.ts.
+ * Routes with `auth: false` skip all of it.
+ */
+export const authGuard = fp(
+  async function authGuard(api: FastifyInstance) {
+    const { config, database } = api.ctx;
+    const keys = config.oidc.embedded
+      ? embeddedKeySource(config.oidc.authority, async () => (await loadSigningKeys(database.db)).publicJwks)
+      : discoveredKeySource(config.oidc.authority);
+    const verifyToken = createTokenVerifier({ keys, audience: config.oidc.audience });
+
+    api.decorateRequest("auth");
+    api.decorateRequest("organization");
+
+    // Checked when each route is registered, so a contradictory declaration stops the start.
+    api.addHook("onRoute", (route: RouteOptions) => {
+      const access = resolveRouteAccess(route.config, `${String(route.method)} ${route.url}`);
+      route.schema = documentAccess(route.schema, access);
+    });
+
+    api.addHook("onRequest", async (request, reply) => {
+      if (request.is404) return;
+      const access = resolveRouteAccess(request.routeOptions.config, request.routeOptions.url ?? request.url);
+      if (!access.auth) return;
+      request.auth = await authenticate(request, reply);
+      if (access.organization === "required") await enterOrganization(request, access);
+    });
+
+    async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+      const header = request.headers.authorization;
+      try {
+        if (!header) throw new TokenRejected("Sign-in required: send an access token as 'Authorization: Bearer <token>'.");
+        const match = BEARER.exec(header);
+        if (!match) throw new TokenRejected("The Authorization header must be 'Bearer <access token>'.");
+        return await verifyToken(match[1]);
+      } catch (err) {
+        if (err instanceof KeySourceUnavailable) {
+          request.log.error({ err }, "cannot verify access tokens");
+          throw new HttpError(503, "The identity provider cannot be reached to check your sign-in. Please try again shortly.");
+        }
+        if (!(err instanceof TokenRejected)) throw err;
+        request.log.info({ reason: err.message, cause: (err.cause as Error | undefined)?.message }, "access token refused");
+        // RFC 6750 §3: no error code when no credentials were sent at all.
+        const description = err.message.replaceAll('"', "'");
+        reply.header(
+          "WWW-Authenticate",
+          header ? `Bearer realm="toolbox", error="invalid_token", error_description="${description}"` : 'Bearer realm="toolbox"',
+        );
+        throw new HttpError(401, err.message);
+      }
+    }
+
+    async function enterOrganization(request: FastifyRequest, access: Extract<ResolvedRouteAccess, { organization: "required" }>) {
+      const raw = request.headers[ORGANIZATION_HEADER];
+      if (raw === undefined || raw === "") {
+        throw new HttpError(400, "Choose an organization: send its id in the OrganizationId header.");
+      }
+      if (typeof raw !== "string" || !UUID.test(raw.trim())) {
+        throw new HttpError(400, "The OrganizationId header must be an organization id (a UUID).");
+      }
+      const id = raw.trim().toLowerCase();
+      const claims = await findMemberClaims(database.db, id, request.auth.sub);
+      if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      request.organization = { id, claims };
+
+      const { permission } = access;
+      if (permission && !hasModuleAccess(claims, id, permission.module, permission.value)) {
+        throw new HttpError(
+          403,
+          `You need the "${permission.value}" permission on the "${permission.module}" module in this organization. Ask its administrator.`,
+        );
+      }
+    }
+  },
+  { name: "toolbox-auth-guard", fastify: "5.x" },
+);

@@ -1,0 +1,29 @@
+import type { Claim } from "../../../core/access.ts";
+
+/** The person behind a verified access token. */
+export interface Caller {
+  /** `sub` of the token: the person's id at the identity provider. */
+  sub: string;
+  email: string | null;
+  name: string | null;
+}
+
+/** The organization named by the `OrganizationId` header, once membership is proven. */
+export interface CurrentOrganization {
+  /** Lower-case UUID, as stored. */
+  id: string;
+  /** The caller's claims in this organization (SPEC §6), for `hasAccess` / `hasModuleAccess`. */
+  claims: Claim[];
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * Set by the guard on every route whose config does not say `auth: false`; handlers of
+     * public routes must not read it.
+     */
+    auth: Caller;
+    /** Set by the guard on routes with `organization: 'required'` (the default) only. */
+    organization: CurrentOrganization;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Module, Permission } from "../../../core/access.ts";
+
+/**
+ * What a route declares about who may call it (its Fastify `config`). The guard in guard.ts
+ * enforces it for every /api route, so handlers never check tokens or memberships themselves.
+ *
+ * Defaults: a valid access token AND an `OrganizationId` header naming an organization the
+ * caller belongs to.
+ */
+export interface RouteAccess {
+  /** `false`: public route (health, docs); no token is read and nothing is decorated. */
+  auth?: false;
+  /**
+   * `required` (default): the `OrganizationId` header must name an organization the caller is a
+   * member of; `request.organization` then holds it with the caller's claims there.
+   * `none`: the route is not about one organization (profile, the list of organizations …);
+   * the header is ignored.
+   */
+  organization?: "required" | "none";
+  /** A module permission of SPEC §6 the caller needs in the current organization. */
+  permission?: { module: Module; value: Permission };
+}
+
+export type ResolvedRouteAccess =
+  | { auth: false }
+  | { auth: true; organization: "none" }
+  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission } };
+
+/** Applies the defaults, and refuses contradictory declarations when the route is registered. */
+export function resolveRouteAccess(config: RouteAccess | undefined, route: string): ResolvedRouteAccess {
+  const c = config ?? {};
+  if (c.auth === false) {
+    if (c.organization !== undefined || c.permission !== undefined) {
+      throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization or a permission`);
+    }
+    return { auth: false };
+  }
+  const organization = c.organization ?? "required";
+  if (organization === "none") {
+    if (c.permission) throw new Error(`Route ${route}: a permission is checked in an organization, so it needs organization: 'required'`);
+    return { auth: true, organization };
+  }
+  return { auth: true, organization, permission: c.permission };
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig extends RouteAccess {}
+}

@@ -1,0 +1,87 @@
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import type { Caller } from "./request.ts";
+import { KeySourceUnavailable, type KeySource } from "./keys.ts";
+
+/** SPEC §5's allow-list, exactly: asymmetric only, so never `none` and never an HMAC secret. */
+export const ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"];
+/** SPEC §9 "Clock skew allowed". */
+export const CLOCK_SKEW_SECONDS = 300;
+
+/** Header parameters that carry or point at a key: a token never chooses its own key. */
+const KEY_CARRYING_HEADERS = ["jwk", "jku", "x5u", "x5c"] as const;
+
+/** The token is missing or not acceptable: 401, with a message a person can act on. */
+export class TokenRejected extends Error {}
+
+export type TokenVerifier = (token: string) => Promise<Caller>;
+
+export function createTokenVerifier(opts: { keys: KeySource; audience: string }): TokenVerifier {
+  const getKey: JWTVerifyGetKey = (header, token) => {
+    const carried = KEY_CARRYING_HEADERS.filter((h) => h in header);
+    if (carried.length > 0) {
+      throw new TokenRejected(`The access token is not valid: it names its own key (${carried.join(", ")} header), which is never trusted.`);
+    }
+    return opts.keys.getKey(header, token);
+  };
+
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        issuer: await opts.keys.issuers(),
+        audience: opts.audience,
+        algorithms: ALLOWED_ALGORITHMS,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ["exp", "sub"],
+      }));
+    } catch (err) {
+      if (err instanceof KeySourceUnavailable || err instanceof TokenRejected) throw err;
+      throw new TokenRejected(describe(err), { cause: err });
+    }
+    // jose checks `iat` only with maxTokenAge; §5 also refuses tokens issued in the future.
+    if (typeof payload.iat === "number" && payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+      throw new TokenRejected("The access token is not valid: it was issued in the future.");
+    }
+    if (typeof payload.sub !== "string" || payload.sub.length === 0) {
+      throw new TokenRejected("The access token is not valid: it does not name the user (sub).");
+    }
+    return callerFrom(payload);
+  };
+}
+
+/** Who the token speaks for. External providers without an `email` claim often put it in `preferred_username`. */
+function callerFrom(payload: JWTPayload): Caller {
+  const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
+  const preferred = str(payload.preferred_username);
+  const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
+  return {
+    sub: payload.sub as string,
+    email: str(payload.email) ?? (preferred?.includes("@") ? preferred : null),
+    name: str(payload.name) ?? (given || null),
+  };
+}
+
+/** Readable reason; it names what is wrong, never echoes the token or its claims. */
+function describe(err: unknown): string {
+  if (err instanceof errors.JWTExpired) return "The access token has expired. Sign in again.";
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.reason === "missing") return `The access token is not valid: it has no ${err.claim} claim.`;
+    switch (err.claim) {
+      case "nbf":
+        return "The access token is not valid yet (not before a later time).";
+      case "iss":
+        return "The access token is not valid: it was not issued by the identity provider this API trusts.";
+      case "aud":
+        return "The access token is not valid: it is not meant for this API (audience).";
+      default:
+        return `The access token is not valid: its ${err.claim} claim is not acceptable.`;
+    }
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
+    return `The access token is not valid: its signing algorithm is not accepted (allowed: ${ALLOWED_ALGORITHMS.join(", ")}).`;
+  }
+  if (err instanceof errors.JWKSNoMatchingKey) return "The access token is not valid: no signing key of the identity provider matches it.";
+  if (err instanceof errors.JWKSMultipleMatchingKeys) return "The access token is not valid: it does not name its signing key (kid).";
+  if (err instanceof errors.JWSSignatureVerificationFailed) return "The access token is not valid: its signature does not verify.";
+  return "The access token is not valid: it is malformed.";
+}

@@ -1,0 +1,34 @@
+import type { AppContext } from "../../../server/context.ts";
+import { memberClaims, memberships, tradePlatforms } from "../../../server/db/schema.ts";
+import { upsertUser } from "../../../server/modules/organizations/repository.ts";
+import type { TestApp } from "../../helpers/testApp.ts";
+import { apiHeaders, type Person, type TokenFactory } from "../../helpers/tokens.ts";
+
+/** A person signs in for the first time (preflight) and gets their own organization; returns its id. */
+export async function signUp(t: TestApp, tokens: TokenFactory, person: Person): Promise<string> {
+  const res = await t.app.inject({ url: "/api/profile/preflight", headers: apiHeaders(await tokens.mint(person)) });
+  if (res.statusCode !== 200) throw new Error(`preflight answered ${res.statusCode}: ${res.body}`);
+  const id = res.json().createdOrganizationId;
+  if (!id) throw new Error("preflight created no organization");
+  return id;
+}
+
+/** Make `person` a member of an organization, with the given claims there (type → value). */
+export async function addMember(ctx: AppContext, organizationId: string, person: Person, claims: Record<string, string> = {}) {
+  const { db } = ctx.database;
+  await upsertUser(db, person);
+  await db.insert(memberships).values({ organizationId, userSub: person.sub });
+  for (const [type, value] of Object.entries(claims)) await grant(ctx, organizationId, person, type, value);
+}
+
+export async function grant(ctx: AppContext, organizationId: string, person: Person, type: string, value: string) {
+  await ctx.database.db
+    .insert(memberClaims)
+    .values({ organizationId, userSub: person.sub, type, value })
+    .onConflictDoUpdate({ target: [memberClaims.organizationId, memberClaims.userSub, memberClaims.type], set: { value } });
+}
+
+export async function addTradePlatform(ctx: AppContext, organizationId: string, name: string, type: "MT4" | "MT5" | "MatchTrader" = "MT5") {
+  const [row] = await ctx.database.db.insert(tradePlatforms).values({ organizationId, name, type }).returning();
+  return row;
+}
