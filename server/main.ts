@@ -16,7 +16,7 @@ export interface Running {
 export async function startToolbox(config: Config = loadConfig(), opts: { dev?: boolean; quiet?: boolean } = {}): Promise<Running> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const ctx: AppContext = { config, database };
-  const seeded = await seedDemo(ctx);
+  const seeded = await seedDemo(ctx, opts.quiet ? { log: () => {} } : {});
   const app = await buildApp(ctx, { web: { mode: opts.dev ? "development" : "production" }, logger: !opts.quiet });
   await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl;

@@ -1,11 +1,47 @@
+import crypto from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "./context.ts";
+import { users } from "./db/schema.ts";
+import { createAccount, findAccountByEmail } from "./idp/accounts.ts";
+import { createOrganizationWithAdmin, upsertUser } from "./modules/organizations/repository.ts";
 
 export interface SeedResult {
   /** Set only on the start that created the demo administrator. */
   demo?: { email: string; password?: string };
 }
 
-/** First start: the demo organization and its administrator (filled in by the identity work). */
-export async function seedDemo(_ctx: AppContext): Promise<SeedResult> {
-  return {};
+export const DEMO_EMAIL = "demo@toolbox.local";
+export const DEMO_NAME = "Demo Administrator";
+export const DEMO_ORGANIZATION = "Demo Brokerage";
+
+/** 18 random bytes: 24 URL-safe characters, 144 bits, printed once. */
+function generatePassword(): string {
+  return crypto.randomBytes(18).toString("base64url");
+}
+
+/**
+ * First start with the embedded provider: the demo administrator (DEMO_PASSWORD, or a generated
+ * password returned once so the start can print it) and "Demo Brokerage" with them as its
+ * administrator. The person is mirrored into `users` already provisioned, so their first sign-in
+ * does not create a second, empty organization. Idempotent: later starts find the account and do
+ * nothing; concurrent first starts serialize on an advisory lock. `log` (default: console) says
+ * why nothing is seeded with an external provider.
+ */
+export async function seedDemo(ctx: AppContext, opts: { log?: (message: string) => void } = {}): Promise<SeedResult> {
+  const { config, database } = ctx;
+  if (!config.oidc.embedded) {
+    (opts.log ?? console.info)(`No demo data seeded: accounts live at the external identity provider (${config.oidc.authority}), not in Toolbox.`);
+    return {};
+  }
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('toolbox.seed.demo'))`);
+    if (await findAccountByEmail(tx, DEMO_EMAIL)) return {};
+
+    const generated = config.demoPassword ? undefined : generatePassword();
+    const account = await createAccount(tx, { email: DEMO_EMAIL, name: DEMO_NAME, password: config.demoPassword ?? generated! });
+    await upsertUser(tx, { sub: account.id, email: account.email, name: account.name });
+    await createOrganizationWithAdmin(tx, { name: DEMO_ORGANIZATION, adminSub: account.id });
+    await tx.update(users).set({ provisionedAt: new Date() }).where(eq(users.sub, account.id));
+    return { demo: { email: DEMO_EMAIL, password: generated } };
+  });
 }

@@ -151,6 +151,19 @@ describeDb("embedded OpenID Connect provider", () => {
       expect(callback.searchParams.get("code")).toBeTruthy();
     });
 
+    it("grants consent by itself when a client forces the consent prompt (first-party client)", async () => {
+      const person = await newAccount("consent");
+      const jar = new CookieJar();
+      await signIn(t.app, person, { jar });
+      const { flow, response } = await authorize(t.app, { jar, scope: "openid profile email offline_access toolbox.api", extra: { prompt: "consent" } });
+      expect(String(response.headers.location)).toMatch(/\/oidc\/interaction\//);
+      const callback = await followToCallback(t.app, flow, response);
+      const tokens = (await exchangeCode(t.app, flow, callback.searchParams.get("code")!)).json();
+      const access = await jwtVerify(tokens.access_token, keys, { audience: API_AUDIENCE });
+      expect(String(access.payload.scope).split(" ")).toContain(API_SCOPE);
+      expect(tokens.refresh_token).toBeTruthy();
+    });
+
     it("answers prompt=none without a session with login_required", async () => {
       const { flow, response } = await authorize(t.app, { redirectUri: "http://localhost:3000/silent-renew.html", extra: { prompt: "none" } });
       const callback = await followToCallback(t.app, flow, response);

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
+import type { FormErrors } from "./views/pages.ts";
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** A form field as @fastify/formbody gives it: a string, or several when repeated (take the first). */
+const formString = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().default(""));
+
+const email = formString.pipe(
+  z
+    .string()
+    .trim()
+    .min(1, "Enter your email address.")
+    .max(254, "This email address is too long.")
+    .pipe(z.email("Enter a valid email address, like name@example.com.")),
+);
+
+export const SignInForm = z.object({
+  email,
+  password: formString.pipe(z.string().min(1, "Enter your password.").max(MAX_PASSWORD_LENGTH, "This password is too long.")),
+});
+export type SignInForm = z.infer<typeof SignInForm>;
+
+export const SignUpForm = z
+  .object({
+    name: formString.pipe(z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.")),
+    email,
+    password: formString.pipe(
+      z
+        .string()
+        .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
+        .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`),
+    ),
+    confirmPassword: formString,
+  })
+  .refine((f) => f.password === f.confirmPassword, { path: ["confirmPassword"], message: "The passwords do not match." });
+export type SignUpForm = z.infer<typeof SignUpForm>;
+
+/** The first message per field, ready for the page. */
+export function fieldErrors<F extends string>(error: z.ZodError): FormErrors<F> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out as FormErrors<F>;
+}
+
+/** The raw text of a field, to show it back (never used for passwords). */
+export function formValue(body: unknown, key: string): string {
+  const v = (body as Record<string, unknown> | undefined)?.[key];
+  const s = Array.isArray(v) ? v[0] : v;
+  return typeof s === "string" ? s.slice(0, 254) : "";
+}

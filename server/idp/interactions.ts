@@ -1,0 +1,186 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import formbody from "@fastify/formbody";
+import type Provider from "oidc-provider";
+import type { Interaction } from "oidc-provider";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./accounts.ts";
+import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm } from "./forms.ts";
+import { grantMissingConsent } from "./grants.ts";
+import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
+import { INTERACTION_PATH } from "./provider.ts";
+import { idpPageCsp } from "./views/csp.ts";
+import { errorPage, signInPage, signUpPage, type FormErrors } from "./views/pages.ts";
+
+/** Sign-in attempts per client address and email; sign-ups per client address. */
+export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
+export const SIGN_UP_LIMIT = { max: 10, timeWindow: 60_000 };
+
+interface Options {
+  provider: Provider;
+  config: Config;
+  db: Db;
+}
+
+type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
+
+/**
+ * The provider's interaction pages: sign-in and sign-up. They only ever continue the interaction
+ * named by the uid in the path (bound to the provider's interaction cookie); where the browser
+ * goes next is the provider's stored `returnTo`, never anything from the form, so there is no
+ * open redirect. Consent is never asked: Toolbox's web client is first-party.
+ */
+export async function interactionRoutes(app: FastifyInstance, opts: Options) {
+  const { provider, config, db } = opts;
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const homeUrl = `${config.publicUrl}/`;
+  const csp = idpPageCsp({ publicOrigin });
+
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  const urls = (uid: string) => ({
+    page: `${INTERACTION_PATH}/${encodeURIComponent(uid)}`,
+    login: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/login`,
+    signUp: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/signup`,
+  });
+
+  const sendPage = (reply: FastifyReply, status: number, page: string) =>
+    reply.status(status).header("Content-Security-Policy", csp).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(page);
+
+  const sendExpired = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      400,
+      errorPage({ homeUrl, title: "Sign-in expired", message: "This sign-in page has expired. Go back to Toolbox and sign in again." }),
+    );
+
+  /** The interaction the cookie points at, only if it is the one named in the path. */
+  const loadInteraction = async (request: UidRequest, reply: FastifyReply): Promise<Interaction | undefined> => {
+    try {
+      const interaction = await provider.interactionDetails(request.raw, reply.raw);
+      return interaction.uid === request.params.uid ? interaction : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const renderSignIn = (reply: FastifyReply, uid: string, status: number, email?: string, errors?: FormErrors<"email" | "password">) =>
+    sendPage(reply, status, signInPage({ homeUrl, action: urls(uid).login, signUpUrl: urls(uid).signUp, email, errors }));
+
+  const renderSignUp = (
+    reply: FastifyReply,
+    uid: string,
+    status: number,
+    values?: { name?: string; email?: string },
+    errors?: FormErrors<"name" | "email" | "password" | "confirmPassword">,
+  ) =>
+    sendPage(
+      reply,
+      status,
+      signUpPage({
+        homeUrl,
+        action: urls(uid).signUp,
+        signInUrl: urls(uid).page,
+        values,
+        errors,
+        minPasswordLength: MIN_PASSWORD_LENGTH,
+        maxPasswordLength: MAX_PASSWORD_LENGTH,
+      }),
+    );
+
+  /** Signed in: the provider resumes the authorization request (and issues the code). */
+  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string) => {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+    return reply.header("Cache-Control", "no-store").redirect(returnTo, 303);
+  };
+
+  // Too many attempts, or a body we cannot read: answer with the page, not JSON.
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const uid = (request.params as { uid?: string } | undefined)?.uid;
+    const status = error.statusCode ?? 500;
+    if (status === 429 && uid) {
+      const message = "Too many attempts. Please wait a minute, then try again.";
+      if (request.url.endsWith("/signup")) {
+        return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
+      }
+      return renderSignIn(reply, uid, 429, formValue(request.body, "email"), { form: message });
+    }
+    if (status >= 500) request.log.error({ err: error }, "sign-in page failed");
+    return sendPage(
+      reply,
+      status >= 500 ? 500 : status,
+      errorPage({
+        homeUrl,
+        title: "Something went wrong",
+        message: status >= 500 ? "The sign-in service had a problem. Please try again in a moment." : "This request could not be understood. Go back to Toolbox and sign in again.",
+      }),
+    );
+  });
+
+  app.get("/:uid", async (request: UidRequest, reply) => {
+    const interaction = await loadInteraction(request, reply);
+    if (!interaction) return sendExpired(reply);
+    if (interaction.prompt.name === "consent") {
+      const returnTo = await provider.interactionResult(request.raw, reply.raw, await grantMissingConsent(provider, interaction));
+      return reply.header("Cache-Control", "no-store").redirect(returnTo, 303);
+    }
+    const hint = typeof interaction.params.login_hint === "string" ? interaction.params.login_hint.slice(0, 254) : undefined;
+    return renderSignIn(reply, interaction.uid, 200, hint);
+  });
+
+  app.post(
+    "/:uid/login",
+    {
+      config: {
+        rateLimit: {
+          ...SIGN_IN_LIMIT,
+          // After the body is parsed, so the key can include the email being tried.
+          hook: "preHandler",
+          keyGenerator: (request: FastifyRequest) => `signin|${request.ip}|${normalizeEmail(formValue(request.body, "email"))}`,
+        },
+      },
+    },
+    async (request: UidRequest, reply) => {
+      const interaction = await loadInteraction(request, reply);
+      if (!interaction) return sendExpired(reply);
+      const parsed = SignInForm.safeParse(request.body ?? {});
+      if (!parsed.success) return renderSignIn(reply, interaction.uid, 400, formValue(request.body, "email"), fieldErrors(parsed.error));
+      const account = await verifyCredentials(db, parsed.data.email, parsed.data.password);
+      if (!account) {
+        return renderSignIn(reply, interaction.uid, 401, parsed.data.email, { form: "The email or password is not correct." });
+      }
+      return finishLogin(request, reply, account.id);
+    },
+  );
+
+  app.get("/:uid/signup", async (request: UidRequest, reply) => {
+    const interaction = await loadInteraction(request, reply);
+    if (!interaction) return sendExpired(reply);
+    return renderSignUp(reply, interaction.uid, 200);
+  });
+
+  app.post(
+    "/:uid/signup",
+    {
+      config: {
+        rateLimit: { ...SIGN_UP_LIMIT, hook: "preHandler", keyGenerator: (request: FastifyRequest) => `signup|${request.ip}` },
+      },
+    },
+    async (request: UidRequest, reply) => {
+      const interaction = await loadInteraction(request, reply);
+      if (!interaction) return sendExpired(reply);
+      const values = { name: formValue(request.body, "name"), email: formValue(request.body, "email") };
+      const parsed = SignUpForm.safeParse(request.body ?? {});
+      if (!parsed.success) return renderSignUp(reply, interaction.uid, 400, values, fieldErrors(parsed.error));
+      try {
+        const account = await createAccount(db, parsed.data);
+        return await finishLogin(request, reply, account.id);
+      } catch (err) {
+        if (!(err instanceof EmailTakenError)) throw err;
+        return renderSignUp(reply, interaction.uid, 409, values, {
+          email: "An account with this email already exists. Sign in instead, or use another email.",
+        });
+      }
+    },
+  );
+}

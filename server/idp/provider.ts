@@ -1,0 +1,164 @@
+import crypto from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { API_AUDIENCE, API_RESOURCE, API_SCOPE, type Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { findAccount, findAccountById } from "./accounts.ts";
+import { createDrizzleAdapter } from "./adapter.ts";
+import { loadFirstPartyGrant } from "./grants.ts";
+import { OIDC_PREFIX } from "./mount.ts";
+import { renderProviderError } from "./errors.ts";
+import { idpPageCsp } from "./views/csp.ts";
+import { signedOutPage, signOutPage } from "./views/pages.ts";
+
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+
+/** Lifetimes (seconds); docs/security.md explains them. */
+export const TTL = {
+  AccessToken: 10 * MINUTE,
+  AuthorizationCode: 1 * MINUTE,
+  IdToken: 60 * MINUTE,
+  RefreshToken: 14 * DAY,
+  Session: 14 * DAY,
+  Grant: 14 * DAY,
+  Interaction: 30 * MINUTE,
+} as const;
+
+/** Where the provider sends the browser for sign-in; the interaction routes live there. */
+export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction`;
+
+export interface ProviderOptions {
+  config: Config;
+  db: Db;
+  jwks: { keys: object[] };
+  cookieKeys: string[];
+  log: FastifyBaseLogger;
+}
+
+/** The Toolbox web app, the one client of the embedded provider (public: PKCE, no secret). */
+export function toolboxWebClient(config: Config): ClientMetadata {
+  const base = config.publicUrl;
+  return {
+    client_id: config.oidc.clientId,
+    client_name: "Toolbox",
+    application_type: "web",
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    // auth_time in every ID token, so the client can check it is unchanged after a refresh (SPEC §5).
+    require_auth_time: true,
+    redirect_uris: [`${base}/auth-callback`, `${base}/auth-callback.html`, `${base}/silent-renew`, `${base}/silent-renew.html`],
+    post_logout_redirect_uris: [`${base}/`, `${base}/logout-callback`],
+  };
+}
+
+/** oidc-provider configured for Toolbox: code flow with PKCE (S256), JWT access tokens for the API. */
+export function createProvider(opts: ProviderOptions): Provider {
+  const { config, db, log } = opts;
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const homeUrl = `${config.publicUrl}/`;
+  const secureCookies = config.publicUrl.startsWith("https://");
+
+  const configuration: Configuration = {
+    adapter: createDrizzleAdapter(db),
+    clients: [toolboxWebClient(config)],
+    findAccount: (_ctx, sub) => findAccount(db, sub),
+    jwks: opts.jwks as Configuration["jwks"],
+    cookies: {
+      keys: opts.cookieKeys,
+      // Secure only when the app is served over https, or the browser would drop them on http://localhost.
+      // The session cookie travels only to /oidc, never with the app's page or API requests.
+      long: { httpOnly: true, sameSite: "lax", secure: secureCookies, path: OIDC_PREFIX },
+      short: { httpOnly: true, sameSite: "lax", secure: secureCookies },
+    },
+    scopes: ["openid", "offline_access", "profile", "email"],
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["name"],
+    },
+    responseTypes: ["code"],
+    // The only client is public; no client secrets are accepted anywhere.
+    clientAuthMethods: ["none"],
+    pkce: { required: () => true },
+    // The client must name its redirect_uri; it is then compared exactly with the registered ones.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientBasedCORS: (_ctx, origin) => origin === publicOrigin,
+    features: {
+      devInteractions: { enabled: false },
+      revocation: {
+        enabled: true,
+        // A client revokes only its own tokens (anyone else's are quietly left alone, per RFC 7009).
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          const nonce = crypto.randomBytes(16).toString("base64");
+          ctx.set("Content-Security-Policy", idpPageCsp({ publicOrigin, scriptNonce: nonce }));
+          ctx.type = "html";
+          ctx.body = signOutPage({ homeUrl, form, nonce });
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.set("Content-Security-Policy", idpPageCsp({ publicOrigin }));
+          ctx.type = "html";
+          ctx.body = signedOutPage({ homeUrl });
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        // A client that does not send `resource` (oidc-client-ts by default) still gets an API token.
+        defaultResource: (_ctx, _client, oneOf) => {
+          if (oneOf) return oneOf.includes(API_RESOURCE) ? API_RESOURCE : oneOf;
+          return API_RESOURCE;
+        },
+        // The refresh grant keeps issuing the API's JWT, not an opaque userinfo token.
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== API_RESOURCE) throw new errors.InvalidTarget();
+          return {
+            scope: API_SCOPE,
+            audience: API_AUDIENCE,
+            accessTokenFormat: "jwt",
+            accessTokenTTL: TTL.AccessToken,
+            jwt: { sign: { alg: "RS256" } },
+          };
+        },
+      },
+    },
+    // The API mirrors the person from the access token alone, so it carries email and name.
+    extraTokenClaims: async (_ctx, token) => {
+      if (!("accountId" in token) || !token.accountId) return undefined;
+      const account = await findAccountById(db, token.accountId);
+      return account ? { email: account.email, name: account.name } : undefined;
+    },
+    loadExistingGrant: (ctx) => loadFirstPartyGrant(ctx, config.oidc.clientId),
+    // Our web client gets refresh tokens without asking for offline_access (oidc-client-ts renews with them).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    // Every use of a refresh token returns a new one; the old one is consumed, and reusing it revokes the grant.
+    rotateRefreshToken: () => true,
+    ttl: {
+      AccessToken: TTL.AccessToken,
+      AuthorizationCode: TTL.AuthorizationCode,
+      IdToken: TTL.IdToken,
+      // A rotated token inherits what is left of its predecessor's lifetime: rotation never extends
+      // a sign-in past 14 days.
+      RefreshToken: (ctx) => ctx?.oidc?.entities.RotatedRefreshToken?.remainingTTL ?? TTL.RefreshToken,
+      Session: TTL.Session,
+      Grant: TTL.Grant,
+      Interaction: TTL.Interaction,
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}`,
+    },
+    renderError: (ctx, out, error) => renderProviderError(ctx, out, error, { publicOrigin, homeUrl, log }),
+  };
+
+  const provider = new Provider(config.oidc.authority, configuration);
+  // Behind a TLS-terminating proxy, trust its X-Forwarded-* headers (TRUST_PROXY=true).
+  provider.proxy = config.trustProxy;
+  provider.on("server_error", (_ctx: KoaContextWithOIDC, err: Error) => log.error({ err }, "identity provider error"));
+  return provider;
+}
