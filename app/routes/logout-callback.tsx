@@ -1,7 +1,32 @@
-import { Page } from "~/ui/Page";
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
+import { completeSignOut, showAuthFailure } from "~/auth";
+import { configureFrom, useAuthConfig } from "~/auth/useAuthConfig";
+import { FullScreenPlaceholder } from "~/ui/FullScreenPlaceholder";
 
 export const meta = () => [{ title: "Signed out · Toolbox" }];
 
+/**
+ * Return page of sign-out, for providers configured to come back here (ours returns to the site
+ * root directly). After sign-out the return is the site root (SPEC §2), whatever happened.
+ */
 export default function LogoutCallbackPage() {
-  return <Page title="Signed out" description="This area arrives in a later release." />;
+  const config = useAuthConfig();
+  const navigate = useNavigate();
+  useEffect(() => {
+    configureFrom(config);
+    let active = true;
+    completeSignOut()
+      .catch((error: unknown) => {
+        showAuthFailure(error);
+        return "/";
+      })
+      .then((target) => {
+        if (active) void navigate(target, { replace: true });
+      });
+    return () => {
+      active = false;
+    };
+  }, [config, navigate]);
+  return <FullScreenPlaceholder text="Signing out..." />;
 }

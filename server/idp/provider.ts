@@ -79,6 +79,9 @@ export function createProvider(opts: ProviderOptions): Provider {
       profile: ["name"],
     },
     responseTypes: ["code"],
+    // Put the granted profile/email claims in the ID token itself: the browser does not call
+    // userinfo (its access token is for the API), and shows the person's name and email.
+    conformIdTokenClaims: false,
     // The only client is public; no client secrets are accepted anywhere.
     clientAuthMethods: ["none"],
     pkce: { required: () => true },

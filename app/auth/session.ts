@@ -1,0 +1,57 @@
+import type { User } from "oidc-client-ts";
+import { nowSeconds, raiseSilentRenewError, renewShared, userManager } from "./connect";
+import { isAuthConfigured, type VerifyingUserManager } from "./manager";
+import { showAuthExpired, showAuthFailure } from "./notify";
+import { isLeaving, rememberReturnPath, startLoginRedirect } from "./redirects";
+import { needsRenewal } from "./renew/renewUnderLock";
+import { setAuthUser, toAuthUser, useAuthStore } from "./store";
+import type { AuthUser } from "./types";
+
+/** The stored user, renewed first when it is expired or about to be; null when there is none usable. */
+async function loadFreshUser(um: VerifyingUserManager): Promise<User | null> {
+  const user = await um.getUser();
+  if (!user || !needsRenewal(user, nowSeconds())) return mirror(user);
+  try {
+    return mirror(await renewShared(um));
+  } catch (error) {
+    await raiseSilentRenewError(um, error);
+    // Still valid for a few seconds: use it. Expired: the caller signs in again.
+    return user.expired ? null : user;
+  }
+}
+
+/** Keep the store on the user oidc-client-ts holds (without re-rendering for an unchanged token). */
+function mirror(user: User | null): User | null {
+  if (!user) setAuthUser(null);
+  else if (useAuthStore.getState().access_token !== user.access_token) setAuthUser(toAuthUser(user));
+  return user;
+}
+
+/**
+ * The guard's check for a non-raw path (SPEC §2): store the return target, load the user (renewing
+ * an expired token), and when there is none, say so and go to the provider.
+ */
+export async function ensureSignedIn(fullPath: string): Promise<void> {
+  rememberReturnPath(fullPath);
+  let user: User | null = null;
+  try {
+    user = await loadFreshUser(await userManager());
+  } catch (error) {
+    showAuthFailure(error); // SPEC §8: fetching the user failed
+  }
+  if (user || isLeaving()) return;
+  showAuthExpired();
+  await startLoginRedirect();
+}
+
+/** The signed-in user for an API call, renewed under the cross-tab lock when it expires within 60 s. */
+export async function getFreshUser(): Promise<AuthUser | null> {
+  if (typeof window === "undefined" || !isAuthConfigured()) return null;
+  try {
+    const user = await loadFreshUser(await userManager());
+    return user ? toAuthUser(user) : null;
+  } catch (error) {
+    showAuthFailure(error);
+    return null;
+  }
+}
