@@ -1,7 +1,5 @@
-import { Page } from "~/ui/Page";
+import { DebugPage } from "~/features/debug/DebugPage";
 
-export const meta = () => [{ title: "Debug · Toolbox" }];
+export const meta = () => [{ title: "Diagnostics · Toolbox" }];
 
-export default function DebugPage() {
-  return <Page title="Debug" description="This area arrives in a later release." />;
-}
+export default DebugPage;

@@ -1,7 +1,29 @@
-import { Page } from "~/ui/Page";
+import { useEffect } from "react";
+import { useRevalidator } from "react-router";
+import type { Route } from "./+types/health";
+import { fetchHealth } from "~/features/health/fetchHealth";
+import { HealthPage } from "~/features/health/HealthPage";
 
 export const meta = () => [{ title: "Health · Toolbox" }];
 
-export default function HealthPage() {
-  return <Page title="Health" description="This area arrives in a later release." />;
+// The server asks its own /api/health, so the page is complete without JavaScript.
+export function loader({ request }: Route.LoaderArgs) {
+  return fetchHealth(new URL("/api/health", request.url).href);
+}
+
+// In the browser, rechecks go straight to the API instead of through the page's loader.
+export function clientLoader() {
+  return fetchHealth("/api/health");
+}
+
+/** How often an open /health page rechecks by itself. */
+const RECHECK_MS = 30_000;
+
+export default function HealthRoute({ loaderData }: Route.ComponentProps) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => void revalidate(), RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [revalidate]);
+  return <HealthPage report={loaderData} />;
 }

@@ -1,7 +1,5 @@
-import { Page } from "~/ui/Page";
+import { OverviewPage } from "~/features/overview/OverviewPage";
 
 export const meta = () => [{ title: "Overview · Toolbox" }];
 
-export default function HomePage() {
-  return <Page title="Overview" description="This area arrives in a later release." />;
-}
+export default OverviewPage;

@@ -1,7 +1,5 @@
-import { Page } from "~/ui/Page";
+import { StyleGuidePage } from "~/features/style-guide/StyleGuidePage";
 
 export const meta = () => [{ title: "UI building blocks · Toolbox" }];
 
-export default function IndexSamplePage() {
-  return <Page title="UI building blocks" description="This area arrives in a later release." />;
-}
+export default StyleGuidePage;

@@ -1,7 +1,18 @@
-import { Page } from "~/ui/Page";
+import { notFound } from "~/features/routing/fatalError";
 
-export const meta = () => [{ title: "Page not found · Toolbox" }];
+/**
+ * Every unknown path. The loader answers 404 (also the HTTP status of a server-rendered page) and
+ * the root error boundary draws the not-found page, without sign-in: it shows no data.
+ */
+// React Router strips `loader` from the browser bundle, so the client loader can't refer to it.
+export function loader(): never {
+  notFound();
+}
 
-export default function NotFoundPage() {
-  return <Page title="Page not found" description="This area arrives in a later release." />;
+export function clientLoader(): never {
+  notFound();
+}
+
+export default function NotFoundRoute() {
+  return null;
 }

@@ -69,7 +69,10 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext, opts: W
     pages.addContentTypeParser("*", (_req, _payload, done) => done(null));
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const nonce = crypto.randomBytes(16).toString("base64");
-      request.raw.headers[NONCE_HEADER] = nonce;
+      // React Router builds its Request from rawHeaders; drop any copy the client sent, add ours.
+      const raw = request.raw.rawHeaders;
+      for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === NONCE_HEADER) raw.splice(i, 2);
+      raw.push(NONCE_HEADER, nonce);
       reply.raw.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, { dev, authority: ctx.config.oidc.authority }));
       reply.hijack();
       await listener(request.raw, reply.raw);

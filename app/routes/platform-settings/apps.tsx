@@ -1,7 +1,13 @@
-import { Page } from "~/ui/Page";
+import { AppWindow } from "lucide-react";
+import { ComingLater } from "~/features/placeholder/ComingLater";
+import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Applications · Toolbox" }];
 
 export default function PlatformAppsPage() {
-  return <Page title="Applications" description="This area arrives in a later release." />;
+  return (
+    <Section title="Applications">
+      <ComingLater icon={AppWindow} what="The applications assigned to this platform: enable or disable each and open its settings." />
+    </Section>
+  );
 }

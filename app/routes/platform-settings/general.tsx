@@ -1,7 +1,13 @@
-import { Page } from "~/ui/Page";
+import { Settings2 } from "lucide-react";
+import { ComingLater } from "~/features/placeholder/ComingLater";
+import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "General · Toolbox" }];
 
 export default function PlatformGeneralPage() {
-  return <Page title="General" description="This area arrives in a later release." />;
+  return (
+    <Section title="General">
+      <ComingLater icon={Settings2} what="Name, connection, enable switch, live connection state and server time, and the danger zone to delete the platform." />
+    </Section>
+  );
 }

@@ -1,7 +1,25 @@
-import { Page } from "~/ui/Page";
+import { Gauge } from "lucide-react";
+import { useParams } from "react-router";
+import { parsePluginEditor, routeRules } from "@core/routeValidation";
+import { ComingLater } from "~/features/placeholder/ComingLater";
+import { validatedLoader } from "~/features/routing/validatedLoader";
+import { Section } from "~/ui/Section";
+
+// `{product}.MT4Plugin.FlexibleLeverage` on MT4 platforms, `{product}.MT5Plugin…` on MT5 ones;
+// pluginId and pluginVersion well formed (core/routeValidation.ts).
+// One step for both: React Router strips `loader` from the browser bundle, so neither may name the other.
+const validate = validatedLoader(routeRules.flexibleLeverageEditor);
+export const loader = validate;
+export const clientLoader = validate;
 
 export const meta = () => [{ title: "Flexible Leverage · Toolbox" }];
 
 export default function FlexibleLeveragePage() {
-  return <Page title="Flexible Leverage" description="This area arrives in a later release." />;
+  const { pluginId, pluginVersion, pluginEditor } = useParams();
+  const product = parsePluginEditor(pluginEditor)?.product;
+  return (
+    <Section title="Flexible Leverage" description={`${product} plugin ${pluginId}, version ${pluginVersion}`}>
+      <ComingLater icon={Gauge} what="An ordered list of rules (groups and symbols masks, equity or exposure tiers, weekend and news windows, maximum leverage) and a preview of the leverage an account would get now, and why." />
+    </Section>
+  );
 }

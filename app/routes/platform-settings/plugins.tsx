@@ -1,5 +1,6 @@
 import { Outlet } from "react-router";
 
-export default function Layout() {
+/** The plugin list and each plugin's editor sit under /plugins; the level itself draws nothing. */
+export default function PluginsLayout() {
   return <Outlet />;
 }

@@ -1,7 +1,13 @@
-import { Page } from "~/ui/Page";
+import { Building2 } from "lucide-react";
+import { ComingLater } from "~/features/placeholder/ComingLater";
+import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Organization settings · Toolbox" }];
 
 export default function OrganizationSettingsPage() {
-  return <Page title="Organization settings" description="This area arrives in a later release." />;
+  return (
+    <Section title="Organization profile">
+      <ComingLater icon={Building2} what="The organization's name, time zone and default currency." />
+    </Section>
+  );
 }

@@ -1,7 +1,14 @@
-import { Page } from "~/ui/Page";
+import { CreateOrganizationForm } from "~/features/organizations/CreateOrganizationForm";
+import { OrganizationList } from "~/features/organizations/OrganizationList";
+import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Organizations · Toolbox" }];
 
 export default function OrganizationsPage() {
-  return <Page title="Organizations" description="This area arrives in a later release." />;
+  return (
+    <Section title="Your organizations" description="You work in one organization at a time. Switching changes every screen's data.">
+      <OrganizationList />
+      <CreateOrganizationForm />
+    </Section>
+  );
 }

@@ -1,7 +1,13 @@
-import { Page } from "~/ui/Page";
+import { ShieldCheck } from "lucide-react";
+import { ComingLater } from "~/features/placeholder/ComingLater";
+import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Security · Toolbox" }];
 
 export default function SecurityPage() {
-  return <Page title="Security" description="This area arrives in a later release." />;
+  return (
+    <Section title="Sign-in and access">
+      <ComingLater icon={ShieldCheck} what="Two-factor sign-in and whether the organization requires it, session lifetime, API clients for machine access and allowed IP ranges." />
+    </Section>
+  );
 }

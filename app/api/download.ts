@@ -1,0 +1,43 @@
+import { trackActivity } from "~/ui/loadingBar";
+import { fileNameFromContentDisposition } from "./contentDisposition";
+import { ApiError } from "./ApiError";
+import { toastFailure } from "./failureToasts";
+import { apiHeaders } from "./headers";
+import { readableBody } from "./readableBody";
+
+/**
+ * SPEC §7 file download: GET `path` with the API headers and save the answer under the name its
+ * Content-Disposition gives. Any failure shows the 'Error' toast and rejects.
+ */
+export async function download(path: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+  const headers = await apiHeaders();
+  let response: Response;
+  try {
+    response = await trackActivity(() => fetch(path, { headers, signal: options.signal, credentials: "same-origin" }));
+  } catch (error) {
+    toastFailure("");
+    throw new ApiError(0, error instanceof Error ? error.message : "Network error");
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => "");
+    const readable = readableBody(text, response.headers.get("Content-Type"));
+    toastFailure(readable);
+    throw new ApiError(response.status, readable || `HTTP ${response.status}`, text);
+  }
+  const name = fileNameFromContentDisposition(response.headers.get("Content-Disposition"));
+  saveBlob(await response.blob(), name);
+  return name;
+}
+
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.rel = "noopener";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the blob is released.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

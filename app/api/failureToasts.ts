@@ -1,0 +1,21 @@
+import { toast } from "~/ui/toast";
+
+/** SPEC §8 texts, word for word. */
+export const AUTH_EXPIRED_TITLE = "Authentication expired";
+export const AUTH_EXPIRED_FALLBACK = "Authenticating back...";
+export const ERROR_TITLE = "Error";
+export const UNAVAILABLE_FALLBACK =
+  "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
+
+/** One id, so several calls failing with 401 at once show one toast, not a pile. */
+const AUTH_EXPIRED_TOAST_ID = "api-authentication-expired";
+
+export function toastAuthenticationExpired(text: string) {
+  toast({ id: AUTH_EXPIRED_TOAST_ID, title: AUTH_EXPIRED_TITLE, description: text || AUTH_EXPIRED_FALLBACK, color: "warning", icon: "warning" });
+}
+
+/** The same message twice (a retried query, parallel calls to a dead server) shows once. */
+export function toastFailure(text: string) {
+  const description = text || UNAVAILABLE_FALLBACK;
+  toast({ id: `api-error:${description}`, title: ERROR_TITLE, description, color: "error", icon: "warning" });
+}

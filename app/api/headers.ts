@@ -1,0 +1,16 @@
+import { getFreshUser } from "~/auth";
+import { useProfileStore } from "~/profile/store";
+
+/**
+ * SPEC §7: every API call carries the current organization, the XHR marker and the bearer token.
+ * The user is refreshed first, so a token about to expire is renewed before it is sent.
+ */
+export async function apiHeaders(extra?: HeadersInit): Promise<Headers> {
+  const user = await getFreshUser();
+  const headers = new Headers(extra);
+  const organizationId = useProfileStore.getState().currentOrganizationId;
+  if (organizationId) headers.set("OrganizationId", organizationId);
+  headers.set("X-Requested-With", "XMLHttpRequest");
+  if (user?.access_token) headers.set("Authorization", `Bearer ${user.access_token}`);
+  return headers;
+}

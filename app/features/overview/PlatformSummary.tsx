@@ -1,0 +1,44 @@
+import { TRADE_PLATFORM_TYPES } from "@core/routeValidation";
+import type { TradePlatform } from "~/profile";
+import { BarChart } from "~/ui/charts/BarChart";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
+import { PLATFORM_TYPE_LABELS } from "../trade-platforms/platformTypes";
+
+const tones = { MT4: "bg-info", MT5: "bg-primary", MatchTrader: "bg-warning" } as const;
+
+/** Counts and the mix of platform types in this organization. */
+export function PlatformSummary({ platforms }: { platforms: readonly TradePlatform[] }) {
+  const enabled = platforms.filter((p) => p.enable).length;
+  const stats = [
+    { label: "Platforms", value: platforms.length },
+    { label: "Enabled", value: enabled },
+    { label: "Disabled", value: platforms.length - enabled },
+  ];
+  const mix = TRADE_PLATFORM_TYPES.map((type) => ({
+    label: PLATFORM_TYPE_LABELS[type],
+    value: platforms.filter((p) => p.type === type).length,
+    tone: tones[type],
+  }));
+  return (
+    <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
+      {/* Three tiles in a row on phones; stacked beside the chart on wide screens. */}
+      <dl className="grid grid-cols-3 gap-4 lg:grid-cols-1">
+        {stats.map((s) => (
+          <Card key={s.label} className="flex flex-col justify-center gap-1 p-4 lg:flex-row lg:items-center lg:justify-between">
+            <dt className="text-xs font-medium text-muted lg:text-sm">{s.label}</dt>
+            <dd className="text-2xl font-semibold tabular-nums">{s.value}</dd>
+          </Card>
+        ))}
+      </dl>
+      <Card>
+        <CardHeader className="pt-4">
+          <CardTitle className="text-sm">Platforms by type</CardTitle>
+          <CardDescription className="text-xs">Connected servers of this organization</CardDescription>
+        </CardHeader>
+        <CardContent className="pt-3 pb-4">
+          <BarChart data={mix} label="Platforms by type" className="[&_ul]:h-24" />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { useSyncExternalStore } from "react";
+
+const subscribe = () => () => {};
+
+/**
+ * false while the server renders and while the browser hydrates that HTML, true from then on.
+ * Anything that depends on browser state (the signed-in user, local storage) waits for it, so
+ * the first client frame equals the server's and hydration never mismatches.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,45 @@
+import { api } from "~/api";
+import type { Claim, Organization, PreflightAnswer, TradePlatform } from "./types";
+import { useProfileStore } from "./store";
+
+/** SPEC §9: a failed preflight is retried after 1000 ms, indefinitely. */
+export const PREFLIGHT_RETRY_MS = 1000;
+
+/**
+ * The startup sequence of SPEC §4, in order. Failures are only logged and retried (SPEC §8), so
+ * the calls are silent: no 'Error' toast every second while the API is down. A 401 still signs in again.
+ */
+export async function runPreflight(): Promise<void> {
+  const store = useProfileStore.getState();
+  const answer = await api.get<PreflightAnswer>("/api/profile/preflight", { silent: true });
+  store.setAppConfig(answer);
+  const [claims, organizations] = await Promise.all([
+    api.get<Claim[]>("/api/profile/user-claims", { silent: true }),
+    api.get<Organization[]>("/api/organizations", { silent: true }),
+  ]);
+  store.setClaimsAndOrganizations(claims, organizations, answer.createdOrganizationId);
+  const tradePlatforms = await api.get<TradePlatform[]>("/api/tradePlatforms", { silent: true });
+  store.setTradePlatforms(tradePlatforms);
+  store.setPreflightDone(true);
+}
+
+/** Runs preflight until it succeeds; the returned function stops further attempts. */
+export function startPreflight(): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const attempt = async () => {
+    try {
+      await runPreflight();
+    } catch (error) {
+      if (stopped) return;
+      console.error(`Preflight failed; retrying in ${PREFLIGHT_RETRY_MS} ms`, error);
+      useProfileStore.getState().setPreflightError(error instanceof Error ? error.message : String(error));
+      timer = setTimeout(attempt, PREFLIGHT_RETRY_MS);
+    }
+  };
+  void attempt();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

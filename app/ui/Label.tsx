@@ -1,0 +1,7 @@
+import * as LabelPrimitive from "@radix-ui/react-label";
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
+  return <LabelPrimitive.Root className={cn("text-sm font-medium leading-none text-fg select-none", className)} {...props} />;
+}

@@ -1,0 +1,3 @@
+export { LoadingBar } from "./LoadingBar";
+export { trackActivity, useActivityStore } from "./activity";
+export { LOADING_BAR } from "./useLoadingIndicator";

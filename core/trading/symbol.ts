@@ -1,0 +1,61 @@
+import type { Volume } from "./volume.ts";
+import type { Timestamp } from "./platform.ts";
+
+export type SymbolClass = "forex" | "metal" | "index" | "crypto";
+
+/** A trading window in server time: weekday 0 = Sunday, minutes from midnight, `to` exclusive. */
+export interface Session {
+  day: number;
+  from: number;
+  to: number;
+}
+
+/** Named TradeSymbol because `Symbol` is a JavaScript global. */
+export interface TradeSymbol {
+  name: string;
+  description: string;
+  class: SymbolClass;
+  /** The symbol group path as MetaTrader shows it, e.g. "Forex\\Majors". */
+  path: string;
+  digits: number;
+  contractSize: number;
+  baseCurrency: string;
+  /** Currency profit is computed in before conversion to the account currency. */
+  profitCurrency: string;
+  executionMode: "request" | "instant" | "market";
+  tradeMode: "full" | "closeOnly" | "disabled";
+  /** Typical spread in points; the feed widens and narrows around it. */
+  spread: number;
+  stopsLevel: number;
+  freezeLevel: number;
+  swapLong: number;
+  swapShort: number;
+  volumeMin: Volume;
+  volumeMax: Volume;
+  volumeStep: Volume;
+  /** Caps the account's leverage for this symbol (crypto, indices); null for none. */
+  maxLeverage: number | null;
+  sessions: Session[];
+}
+
+export interface Quote {
+  symbol: string;
+  bid: number;
+  ask: number;
+  time: Timestamp;
+}
+
+const MINUTES_PER_DAY = 24 * 60;
+
+/** Whether the symbol trades at a moment given in server-local milliseconds. */
+export function isSessionOpen(sessions: readonly Session[], serverLocalTime: Timestamp): boolean {
+  const date = new Date(serverLocalTime);
+  const day = date.getUTCDay();
+  const minute = date.getUTCHours() * 60 + date.getUTCMinutes();
+  return sessions.some((s) => s.day === day && minute >= s.from && minute < s.to);
+}
+
+/** The same window on each of the given weekdays. */
+export function dailySessions(days: readonly number[], from = 0, to = MINUTES_PER_DAY): Session[] {
+  return days.map((day) => ({ day, from, to }));
+}

@@ -1,0 +1,68 @@
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { createRoutesStub, Link, Outlet } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ScrollManager } from "~/features/routing/ScrollManager";
+
+function Root() {
+  return (
+    <>
+      <ScrollManager />
+      <Link to="/b">to b</Link>
+      <Link to="/b#details">to details</Link>
+      <Link to="/modal">to modal</Link>
+      <Outlet />
+    </>
+  );
+}
+
+const Stub = createRoutesStub([
+  {
+    path: "/",
+    Component: Root,
+    children: [
+      { path: "a", Component: () => <p>page a</p> },
+      { path: "b", Component: () => <h2 id="details">page b</h2> },
+      { path: "modal", handle: { scroll: false }, Component: () => <p>modal</p> },
+    ],
+  },
+]);
+
+describe("scroll on navigation (SPEC §2)", () => {
+  let scrollIntoView: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    vi.stubGlobal("scrollTo", vi.fn());
+    scrollIntoView = vi.fn();
+    Element.prototype.scrollIntoView = scrollIntoView as unknown as Element["scrollIntoView"];
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  const go = async (name: string) => {
+    await act(async () => screen.getByRole("link", { name }).click());
+  };
+
+  it("scrolls to the top on navigation, but not on the first page", async () => {
+    render(<Stub initialEntries={["/a"]} />);
+    await screen.findByText("page a");
+    expect(window.scrollTo).not.toHaveBeenCalled();
+    await go("to b");
+    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+  });
+
+  it("scrolls to the hash target", async () => {
+    render(<Stub initialEntries={["/a"]} />);
+    await go("to details");
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+    expect(window.scrollTo).not.toHaveBeenCalled();
+  });
+
+  it("leaves the scroll alone for a route with handle { scroll: false }", async () => {
+    render(<Stub initialEntries={["/a"]} />);
+    await go("to modal");
+    await screen.findByText("modal");
+    expect(window.scrollTo).not.toHaveBeenCalled();
+    expect(scrollIntoView).not.toHaveBeenCalled();
+  });
+});
