@@ -28,6 +28,33 @@ export async function signInAtProvider(page: Page, creds: { email: string; passw
   await page.getByRole("button", { name: /sign in/i }).click();
 }
 
+/**
+ * A person's browser. Headless Chromium says "HeadlessChrome", which `isbot` rightly calls a bot
+ * (bots get a bare 404), so people's tests present an ordinary Chrome user agent.
+ */
+export const PERSON_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
 export async function newContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA });
+  // Record every toast title the page shows, even one that lives only until a redirect.
+  await context.exposeBinding("__reportToast", ({ page }, text: string) => {
+    toastLog.get(page)?.push(text) ?? toastLog.set(page, [text]);
+  });
+  await context.addInitScript(() => {
+    const seen = new WeakSet<Node>();
+    const scan = () => {
+      document.querySelectorAll("[data-toast]").forEach((el) => {
+        if (seen.has(el)) return;
+        seen.add(el);
+        (window as unknown as { __reportToast(t: string): void }).__reportToast(el.textContent ?? "");
+      });
+    };
+    new MutationObserver(scan).observe(document, { childList: true, subtree: true });
+  });
+  return context;
 }
+
+const toastLog = new WeakMap<Page, string[]>();
+/** Text of every toast the page has shown since it opened. */
+export const toastsSeen = (page: Page) => toastLog.get(page) ?? [];

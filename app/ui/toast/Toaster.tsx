@@ -40,6 +40,7 @@ function ToastItem({ toast: t }: { toast: Toast }) {
       onOpenChange={(open) => (open ? undefined : close(t.id))}
       duration={t.duration}
       type={urgent ? "foreground" : "background"}
+      data-toast={color}
       className={cn(
         "tb-toast pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border border-l-4 border-border bg-surface p-4 pr-10 text-fg shadow-lg",
         accents[color],
