@@ -41,9 +41,9 @@ describeDb("/api/organizations", () => {
   });
 
   it.each([
-    ["an empty name", JSON.stringify({ name: "" }), /name must not be empty/],
-    ["a blank name", JSON.stringify({ name: "   " }), /name must not be empty/],
-    ["a name over 100 characters", JSON.stringify({ name: "x".repeat(101) }), /at most 100 characters/],
+    ["an empty name", JSON.stringify({ name: "" }), /body.name: Enter a name for the organization/],
+    ["a blank name", JSON.stringify({ name: "   " }), /body.name: Enter a name for the organization/],
+    ["a name over 100 characters", JSON.stringify({ name: "x".repeat(101) }), /body.name: Use at most 100 characters/],
     ["a number as name", JSON.stringify({ name: 42 }), /name must be text/],
     ["no name", JSON.stringify({}), /name is required/],
     ["a control character", JSON.stringify({ name: "A\u0000B" }), /control characters/],

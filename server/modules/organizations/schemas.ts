@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OrganizationNameSchema } from "../../../core/schemas/organization.ts";
 
 export const OrganizationSchema = z.object({
   id: z.guid(),
@@ -9,16 +10,8 @@ export const OrganizationSchema = z.object({
 
 export const OrganizationListSchema = z.array(OrganizationSchema);
 
-const OrganizationName = z
-  .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be text") })
-  .trim()
-  .min(1, { error: "name must not be empty" })
-  .max(100, { error: "name must be at most 100 characters" })
-  // eslint-disable-next-line no-control-regex
-  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: "name must not contain control characters" });
-
 export const CreateOrganizationSchema = z.object(
-  { name: OrganizationName },
+  { name: OrganizationNameSchema },
   { error: 'The body must be a JSON object such as {"name": "Acme Brokers"}' },
 );
 
