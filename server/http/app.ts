@@ -29,6 +29,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
             level: ctx.config.logLevel,
             // Tokens and cookies never reach the log.
             redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+            // Readable lines while developing; JSON lines (for log shippers) otherwise.
+            ...(ctx.config.env === "development" ? { transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } } : {}),
           },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
