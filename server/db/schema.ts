@@ -121,3 +121,6 @@ export const appSecrets = pgTable("app_secrets", {
   value: jsonb("value").notNull(),
   createdAt: createdAt(),
 });
+
+// Tables of later capabilities live beside their owners' concerns; this file stays the one schema.
+export * from "./tables/audit.ts";

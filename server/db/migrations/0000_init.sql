@@ -62,6 +62,20 @@ CREATE TABLE "users" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "audit_events" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"organization_id" uuid NOT NULL,
+	"actor_sub" text NOT NULL,
+	"actor_name" text,
+	"action" text NOT NULL,
+	"target_type" text NOT NULL,
+	"target_id" text NOT NULL,
+	"before" jsonb,
+	"after" jsonb,
+	"source_ip" text,
+	"at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "member_claims" ADD CONSTRAINT "member_claims_organization_id_user_sub_memberships_organization_id_user_sub_fk" FOREIGN KEY ("organization_id","user_sub") REFERENCES "public"."memberships"("organization_id","user_sub") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_sub_users_sub_fk" FOREIGN KEY ("user_sub") REFERENCES "public"."users"("sub") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -71,4 +85,6 @@ CREATE INDEX "idp_records_grant_idx" ON "idp_records" USING btree ("grant_id");-
 CREATE INDEX "idp_records_uid_idx" ON "idp_records" USING btree ("uid");--> statement-breakpoint
 CREATE INDEX "member_claims_user_idx" ON "member_claims" USING btree ("user_sub");--> statement-breakpoint
 CREATE INDEX "memberships_user_idx" ON "memberships" USING btree ("user_sub");--> statement-breakpoint
-CREATE INDEX "trade_platforms_org_idx" ON "trade_platforms" USING btree ("organization_id");
+CREATE INDEX "trade_platforms_org_idx" ON "trade_platforms" USING btree ("organization_id");--> statement-breakpoint
+CREATE INDEX "audit_events_org_at_idx" ON "audit_events" USING btree ("organization_id","at");--> statement-breakpoint
+CREATE INDEX "audit_events_target_idx" ON "audit_events" USING btree ("target_type","target_id");
