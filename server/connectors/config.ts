@@ -1,0 +1,37 @@
+/**
+ * How a platform's connection is described, validated once where it enters (the API, the
+ * database). One schema gives the type too. Only simulated servers exist so far; the MT5 Web API,
+ * Match-Trader Broker API and MT4 gateway kinds join this union when their connectors land.
+ */
+import { z } from "zod";
+import { MAX_SIMULATED_ACCOUNTS } from "./simulated/server.ts";
+
+export const tradePlatformTypeSchema = z.enum(["MT4", "MT5", "MatchTrader"]);
+
+export const simulatedServerOptionsSchema = z.object({
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
+  accounts: z.number().int().min(0).max(MAX_SIMULATED_ACCOUNTS).optional(),
+  /** Simulated trading actions per second. */
+  tradeRate: z.number().min(0).max(100_000).optional(),
+  timeZoneOffsetMinutes: z.number().int().min(-720).max(840).optional(),
+});
+
+const timeouts = {
+  requestTimeoutMs: z.number().int().min(100).max(300_000).optional(),
+  connectTimeoutMs: z.number().int().min(100).max(300_000).optional(),
+};
+
+export const simulatedConnectorConfigSchema = z.object({
+  kind: z.literal("simulated"),
+  platform: tradePlatformTypeSchema,
+  /** Names the in-process server, so reconnecting (or a second connection) reaches the same one. */
+  serverKey: z.string().min(1).max(200),
+  server: simulatedServerOptionsSchema.optional(),
+  credentials: z.object({ login: z.string().min(1), password: z.string().min(1) }).optional(),
+  ...timeouts,
+});
+
+export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema]);
+
+export type ConnectorConfig = z.infer<typeof connectorConfigSchema>;
+export type SimulatedConnectorConfig = z.infer<typeof simulatedConnectorConfigSchema>;

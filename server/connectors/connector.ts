@@ -1,0 +1,132 @@
+/**
+ * The one interface Toolbox uses to talk to a trading server, whatever its type. Everything
+ * above this line (accounts area, blotter, copier, Flexible Leverage) speaks the normalized model
+ * of core/trading; everything below (simulated servers, MT5 Web API, Match-Trader Broker API,
+ * the MT4 gateway) keeps its own identifiers and units inside its connector. See
+ * docs/connectors.md.
+ */
+import type {
+  Account,
+  AccountPatch,
+  BalanceOperationRequest,
+  BalanceOperationResult,
+  ClosePositionRequest,
+  ConnectionState,
+  Deal,
+  Group,
+  JournalEntry,
+  JournalFilter,
+  ModifyPositionRequest,
+  NewAccount,
+  OrderRequest,
+  OrderResult,
+  PasswordKind,
+  Position,
+  Quote,
+  Timestamp,
+  TradeEvent,
+  TradePlatformType,
+  TradeSymbol,
+} from "../../core/trading/index.ts";
+import type { ConnectorError } from "./errors.ts";
+
+export interface StateChange {
+  state: ConnectionState;
+  previous: ConnectionState;
+  /** Why the connection is not (or no longer) up; set with `reconnecting` and `failed`. */
+  error: ConnectorError | null;
+  at: Timestamp;
+}
+
+export interface ServerTime {
+  time: Timestamp;
+  /** The server's offset from UTC in minutes (MetaTrader servers usually run on broker time, e.g. +120). */
+  timeZoneOffsetMinutes: number;
+}
+
+export interface AccountQuery {
+  /** Opaque, from the previous page's `nextCursor`. */
+  cursor?: string | null;
+  /** Page size, 1–1000; 100 by default. */
+  limit?: number;
+  /** Group mask ("real\\*,!real\\test"), see core/trading/mask.ts. */
+  groupMask?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass back to get the next page; null on the last page. Pages are in login order. */
+  nextCursor: string | null;
+}
+
+export interface DealQuery {
+  login: string;
+  from: Timestamp;
+  to: Timestamp;
+}
+
+export interface JournalQuery extends JournalFilter {
+  from: Timestamp;
+  to: Timestamp;
+  /** At most this many entries, oldest first; 1000 by default. */
+  limit?: number;
+}
+
+/**
+ * Live trade events. Iterate it with `for await`; `close()` ends it. It survives a lost link
+ * (events resume after the reconnect, none lost or repeated) and ends when the connector is
+ * disconnected on purpose. It throws ConnectorError `resyncRequired` when the events the
+ * consumer needs are no longer held.
+ */
+export interface TradeEventStream extends AsyncIterable<TradeEvent> {
+  /** The sequence of the last event handed to the consumer. Resubscribe from it to resume. */
+  readonly lastSequence: number;
+  close(): void;
+}
+
+export interface TradePlatformConnector {
+  readonly platform: TradePlatformType;
+  readonly state: ConnectionState;
+  /** The error behind the current `reconnecting` or `failed` state, else null. */
+  readonly lastError: ConnectorError | null;
+  onStateChange(listener: (change: StateChange) => void): () => void;
+
+  /** Opens (or reopens) the connection; resolves once requests and the stream work. */
+  connect(): Promise<void>;
+  /** Closes the connection on purpose and ends live streams. */
+  disconnect(): Promise<void>;
+  serverTime(): Promise<ServerTime>;
+
+  listAccounts(query?: AccountQuery): Promise<Page<Account>>;
+  getAccount(login: string): Promise<Account>;
+  createAccount(account: NewAccount): Promise<Account>;
+  /** Group, leverage, rights (enabled, read-only, password change, OTP reset) and personal details. */
+  updateAccount(login: string, patch: AccountPatch): Promise<Account>;
+  resetPassword(login: string, password: string, kind?: PasswordKind): Promise<void>;
+  /** Flexible Leverage's entry point; the same as `updateAccount(login, { leverage })` with its own journal line. */
+  setLeverage(login: string, leverage: number): Promise<Account>;
+
+  listGroups(): Promise<Group[]>;
+  listSymbols(): Promise<TradeSymbol[]>;
+  /** Current quotes for the given symbols, or all. */
+  getQuotes(symbols?: readonly string[]): Promise<Quote[]>;
+
+  /** Open positions of one account, or of the whole server. */
+  openPositions(login?: string): Promise<Position[]>;
+  /** Deals of an account whose time is within [from, to], oldest first. */
+  dealHistory(query: DealQuery): Promise<Deal[]>;
+  journal(query: JournalQuery): Promise<JournalEntry[]>;
+
+  /** Exactly once per `operationId`: a retry returns the first result and moves no money. */
+  balanceOperation(request: BalanceOperationRequest): Promise<BalanceOperationResult>;
+  /** Market order; exactly once per `requestId`. */
+  placeOrder(request: OrderRequest): Promise<OrderResult>;
+  modifyPosition(request: ModifyPositionRequest): Promise<OrderResult>;
+  closePosition(request: ClosePositionRequest): Promise<OrderResult>;
+
+  /**
+   * Events with a sequence greater than `fromSequence`, then live ones. Without it, only events
+   * that happen from now on.
+   */
+  subscribe(fromSequence?: number): TradeEventStream;
+}

@@ -1,0 +1,85 @@
+/**
+ * Every failure a connector reports is a ConnectorError with a code the rest of Toolbox branches
+ * on and a message written for a dealer: what happened and what to do, never a stack trace, a
+ * protocol dump or a secret.
+ */
+export type ConnectorErrorCode =
+  | "unreachable"
+  | "credentialsRefused"
+  | "timeout"
+  | "rejected"
+  | "notFound"
+  | "invalidRequest"
+  /** The events after the consumer's last sequence are gone: reload a snapshot, then subscribe again. */
+  | "resyncRequired";
+
+/** Why a platform refused an operation it understood. */
+export type RejectReason =
+  | "notEnoughMoney"
+  | "marketClosed"
+  | "tradeDisabled"
+  | "accountDisabled"
+  | "invalidVolume"
+  | "invalidStops"
+  | "priceChanged"
+  | "tooManyPositions"
+  | "serverBusy"
+  | "other";
+
+export class ConnectorError extends Error {
+  override readonly name = "ConnectorError";
+  constructor(
+    readonly code: ConnectorErrorCode,
+    message: string,
+    readonly reason?: RejectReason,
+  ) {
+    super(message);
+  }
+
+  /** Trying again later may succeed: the link or the server's load, not the request, was the problem. */
+  get retryable(): boolean {
+    return this.code === "unreachable" || this.code === "timeout" || this.reason === "serverBusy";
+  }
+
+  toJSON() {
+    return { code: this.code, reason: this.reason, message: this.message };
+  }
+}
+
+export function isConnectorError(error: unknown, code?: ConnectorErrorCode): error is ConnectorError {
+  return error instanceof ConnectorError && (code === undefined || error.code === code);
+}
+
+export const connectorErrors = {
+  unreachable: (detail = "Check the server address and that the server is running.") =>
+    new ConnectorError("unreachable", `The trading server could not be reached. ${detail}`),
+  connectionLost: () =>
+    new ConnectorError("unreachable", "The connection to the trading server was lost. Toolbox is reconnecting."),
+  notConnected: (state: string) =>
+    new ConnectorError(
+      "unreachable",
+      `Toolbox is not connected to this trading server (${state}); nothing was sent. Try again in a moment.`,
+    ),
+  credentialsRefused: () =>
+    new ConnectorError(
+      "credentialsRefused",
+      "The trading server refused the manager login or password (or API key). Check them in the platform's connection settings.",
+    ),
+  timeout: (ms: number) =>
+    new ConnectorError(
+      "timeout",
+      `The trading server did not answer within ${formatSeconds(ms)}. It may be overloaded; the operation may or may not have been applied, so retry it with the same operation id.`,
+    ),
+  rejected: (reason: RejectReason, message: string) => new ConnectorError("rejected", message, reason),
+  notFound: (message: string) => new ConnectorError("notFound", message),
+  invalidRequest: (message: string) => new ConnectorError("invalidRequest", message),
+  resyncRequired: (afterSequence: number) =>
+    new ConnectorError(
+      "resyncRequired",
+      `Trade events after #${afterSequence} are no longer available from this connection. Reload accounts and positions, then subscribe again.`,
+    ),
+};
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

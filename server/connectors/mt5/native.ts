@@ -1,0 +1,294 @@
+/**
+ * What the MT5 Web API speaks (answers arrive as `{"retcode": "0 Done", "answer": …}`; the
+ * transport unwraps them). MetaTrader 5 keeps deals, orders and positions with separate 64-bit
+ * ids, sent as strings; volume in 1/10000 lots, also a string; money as decimal strings; times in
+ * milliseconds of server time; rights as a bit mask. Fields marked "toolbox" are additions the
+ * Toolbox MT5 gateway plugin supplies (request ids for exactly-once, currency on the user).
+ */
+import type { NativeTypes } from "../wire/wire.ts";
+
+export const MT5_DEAL_ACTION = { buy: 0, sell: 1, balance: 2, credit: 3 } as const;
+export const MT5_DEAL_ENTRY = { in: 0, out: 1 } as const;
+export const MT5_REASON = {
+  client: 0,
+  expert: 1,
+  dealer: 2,
+  sl: 3,
+  tp: 4,
+  stopOut: 5,
+  api: 14,
+  mobile: 16,
+  web: 17,
+} as const;
+
+/** IMTUser rights. */
+export const MT5_RIGHT = {
+  enabled: 0x1,
+  changePassword: 0x2,
+  tradeDisabled: 0x4,
+  otpEnabled: 0x800,
+} as const;
+
+/** IMTAccount.SOActivation. */
+export const MT5_ACTIVATION = { ok: 0, marginCall: 1, stopOut: 2 } as const;
+
+/** IMTRequest actions the dealer uses. */
+export const MT5_REQUEST_ACTION = { positionExecute: 200, positionModify: 204 } as const;
+
+export const MT5_RETCODE = {
+  done: "0 Done",
+  error: "2 Common error",
+  params: "3 Invalid parameters",
+  data: "4 Invalid data",
+  network: "7 Network error",
+  frequent: "12 Too frequent requests",
+  notFound: "13 Not found",
+  timeout: "9 Timeout",
+  authInvalid: "1002 Invalid account",
+  accountDisabled: "1003 Account disabled",
+  reject: "10006 Request rejected",
+  invalidVolume: "10014 Invalid volume",
+  invalidStops: "10016 Invalid stops",
+  tradeDisabled: "10017 Trade disabled",
+  marketClosed: "10018 Market closed",
+  noMoney: "10019 No money",
+  priceChanged: "10020 Price changed",
+  limitPositions: "10040 Limit positions",
+} as const;
+
+export interface Mt5User {
+  Login: string;
+  Group: string;
+  Name: string;
+  Email: string;
+  Phone: string;
+  Country: string;
+  City: string;
+  Address: string;
+  Comment: string;
+  /** Seconds of server time. */
+  Registration: number;
+  /** 0 when never. */
+  LastAccess: number;
+  Leverage: number;
+  /** toolbox */
+  Currency: string;
+  Balance: string;
+  Credit: string;
+  Equity: string;
+  Margin: string;
+  MarginFree: string;
+  MarginLevel: string;
+  SOActivation: number;
+  Rights: number;
+  Agent: string;
+  LeadSource: string;
+}
+
+export interface Mt5NewUser {
+  Login: string;
+  Group: string;
+  Name: string;
+  Email: string;
+  Phone: string;
+  Country: string;
+  City: string;
+  Address: string;
+  Comment: string;
+  Leverage: number;
+  Rights: number;
+  LeadSource: string;
+  PassMain: string;
+  PassInvestor: string;
+}
+
+/** Only the fields to change; rights as bits to set and to clear. */
+export type Mt5UserUpdate = Partial<
+  Pick<Mt5User, "Group" | "Leverage" | "Name" | "Email" | "Phone" | "Country" | "City" | "Address" | "Comment" | "LeadSource">
+> & { RightsSet?: number; RightsClear?: number };
+
+export interface Mt5Group {
+  Group: string;
+  Currency: string;
+  DefaultLeverage: number;
+  /** 0 percent, 1 money. */
+  MarginSOMode: 0 | 1;
+  MarginCall: string;
+  MarginStopOut: string;
+  /** 0 netting, 2 hedging (MT5's EnMarginMode). */
+  MarginMode: 0 | 2;
+  HedgeProhibited: 0 | 1;
+  FIFOClose: 0 | 1;
+  LimitPositions: number;
+  SymbolsMask: string;
+  CommissionPerLot: string;
+}
+
+export interface Mt5Symbol {
+  Symbol: string;
+  Description: string;
+  /** toolbox */
+  Class: string;
+  Path: string;
+  Digits: number;
+  ContractSize: number;
+  CurrencyBase: string;
+  CurrencyProfit: string;
+  /** 0 request, 1 instant, 2 market. */
+  ExecMode: number;
+  /** 0 disabled, 3 close only, 4 full. */
+  TradeMode: number;
+  Spread: number;
+  StopsLevel: number;
+  FreezeLevel: number;
+  SwapLong: number;
+  SwapShort: number;
+  VolumeMin: string;
+  VolumeMax: string;
+  VolumeStep: string;
+  MaxLeverage: number;
+  /** Per weekday, minutes from midnight. */
+  SessionsTrade: { Day: number; Open: number; Close: number }[];
+}
+
+export interface Mt5Tick {
+  Symbol: string;
+  Bid: number;
+  Ask: number;
+  Datetime_msc: number;
+}
+
+export interface Mt5Position {
+  Position: string;
+  Login: string;
+  Symbol: string;
+  Action: number;
+  TimeCreateMsc: number;
+  PriceOpen: number;
+  PriceCurrent: number;
+  PriceSL: number;
+  PriceTP: number;
+  Volume: string;
+  Profit: string;
+  Storage: string;
+  Comment: string;
+  Reason: number;
+}
+
+export interface Mt5Deal {
+  Deal: string;
+  Order: string;
+  /** "0" for balance and credit deals. */
+  PositionID: string;
+  Login: string;
+  Action: number;
+  Entry: number;
+  Symbol: string;
+  Volume: string;
+  Price: number;
+  Profit: string;
+  Commission: string;
+  Storage: string;
+  Comment: string;
+  Reason: number;
+  TimeMsc: number;
+}
+
+export interface Mt5JournalRecord {
+  ID: string;
+  TimeMsc: number;
+  Level: string;
+  IP: string;
+  Login: string;
+  Message: string;
+}
+
+export interface Mt5BalanceRequest {
+  /** toolbox */
+  RequestId: string;
+  Login: string;
+  Type: 2 | 3;
+  Balance: string;
+  Comment: string;
+}
+
+export interface Mt5BalanceAnswer {
+  RequestId: string;
+  Ticket: string;
+  Login: string;
+  Type: 2 | 3;
+  Balance: string;
+  TimeMsc: number;
+  NewBalance: string;
+  NewCredit: string;
+}
+
+export interface Mt5DealerRequest {
+  /** toolbox: Toolbox's request id (IMTRequest.ID is a number local to the server). */
+  RequestId: string;
+  Action: number;
+  Login: string;
+  Symbol: string;
+  /** 0 buy, 1 sell. */
+  Type: number;
+  Volume: string;
+  /** "0" opens a new position. */
+  Position: string;
+  PriceOrder: number;
+  /** Points; -1 for "any". */
+  PriceDeviation: number;
+  PriceSL: number;
+  PriceTP: number;
+  Comment: string;
+  Reason: number;
+}
+
+export interface Mt5DealerAnswer {
+  RequestId: string;
+  Retcode: string;
+  /** "0" when the request made no deal. */
+  Deal: string;
+  Order: string;
+  Position: string;
+  Price: number;
+  Volume: string;
+  TimeMsc: number;
+}
+
+export type Mt5EventItem =
+  | { Type: "DealAdd"; Deal: Mt5Deal }
+  | { Type: "PositionAdd" | "PositionUpdate" | "PositionDelete"; Position: Mt5Position }
+  | { Type: "UserUpdate"; User: Mt5User };
+
+export interface Mt5Event {
+  TimeMsc: number;
+  Items: Mt5EventItem[];
+}
+
+export interface Mt5Error {
+  retcode: string;
+  message: string;
+}
+
+export interface Mt5Native extends NativeTypes {
+  login: string;
+  positionId: string;
+  time: number;
+  account: Mt5User;
+  newAccount: Mt5NewUser;
+  accountPatch: Mt5UserUpdate;
+  group: Mt5Group;
+  symbol: Mt5Symbol;
+  quote: Mt5Tick;
+  position: Mt5Position;
+  history: Mt5Deal;
+  journal: Mt5JournalRecord;
+  balanceRequest: Mt5BalanceRequest;
+  balanceResult: Mt5BalanceAnswer;
+  orderRequest: Mt5DealerRequest;
+  modifyRequest: Mt5DealerRequest;
+  closeRequest: Mt5DealerRequest;
+  orderResult: Mt5DealerAnswer;
+  event: Mt5Event;
+  error: Mt5Error;
+}

@@ -1,0 +1,176 @@
+/**
+ * The simulated trading server's engine: one implementation for all three platforms,
+ * parameterized by flavour. It speaks the normalized model; sessions put each platform's native
+ * dress on it. Operations that move money or positions are exactly-once per operation id.
+ */
+import type {
+  AccountPatch,
+  BalanceOperationRequest,
+  ClosePositionRequest,
+  Group,
+  JournalFilter,
+  ModifyPositionRequest,
+  NewAccount,
+  OrderRequest,
+  PasswordKind,
+  PositionRecord,
+  Quote,
+  TradePlatformType,
+  TradeSymbol,
+} from "../../../../core/trading/index.ts";
+import { isSessionOpen } from "../../../../core/trading/index.ts";
+import type { Clock } from "../../clock.ts";
+import type { HistorySlice } from "../../wire/codec.ts";
+import { groupCatalog, symbolCatalog } from "../catalog.ts";
+import { createFlavour } from "../flavour.ts";
+import { populate } from "../population.ts";
+import { Random } from "../random.ts";
+import * as accounts from "./accounts.ts";
+import { now, type EngineContext } from "./context.ts";
+import { ServerJournal } from "./journal.ts";
+import { balanceOperation } from "./money.ts";
+import { PriceFeed } from "./prices.ts";
+import { RememberedResults } from "./remembered.ts";
+import { EngineState } from "./state.ts";
+import * as trading from "./trading.ts";
+import { TransactionLog } from "./transactions.ts";
+import { snapshotAccount, snapshotPosition } from "./valuation.ts";
+
+export interface EngineOptions {
+  platform: TradePlatformType;
+  seed: number;
+  clock: Clock;
+  accounts: number;
+  timeZoneOffsetMinutes: number;
+  /** Share of accounts that start with an open position. */
+  initialPositionRatio: number;
+  /** Transactions kept for connections that come back (a real server's event window). */
+  retainedTransactions: number;
+}
+
+export class SimulatedEngine {
+  readonly ctx: EngineContext;
+  /** Separate generators, so prices do not depend on how many requests came in. */
+  readonly traderRandom: Random;
+  readonly faultRandom: Random;
+  private readonly remembered = new RememberedResults();
+
+  constructor(options: EngineOptions) {
+    const random = new Random(options.seed);
+    const feedRandom = random.fork();
+    this.traderRandom = random.fork();
+    this.faultRandom = random.fork();
+    const populationRandom = random.fork();
+    const state = new EngineState();
+    for (const seed of symbolCatalog()) state.symbols.set(seed.symbol.name, seed.symbol);
+    for (const group of groupCatalog(options.platform, random)) state.groups.set(group.name, group);
+    this.ctx = {
+      state,
+      flavour: createFlavour(options.platform, random),
+      feed: new PriceFeed(symbolCatalog(), feedRandom, options.clock.now()),
+      journal: new ServerJournal(),
+      log: new TransactionLog(options.retainedTransactions),
+      random,
+      clock: options.clock,
+      timeZoneOffsetMinutes: options.timeZoneOffsetMinutes,
+    };
+    populate(this.ctx, options.accounts, options.initialPositionRatio, populationRandom);
+  }
+
+  get platform(): TradePlatformType {
+    return this.ctx.flavour.platform;
+  }
+
+  serverTime(): number {
+    return now(this.ctx);
+  }
+
+  listAccounts(after: string | null, limit: number, groupMask: string | null) {
+    return accounts.listAccounts(this.ctx, after, limit, groupMask);
+  }
+
+  getAccount(login: string) {
+    return snapshotAccount(this.ctx, this.ctx.state.account(login));
+  }
+
+  createAccount(request: NewAccount) {
+    return accounts.createAccount(this.ctx, request);
+  }
+
+  updateAccount(login: string, patch: AccountPatch) {
+    return accounts.updateAccount(this.ctx, login, patch);
+  }
+
+  setPassword(login: string, password: string, kind: PasswordKind): void {
+    accounts.setPassword(this.ctx, login, password, kind);
+  }
+
+  groups(): Group[] {
+    return [...this.ctx.state.groups.values()].map((g) => structuredClone(g));
+  }
+
+  symbols(): TradeSymbol[] {
+    return [...this.ctx.state.symbols.values()].map((s) => structuredClone(s));
+  }
+
+  quotes(symbols: readonly string[] | null): Quote[] {
+    if (symbols === null) return this.ctx.feed.quotes().map((q) => ({ ...q }));
+    return symbols.map((name) => {
+      this.ctx.state.symbol(name);
+      return { ...(this.ctx.feed.quote(name) as Quote) };
+    });
+  }
+
+  positions(login: string | null): PositionRecord[] {
+    const ids = login === null ? [...this.ctx.state.positions.keys()] : [...this.ctx.state.account(login).positions];
+    return ids.map((id) => snapshotPosition(this.ctx, this.ctx.state.position(id)));
+  }
+
+  /** Deals within [from, to], and closed trades opened or closed within it (MT4 and Match-Trader rebuild entry deals from them). */
+  history(login: string, from: number, to: number): HistorySlice {
+    this.ctx.state.account(login);
+    const within = (t: number) => t >= from && t <= to;
+    return {
+      deals: (this.ctx.state.dealsByLogin.get(login) ?? []).filter((d) => within(d.time)).map((d) => ({ ...d })),
+      closed: (this.ctx.state.closedByLogin.get(login) ?? [])
+        .filter((c) => within(c.position.openTime) || within(c.position.closeTime))
+        .map((c) => structuredClone(c)),
+    };
+  }
+
+  journal(from: number, to: number, filter: JournalFilter, limit: number) {
+    return this.ctx.journal.query(from, to, filter, limit);
+  }
+
+  balance(request: BalanceOperationRequest) {
+    return this.remembered.once(`balance:${request.operationId}`, request, () => balanceOperation(this.ctx, request));
+  }
+
+  placeOrder(request: OrderRequest) {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.openPosition(this.ctx, request));
+  }
+
+  modifyPosition(request: ModifyPositionRequest) {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.modifyPosition(this.ctx, request));
+  }
+
+  closePosition(request: ClosePositionRequest) {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request));
+  }
+
+  /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
+  tickPrices(): void {
+    const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
+    this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime));
+    trading.enforceStops(this.ctx);
+  }
+
+  /** A manager request the server refused, as MetaTrader's journal shows it. */
+  recordRefusal(message: string): void {
+    this.ctx.journal.write(now(this.ctx), "warning", `request refused: ${message}`);
+  }
+
+  recordManagerLogin(login: string, ip: string): void {
+    this.ctx.journal.write(now(this.ctx), "login", `manager '${login}' connected from ${ip}`, null, ip);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The simulated server's books: accounts, groups, symbols, open positions and history, with
+ * lookups that fail the way a platform does (not found, with the name the dealer typed).
+ */
+import type {
+  Deal,
+  Group,
+  Money,
+  NativeAccountRef,
+  PositionRecord,
+  TradeSymbol,
+} from "../../../../core/trading/index.ts";
+import { connectorErrors } from "../../errors.ts";
+import type { ClosedTrade } from "../../wire/codec.ts";
+
+export interface SimAccount {
+  login: string;
+  loginNumber: number;
+  native: NativeAccountRef;
+  group: string;
+  name: string;
+  email: string;
+  phone: string;
+  country: string;
+  city: string;
+  address: string;
+  comment: string;
+  registration: number;
+  lastAccess: number | null;
+  leverage: number;
+  currency: string;
+  balance: Money;
+  credit: Money;
+  enabled: boolean;
+  readOnly: boolean;
+  changePasswordAllowed: boolean;
+  otpEnabled: boolean;
+  agentAccount: string | null;
+  leadSource: string;
+  /** Hashes only; a password is never kept or read back. */
+  passwordHash: string | null;
+  investorHash: string | null;
+  positions: Set<string>;
+}
+
+export class EngineState {
+  readonly accounts = new Map<string, SimAccount>();
+  /** Login numbers in ascending order, for paging. */
+  readonly logins: number[] = [];
+  readonly groups = new Map<string, Group>();
+  readonly symbols = new Map<string, TradeSymbol>();
+  readonly positions = new Map<string, PositionRecord>();
+  readonly dealsByLogin = new Map<string, Deal[]>();
+  readonly closedByLogin = new Map<string, ClosedTrade[]>();
+  /** Accounts with open positions: the only ones whose equity moves with prices. */
+  readonly exposed = new Set<string>();
+  /** Where the next round of stop-out checks starts on a very large server. */
+  stopOutCursor = 0;
+
+  account(login: string): SimAccount {
+    const account = this.accounts.get(login);
+    if (!account) throw connectorErrors.notFound(`Account ${login} does not exist on this server.`);
+    return account;
+  }
+
+  group(name: string): Group {
+    const group = this.groups.get(name);
+    if (!group) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
+    return group;
+  }
+
+  symbol(name: string): TradeSymbol {
+    const symbol = this.symbols.get(name);
+    if (!symbol) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
+    return symbol;
+  }
+
+  position(id: string): PositionRecord {
+    const position = this.positions.get(id);
+    if (!position) throw connectorErrors.notFound(`Position #${id} does not exist or is already closed.`);
+    return position;
+  }
+
+  addAccount(account: SimAccount): void {
+    this.accounts.set(account.login, account);
+    const at = this.logins.length === 0 || account.loginNumber > (this.logins.at(-1) ?? 0)
+      ? this.logins.length
+      : this.indexAfter(account.loginNumber - 1);
+    this.logins.splice(at, 0, account.loginNumber);
+  }
+
+  /** Index of the first login greater than `login`. */
+  indexAfter(login: number): number {
+    let lo = 0;
+    let hi = this.logins.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.logins[mid] ?? 0) <= login) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  addPosition(position: PositionRecord): void {
+    this.positions.set(position.id, position);
+    this.account(position.login).positions.add(position.id);
+    this.exposed.add(position.login);
+  }
+
+  removePosition(position: PositionRecord): void {
+    this.positions.delete(position.id);
+    const account = this.account(position.login);
+    account.positions.delete(position.id);
+    if (account.positions.size === 0) this.exposed.delete(position.login);
+  }
+
+  addDeal(deal: Deal): void {
+    append(this.dealsByLogin, deal.login, deal);
+  }
+
+  addClosed(trade: ClosedTrade): void {
+    append(this.closedByLogin, trade.position.login, trade);
+  }
+}
+
+function append<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

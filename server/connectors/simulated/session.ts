@@ -1,0 +1,186 @@
+/**
+ * One manager connection to a simulated server, speaking the platform's native shapes through its
+ * codec. This is the simulated server's network edge: faults apply here (slow answers, refused
+ * operations, duplicated events, dropped links), the engine behind it stays exact.
+ */
+import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
+import { sleep, type Clock } from "../clock.ts";
+import { ConnectorError, connectorErrors } from "../errors.ts";
+import type { PlatformCodec } from "../wire/codec.ts";
+import { LinkError, NativeError, type NativeTypes, type PacketBatch, type WireHandlers, type WireSession } from "../wire/wire.ts";
+import type { SimulatedEngine } from "./engine/engine.ts";
+import type { Transaction } from "./engine/transactions.ts";
+import type { Faults } from "./faults.ts";
+
+export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
+  readonly openedAtSequence: number;
+  private closed = false;
+  private readonly unlisten: () => void;
+
+  constructor(
+    private readonly engine: SimulatedEngine,
+    private readonly codec: PlatformCodec<N>,
+    private readonly faults: Faults,
+    private readonly clock: Clock,
+    private readonly handlers: WireHandlers<N["event"]>,
+    private readonly onClosed: (session: SimulatedSession<N>) => void,
+  ) {
+    this.openedAtSequence = engine.ctx.log.lastSequence;
+    this.unlisten = engine.ctx.log.listen((tx) => this.push(tx));
+  }
+
+  /** Closed by the client. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unlisten();
+    this.onClosed(this);
+  }
+
+  /** Closed by the server or the network: the client hears about it. */
+  drop(): void {
+    if (this.closed) return;
+    this.close();
+    queueMicrotask(() => this.handlers.onClose());
+  }
+
+  serverTime() {
+    return this.read(() => this.codec.time.encode(this.engine.serverTime()));
+  }
+
+  listAccounts(after: N["login"] | null, limit: number, groupMask: string | null) {
+    return this.read(() =>
+      this.engine
+        .listAccounts(after === null ? null : this.codec.login.decode(after), limit, groupMask)
+        .map((a) => this.codec.account.encode(a)),
+    );
+  }
+
+  getAccount(login: N["login"]) {
+    return this.read(() => this.codec.account.encode(this.engine.getAccount(this.codec.login.decode(login))));
+  }
+
+  createAccount(request: N["newAccount"]) {
+    return this.write(() => this.codec.account.encode(this.engine.createAccount(this.codec.newAccount.decode(request))));
+  }
+
+  updateAccount(login: N["login"], patch: N["accountPatch"]) {
+    return this.write(() =>
+      this.codec.account.encode(this.engine.updateAccount(this.codec.login.decode(login), this.codec.accountPatch.decode(patch))),
+    );
+  }
+
+  setPassword(login: N["login"], password: string, kind: PasswordKind) {
+    return this.write(() => this.engine.setPassword(this.codec.login.decode(login), password, kind));
+  }
+
+  listGroups() {
+    return this.read(() => this.engine.groups().map((g) => this.codec.group.encode(g)));
+  }
+
+  listSymbols() {
+    return this.read(() => this.engine.symbols().map((s) => this.codec.symbol.encode(s)));
+  }
+
+  getQuotes(symbols: readonly string[] | null) {
+    return this.read(() => this.engine.quotes(symbols).map((q) => this.codec.quote.encode(q)));
+  }
+
+  openPositions(login: N["login"] | null) {
+    return this.read(() =>
+      this.engine.positions(login === null ? null : this.codec.login.decode(login)).map((p) => this.codec.position.encode(p)),
+    );
+  }
+
+  history(login: N["login"], from: N["time"], to: N["time"]) {
+    return this.read(() =>
+      this.codec.history.encode(
+        this.engine.history(this.codec.login.decode(login), this.codec.time.decode(from), this.codec.time.decode(to)),
+      ),
+    );
+  }
+
+  journal(from: N["time"], to: N["time"], filter: JournalFilter, limit: number) {
+    return this.read(() =>
+      this.engine
+        .journal(this.codec.time.decode(from), this.codec.time.decode(to), filter, limit)
+        .map((j) => this.codec.journal.encode(j)),
+    );
+  }
+
+  balance(request: N["balanceRequest"]) {
+    return this.write(() => this.codec.balanceResult.encode(this.engine.balance(this.codec.balanceRequest.decode(request))));
+  }
+
+  placeOrder(request: N["orderRequest"]) {
+    return this.write(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request))));
+  }
+
+  modifyPosition(request: N["modifyRequest"]) {
+    return this.write(() => this.codec.orderResult.encode(this.engine.modifyPosition(this.codec.modifyRequest.decode(request))));
+  }
+
+  closePosition(request: N["closeRequest"]) {
+    return this.write(() => this.codec.orderResult.encode(this.engine.closePosition(this.codec.closeRequest.decode(request))));
+  }
+
+  eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>> {
+    return this.read(() => {
+      const { transactions, complete } = this.engine.ctx.log.since(sequence, limit);
+      return {
+        packets: transactions.map((tx) => this.packet(tx)),
+        complete,
+        latestSequence: this.engine.ctx.log.lastSequence,
+      };
+    });
+  }
+
+  private read<T>(run: () => T): Promise<T> {
+    return this.answer(false, run);
+  }
+
+  private write<T>(run: () => T): Promise<T> {
+    return this.answer(true, run);
+  }
+
+  /**
+   * The request reaches the server at once and is applied; the answer then takes `delayMs` to
+   * come back, the worst case for a client that times out: the operation happened, the client
+   * does not know. Only an operation id makes the retry safe.
+   */
+  private async answer<T>(changes: boolean, run: () => T): Promise<T> {
+    if (this.closed) throw new LinkError("closed");
+    let outcome: { value: T } | { error: unknown };
+    if (changes && this.faults.takeRejection())
+      outcome = { error: connectorErrors.rejected("other", "The trading server rejected the request. Try again later.") };
+    else {
+      try {
+        outcome = { value: run() };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    if (this.faults.delayMs > 0) await sleep(this.clock, this.faults.delayMs);
+    if (this.closed) throw new LinkError("closed");
+    if ("value" in outcome) return outcome.value;
+    if (outcome.error instanceof ConnectorError) {
+      if (changes) this.engine.recordRefusal(outcome.error.message);
+      throw new NativeError(this.codec.error.encode(outcome.error));
+    }
+    throw outcome.error;
+  }
+
+  private packet(tx: Transaction) {
+    return { sequence: tx.sequence, event: this.codec.event.encode(tx.events) };
+  }
+
+  private push(tx: Transaction): void {
+    if (this.closed) return;
+    const packet = this.packet(tx);
+    const deliver = () => {
+      if (!this.closed) this.handlers.onPacket(packet);
+    };
+    queueMicrotask(deliver);
+    if (this.faults.duplicateEvents) queueMicrotask(deliver);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The native side of a connector: a session with a trading server that speaks the platform's
+ * own shapes (MT4 trade records, MT5 deals, Match-Trader JSON). A simulated server and, later, an
+ * HTTP client for a real protocol both provide this; the WireConnector turns it into the
+ * normalized TradePlatformConnector through the platform's codec.
+ */
+import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
+
+/** The native type of each thing a platform sends or accepts. */
+export interface NativeTypes {
+  login: string | number;
+  positionId: string | number;
+  time: string | number;
+  account: object;
+  newAccount: object;
+  accountPatch: object;
+  group: object;
+  symbol: object;
+  quote: object;
+  position: object;
+  history: object;
+  journal: object;
+  balanceRequest: object;
+  balanceResult: object;
+  orderRequest: object;
+  modifyRequest: object;
+  closeRequest: object;
+  orderResult: object;
+  event: object;
+  error: object;
+}
+
+/** One server-side event with the server's own sequence, used to resume and to drop duplicates. */
+export interface NativePacket<E> {
+  sequence: number;
+  event: E;
+}
+
+export interface PacketBatch<E> {
+  packets: NativePacket<E>[];
+  /** False when the server no longer holds the first event asked for: a gap nobody can fill. */
+  complete: boolean;
+  /** The server's last sequence when it answered. */
+  latestSequence: number;
+}
+
+export interface WireSession<N extends NativeTypes> {
+  /** The server's last event sequence when the session opened. */
+  readonly openedAtSequence: number;
+  serverTime(): Promise<N["time"]>;
+  listAccounts(after: N["login"] | null, limit: number, groupMask: string | null): Promise<N["account"][]>;
+  getAccount(login: N["login"]): Promise<N["account"]>;
+  createAccount(request: N["newAccount"]): Promise<N["account"]>;
+  updateAccount(login: N["login"], patch: N["accountPatch"]): Promise<N["account"]>;
+  setPassword(login: N["login"], password: string, kind: PasswordKind): Promise<void>;
+  listGroups(): Promise<N["group"][]>;
+  listSymbols(): Promise<N["symbol"][]>;
+  getQuotes(symbols: readonly string[] | null): Promise<N["quote"][]>;
+  openPositions(login: N["login"] | null): Promise<N["position"][]>;
+  /** Records that opened or closed within [from, to] (the platform's notion of history). */
+  history(login: N["login"], from: N["time"], to: N["time"]): Promise<N["history"][]>;
+  journal(from: N["time"], to: N["time"], filter: JournalFilter, limit: number): Promise<N["journal"][]>;
+  balance(request: N["balanceRequest"]): Promise<N["balanceResult"]>;
+  placeOrder(request: N["orderRequest"]): Promise<N["orderResult"]>;
+  modifyPosition(request: N["modifyRequest"]): Promise<N["orderResult"]>;
+  closePosition(request: N["closeRequest"]): Promise<N["orderResult"]>;
+  /** Events after `sequence`, at most `limit`, oldest first. */
+  eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
+  close(): void;
+}
+
+export interface WireHandlers<E> {
+  onPacket(packet: NativePacket<E>): void;
+  /** The server or the network closed the session. */
+  onClose(): void;
+}
+
+export interface WireCredentials {
+  login: string;
+  password: string;
+}
+
+export interface WireTransport<N extends NativeTypes> {
+  open(credentials: WireCredentials, handlers: WireHandlers<N["event"]>): Promise<WireSession<N>>;
+}
+
+/** A platform's own error answer (an MT5 retcode, an MT4 error code, a Match-Trader HTTP body). */
+export class NativeError<E extends object = object> extends Error {
+  constructor(readonly native: E) {
+    super("Native platform error");
+  }
+}
+
+/** The link itself failed (socket closed, host unreachable): no answer came at all. */
+export class LinkError extends Error {
+  constructor(readonly kind: "closed" | "unreachable") {
+    super(kind === "closed" ? "Link closed" : "Host unreachable");
+  }
+}

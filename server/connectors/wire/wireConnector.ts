@@ -1,0 +1,217 @@
+/**
+ * A TradePlatformConnector over any platform's native wire: requests are checked, encoded with
+ * the platform codec, sent through the link with a timeout, and the answers decoded. The
+ * simulated servers use it now; the MT5 Web API, Match-Trader Broker API and MT4 gateway
+ * connectors will plug an HTTP transport into the same class.
+ */
+import type {
+  AccountPatch,
+  BalanceOperationRequest,
+  ClosePositionRequest,
+  ModifyPositionRequest,
+  NewAccount,
+  OrderRequest,
+  PasswordKind,
+  TradePlatformType,
+} from "../../../core/trading/index.ts";
+import { systemClock, type Clock } from "../clock.ts";
+import type {
+  AccountQuery,
+  DealQuery,
+  JournalQuery,
+  StateChange,
+  TradeEventStream,
+  TradePlatformConnector,
+} from "../connector.ts";
+import { connectorErrors } from "../errors.ts";
+import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
+import { JournalStream } from "../events/eventStream.ts";
+import type { PlatformCodec } from "./codec.ts";
+import { WireLink } from "./link.ts";
+import * as check from "./requests.ts";
+import type { NativeTypes, WireCredentials, WireTransport } from "./wire.ts";
+
+export interface WireConnectorOptions<N extends NativeTypes> {
+  codec: PlatformCodec<N>;
+  transport: WireTransport<N>;
+  credentials: WireCredentials;
+  /** Reported by serverTime(); the codec already converts times with it. */
+  timeZoneOffsetMinutes: number;
+  clock?: Clock;
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** How many normalized events are kept for resuming subscribers. */
+  retainedEvents?: number;
+  /** Called with native events the codec could not read (then consumers are told to resync). */
+  onProtocolError?: (error: unknown) => void;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+const MAX_PAGE = 1000;
+const MAX_JOURNAL = 10_000;
+
+export class WireConnector<N extends NativeTypes> implements TradePlatformConnector {
+  readonly platform: TradePlatformType;
+  private readonly codec: PlatformCodec<N>;
+  private readonly link: WireLink<N>;
+
+  constructor(private readonly options: WireConnectorOptions<N>) {
+    this.codec = options.codec;
+    this.platform = options.codec.platform;
+    this.link = new WireLink({
+      codec: options.codec,
+      transport: options.transport,
+      credentials: options.credentials,
+      clock: options.clock ?? systemClock,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      retainedEvents: options.retainedEvents ?? DEFAULT_RETAINED_EVENTS,
+      onProtocolError: options.onProtocolError ?? (() => undefined),
+    });
+  }
+
+  get state() {
+    return this.link.state;
+  }
+
+  get lastError() {
+    return this.link.lastError;
+  }
+
+  onStateChange(listener: (change: StateChange) => void) {
+    return this.link.onStateChange(listener);
+  }
+
+  connect() {
+    return this.link.connect();
+  }
+
+  disconnect() {
+    return this.link.disconnect();
+  }
+
+  async serverTime() {
+    const time = await this.link.call((s) => s.serverTime());
+    return { time: this.codec.time.decode(time), timeZoneOffsetMinutes: this.options.timeZoneOffsetMinutes };
+  }
+
+  async listAccounts(query: AccountQuery = {}) {
+    const limit = query.limit ?? 100;
+    check.checkLimit(limit, MAX_PAGE);
+    const after = query.cursor ? check.pageCursor.decode(query.cursor) : null;
+    // One more than asked tells whether another page exists without a second round trip.
+    const natives = await this.link.call((s) =>
+      s.listAccounts(after === null ? null : this.codec.login.encode(after), limit + 1, query.groupMask ?? null),
+    );
+    const items = natives.slice(0, limit).map((a) => this.codec.account.decode(a));
+    const last = items.at(-1);
+    return { items, nextCursor: natives.length > limit && last ? check.pageCursor.encode(last.login) : null };
+  }
+
+  async getAccount(login: string) {
+    check.requireLogin(login);
+    return this.codec.account.decode(await this.link.call((s) => s.getAccount(this.codec.login.encode(login))));
+  }
+
+  async createAccount(account: NewAccount) {
+    check.checkNewAccount(account);
+    return this.codec.account.decode(await this.link.call((s) => s.createAccount(this.codec.newAccount.encode(account))));
+  }
+
+  async updateAccount(login: string, patch: AccountPatch) {
+    check.requireLogin(login);
+    check.checkPatch(patch);
+    const native = await this.link.call((s) =>
+      s.updateAccount(this.codec.login.encode(login), this.codec.accountPatch.encode(patch)),
+    );
+    return this.codec.account.decode(native);
+  }
+
+  async resetPassword(login: string, password: string, kind: PasswordKind = "main") {
+    check.requireLogin(login);
+    check.checkPassword(password);
+    await this.link.call((s) => s.setPassword(this.codec.login.encode(login), password, kind));
+  }
+
+  setLeverage(login: string, leverage: number) {
+    return this.updateAccount(login, { leverage });
+  }
+
+  async listGroups() {
+    return (await this.link.call((s) => s.listGroups())).map((g) => this.codec.group.decode(g));
+  }
+
+  async listSymbols() {
+    return (await this.link.call((s) => s.listSymbols())).map((x) => this.codec.symbol.decode(x));
+  }
+
+  async getQuotes(symbols?: readonly string[]) {
+    return (await this.link.call((s) => s.getQuotes(symbols ?? null))).map((q) => this.codec.quote.decode(q));
+  }
+
+  async openPositions(login?: string) {
+    if (login !== undefined) check.requireLogin(login);
+    const natives = await this.link.call((s) =>
+      s.openPositions(login === undefined ? null : this.codec.login.encode(login)),
+    );
+    return natives.map((p) => this.codec.position.decode(p));
+  }
+
+  async dealHistory(query: DealQuery) {
+    check.requireLogin(query.login);
+    check.checkRange(query.from, query.to);
+    const login = this.codec.login.encode(query.login);
+    const [records, open] = await Promise.all([
+      this.link.call((s) => s.history(login, this.codec.time.encode(query.from), this.codec.time.encode(query.to))),
+      this.codec.history.withOpenPositions ? this.link.call((s) => s.openPositions(login)) : Promise.resolve([]),
+    ]);
+    // Rebuilt entry deals may lie outside the range; keep exactly the range, oldest first.
+    return this.codec.history
+      .decode(records, open)
+      .filter((d) => d.time >= query.from && d.time <= query.to)
+      .sort((a, b) => a.time - b.time || a.id.localeCompare(b.id));
+  }
+
+  async journal(query: JournalQuery) {
+    check.checkRange(query.from, query.to);
+    const limit = query.limit ?? 1000;
+    check.checkLimit(limit, MAX_JOURNAL);
+    const { from, to, limit: _limit, ...filter } = query;
+    const natives = await this.link.call((s) =>
+      s.journal(this.codec.time.encode(from), this.codec.time.encode(to), filter, limit),
+    );
+    return natives.map((j) => this.codec.journal.decode(j));
+  }
+
+  async balanceOperation(request: BalanceOperationRequest) {
+    check.checkBalanceOperation(request);
+    const native = await this.link.call((s) => s.balance(this.codec.balanceRequest.encode(request)));
+    return this.codec.balanceResult.decode(native);
+  }
+
+  async placeOrder(request: OrderRequest) {
+    check.checkOrder(request);
+    return this.codec.orderResult.decode(await this.link.call((s) => s.placeOrder(this.codec.orderRequest.encode(request))));
+  }
+
+  async modifyPosition(request: ModifyPositionRequest) {
+    check.checkModify(request);
+    const native = await this.link.call((s) => s.modifyPosition(this.codec.modifyRequest.encode(request)));
+    return this.codec.orderResult.decode(native);
+  }
+
+  async closePosition(request: ClosePositionRequest) {
+    check.checkClose(request);
+    const native = await this.link.call((s) => s.closePosition(this.codec.closeRequest.encode(request)));
+    return this.codec.orderResult.decode(native);
+  }
+
+  subscribe(fromSequence?: number): TradeEventStream {
+    if (fromSequence === undefined) return new JournalStream(this.link.journal, null);
+    if (!Number.isSafeInteger(fromSequence) || fromSequence < 0)
+      throw connectorErrors.invalidRequest("A stream resumes from a whole, non-negative sequence number.");
+    this.link.journal.assertResumable(fromSequence);
+    return new JournalStream(this.link.journal, fromSequence);
+  }
+}
