@@ -16,7 +16,9 @@ export async function registerApiDocs(app: FastifyInstance) {
       },
       security: [{ bearer: [], organization: [] }],
     },
-    transform: jsonSchemaTransform,
+    // The document describes the product API only; the provider and the pages are not part of it.
+    transform: (input) =>
+      input.url.startsWith("/api/") ? jsonSchemaTransform(input) : { schema: { ...input.schema, hide: true }, url: input.url },
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 }

@@ -15,4 +15,15 @@ describeDb("GET /api/health", () => {
     expect(body.dependencies.database.state).toBe("up");
     expect(["pglite", "postgres"]).toContain(body.dependencies.database.detail);
   });
+
+  it("publishes the API's OpenAPI document and reference page without a token, and only /api routes in it", async () => {
+    const doc = await t.app.inject({ url: "/api/docs/json" });
+    expect(doc.statusCode).toBe(200);
+    const paths = Object.keys(doc.json().paths);
+    expect(paths).toContain("/api/profile/preflight");
+    expect(paths).toContain("/api/organizations");
+    expect(paths.every((p) => p.startsWith("/api/"))).toBe(true);
+    const page = await t.app.inject({ url: "/api/docs" });
+    expect(page.statusCode).toBe(200);
+  });
 });
