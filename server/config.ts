@@ -21,6 +21,10 @@ const EnvSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_AUDIENCE: z.string().min(1).optional(),
     DEMO_PASSWORD: z.string().min(8, "DEMO_PASSWORD must be at least 8 characters").optional(),
+    SECRETS_KEY: z
+      .string()
+      .refine(isSecretsKey, "SECRETS_KEY must be 32 random bytes in base64 (generate one with: openssl rand -base64 32)")
+      .optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z
       .enum(["true", "false"])
@@ -46,6 +50,11 @@ export interface Config {
   logLevel: Env["LOG_LEVEL"];
   trustProxy: boolean;
   demoPassword?: string;
+  /**
+   * Key (32 bytes, base64) that encrypts platform secrets at rest (server/secrets/). Unset: one
+   * is generated once into `$DATA_DIR/secrets.key`.
+   */
+  secretsKey?: string;
   oidc: {
     /** true when Toolbox runs its own provider under /oidc. */
     embedded: boolean;
@@ -84,6 +93,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoPassword: e.DEMO_PASSWORD,
+    secretsKey: e.SECRETS_KEY,
     oidc: {
       embedded,
       authority: embedded ? `${publicUrl}/oidc` : e.OIDC_AUTHORITY!.replace(/\/+$/, ""),
@@ -92,6 +102,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       scope: `openid profile email ${API_SCOPE}`,
     },
   };
+}
+
+/** 32 bytes in base64 or base64url, padding optional. */
+function isSecretsKey(value: string): boolean {
+  const text = value.trim();
+  return /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) && Buffer.from(text, "base64").length === 32;
 }
 
 export function publicConfig(config: Config, buildId: string): PublicConfig {

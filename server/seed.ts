@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "./context.ts";
-import { users } from "./db/schema.ts";
+import { tradePlatforms, users } from "./db/schema.ts";
 import { createAccount, findAccountByEmail } from "./idp/accounts.ts";
 import { createOrganizationWithAdmin, upsertUser } from "./modules/organizations/repository.ts";
 
@@ -14,6 +14,17 @@ export const DEMO_EMAIL = "demo@toolbox.local";
 export const DEMO_NAME = "Demo Administrator";
 export const DEMO_ORGANIZATION = "Demo Brokerage";
 
+/**
+ * One simulated server of each type, so a newcomer sees live data at once: a few hundred
+ * accounts and a few trades a second each, deterministic from their seeds. MetaTrader servers
+ * usually run on broker time (UTC+2/+3); Match-Trader speaks UTC.
+ */
+export const DEMO_PLATFORMS = [
+  { name: "Demo MT4", type: "MT4", timeZone: "Europe/Athens", seed: 4 },
+  { name: "Demo MT5", type: "MT5", timeZone: "Europe/Athens", seed: 5 },
+  { name: "Demo Match-Trader", type: "MatchTrader", timeZone: "UTC", seed: 7 },
+] as const;
+
 /** 18 random bytes: 24 URL-safe characters, 144 bits, printed once. */
 function generatePassword(): string {
   return crypto.randomBytes(18).toString("base64url");
@@ -22,8 +33,9 @@ function generatePassword(): string {
 /**
  * First start with the embedded provider: the demo administrator (DEMO_PASSWORD, or a generated
  * password returned once so the start can print it) and "Demo Brokerage" with them as its
- * administrator. The person is mirrored into `users` already provisioned, so their first sign-in
- * does not create a second, empty organization. Idempotent: later starts find the account and do
+ * administrator, with one simulated server of each platform type (DEMO_PLATFORMS). The person
+ * is mirrored into `users` already provisioned, so their first sign-in does not create a second,
+ * empty organization. Idempotent: later starts find the account and do
  * nothing; concurrent first starts serialize on an advisory lock. `log` (default: console) says
  * why nothing is seeded with an external provider.
  */
@@ -40,7 +52,17 @@ export async function seedDemo(ctx: AppContext, opts: { log?: (message: string) 
     const generated = config.demoPassword ? undefined : generatePassword();
     const account = await createAccount(tx, { email: DEMO_EMAIL, name: DEMO_NAME, password: config.demoPassword ?? generated! });
     await upsertUser(tx, { sub: account.id, email: account.email, name: account.name });
-    await createOrganizationWithAdmin(tx, { name: DEMO_ORGANIZATION, adminSub: account.id });
+    const organization = await createOrganizationWithAdmin(tx, { name: DEMO_ORGANIZATION, adminSub: account.id });
+    // Seeded with the organization, once: a demo platform the administrator deletes stays deleted.
+    await tx.insert(tradePlatforms).values(
+      DEMO_PLATFORMS.map((p) => ({
+        organizationId: organization.id,
+        name: p.name,
+        type: p.type,
+        timeZone: p.timeZone,
+        connection: { kind: "simulated" as const, accounts: 300, tradeRate: 3, seed: p.seed },
+      })),
+    );
     await tx.update(users).set({ provisionedAt: new Date() }).where(eq(users.sub, account.id));
     return { demo: { email: DEMO_EMAIL, password: generated } };
   });

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import {
-  boolean,
   foreignKey,
   index,
   jsonb,
@@ -67,21 +66,6 @@ export const memberClaims = pgTable(
   ],
 );
 
-export const tradePlatforms = pgTable(
-  "trade_platforms",
-  {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["MT4", "MT5", "MatchTrader"] }).notNull(),
-    name: text("name").notNull(),
-    enable: boolean("enable").notNull().default(true),
-    createdAt: createdAt(),
-  },
-  (t) => [index("trade_platforms_org_idx").on(t.organizationId)],
-);
-
 /** Accounts of the embedded identity provider (not used with an external provider). */
 export const idpAccounts = pgTable(
   "idp_accounts",
@@ -124,3 +108,5 @@ export const appSecrets = pgTable("app_secrets", {
 
 // Tables of later capabilities live beside their owners' concerns; this file stays the one schema.
 export * from "./tables/audit.ts";
+export * from "./tables/platforms.ts";
+export * from "./tables/accounts.ts";

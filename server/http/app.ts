@@ -9,12 +9,21 @@ import { registerApiDocs } from "./docs.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
+import { platformsPlugin } from "../platforms/plugin.ts";
+import type { PlatformRuntimeOptions } from "../platforms/runtime.ts";
 
 export interface BuildAppOptions {
   /** Serve the React app too (off in API-only tests). */
   web?: WebOptions | false;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them back). */
+  logStream?: { write(line: string): void };
+  /** Trade platform runtime tuning (tests: shorter timeouts and backoff). */
+  platforms?: PlatformRuntimeOptions;
 }
+
+/** Manager passwords and API keys, wherever a request body or a logged object may carry them (three levels deep). */
+const SECRET_LOG_PATHS = ["password", "apiKey"].flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]);
 
 /**
  * The one HTTP server: API under /api, identity provider under /oidc, pages for the rest.
@@ -27,10 +36,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
         ? false
         : {
             level: ctx.config.logLevel,
-            // Tokens and cookies never reach the log.
-            redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+            // Tokens, cookies and platform secrets never reach the log.
+            redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]', ...SECRET_LOG_PATHS],
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
             // Readable lines while developing; JSON lines (for log shippers) otherwise.
-            ...(ctx.config.env === "development" ? { transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } } : {}),
+            ...(ctx.config.env === "development" && !opts.logStream ? { transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } } : {}),
           },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -51,6 +61,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerErrorHandling(app);
   await registerApiDocs(app);
 
+  await app.register(platformsPlugin, { runtime: opts.platforms });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);
   if (opts.web !== false) await registerWeb(app, ctx, opts.web ?? { mode: "production" });

@@ -4,6 +4,9 @@ import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
 import { addMember, addTradePlatform, signUp } from "./support/fixtures.ts";
 
+/** Rows written straight to the database (not through the API) are not connected by the running app. */
+const idle = { state: "disconnected", lastError: null };
+
 describeDb("GET /api/tradePlatforms", () => {
   let t: TestApp;
   let tokens: TokenFactory;
@@ -31,14 +34,14 @@ describeDb("GET /api/tradePlatforms", () => {
     const adaSees = await list(ada);
     expect(adaSees).toEqual(
       expect.arrayContaining([
-        { id: adaMt5.id, organizationId: adaOrg, type: "MT5", name: "Ada MT5", enable: true },
-        { id: shared.id, organizationId: sharedOrg, type: "MatchTrader", name: "Shared Match", enable: true },
+        { id: adaMt5.id, organizationId: adaOrg, type: "MT5", name: "Ada MT5", enable: true, ...idle },
+        { id: shared.id, organizationId: sharedOrg, type: "MatchTrader", name: "Shared Match", enable: true, ...idle },
       ]),
     );
     expect(adaSees).toHaveLength(2);
 
     const bobSees = await list(bob);
-    expect(bobSees).toEqual([{ id: bobMt4.id, organizationId: bobOrg, type: "MT4", name: "Bob MT4", enable: true }]);
+    expect(bobSees).toEqual([{ id: bobMt4.id, organizationId: bobOrg, type: "MT4", name: "Bob MT4", enable: true, ...idle }]);
   });
 
   it("is empty for a newcomer", async () => {

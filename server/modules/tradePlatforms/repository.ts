@@ -1,6 +1,17 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { memberships, tradePlatforms } from "../../db/schema.ts";
+import { memberships, tradePlatformApps, tradePlatforms, PLATFORM_APP_VALUES, type PlatformApp } from "../../db/schema.ts";
+import type { DbOrTx } from "../audit/record.ts";
+
+export type PlatformRow = typeof tradePlatforms.$inferSelect;
+export type NewPlatformRow = typeof tradePlatforms.$inferInsert;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Only a UUID can name a platform; anything else simply names none (PostgreSQL would refuse it with an error). */
+export function isPlatformId(id: string): boolean {
+  return UUID.test(id);
+}
 
 /** Trade platforms of every organization the person belongs to, in one query. */
 export async function listTradePlatformsOf(db: Db, sub: string) {
@@ -16,4 +27,96 @@ export async function listTradePlatformsOf(db: Db, sub: string) {
     .innerJoin(memberships, eq(memberships.organizationId, tradePlatforms.organizationId))
     .where(eq(memberships.userSub, sub))
     .orderBy(asc(tradePlatforms.organizationId), asc(tradePlatforms.name), asc(tradePlatforms.id));
+}
+
+/** Ids of an organization's platforms (the live page's first events). */
+export async function platformIdsOf(db: Db, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: tradePlatforms.id })
+    .from(tradePlatforms)
+    .where(eq(tradePlatforms.organizationId, organizationId))
+    .orderBy(asc(tradePlatforms.name), asc(tradePlatforms.id));
+  return rows.map((r) => r.id);
+}
+
+/** One platform of THAT organization; undefined for anyone else's (or a malformed id). `forUpdate` locks the row. */
+export async function findPlatform(db: DbOrTx, organizationId: string, id: string, opts: { forUpdate?: boolean } = {}) {
+  if (!isPlatformId(id)) return undefined;
+  const query = db
+    .select()
+    .from(tradePlatforms)
+    .where(and(eq(tradePlatforms.id, id.toLowerCase()), eq(tradePlatforms.organizationId, organizationId)));
+  const [row] = await (opts.forUpdate ? query.for("update") : query);
+  return row as PlatformRow | undefined;
+}
+
+export async function nameTaken(db: DbOrTx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: tradePlatforms.id })
+    .from(tradePlatforms)
+    .where(and(eq(tradePlatforms.organizationId, organizationId), eq(tradePlatforms.name, name)));
+  return rows.some((r) => r.id !== exceptId);
+}
+
+export async function insertPlatform(db: DbOrTx, values: NewPlatformRow): Promise<PlatformRow> {
+  const [row] = await db.insert(tradePlatforms).values(values).returning();
+  return row;
+}
+
+export async function updatePlatform(
+  db: DbOrTx,
+  id: string,
+  set: Partial<Pick<PlatformRow, "name" | "enable" | "timeZone" | "connection" | "secretCiphertext">>,
+): Promise<PlatformRow> {
+  const [row] = await db
+    .update(tradePlatforms)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(tradePlatforms.id, id))
+    .returning();
+  return row;
+}
+
+/** Deletes the platform; its apps (and mirrored accounts) go with it by foreign-key cascade. */
+export async function deletePlatform(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(tradePlatforms).where(eq(tradePlatforms.id, id));
+}
+
+/** Every application with its state on the platform (absent rows: not assigned). */
+export async function listApps(db: DbOrTx, platformId: string): Promise<{ app: PlatformApp; enabled: boolean }[]> {
+  const rows = await db
+    .select({ app: tradePlatformApps.app, enabled: tradePlatformApps.enabled })
+    .from(tradePlatformApps)
+    .where(eq(tradePlatformApps.platformId, platformId));
+  const byApp = new Map(rows.map((r) => [r.app, r.enabled]));
+  return PLATFORM_APP_VALUES.map((app) => ({ app, enabled: byApp.get(app) ?? false }));
+}
+
+export async function setApps(db: DbOrTx, platformId: string, apps: readonly { app: PlatformApp; enabled: boolean }[]): Promise<void> {
+  if (apps.length === 0) return;
+  await db
+    .insert(tradePlatformApps)
+    .values(apps.map((a) => ({ platformId, app: a.app, enabled: a.enabled })))
+    .onConflictDoUpdate({
+      target: [tradePlatformApps.platformId, tradePlatformApps.app],
+      set: { enabled: sql`excluded.enabled`, updatedAt: sql`now()` },
+    });
+}
+
+/** Of the given ids, those that are platforms of the organization. */
+export async function ownedPlatformIds(db: DbOrTx, organizationId: string, ids: readonly string[]): Promise<Set<string>> {
+  const valid = ids.filter(isPlatformId).map((id) => id.toLowerCase());
+  if (valid.length === 0) return new Set();
+  const rows = await db
+    .select({ id: tradePlatforms.id })
+    .from(tradePlatforms)
+    .where(and(eq(tradePlatforms.organizationId, organizationId), inArray(tradePlatforms.id, valid)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A unique-index violation (two platforms of one organization with the same name, by a race). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
 }

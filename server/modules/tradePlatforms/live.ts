@@ -1,0 +1,107 @@
+/**
+ * GET /api/tradePlatforms/live: the organization's platforms' connection states as Server-Sent
+ * Events, written straight to the socket (hijacked reply) so that compression and other payload
+ * hooks never buffer it. Events:
+ *   event: state    data: {platformId, state, lastError, serverTime?}  — each platform at once,
+ *                   then on every change, and every second while connected (the server's clock);
+ *   event: removed  data: {platformId}                                  — a platform was deleted;
+ *   `: ping` comments every 15 s keep proxies from closing an idle stream.
+ * The stream ends when the client goes, when the app closes, or when the access token that
+ * opened it expires (the client reconnects with a fresh one).
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { PlatformRuntime, PlatformStateEvent } from "../../platforms/runtime.ts";
+
+const TICK_MS = 1_000;
+const HEARTBEAT_MS = 15_000;
+/** Even with a long-lived token, reconnect at least hourly (permissions are checked again then). */
+const MAX_STREAM_MS = 60 * 60_000;
+
+export interface LiveStreams {
+  open(request: FastifyRequest, reply: FastifyReply, platformIds: string[]): void;
+  /** Ends every open stream (app shutdown: an open response would hold the server open). */
+  closeAll(): void;
+}
+
+export function liveStreams(runtime: PlatformRuntime): LiveStreams {
+  const open = new Set<() => void>();
+
+  return {
+    open(request, reply, platformIds) {
+      const organizationId = request.organization.id;
+      const known = new Set(platformIds);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        Connection: "keep-alive",
+        "X-Accel-Buffering": "no",
+      });
+      res.flushHeaders();
+
+      const send = (event: string, data: unknown) => {
+        if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const sendState = (platformId: string) => {
+        const { state, lastError, serverTime } = runtime.state(platformId);
+        send("state", { platformId, state, lastError, ...(serverTime ? { serverTime } : {}) });
+      };
+
+      res.write("retry: 3000\n\n");
+      for (const id of known) sendState(id);
+
+      const unlistenState = runtime.onPlatformState((event: PlatformStateEvent) => {
+        if (event.organizationId !== organizationId) return;
+        known.add(event.platformId);
+        const { platformId, state, lastError, serverTime } = event;
+        send("state", { platformId, state, lastError, ...(serverTime ? { serverTime } : {}) });
+      });
+      const unlistenRemoved = runtime.onRemoved((platformId) => {
+        if (!known.delete(platformId)) return;
+        send("removed", { platformId });
+      });
+      const tick = setInterval(() => {
+        for (const id of known) if (runtime.state(id).state === "connected") sendState(id);
+      }, TICK_MS);
+      const heartbeat = setInterval(() => {
+        if (!res.writableEnded) res.write(": ping\n\n");
+      }, HEARTBEAT_MS);
+      const expiry = setTimeout(() => close(), Math.max(1_000, Math.min(MAX_STREAM_MS, tokenLifetimeMs(request))));
+
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(tick);
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        unlistenState();
+        unlistenRemoved();
+        open.delete(close);
+        if (!res.writableEnded) res.end();
+      };
+      open.add(close);
+      request.raw.on("close", close);
+      res.on("close", close);
+      res.on("error", close);
+    },
+
+    closeAll() {
+      for (const close of [...open]) close();
+    },
+  };
+}
+
+/** Time left on the (already verified) access token that opened the stream. */
+function tokenLifetimeMs(request: FastifyRequest): number {
+  const token = /^Bearer +(\S+)/i.exec(request.headers.authorization ?? "")?.[1];
+  try {
+    const payload = JSON.parse(Buffer.from(token!.split(".")[1], "base64url").toString("utf8")) as { exp?: unknown };
+    if (typeof payload.exp === "number") return payload.exp * 1000 - Date.now();
+  } catch {
+    // Not a JWT we can read: the hourly limit applies.
+  }
+  return MAX_STREAM_MS;
+}
