@@ -5,6 +5,8 @@ import { profileRoutes } from "./profile/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
+import { accountRoutes } from "./accounts/routes.ts";
+import { preferenceRoutes } from "./preferences/routes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -17,6 +19,8 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(organizationRoutes);
   await api.register(tradePlatformRoutes);
   await api.register(memberRoutes);
+  await api.register(accountRoutes);
+  await api.register(preferenceRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

@@ -1,0 +1,207 @@
+/**
+ * `npm run bench`: figures for the accounts area at scale, on PostgreSQL. Not a test: it prints
+ * numbers and asserts nothing beyond "it worked".
+ *
+ *  1. A simulated MT5 server with 100,000 accounts, connected through the platforms API; the
+ *     time the accounts mirror takes to copy it into a fresh PostgreSQL database.
+ *  2. The accounts list endpoint (through `app.inject`, so routing, the auth guard, validation
+ *     and serialization included) for filtered, sorted pages: p50 / p99 over 200 requests each.
+ *  3. The simulated servers' event rates: normalized trade events per second reaching a
+ *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
+ *
+ * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
+ * created for the run and dropped after it.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { moneyToDecimal, type TradePlatformType } from "../core/trading/index.ts";
+import { accountsMirrorOf } from "../server/accounts/plugin.ts";
+import { loadConfig } from "../server/config.ts";
+import { measureSimulatedEventRate } from "../server/connectors/simulated/benchmark.ts";
+import type { AppContext } from "../server/context.ts";
+import { openDatabase } from "../server/db/client.ts";
+import { buildApp } from "../server/http/app.ts";
+import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
+
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const HIGH_TRADE_RATE = 5_000;
+const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+const line = (text: string) => console.log(text);
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const rate = (value: number) => Math.round(value).toLocaleString("en-US");
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const name = `toolbox_bench_${crypto.randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  line(`Toolbox benchmark — Node ${process.version}, ${os.cpus().length} CPU(s), PostgreSQL at ${adminUrl.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}`);
+  await withDatabase(async (databaseUrl) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
+    const config = loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      PUBLIC_URL: "http://localhost:3000",
+      DATA_DIR: dataDir,
+      SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
+    });
+    const database = await openDatabase({ databaseUrl, dataDir });
+    const ctx: AppContext = { config, database };
+    const app = await buildApp(ctx, { web: false, logger: false });
+    await app.ready();
+    try {
+      const tokens = await tokenFactory(ctx);
+      const dealer = newPerson("Bench Dealer");
+      const token = await tokens.mint(dealer);
+      const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
+      const org = preflight.json().createdOrganizationId as string;
+      const headers = apiHeaders(token, org);
+      const mirror = accountsMirrorOf(ctx)!;
+
+      // 1. Mirror 100,000 accounts.
+      line("");
+      line(`== Accounts mirror: initial sync of ${rate(ACCOUNTS)} accounts (simulated MT5, PostgreSQL) ==`);
+      const createdAt = performance.now();
+      const created = await app.inject({
+        method: "POST",
+        url: "/api/tradePlatforms",
+        headers,
+        payload: { type: "MT5", name: "Bench MT5", timeZone: "UTC", connection: { kind: "simulated", accounts: ACCOUNTS, tradeRate: 10, seed: 1 } },
+      });
+      if (created.statusCode !== 201) throw new Error(`creating the platform answered ${created.statusCode}: ${created.body}`);
+      const platformId = created.json().id as string;
+      const status = await mirror.whenSynced(platformId, 150_000);
+      const total = performance.now() - createdAt;
+      const syncMs = status.lastSyncMs ?? total;
+      line(`accounts mirrored: ${rate(status.accounts)}`);
+      line(`sync time: ${(syncMs / 1000).toFixed(2)} s (${rate(status.accounts / (syncMs / 1000))} accounts/s)`);
+      line(`platform created → list complete: ${(total / 1000).toFixed(2)} s (includes starting the simulated server and connecting)`);
+
+      // 2. The list endpoint.
+      line("");
+      line(`== GET /api/accounts at ${rate(ACCOUNTS)} accounts: ${REQUESTS} requests per query through app.inject ==`);
+      const queries: [string, string][] = [
+        ["groupMask=real*, balanceMin=5000, sort equity desc, limit 100", "groupMask=real*&balanceMin=5000&sort=equity&dir=desc&limit=100"],
+        ["the same, page 10 (offset 900)", "groupMask=real*&balanceMin=5000&sort=equity&dir=desc&limit=100&offset=900"],
+        ["name contains 'ann', sort balance asc, limit 100", "name=ann&sort=balance&dir=asc&limit=100"],
+        ["no filter, sort login, limit 100", "sort=login&limit=100"],
+        ["groupMask=*,!demo*, equity 1000–50000, sort marginLevel desc", "groupMask=*,!demo*&equityMin=1000&equityMax=50000&sort=marginLevel&dir=desc&limit=100"],
+      ];
+      for (const [label, query] of queries) {
+        const url = `/api/accounts?${query}`;
+        let matching = 0;
+        for (let i = 0; i < 10; i++) {
+          const warm = await app.inject({ url, headers });
+          if (warm.statusCode !== 200) throw new Error(`${url} answered ${warm.statusCode}: ${warm.body}`);
+          matching = warm.json().total;
+        }
+        const times: number[] = [];
+        for (let i = 0; i < REQUESTS; i++) {
+          const t0 = performance.now();
+          const res = await app.inject({ url, headers });
+          times.push(performance.now() - t0);
+          if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}`);
+        }
+        times.sort((a, b) => a - b);
+        line(`${label}: ${rate(matching)} matching — p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, max ${ms(times.at(-1)!)}`);
+      }
+      const detailLogin = (await app.inject({ url: "/api/accounts?limit=1&sort=balance&dir=desc", headers })).json().items[0].login;
+      const detailTimes: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const t0 = performance.now();
+        await app.inject({ url: `/api/accounts/${platformId}/${detailLogin}`, headers });
+        detailTimes.push(performance.now() - t0);
+      }
+      detailTimes.sort((a, b) => a - b);
+      line(`GET /api/accounts/:platformId/:login (live from the platform): p50 ${ms(percentile(detailTimes, 50))}, p99 ${ms(percentile(detailTimes, 99))}`);
+
+      // 3. Event rates.
+      line("");
+      line("== Simulated servers: trade events per second ==");
+      for (const platform of ["MT4", "MT5", "MatchTrader"] as TradePlatformType[]) {
+        const r = await measureSimulatedEventRate(platform, { accounts: 10_000, actions: 20_000 });
+        line(`${platform} at full speed: ${rate(r.actionsPerSecond)} trading actions/s → ${rate(r.eventsPerSecond)} normalized events/s to a subscriber (${rate(r.events)} events in ${r.seconds.toFixed(2)} s)`);
+      }
+
+      const live = await app.inject({
+        method: "POST",
+        url: "/api/tradePlatforms",
+        headers,
+        payload: { type: "MT5", name: "Busy MT5", timeZone: "UTC", connection: { kind: "simulated", accounts: 10_000, tradeRate: HIGH_TRADE_RATE, seed: 2 } },
+      });
+      if (live.statusCode !== 201) throw new Error(`creating the busy platform answered ${live.statusCode}: ${live.body}`);
+      const busyId = live.json().id as string;
+      await mirror.whenSynced(busyId, 60_000);
+      const connector = await app.platforms.connectorFor(org, busyId);
+      const stream = connector.subscribe();
+      const first = stream.lastSequence;
+      const firstApplied = mirror.status(busyId)!.lastSequence;
+      const busyServer = app.platforms.simulatedServer(busyId)!;
+      const firstAttempted = busyServer.traders.attempted;
+      let events = 0;
+      const reading = (async () => {
+        for await (const _event of stream) events++;
+      })();
+      const seconds = 3;
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      const elapsed = (performance.now() - t0) / 1000;
+      const delivered = stream.lastSequence - first;
+      const applied = mirror.status(busyId)!.lastSequence - firstApplied;
+      const attempted = busyServer.traders.attempted - firstAttempted;
+      stream.close();
+      await reading;
+      line(
+        `MT5 in real time at ${rate(HIGH_TRADE_RATE)} actions/s for ${elapsed.toFixed(1)} s: ${rate(attempted / elapsed)} actions/s attempted, ` +
+          `${rate(delivered / elapsed)} events/s delivered (${rate(events)} read); the accounts mirror applied ${rate(applied / elapsed)} events/s`,
+      );
+      line("(in real time, orders on closed markets — weekends, off-session indices — are refused and make no events)");
+      const catchUp = performance.now();
+      await mirror.whenCaughtUp(busyId, 30_000);
+      line(`mirror lag when stopped watching: caught up in ${ms(performance.now() - catchUp)}`);
+      const check = await app.inject({ url: `/api/accounts?platformId=${busyId}&limit=1&sort=balance&dir=desc`, headers });
+      const top = check.json().items[0];
+      const platformTop = await connector.getAccount(top.login);
+      line(`spot check: account ${top.login} balance ${top.balance} in the list, ${moneyToDecimal(platformTop.balance)} on the platform`);
+    } finally {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+  line("");
+  line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,385 @@
+/**
+ * /api/accounts against a simulated MT5 server connected through the platforms API: the list's
+ * filters, sorts and paging (checked against the platform's own data and core/trading/mask.ts),
+ * detail tabs, changes with their audit records, permissions, and another organization's reach.
+ */
+import { and, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { compileMask, moneyToDecimal, type Account } from "../../core/trading/index.ts";
+import { accountsMirrorOf } from "../../server/accounts/plugin.ts";
+import { auditEvents, tradingAccounts } from "../../server/db/schema.ts";
+import { describeDb } from "../helpers/db.ts";
+import { createTestApp, type TestApp } from "../helpers/testApp.ts";
+import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
+import { addMember, signUp } from "./support/fixtures.ts";
+
+describeDb("/api/accounts", () => {
+  let t: TestApp;
+  let tokens: TokenFactory;
+  const dealer = newPerson("Dealer");
+  const viewer = newPerson("Viewer");
+  const writer = newPerson("Writer");
+  const outsider = newPerson("Outsider");
+  let org: string;
+  let otherOrg: string;
+  let platformId: string;
+  let otherPlatformId: string;
+  /** The platform's own accounts, as the connector lists them. */
+  let accounts: Account[];
+
+  async function call(person: Person, organizationId: string, method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: apiHeaders(await tokens.mint(person), organizationId),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined };
+  }
+  const get = (url: string, person = dealer, organizationId = org) => call(person, organizationId, "GET", url);
+
+  async function connectSimulated(person: Person, organizationId: string, name: string, accountsCount: number) {
+    const res = await call(person, organizationId, "POST", "/api/tradePlatforms", {
+      type: "MT5",
+      name,
+      timeZone: "UTC",
+      connection: { kind: "simulated", accounts: accountsCount, tradeRate: 0, seed: 11 },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await accountsMirrorOf(t.ctx)!.whenSynced(res.body.id, 30_000);
+    return res.body.id as string;
+  }
+
+  async function connector(platform = platformId, organizationId = org) {
+    return t.app.platforms.connectorFor(organizationId, platform);
+  }
+
+  async function everything(query: string): Promise<{ login: string; group: string; [k: string]: unknown }[]> {
+    const all = [];
+    for (let offset = 0; ; offset += 500) {
+      const res = await get(`/api/accounts?${query}&limit=500&offset=${offset}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      all.push(...res.body.items);
+      if (res.body.items.length < 500) return all;
+    }
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tokens = await tokenFactory(t.ctx);
+    org = await signUp(t, tokens, dealer);
+    otherOrg = await signUp(t, tokens, outsider);
+    await addMember(t.ctx, org, viewer, { [`Module.users.${org}`]: "read" });
+    await addMember(t.ctx, org, writer, { [`Module.users.${org}`]: "read,write" });
+    platformId = await connectSimulated(dealer, org, "Sim MT5", 600);
+    otherPlatformId = await connectSimulated(outsider, otherOrg, "Other MT5", 50);
+    const c = await connector();
+    accounts = [];
+    for (let cursor: string | null | undefined; ; ) {
+      const page = await c.listAccounts({ cursor, limit: 1000 });
+      accounts.push(...page.items);
+      if (!(cursor = page.nextCursor)) break;
+    }
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it("lists the organization's accounts with their platform, money as decimal strings", async () => {
+    const res = await get("/api/accounts?limit=5");
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(600);
+    expect(res.body.items).toHaveLength(5);
+    const row = res.body.items[0];
+    const account = accounts.find((a) => a.login === row.login)!;
+    expect(row).toMatchObject({
+      platformId,
+      platformName: "Sim MT5",
+      platformType: "MT5",
+      group: account.group,
+      balance: moneyToDecimal(account.balance),
+      credit: moneyToDecimal(account.credit),
+      leverage: account.leverage,
+      enabled: account.enabled,
+    });
+    expect(row.balance).toMatch(/^-?\d+\.\d{2}$/);
+    // Logins in numeric order by default.
+    const logins = res.body.items.map((r: { login: string }) => Number(r.login));
+    expect(logins).toEqual([...logins].sort((a, b) => a - b));
+    // The other organization's accounts are not in it.
+    expect((await everything("sort=login")).every((r) => r.platformId === platformId)).toBe(true);
+  });
+
+  it("filters by group mask exactly as the platforms do (*, !, case, literal % and _)", async () => {
+    const masks = ["real*", "REAL*", "*,!demo*", "!*pro*", "demo\\retail*", "demo\\retail-usd,real\\*", "*-usd,!real*", "%", "_emo*", "demo\\pro_usd"];
+    for (const mask of masks) {
+      const matches = compileMask(mask);
+      const expected = accounts.filter((a) => matches(a.group)).map((a) => a.login).sort();
+      const rows = await everything(`groupMask=${encodeURIComponent(mask)}`);
+      expect(rows.map((r) => r.login).sort(), `mask ${mask}`).toEqual(expected);
+    }
+  });
+
+  it("filters by login (exact or prefix), name and e-mail (contains, any case), balance and equity ranges", async () => {
+    const sample = accounts[17]!;
+    expect((await everything(`login=${sample.login}`)).map((r) => r.login)).toEqual([sample.login]);
+    const prefix = sample.login.slice(0, -1);
+    expect((await everything(`login=${prefix}*`)).map((r) => r.login).sort()).toEqual(
+      accounts.filter((a) => a.login.startsWith(prefix)).map((a) => a.login).sort(),
+    );
+
+    const lastName = sample.name.split(" ")[1]!.toUpperCase();
+    expect((await everything(`name=${lastName}`)).map((r) => r.login).sort()).toEqual(
+      accounts.filter((a) => a.name.toUpperCase().includes(lastName)).map((a) => a.login).sort(),
+    );
+    expect((await everything(`email=${sample.login}@EXAMPLE`)).map((r) => r.login)).toEqual([sample.login]);
+
+    const within = (v: number, min: number, max: number) => v >= min && v <= max;
+    expect((await everything("balanceMin=5000&balanceMax=25000.00")).map((r) => r.login).sort()).toEqual(
+      accounts.filter((a) => within(a.balance, 500_000, 2_500_000)).map((a) => a.login).sort(),
+    );
+    const equityRows = await everything("equityMin=10000.5");
+    for (const r of equityRows) expect(Number(r.equity)).toBeGreaterThanOrEqual(10000.5);
+    const mirrored = await t.ctx.database.db.select({ equity: tradingAccounts.equity }).from(tradingAccounts).where(eq(tradingAccounts.platformId, platformId));
+    expect(equityRows).toHaveLength(mirrored.filter((m) => Number(m.equity) >= 10000.5).length);
+
+    // Filters combine; a filter that matches nothing is an empty page, not an error.
+    const combined = await get(`/api/accounts?groupMask=real*&balanceMin=10000&platformId=${platformId}`);
+    expect(combined.body.total).toBe(accounts.filter((a) => a.group.startsWith("real") && a.balance >= 1_000_000).length);
+    const none = await get(`/api/accounts?name=${encodeURIComponent("'; drop table trading_accounts; --")}`);
+    expect(none.body).toEqual({ items: [], total: 0 });
+    expect((await get("/api/accounts?limit=1")).body.total).toBe(600);
+    // A platform of another organization filters to nothing.
+    expect((await get(`/api/accounts?platformId=${otherPlatformId}`)).body).toEqual({ items: [], total: 0 });
+  });
+
+  it("sorts on any column either way and pages through the whole list without gaps or repeats", async () => {
+    const byEquity = await everything("sort=equity&dir=desc");
+    const equities = byEquity.map((r) => Number(r.equity));
+    expect(equities).toEqual([...equities].sort((a, b) => b - a));
+
+    const pages = [];
+    for (let offset = 0; offset < 600; offset += 70) {
+      const res = await get(`/api/accounts?sort=group&dir=asc&limit=70&offset=${offset}`);
+      expect(res.body.total).toBe(600);
+      pages.push(...res.body.items.map((r: { login: string }) => r.login));
+    }
+    expect(pages).toHaveLength(600);
+    expect(new Set(pages).size).toBe(600);
+
+    for (const sort of ["platformName", "name", "email", "leverage", "marginLevel", "lastAccess", "registration", "enabled"]) {
+      const res = await get(`/api/accounts?sort=${sort}&dir=desc&limit=3`);
+      expect(res.status, sort).toBe(200);
+    }
+    const byName = (await get("/api/accounts?sort=name&limit=50")).body.items.map((r: { name: string }) => r.name);
+    expect(byName).toEqual([...byName].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it("refuses bad list input with a readable 400", async () => {
+    const cases: [string, RegExp][] = [
+      ["sort=password", /sort must be one of/],
+      ["dir=up", /dir must be asc or desc/],
+      ["limit=501", /limit must be from 1 to 500/],
+      ["limit=abc", /limit/],
+      ["offset=-1", /offset/],
+      ["balanceMin=lots", /balanceMin must be an amount/],
+      ["balanceMin=100&balanceMax=50", /balanceMin must not be greater than balanceMax/],
+      ["platformId=not-a-uuid", /platformId/],
+      [`login=${encodeURIComponent("1' or '1'='1")}`, /login/],
+    ];
+    for (const [query, message] of cases) {
+      const res = await get(`/api/accounts?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toMatch(message);
+    }
+  });
+
+  it("shows one account with live figures and its positions, deals and journal", async () => {
+    const c = await connector();
+    const withPosition = (await c.openPositions())[0]!;
+    const login = withPosition.login;
+    const detail = await get(`/api/accounts/${platformId}/${login}`);
+    expect(detail.status).toBe(200);
+    const live = await c.getAccount(login);
+    expect(detail.body).toMatchObject({ login, live: true, phone: live.phone, country: live.country, city: live.city, balance: moneyToDecimal(live.balance) });
+
+    const positions = await get(`/api/accounts/${platformId}/${login}/positions`);
+    expect(positions.status).toBe(200);
+    expect(positions.body.map((p: { id: string }) => p.id)).toContain(withPosition.id);
+    expect(positions.body[0].volume).toMatch(/^\d+(\.\d+)?$/);
+
+    const from = new Date(Date.now() - 400 * 86_400_000).toISOString();
+    const deals = await get(`/api/accounts/${platformId}/${login}/deals?from=${from}&to=${new Date().toISOString()}`);
+    expect(deals.status).toBe(200);
+    expect(deals.body.some((d: { action: string; comment: string }) => d.action === "balance" && d.comment === "Initial deposit")).toBe(true);
+
+    const journal = await get(`/api/accounts/${platformId}/${login}/journal`);
+    expect(journal.status).toBe(200);
+    expect(Array.isArray(journal.body)).toBe(true);
+
+    expect((await get(`/api/accounts/${platformId}/${login}/deals?from=2024-02-01T00:00:00Z&to=2024-01-01T00:00:00Z`)).status).toBe(400);
+    expect((await get(`/api/accounts/${platformId}/99999999`)).status).toBe(404);
+    expect((await get(`/api/accounts/${platformId}/99999999/positions`)).status).toBe(404);
+    expect((await get(`/api/accounts/not-a-uuid/${login}`)).status).toBe(400);
+  });
+
+  it("never lets another organization read or change an account by id (404, nothing changed)", async () => {
+    const login = accounts[3]!.login;
+    const before = await (await connector()).getAccount(login);
+    const asOutsider = (method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) => call(outsider, otherOrg, method, url, payload);
+    const base = `/api/accounts/${platformId}/${login}`;
+    for (const res of [
+      await asOutsider("GET", base),
+      await asOutsider("GET", `${base}/positions`),
+      await asOutsider("GET", `${base}/deals`),
+      await asOutsider("GET", `${base}/journal`),
+      await asOutsider("PATCH", base, { leverage: 7 }),
+      await asOutsider("POST", `${base}/reset-password`, { password: "Secret123" }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.body)).not.toContain(before.name);
+    }
+    const money = await t.app.inject({
+      method: "POST",
+      url: `${base}/balance-operations`,
+      headers: { ...apiHeaders(await tokens.mint(outsider), otherOrg), "idempotency-key": "outsider-key-1" },
+      payload: { type: "deposit", amount: "1000000.00" },
+    });
+    expect(money.statusCode).toBe(404);
+    const created = await asOutsider("POST", "/api/accounts", { platformId, group: before.group, name: "Intruder", password: "Secret123" });
+    expect(created.status).toBe(404);
+    // With the organization's header but not a member: refused by the guard.
+    expect((await call(outsider, org, "GET", base)).status).toBe(403);
+
+    const after = await (await connector()).getAccount(login);
+    expect({ ...after, lastAccess: null }).toEqual({ ...before, lastAccess: null });
+    const audits = await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.targetId, `${platformId}/${login}`));
+    expect(audits).toHaveLength(0);
+  });
+
+  it("enforces the users module permissions: read-only members cannot change or move money", async () => {
+    const login = accounts[4]!.login;
+    const base = `/api/accounts/${platformId}/${login}`;
+    expect((await get("/api/accounts?limit=1", viewer)).status).toBe(200);
+    expect((await get(base, viewer)).status).toBe(200);
+    for (const person of [viewer]) {
+      expect((await call(person, org, "PATCH", base, { leverage: 50 })).status).toBe(403);
+      expect((await call(person, org, "POST", `${base}/reset-password`, { password: "Secret123" })).status).toBe(403);
+      expect((await call(person, org, "POST", "/api/accounts", { platformId, group: "demo\\retail-usd", name: "X", password: "Secret123" })).status).toBe(403);
+    }
+    for (const person of [viewer, writer]) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: `${base}/balance-operations`,
+        headers: { ...apiHeaders(await tokens.mint(person), org), "idempotency-key": `perm-${person.sub}` },
+        payload: { type: "deposit", amount: "10.00" },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toMatch(/"money" permission on the "users" module/);
+    }
+    // Writers may change the account.
+    expect((await call(writer, org, "PATCH", base, { leverage: 50 })).status).toBe(200);
+  });
+
+  it("creates an account on the platform, mirrors it, and audits it without the password", async () => {
+    const res = await call(dealer, org, "POST", "/api/accounts", {
+      platformId,
+      group: "real\\retail-usd",
+      name: "Nadia Newcomer",
+      email: "nadia@example.com",
+      leverage: 200,
+      password: "Secret123",
+      country: "Cyprus",
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ platformId, group: "real\\retail-usd", name: "Nadia Newcomer", leverage: 200, balance: "0.00" });
+    const login = res.body.login;
+    expect((await (await connector()).getAccount(login)).name).toBe("Nadia Newcomer");
+    expect((await get(`/api/accounts?login=${login}`)).body.total).toBe(1);
+
+    const [audit] = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "account.created"), eq(auditEvents.targetId, `${platformId}/${login}`)));
+    expect(audit).toMatchObject({ organizationId: org, actorSub: dealer.sub });
+    expect(JSON.stringify(audit)).not.toContain("Secret123");
+
+    const weak = await call(dealer, org, "POST", "/api/accounts", { platformId, group: "real\\retail-usd", name: "Weak", password: "short" });
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/password must be 8 to 16 characters/);
+    const unknownGroup = await call(dealer, org, "POST", "/api/accounts", { platformId, group: "nope", name: "Lost", password: "Secret123" });
+    expect(unknownGroup.status).toBeGreaterThanOrEqual(400);
+    expect(unknownGroup.status).toBeLessThan(500);
+  });
+
+  it("changes group, leverage and rights through the platform, with before and after in the audit", async () => {
+    const account = accounts.find((a) => a.group === "demo\\retail-usd" && a.enabled)!;
+    const base = `/api/accounts/${platformId}/${account.login}`;
+    const res = await call(dealer, org, "PATCH", base, { group: "demo\\pro-usd", leverage: 321, enabled: false, readOnly: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ group: "demo\\pro-usd", leverage: 321, enabled: false, readOnly: true });
+    expect(await (await connector()).getAccount(account.login)).toMatchObject({ group: "demo\\pro-usd", leverage: 321, enabled: false, readOnly: true });
+    const [audit] = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "account.changed"), eq(auditEvents.targetId, `${platformId}/${account.login}`)));
+    expect(audit!.before).toEqual({ group: "demo\\retail-usd", leverage: account.leverage, enabled: true, readOnly: account.readOnly });
+    expect(audit!.after).toEqual({ group: "demo\\pro-usd", leverage: 321, enabled: false, readOnly: true });
+
+    for (const [body, message] of [
+      [{}, /Nothing to change/],
+      [{ leverage: 0 }, /leverage must be from 1 to 10000/],
+      [{ leverage: 1.5 }, /whole number/],
+      [{ enabled: "yes" }, /enabled must be true or false/],
+      [{ password: "Secret123" }, /password|Unrecognized/i],
+    ] as const) {
+      const bad = await call(dealer, org, "PATCH", base, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.message).toMatch(message);
+    }
+  });
+
+  it("resets a password (204), audited without it", async () => {
+    const login = accounts[9]!.login;
+    const res = await call(dealer, org, "POST", `/api/accounts/${platformId}/${login}/reset-password`, { password: "NewPass99" });
+    expect(res.status).toBe(204);
+    const audits = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(like(auditEvents.action, "account.password%"), eq(auditEvents.targetId, `${platformId}/${login}`)));
+    expect(audits).toHaveLength(1);
+    expect(JSON.stringify(audits)).not.toContain("NewPass99");
+    const weak = await call(dealer, org, "POST", `/api/accounts/${platformId}/${login}/reset-password`, { password: "nodigits" });
+    expect(weak.status).toBe(400);
+    expect(weak.body.message).toMatch(/password/);
+  });
+  it("keeps a disabled platform's accounts (detail from the mirror), and drops them with the platform", async () => {
+    const id = await connectSimulated(dealer, org, "Short-lived MT4", 30);
+    const login = (await get(`/api/accounts?platformId=${id}&limit=1`)).body.items[0].login;
+    const mirror = accountsMirrorOf(t.ctx)!;
+
+    const disabled = await call(dealer, org, "PATCH", `/api/tradePlatforms/${id}`, { enable: false });
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
+    await expect.poll(() => mirror.status(id)?.phase).toBe("waiting");
+    expect((await get(`/api/accounts?platformId=${id}`)).body.total).toBe(30);
+    const detail = await get(`/api/accounts/${id}/${login}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.live).toBe(false);
+    const blocked = await call(dealer, org, "PATCH", `/api/accounts/${id}/${login}`, { leverage: 10 });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.message).toMatch(/disabled/);
+
+    expect((await call(dealer, org, "PATCH", `/api/tradePlatforms/${id}`, { enable: true })).status).toBe(200);
+    await expect.poll(() => mirror.status(id)?.phase, { timeout: 10_000 }).toBe("live");
+
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: `/api/tradePlatforms/${id}`,
+      headers: apiHeaders(await tokens.mint(dealer), org),
+      payload: { confirmName: "Short-lived MT4" },
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    await expect.poll(() => mirror.status(id)).toBeUndefined();
+    expect((await get(`/api/accounts?platformId=${id}`)).body.total).toBe(0);
+    expect((await get(`/api/accounts/${id}/${login}`)).status).toBe(404);
+    expect((await get("/api/accounts?limit=1")).body.total).toBeGreaterThanOrEqual(600);
+  });
+});
