@@ -3,6 +3,9 @@ import type { Timestamp } from "./platform.ts";
 
 export type BalanceOperationType = "deposit" | "withdrawal" | "creditIn" | "creditOut";
 
+/** The longest comment MetaTrader keeps on a deal (31 characters); every platform is held to it. */
+export const MAX_COMMENT_LENGTH = 31;
+
 export const BALANCE_OPERATION_TYPES: readonly BalanceOperationType[] = ["deposit", "withdrawal", "creditIn", "creditOut"];
 
 /**

@@ -15,7 +15,7 @@ describeDb("unexpected failures", () => {
     t = await createTestApp();
     tokens = await tokenFactory(t.ctx);
     adaOrg = await signUp(t, tokens, ada);
-    await t.ctx.database.db.execute(sql`drop table trade_platforms`);
+    await t.ctx.database.db.execute(sql`drop table trade_platforms cascade`);
     await t.ctx.database.db.execute(sql`alter table member_claims rename to member_claims_gone`);
   });
   afterAll(() => t?.close());

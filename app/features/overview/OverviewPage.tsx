@@ -1,6 +1,6 @@
-import { ChartLine, Plus } from "lucide-react";
+import { AppWindow, ChartLine, Plus } from "lucide-react";
 import { Link } from "react-router";
-import { useCurrentOrganization, useTradePlatforms } from "~/profile";
+import { useAccess, useCurrentOrganization, useTradePlatforms } from "~/profile";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { Page } from "~/ui/Page";
@@ -12,14 +12,23 @@ import { PlatformSummary } from "./PlatformSummary";
 export function OverviewPage() {
   const organization = useCurrentOrganization();
   const platforms = useTradePlatforms();
-  const connect = (
-    <Button asChild variant="secondary">
-      <Link to="/tradePlatforms/new">
-        <Plus aria-hidden />
-        Connect a platform
-      </Link>
-    </Button>
-  );
+  const canWrite = useAccess().hasModule("tradePlatforms", "write");
+  const connect = canWrite ? (
+    <>
+      <Button asChild variant="ghost">
+        <Link to="/tradePlatforms/AssignApplicationModal">
+          <AppWindow aria-hidden />
+          Assign an application
+        </Link>
+      </Button>
+      <Button asChild variant="secondary">
+        <Link to="/tradePlatforms/new">
+          <Plus aria-hidden />
+          Connect a platform
+        </Link>
+      </Button>
+    </>
+  ) : null;
   if (!platforms.length) {
     return (
       <Page title="Overview" eyebrow={organization?.name}>

@@ -1,14 +1,20 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
 import type { TradePlatform } from "~/profile";
-import { EnabledState } from "../trade-platforms/EnabledState";
+import { ConnectionStateIndicator } from "../trade-platforms/ConnectionStateIndicator";
+import { usePlatformLiveState } from "../trade-platforms/live/usePlatformLiveState";
 import { PlatformTypeBadge } from "../trade-platforms/PlatformTypeBadge";
 import { PLATFORM_TYPE_LABELS, platformSettingsPath } from "../trade-platforms/platformTypes";
+import { useServerTime } from "../trade-platforms/ServerClock";
 import { Card } from "~/ui/Card";
 import { cn, focusRing } from "~/ui/cn";
 
-/** One platform on the overview; the whole card opens its settings. */
+const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: "UTC" });
+
+/** One platform on the overview with its live connection state; the whole card opens its settings. */
 export function PlatformCard({ platform }: { platform: TradePlatform }) {
+  const { display, live } = usePlatformLiveState(platform);
+  const serverTime = useServerTime(live);
   return (
     <Card className="group relative transition-colors hover:border-primary/40">
       <div className="flex items-start justify-between gap-3 p-4">
@@ -22,9 +28,18 @@ export function PlatformCard({ platform }: { platform: TradePlatform }) {
         </div>
         <PlatformTypeBadge type={platform.type} />
       </div>
-      <div className="flex items-center justify-between border-t border-border px-4 py-2.5">
-        <EnabledState enabled={platform.enable} showLabel />
-        <ChevronRight aria-hidden className="size-4 text-muted transition-transform group-hover:translate-x-0.5" />
+      {display === "failed" && live?.lastError ? <p className="line-clamp-2 px-4 pb-3 text-xs text-danger">{live.lastError}</p> : null}
+      <div className="flex items-center justify-between gap-3 border-t border-border px-4 py-2.5">
+        <ConnectionStateIndicator state={display} showLabel />
+        <span className="flex items-center gap-2">
+          {serverTime && display === "connected" ? (
+            <span className="font-mono text-xs text-muted tabular-nums" title="Server time (UTC)">
+              <span className="sr-only">Server time </span>
+              {clock.format(serverTime)} UTC
+            </span>
+          ) : null}
+          <ChevronRight aria-hidden className="size-4 text-muted transition-transform group-hover:translate-x-0.5" />
+        </span>
       </div>
     </Card>
   );

@@ -2,17 +2,22 @@ import { TRADE_PLATFORM_TYPES } from "@core/routeValidation";
 import type { TradePlatform } from "~/profile";
 import { BarChart } from "~/ui/charts/BarChart";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
+import { useLiveStateStore } from "../trade-platforms/live/liveStateStore";
+import { displayState, useLiveStateStream } from "../trade-platforms/live/usePlatformLiveState";
 import { PLATFORM_TYPE_LABELS } from "../trade-platforms/platformTypes";
 
 const tones = { MT4: "bg-info", MT5: "bg-primary", MatchTrader: "bg-warning" } as const;
 
-/** Counts and the mix of platform types in this organization. */
+/** Counts (live: how many are connected right now) and the mix of platform types in this organization. */
 export function PlatformSummary({ platforms }: { platforms: readonly TradePlatform[] }) {
-  const enabled = platforms.filter((p) => p.enable).length;
+  useLiveStateStream();
+  const live = useLiveStateStore((s) => s.platforms);
+  const states = platforms.map((p) => displayState(p, live[p.id]));
   const stats = [
     { label: "Platforms", value: platforms.length },
-    { label: "Enabled", value: enabled },
-    { label: "Disabled", value: platforms.length - enabled },
+    { label: "Connected", value: states.filter((s) => s === "connected").length },
+    { label: "Not connected", value: states.filter((s) => s !== "connected" && s !== "disabled").length },
+    { label: "Disabled", value: states.filter((s) => s === "disabled").length },
   ];
   const mix = TRADE_PLATFORM_TYPES.map((type) => ({
     label: PLATFORM_TYPE_LABELS[type],
@@ -21,10 +26,10 @@ export function PlatformSummary({ platforms }: { platforms: readonly TradePlatfo
   }));
   return (
     <div className="grid gap-4 lg:grid-cols-[2fr_3fr]">
-      {/* Three tiles in a row on phones; stacked beside the chart on wide screens. */}
-      <dl className="grid grid-cols-3 gap-4 lg:grid-cols-1">
+      {/* Tiles in a row on tablets; two by two beside the chart on wide screens. */}
+      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-2">
         {stats.map((s) => (
-          <Card key={s.label} className="flex flex-col justify-center gap-1 p-4 lg:flex-row lg:items-center lg:justify-between">
+          <Card key={s.label} className="flex flex-col justify-center gap-1 p-4">
             <dt className="text-xs font-medium text-muted lg:text-sm">{s.label}</dt>
             <dd className="text-2xl font-semibold tabular-nums">{s.value}</dd>
           </Card>

@@ -1,12 +1,13 @@
 import { Plus } from "lucide-react";
 import { Link, NavLink } from "react-router";
-import { useTradePlatforms } from "~/profile";
+import { useTradePlatforms, type TradePlatform } from "~/profile";
 import { cn, focusRing } from "~/ui/cn";
-import { EnabledState } from "../trade-platforms/EnabledState";
+import { ConnectionStateIndicator } from "../trade-platforms/ConnectionStateIndicator";
+import { usePlatformLiveState } from "../trade-platforms/live/usePlatformLiveState";
 import { PlatformTypeBadge } from "../trade-platforms/PlatformTypeBadge";
 import { platformSettingsPath } from "../trade-platforms/platformTypes";
 
-/** The current organization's trade platforms, each a link to its settings. */
+/** The current organization's trade platforms, each a link to its settings with its live connection state. */
 export function PlatformList() {
   const platforms = useTradePlatforms();
   return (
@@ -34,7 +35,7 @@ export function PlatformList() {
               >
                 <PlatformTypeBadge type={p.type} />
                 <span className="min-w-0 flex-1 truncate">{p.name}</span>
-                <EnabledState enabled={p.enable} />
+                <LiveDot platform={p} />
               </NavLink>
             </li>
           ))}
@@ -51,4 +52,9 @@ export function PlatformList() {
       </Link>
     </section>
   );
+}
+
+function LiveDot({ platform }: { platform: TradePlatform }) {
+  const { display } = usePlatformLiveState(platform);
+  return <ConnectionStateIndicator state={display} />;
 }

@@ -1,13 +1,14 @@
-import { AppWindow } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { useParams } from "react-router";
+import { PlatformApps } from "~/features/trade-platforms/apps/PlatformApps";
 import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Applications · Toolbox" }];
 
 export default function PlatformAppsPage() {
+  const { tradePlatformId } = useParams();
   return (
-    <Section title="Applications">
-      <ComingLater icon={AppWindow} what="The applications assigned to this platform: enable or disable each and open its settings." />
+    <Section title="Applications" description="The applications that run on this platform. Switch one off to stop it here without losing its settings.">
+      <PlatformApps platformId={tradePlatformId!} />
     </Section>
   );
 }

@@ -2,10 +2,11 @@ import { ServerOff } from "lucide-react";
 import { Link, Outlet, useParams } from "react-router";
 import { routeRules, type TradePlatformType } from "@core/routeValidation";
 import { validatedLoader } from "~/features/routing/validatedLoader";
-import { EnabledState } from "~/features/trade-platforms/EnabledState";
+import { ConnectionStateIndicator } from "~/features/trade-platforms/ConnectionStateIndicator";
+import { usePlatformLiveState } from "~/features/trade-platforms/live/usePlatformLiveState";
 import { PlatformTypeBadge } from "~/features/trade-platforms/PlatformTypeBadge";
 import { platformSettingsPath } from "~/features/trade-platforms/platformTypes";
-import { useTradePlatform } from "~/profile";
+import { useTradePlatform, type TradePlatform } from "~/profile";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { NavTabs, type NavTab } from "~/ui/NavTabs";
@@ -62,10 +63,15 @@ export default function PlatformSettingsLayout() {
           <PlatformTypeBadge type={platform.type} long />
         </span>
       }
-      actions={<EnabledState enabled={platform.enable} showLabel className="text-sm" />}
+      actions={<LiveState platform={platform} />}
     >
       <NavTabs tabs={tabsFor(platform)} label="Trade platform settings sections" className="mb-6" />
       <Outlet />
     </Page>
   );
+}
+
+function LiveState({ platform }: { platform: TradePlatform }) {
+  const { display } = usePlatformLiveState(platform);
+  return <ConnectionStateIndicator state={display} showLabel className="text-sm" />;
 }

@@ -1,3 +1,4 @@
+import { MAX_COMMENT_LENGTH } from "../../../core/trading/balance.ts";
 /**
  * Checks on what callers ask of any connector, before anything is encoded or sent. The platforms
  * check again; these give the same clear message whatever the platform.
@@ -16,7 +17,6 @@ import {
 import { connectorErrors } from "../errors.ts";
 
 /** MetaTrader 4 keeps 31 characters of a comment; the strictest platform sets the limit for all. */
-export const MAX_COMMENT_LENGTH = 31;
 const MAX_ID_LENGTH = 64;
 
 const invalid = (message: string) => connectorErrors.invalidRequest(message);
@@ -127,3 +127,5 @@ export const pageCursor = {
     return text.slice(6);
   },
 };
+
+export { MAX_COMMENT_LENGTH };

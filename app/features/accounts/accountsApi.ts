@@ -1,0 +1,51 @@
+import { api } from "~/api";
+import type { AccountsQuery } from "./accountFilters";
+import type { AccountDetail, AccountPage, AccountRow, BalanceOperationResult, DealRow, JournalRow, PositionRow } from "./accountTypes";
+import type { BalanceOperationType } from "@core/trading/balance";
+
+const accountPath = (platformId: string, login: string) => `/api/accounts/${encodeURIComponent(platformId)}/${encodeURIComponent(login)}`;
+
+export interface NewAccountInput {
+  platformId: string;
+  group: string;
+  name: string;
+  email?: string;
+  leverage: number;
+  password: string;
+}
+
+export interface AccountPatch {
+  group?: string;
+  leverage?: number;
+  enabled?: boolean;
+  readOnly?: boolean;
+}
+
+export interface BalanceOperationInput {
+  type: BalanceOperationType;
+  amount: string;
+  comment?: string;
+}
+
+/** The trading account endpoints (module `users`: read, write, money). */
+export const accountsApi = {
+  list: (query: AccountsQuery, signal?: AbortSignal) => api.get<AccountPage>("/api/accounts", { query, signal }),
+  get: (platformId: string, login: string, signal?: AbortSignal) => api.get<AccountDetail>(accountPath(platformId, login), { signal }),
+  positions: (platformId: string, login: string, signal?: AbortSignal) => api.get<PositionRow[]>(`${accountPath(platformId, login)}/positions`, { signal }),
+  deals: (platformId: string, login: string, range: { from: string; to: string }, signal?: AbortSignal) =>
+    api.get<DealRow[]>(`${accountPath(platformId, login)}/deals`, { query: range, signal }),
+  journal: (platformId: string, login: string, range: { from: string; to: string }, signal?: AbortSignal) =>
+    api.get<JournalRow[]>(`${accountPath(platformId, login)}/journal`, { query: range, signal }),
+  create: (body: NewAccountInput) => api.post<AccountRow>("/api/accounts", body, { silent: true }),
+  update: (platformId: string, login: string, body: AccountPatch, options: { silent?: boolean } = { silent: true }) =>
+    api.patch<AccountRow>(accountPath(platformId, login), body, options),
+  resetPassword: (platformId: string, login: string, password: string) =>
+    api.post<void>(`${accountPath(platformId, login)}/reset-password`, { password }, { silent: true }),
+  balanceOperation: (platformId: string, login: string, body: BalanceOperationInput, idempotencyKey: string) =>
+    api.post<BalanceOperationResult>(`${accountPath(platformId, login)}/balance-operations`, body, {
+      silent: true,
+      headers: { "Idempotency-Key": idempotencyKey },
+    }),
+};
+
+export const accountQueryKey = (organizationId: string | null, platformId: string, login: string) => ["account", organizationId, platformId, login] as const;

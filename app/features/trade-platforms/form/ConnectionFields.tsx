@@ -1,0 +1,77 @@
+import { FlaskConical, Server } from "lucide-react";
+import { Field } from "~/ui/Field";
+import { Input } from "~/ui/Input";
+import { PLATFORM_TYPE_LABELS } from "../platformTypes";
+import { ChoiceCards } from "./ChoiceCards";
+import { SERVER_KIND, SERVER_KIND_LABELS, SIMULATED_ACCOUNTS_MAX } from "./platformForm";
+import type { PlatformForm } from "./usePlatformForm";
+
+/**
+ * Where Toolbox connects: a simulated server (accounts, trade rate, seed) or the platform's own
+ * API (address, manager login and password; or API URL and key). When a secret is already
+ * stored its field starts empty and says "unchanged": only a typed value replaces it.
+ */
+export function ConnectionFields({ form, secretStored = false, disabled }: { form: PlatformForm; secretStored?: boolean; disabled?: boolean }) {
+  const { values: v, errors, set } = form;
+  const unchanged = secretStored ? "Unchanged — type to replace" : undefined;
+  return (
+    <div className="grid gap-5">
+      <ChoiceCards
+        legend="Connection"
+        name="source"
+        value={v.source}
+        onChange={(source) => set("source", source)}
+        disabled={disabled}
+        className="sm:grid-cols-2"
+        choices={[
+          {
+            value: "simulated",
+            icon: <FlaskConical aria-hidden className="size-4 text-primary" />,
+            label: "Simulated server",
+            description: `A ${PLATFORM_TYPE_LABELS[v.type]} server inside Toolbox: live prices and simulated traders. Nothing to install.`,
+          },
+          {
+            value: "server",
+            icon: <Server aria-hidden className="size-4 text-primary" />,
+            label: "Your server",
+            description: `Through the ${SERVER_KIND_LABELS[SERVER_KIND[v.type]]}.`,
+          },
+        ]}
+      />
+      {v.source === "simulated" ? (
+        <div className="grid items-start gap-4 sm:grid-cols-3">
+          <Field label="Accounts" error={errors.accounts} description={`Trading accounts it starts with (up to ${SIMULATED_ACCOUNTS_MAX.toLocaleString("en")}).`}>
+            <Input inputMode="numeric" value={v.accounts} onChange={(e) => set("accounts", e.target.value)} disabled={disabled} />
+          </Field>
+          <Field label="Trade rate" error={errors.tradeRate} description="Trader actions per second (open, modify, close).">
+            <Input inputMode="decimal" value={v.tradeRate} onChange={(e) => set("tradeRate", e.target.value)} disabled={disabled} />
+          </Field>
+          <Field label="Seed (optional)" error={errors.seed} description="The same seed replays the same market and traders.">
+            <Input inputMode="numeric" value={v.seed} onChange={(e) => set("seed", e.target.value)} placeholder="Random" disabled={disabled} />
+          </Field>
+        </div>
+      ) : v.type === "MatchTrader" ? (
+        <div className="grid items-start gap-4 sm:grid-cols-2">
+          <Field label="API URL" error={errors.apiUrl}>
+            <Input type="url" value={v.apiUrl} onChange={(e) => set("apiUrl", e.target.value)} placeholder="https://broker-api.example.com" autoComplete="off" disabled={disabled} />
+          </Field>
+          <Field label="API key" error={errors.apiKey} description="Stored encrypted; never shown again.">
+            <Input type="password" value={v.apiKey} onChange={(e) => set("apiKey", e.target.value)} placeholder={unchanged} autoComplete="off" disabled={disabled} />
+          </Field>
+        </div>
+      ) : (
+        <div className="grid items-start gap-4 sm:grid-cols-3">
+          <Field label="Server address" error={errors.address} description="Host and port.">
+            <Input value={v.address} onChange={(e) => set("address", e.target.value)} placeholder="mt5.example.com:443" autoComplete="off" spellCheck={false} disabled={disabled} />
+          </Field>
+          <Field label="Manager login" error={errors.login}>
+            <Input inputMode="numeric" value={v.login} onChange={(e) => set("login", e.target.value)} autoComplete="off" disabled={disabled} />
+          </Field>
+          <Field label="Manager password" error={errors.password} description="Stored encrypted; never shown again.">
+            <Input type="password" value={v.password} onChange={(e) => set("password", e.target.value)} placeholder={unchanged} autoComplete="new-password" disabled={disabled} />
+          </Field>
+        </div>
+      )}
+    </div>
+  );
+}

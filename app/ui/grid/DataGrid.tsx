@@ -1,0 +1,98 @@
+import type {
+  CellKeyDownEvent,
+  ColDef,
+  ColumnMovedEvent,
+  ColumnResizedEvent,
+  GridApi,
+  GridReadyEvent,
+  RowClickedEvent,
+} from "ag-grid-community";
+import { AgGridReact, type AgGridReactProps } from "ag-grid-react";
+import { useMemo, useRef, type ReactNode } from "react";
+import { cn } from "../cn";
+import { toSavedColumns, withSavedColumns } from "./columnState";
+import { GridSkeleton } from "./GridSkeleton";
+import { registerGridModules } from "./modules";
+import { gridTheme } from "./theme";
+import { useColumnPreference } from "./useColumnPreference";
+import { useIsClient } from "./useIsClient";
+
+registerGridModules();
+
+export interface DataGridProps<T> extends Omit<AgGridReactProps<T>, "theme" | "onGridReady" | "columnDefs" | "onRowClicked" | "onCellKeyDown"> {
+  /** The table's accessible name (what a screen reader announces on entering it). */
+  label: string;
+  columnDefs: ColDef<T>[];
+  /** Preference key under which this member's column order, widths, visibility and sort are kept. */
+  stateKey?: string;
+  /** A row was chosen: clicked, or Enter on one of its cells. */
+  onRowOpen?: (row: T) => void;
+  onReady?: (api: GridApi<T>) => void;
+  /** Shown inside the grid when there is no row. */
+  emptyText?: ReactNode;
+  /** Size the wrapper (the grid fills it), e.g. "h-[36rem]". */
+  className?: string;
+}
+
+const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true };
+
+/**
+ * The one table of Toolbox: AG Grid Community on our tokens (light and dark), keyboard
+ * navigation and ARIA from AG Grid, rendered only in the browser (a skeleton before), with the
+ * member's column layout restored and saved when `stateKey` is given.
+ */
+export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, emptyText, className, defaultColDef, ...props }: DataGridProps<T>) {
+  const isClient = useIsClient();
+  const preference = useColumnPreference(stateKey);
+  const wrapper = useRef<HTMLDivElement>(null);
+  // Folded in once, when the saved layout is known: later re-renders must not reset the member's changes.
+  const columns = useMemo(
+    () => (preference.ready ? withSavedColumns(columnDefs, preference.saved) : columnDefs),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `saved` only matters before the grid exists
+    [columnDefs, preference.ready],
+  );
+  const mergedDefaultColDef = useMemo(() => ({ ...DEFAULT_COL_DEF, ...defaultColDef }) as ColDef<T>, [defaultColDef]);
+  const NoRows = useMemo(() => (emptyText ? () => <div className="px-4 text-sm text-muted">{emptyText}</div> : undefined), [emptyText]);
+
+  if (!isClient || !preference.ready) return <GridSkeleton label={label} className={className} />;
+
+  const saveLayout = (event: { source: string; api: GridApi<T> }) => {
+    if (!stateKey || event.source === "gridInitializing" || event.source === "flex") return;
+    preference.save(toSavedColumns(event.api.getColumnState()));
+  };
+
+  return (
+    <div ref={wrapper} className={cn("h-[32rem] w-full", className)} role="region" aria-label={label}>
+      <AgGridReact<T>
+        theme={gridTheme}
+        loadThemeGoogleFonts={false}
+        columnDefs={columns}
+        defaultColDef={mergedDefaultColDef}
+        // Dealers copy logins and amounts; DOM order keeps screen readers in step with what is shown.
+        enableCellTextSelection
+        ensureDomOrder
+        suppressDragLeaveHidesColumns
+        noRowsOverlayComponent={NoRows}
+        rowClass={onRowOpen ? "cursor-pointer" : undefined}
+        {...props}
+        onGridReady={(event: GridReadyEvent<T>) => {
+          wrapper.current?.querySelector('[role="grid"], [role="treegrid"]')?.setAttribute("aria-label", label);
+          onReady?.(event.api);
+        }}
+        onRowClicked={onRowOpen ? (event: RowClickedEvent<T>) => event.data && onRowOpen(event.data) : undefined}
+        onCellKeyDown={
+          onRowOpen
+            ? (event: CellKeyDownEvent<T>) => {
+                if ((event.event as KeyboardEvent | undefined)?.key === "Enter" && event.data) onRowOpen(event.data);
+              }
+            : undefined
+        }
+        onColumnMoved={(event: ColumnMovedEvent<T>) => event.finished && saveLayout(event)}
+        onColumnResized={(event: ColumnResizedEvent<T>) => event.finished && saveLayout(event)}
+        onColumnVisible={saveLayout}
+        onColumnPinned={saveLayout}
+        onSortChanged={saveLayout}
+      />
+    </div>
+  );
+}

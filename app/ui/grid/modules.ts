@@ -1,0 +1,33 @@
+import {
+  CellStyleModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  InfiniteRowModelModule,
+  ModuleRegistry,
+  RowStyleModule,
+  ScrollApiModule,
+  TooltipModule,
+  ValidationModule,
+} from "ag-grid-community";
+
+let registered = false;
+
+/**
+ * AG Grid Community ships as modules; registering only those our tables use keeps the bundle
+ * small (sorting, resizing, moving columns and keyboard navigation are in the core). In
+ * development the validation module names any feature used without its module.
+ */
+export function registerGridModules() {
+  if (registered) return;
+  registered = true;
+  ModuleRegistry.registerModules([
+    ClientSideRowModelModule,
+    InfiniteRowModelModule,
+    ColumnApiModule,
+    CellStyleModule,
+    RowStyleModule,
+    ScrollApiModule,
+    TooltipModule,
+    ...(import.meta.env.DEV ? [ValidationModule] : []),
+  ]);
+}
