@@ -1,9 +1,11 @@
+import { AUTH_TOASTS } from "~/auth/messages";
 import { toast } from "~/ui/toast";
 
 /** SPEC §8 texts, word for word. */
-export const AUTH_EXPIRED_TITLE = "Authentication expired";
+/** The same title the sign-in guard uses (app/auth/messages.ts). */
+export const AUTH_EXPIRED_TITLE = AUTH_TOASTS.expiredTitle;
 export const AUTH_EXPIRED_FALLBACK = "Authenticating back...";
-export const ERROR_TITLE = "Error";
+export const ERROR_TITLE = AUTH_TOASTS.failureTitle;
 export const UNAVAILABLE_FALLBACK =
   "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
 
