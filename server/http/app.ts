@@ -5,6 +5,7 @@ import rateLimit from "@fastify/rate-limit";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../context.ts";
 import { registerErrorHandling } from "./errors.ts";
+import { registerJsonParser } from "./json.ts";
 import { registerApiDocs } from "./docs.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
@@ -56,9 +57,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: ctx.config.publicUrl.startsWith("https://"),
   });
+  // API answers are data, never documents: nothing in them may run or be framed.
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/") && !request.url.startsWith("/api/docs")) {
+      reply.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+    }
+  });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, { global: false });
   registerErrorHandling(app);
+  registerJsonParser(app);
   await registerApiDocs(app);
 
   await app.register(platformsPlugin, { runtime: opts.platforms });

@@ -44,6 +44,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
       return reply.status(400).send({ statusCode: 400, error: REASONS[400], message, issues } satisfies ApiErrorBody);
     }
+    // Backstop for text PostgreSQL cannot store (a NUL in a query string): the caller's mistake, not ours.
+    const dbCode = databaseErrorCode(err);
+    if (dbCode === "22021" || dbCode === "22P05") {
+      return reply.status(400).send({ statusCode: 400, error: REASONS[400], message: "Text in the request may not contain the NUL character (\\u0000)." } satisfies ApiErrorBody);
+    }
     const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
     // A deliberate HttpError (e.g. 503 "the identity provider does not answer") keeps its message.
     if (status >= 500 && err instanceof HttpError) {
@@ -51,7 +56,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message: err.message } satisfies ApiErrorBody);
     }
     if (status >= 500) {
-      request.log.error({ err }, "request failed");
+      // A failed query's wrapper carries every bound parameter (ids, payloads): log the driver's words only.
+      request.log.error(dbCode ? { dbError: { code: dbCode, message: (err.cause as Error).message } } : { err }, "request failed");
       return reply
         .status(status)
         .send({ statusCode: status, error: REASONS[status] ?? "Error", message: "Something went wrong on our side. Please try again." });
@@ -71,4 +77,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       message: `No such endpoint: ${request.method} ${request.url.split("?")[0]}`,
     } satisfies ApiErrorBody);
   });
+}
+
+/** The PostgreSQL error code behind a failed query (Drizzle wraps the driver's error as `cause`). */
+function databaseErrorCode(err: unknown): string | undefined {
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  return cause && typeof cause.code === "string" && /^[0-9A-Z]{5}$/.test(cause.code) ? cause.code : undefined;
 }
