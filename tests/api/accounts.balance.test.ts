@@ -121,7 +121,7 @@ describeDb("/api/accounts/…/balance-operations", () => {
     expect((await (await connector()).getAccount(login)).credit).toBe(before.credit);
   });
 
-  it("answers a platform rejection with its reason, records nothing as done, and lets the same key try again", async () => {
+  it("answers a platform rejection with its reason, records nothing as done, replays the refusal for that key, and a new key may try again", async () => {
     const login = freshLogin();
     const server = t.app.platforms.simulatedServer(platformId)!;
     const before = await (await connector()).getAccount(login);
@@ -137,10 +137,17 @@ describeDb("/api/accounts/…/balance-operations", () => {
     expect(row!.status).toBe("rejected");
     expect(await balanceAudits(login)).toHaveLength(0);
 
-    const retried = await operate(login, key, body);
+    // The refusal is that key's answer, like any first result: a retry never turns it into money.
+    const replayedRefusal = await operate(login, key, body);
+    expect(replayedRefusal.status).toBe(422);
+    expect(replayedRefusal.body.message).toBe(rejected.body.message);
+    expect((await (await connector()).getAccount(login)).balance).toBe(before.balance);
+
+    const newKey = randomUUID();
+    const retried = await operate(login, newKey, body);
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
     expect(retried.replayed).toBe(false);
-    const again = await operate(login, key, body);
+    const again = await operate(login, newKey, body);
     expect(again).toMatchObject({ status: 201, replayed: true, body: retried.body });
     expect((await (await connector()).getAccount(login)).balance).toBe(before.balance + 25_000);
     expect(await balanceAudits(login)).toHaveLength(1);

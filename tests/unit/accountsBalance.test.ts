@@ -68,12 +68,12 @@ describe("balance operation: one Idempotency-Key per dialog opening", () => {
     expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-2"]);
   });
 
-  it("the same request after a refusal keeps its key (the server tries again)", async () => {
+  it("trying the same request again after a refusal is a new operation with a new key (a refusal is the old key's final answer)", async () => {
     const s = new BalanceSubmission<Body, string>(keys());
     const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(new ApiError(409, "Market closed")).mockResolvedValueOnce("done");
     await expect(s.submit(deposit, send)).rejects.toThrow();
     await s.submit({ amount: "100.00", type: "deposit" }, send);
-    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1"]);
+    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-2"]);
   });
 
   it("uses crypto.randomUUID by default: a new dialog, a new key", () => {

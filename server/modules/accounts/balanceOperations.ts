@@ -10,8 +10,9 @@
  *  3. One transaction marks the row `done` with the answer (only if it still holds the lease
  *     attempt), updates the mirrored balance and credit, and writes the audit record.
  *
- * A platform rejection marks the row `rejected` (nothing is done); a retry with the same key
- * tries again, as attempt n+1 with a fresh operation id. An unknown outcome (timeout, lost link)
+ * A platform rejection marks the row `rejected` (nothing is done) and is the key's final answer:
+ * a retry with the same key gets the same refusal, like any other first result (to try again,
+ * the person sends a new operation with a new key). An unknown outcome (timeout, lost link)
  * leaves it `pending` with the lease given up, so the retry reuses the same operation id.
  * The same key with a different request is refused (422), whatever the row's state.
  */
@@ -100,6 +101,7 @@ export async function performBalanceOperation(deps: BalanceOperationDeps, call: 
     if (existing) {
       if (existing.requestHash !== hash) throw new HttpError(422, DIFFERENT_REQUEST);
       if (existing.status === "done") return { answer: existing.result as BalanceOperationAnswer, replayed: true };
+      if (existing.status === "rejected") throw rejectionError(existing.result as Rejection);
       if (existing.status === "pending" && existing.leaseActive) {
         const settled = await waitForOutcome(db, existing.id, deps.waitMs ?? 10_000);
         if (settled.status === "done") return { answer: settled.result as BalanceOperationAnswer, replayed: true };
@@ -108,7 +110,7 @@ export async function performBalanceOperation(deps: BalanceOperationDeps, call: 
         if (settled.leaseActive) throw new HttpError(409, IN_PROGRESS);
         continue;
       }
-      // Pending with its lease given up (unknown outcome, or a crash), or rejected: this retry takes over.
+      // Pending with its lease given up (unknown outcome, or a crash): this retry takes over with the same operation id.
       const connector = await deps.connectorFor(call.organizationId, call.platformId);
       const claimed = await claim(db, existing, leaseMs);
       if (!claimed) continue;
@@ -161,7 +163,7 @@ async function execute(
     });
   } catch (error) {
     if (error instanceof ConnectorError && (error.code === "rejected" || error.code === "invalidRequest" || error.code === "notFound")) {
-      // The platform refused it: nothing happened. Recorded as such; a retry with the key tries again.
+      // The platform refused it: nothing happened. Recorded as the key's final answer.
       const rejection: Rejection = { code: error.code, reason: error.reason, message: error.message };
       await db
         .update(balanceOperations)
@@ -234,7 +236,7 @@ async function execute(
   return { answer, replayed: false };
 }
 
-/** Take a row over: a pending one whose lease ran out (same attempt), or a rejected one (next attempt). */
+/** Take over a pending row whose lease ran out: same attempt, same operation id. */
 async function claim(db: Db, row: Row, leaseMs: number): Promise<Row | undefined> {
   const lease = sql`now() + ${`${leaseMs} milliseconds`}::interval`;
   const t = balanceOperations;
@@ -243,14 +245,6 @@ async function claim(db: Db, row: Row, leaseMs: number): Promise<Row | undefined
       .update(t)
       .set({ leaseUntil: lease, updatedAt: sql`now()` })
       .where(and(eq(t.id, row.id), eq(t.status, "pending"), eq(t.attempt, row.attempt), lt(t.leaseUntil, sql`now()`)))
-      .returning();
-    return claimed;
-  }
-  if (row.status === "rejected") {
-    const [claimed] = await db
-      .update(t)
-      .set({ status: "pending", attempt: sql`${t.attempt} + 1`, result: null, leaseUntil: lease, updatedAt: sql`now()` })
-      .where(and(eq(t.id, row.id), eq(t.status, "rejected"), eq(t.attempt, row.attempt)))
       .returning();
     return claimed;
   }

@@ -147,7 +147,7 @@ describe("balance operations when the outcome is unknown", () => {
     expect(await auditsOf(call.login)).toHaveLength(1);
   });
 
-  it("after a rejection the retry is a new attempt with a fresh operation id", async () => {
+  it("after a rejection the key's answer stays the refusal: the platform is not asked again", async () => {
     const call = await newCall();
     const before = await balanceOf(call.login);
     operationIds.length = 0;
@@ -155,11 +155,10 @@ describe("balance operations when the outcome is unknown", () => {
     server.faults.rejectNext(1);
     await expectHttpError(performBalanceOperation(deps(), call), 422);
     expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "rejected", attempt: 1 });
-    const outcome = await performBalanceOperation(deps(), call);
-    expect(outcome.replayed).toBe(false);
-    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "done", attempt: 2 });
-    expect(operationIds[1]).toBe(`${operationIds[0]}.2`);
-    expect(await balanceOf(call.login)).toBe(before + 1000);
+    await expectHttpError(performBalanceOperation(deps(), call), 422);
+    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "rejected", attempt: 1 });
+    expect(operationIds).toHaveLength(1);
+    expect(await balanceOf(call.login)).toBe(before);
   });
 
   it("keys are per organization: another organization's identical key is its own operation", async () => {

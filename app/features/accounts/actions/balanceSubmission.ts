@@ -5,8 +5,9 @@ import { ApiError } from "~/api";
  * balance dialog; the server returns the first result for a key it has seen, so:
  * - a double click, or a retry of the same submission, reuses the key (and while a request is in
  *   flight, a second submit joins it instead of sending again);
- * - after a definite refusal (the server answered 4xx: nothing was done) a changed request gets
- *   a new key, so it is not refused as "already used";
+ * - after a definite refusal (the server answered 4xx: nothing was done) the next submission gets
+ *   a new key: a refusal is that key's final answer on the server, so trying again — changed or
+ *   not — is a new operation;
  * - after an uncertain failure (no answer, a timeout, a 5xx: the money may have moved) the key
  *   is kept whatever the request, so the server can never move money twice: the same request is
  *   answered with the first result, a different one is refused.
@@ -15,6 +16,7 @@ export class BalanceSubmission<Body, Result> {
   private currentKey: string;
   private lastBody: string | null = null;
   private uncertainBody: string | null = null;
+  private refused = false;
   private inFlight: Promise<Result> | null = null;
 
   constructor(private readonly newKey: () => string = () => crypto.randomUUID()) {
@@ -37,7 +39,10 @@ export class BalanceSubmission<Body, Result> {
   /** The key the next submission of `body` would carry. */
   keyFor(body: Body): string {
     const text = canonical(body);
-    if (this.lastBody !== null && this.uncertainBody === null && text !== this.lastBody) this.currentKey = this.newKey();
+    if (this.uncertainBody === null && (this.refused || (this.lastBody !== null && text !== this.lastBody))) {
+      this.currentKey = this.newKey();
+      this.refused = false;
+    }
     return this.currentKey;
   }
 
@@ -53,8 +58,11 @@ export class BalanceSubmission<Body, Result> {
       },
       (error: unknown) => {
         if (isUncertain(error)) this.uncertainBody = text;
-        // The server answered this very request: whatever it was, it is no longer in doubt.
-        else if (this.uncertainBody === text) this.uncertainBody = null;
+        else {
+          // The server answered this very request with a refusal: nothing was done, and the key is spent.
+          if (this.uncertainBody === text) this.uncertainBody = null;
+          this.refused = true;
+        }
         throw error;
       },
     );
