@@ -1,3 +1,5 @@
+import { listClaimsOf } from "../organizations/repository.ts";
+import { hasModuleAccess } from "../../../core/access.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -43,8 +45,9 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
       schema: { tags, summary: "Trade platforms of all the caller's organizations, with their live state", response: { 200: TradePlatformListSchema } },
     },
     async (request) => {
-      const rows = await listTradePlatformsOf(db, request.auth.sub);
-      return rows.map((row) => {
+      const [rows, claims] = await Promise.all([listTradePlatformsOf(db, request.auth.sub), listClaimsOf(db, request.auth.sub)]);
+      // Only the organizations where the caller may read platforms (the same rule as GET /:id).
+      return rows.filter((row) => hasModuleAccess(claims, row.organizationId, "tradePlatforms", "read")).map((row) => {
         const { state, lastError } = app.platforms.state(row.id);
         return { ...row, state, lastError };
       });
