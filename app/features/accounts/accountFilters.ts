@@ -1,3 +1,4 @@
+import { ACCOUNT_PAGE_LIMIT_MAX, ACCOUNT_SORT_FIELDS, AMOUNT_FILTER_PATTERN } from "@core/schemas/accountList";
 import type { SortModelItem } from "ag-grid-community";
 
 /** The /users toolbar's filters, as typed (strings: half-typed input is normal while typing). */
@@ -25,33 +26,13 @@ export const EMPTY_FILTERS: AccountFilters = {
   equityMax: "",
 };
 
-export const PAGE_LIMIT_MAX = 500;
+export const PAGE_LIMIT_MAX = ACCOUNT_PAGE_LIMIT_MAX;
 
 /** Columns the API sorts by (every AccountRow column). */
-export const SORTABLE_FIELDS = new Set([
-  "platformName",
-  "platformType",
-  "login",
-  "group",
-  "name",
-  "email",
-  "leverage",
-  "currency",
-  "balance",
-  "credit",
-  "equity",
-  "margin",
-  "freeMargin",
-  "marginLevel",
-  "marginState",
-  "enabled",
-  "readOnly",
-  "registration",
-  "lastAccess",
-]);
+export const SORTABLE_FIELDS: ReadonlySet<string> = new Set(ACCOUNT_SORT_FIELDS);
 
 /** The API's amount filters: up to 15 digits and 2 decimals. */
-const DECIMAL = /^-?\d{1,15}(\.\d{1,2})?$/;
+const DECIMAL = AMOUNT_FILTER_PATTERN;
 const RANGE_FIELDS = ["balanceMin", "balanceMax", "equityMin", "equityMax"] as const;
 
 const bound = (filters: AccountFilters, field: (typeof RANGE_FIELDS)[number]) => filters[field].trim().replace(/,/g, "");

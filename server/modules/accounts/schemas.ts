@@ -1,38 +1,16 @@
 import { z } from "zod";
+import { ACCOUNT_PAGE_LIMIT_MAX, ACCOUNT_SORT_FIELDS, AMOUNT_FILTER_PATTERN } from "../../../core/schemas/accountList.ts";
 import { BALANCE_OPERATION_TYPES, JOURNAL_LEVELS, MAX_LEVERAGE, MIN_LEVERAGE, passwordProblem } from "../../../core/trading/index.ts";
 import { MAX_COMMENT_LENGTH } from "../../connectors/wire/requests.ts";
 
-/** Sort fields of the accounts list: every column of a row (a whitelist: nothing else reaches SQL). */
-export const ACCOUNT_SORT_FIELDS = [
-  "platformId",
-  "platformName",
-  "platformType",
-  "login",
-  "group",
-  "name",
-  "email",
-  "leverage",
-  "currency",
-  "balance",
-  "credit",
-  "equity",
-  "margin",
-  "freeMargin",
-  "marginLevel",
-  "marginState",
-  "enabled",
-  "readOnly",
-  "registration",
-  "lastAccess",
-] as const;
-export type AccountSortField = (typeof ACCOUNT_SORT_FIELDS)[number];
+export { ACCOUNT_SORT_FIELDS, type AccountSortField } from "../../../core/schemas/accountList.ts";
 
 /** Query strings send empty fields for cleared filters: those mean "no filter". */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
 /** Decimal amounts with at most two decimals ("1000", "1250.50"), as money travels in this API. */
-const DECIMAL = /^-?\d{1,15}(\.\d{1,2})?$/;
+const DECIMAL = AMOUNT_FILTER_PATTERN;
 const amountFilter = (name: string) =>
   optionalQuery(z.string().trim().regex(DECIMAL, { error: `${name} must be an amount such as 1000 or 1250.50` }));
 
@@ -72,8 +50,8 @@ export const ListAccountsQuerySchema = z
       z.coerce
         .number({ error: "limit must be a whole number" })
         .int({ error: "limit must be a whole number" })
-        .min(1, { error: "limit must be from 1 to 500" })
-        .max(500, { error: "limit must be from 1 to 500" })
+        .min(1, { error: `limit must be from 1 to ${ACCOUNT_PAGE_LIMIT_MAX}` })
+        .max(ACCOUNT_PAGE_LIMIT_MAX, { error: `limit must be from 1 to ${ACCOUNT_PAGE_LIMIT_MAX}` })
         .default(100),
     ),
   })
