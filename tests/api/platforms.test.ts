@@ -112,6 +112,21 @@ describeDb("trade platforms API", () => {
       expect(() => t.app.secrets.decrypt(row.secretCiphertext!, adaOrg)).toThrow(/could not be decrypted/);
     });
 
+    it("sends a stored manager password only to the server it was given for", async () => {
+      const created = await create("Sim endpoint", "MT5", simulated({ login: "1000", password: "Manager1" }));
+      // Same login, no password typed: the stored one is kept.
+      const same = await adaApi().patch(`/api/tradePlatforms/${created.id}`, { connection: simulated({ login: "1000" }) });
+      expect(same.statusCode, same.body).toBe(200);
+      // Another login without typing the password again: refused, nothing changed, nothing tested.
+      const moved = await adaApi().patch(`/api/tradePlatforms/${created.id}`, { connection: simulated({ login: "2000" }) });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json().message).toMatch(/Enter the .* again: the server address or login changed/);
+      const probe = await adaApi().post("/api/tradePlatforms/test-connection", { type: "MT5", connection: simulated({ login: "2000" }), platformId: created.id });
+      expect(probe.statusCode).toBe(400);
+      const [row] = await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, created.id));
+      expect(row.connection).toMatchObject({ login: "1000" });
+    });
+
     it("shows refused manager credentials as a failed platform, in words", async () => {
       const created = await create("Sim refused", "MT5", simulated({ login: "1000", password: "Wr0ng-Pass!" }));
       const failed = await untilState(created.id, "failed");

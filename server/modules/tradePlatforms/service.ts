@@ -81,6 +81,7 @@ export async function updatePlatform(deps: PlatformDeps, actor: Actor, id: strin
     if (connectionChange.secret === undefined && needsSecret(connectionChange.stored)) {
       // No new secret given: keep the stored one, if the kind did not change and there is one.
       if (!previous || !current.secretCiphertext) throw new HttpError(400, secretMissing(connectionChange.stored));
+      assertSameEndpoint(previous, connectionChange.stored);
     }
   }
 
@@ -209,6 +210,7 @@ export async function testConnection(deps: PlatformDeps, organizationId: string,
   let effectiveSecret = secret ?? null;
   if (secret === undefined && needsSecret(stored)) {
     if (!previous || !saved?.secretCiphertext) throw new HttpError(400, secretMissing(stored));
+    assertSameEndpoint(previous, stored);
     try {
       effectiveSecret = deps.secrets.decrypt(saved.secretCiphertext, saved.id);
     } catch {
@@ -292,4 +294,19 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function randomSeed(): number {
   return crypto.randomInt(0, 2 ** 31);
+}
+
+/**
+ * A stored secret is only ever sent to the server it was given for: with a new address, API URL
+ * or login, the person must type it again — otherwise anyone allowed to edit the platform could
+ * point it at their own host and receive the manager password.
+ */
+function assertSameEndpoint(previous: StoredConnection, next: StoredConnection) {
+  const endpoint = (c: StoredConnection) => {
+    const fields = c as Partial<Record<"address" | "apiUrl" | "login", unknown>>;
+    return JSON.stringify([fields.address ?? null, fields.apiUrl ?? null, fields.login ?? null]);
+  };
+  if (endpoint(previous) !== endpoint(next)) {
+    throw new HttpError(400, `Enter the ${secretWord(next)} again: the server address or login changed, and a stored secret is only sent to the server it was given for.`);
+  }
 }
