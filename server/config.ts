@@ -26,10 +26,16 @@ const EnvSchema = z
       .refine(isSecretsKey, "SECRETS_KEY must be 32 random bytes in base64 (generate one with: openssl rand -base64 32)")
       .optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
+    // Never "trust every hop": any client could then choose its own IP (rate limits, audit).
     TRUST_PROXY: z
-      .enum(["true", "false"])
+      .string()
       .default("false")
-      .transform((v) => v === "true"),
+      .transform((v) => v.trim())
+      .refine((v) => v === "true" || v === "false" || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*$/.test(v), {
+        message: 'TRUST_PROXY must be "false", "true" (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses',
+      })
+      .transform((v): false | number | string => (v === "false" || v === "0" ? false : v === "true" ? 1 : /^\d+$/.test(v) ? Number(v) : v)),
   })
   .refine(
     (e) => [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v === undefined) ||
@@ -48,7 +54,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   logLevel: Env["LOG_LEVEL"];
-  trustProxy: boolean;
+  /** false, a number of proxy hops, or the proxies' addresses (comma-separated) — never "all". */
+  trustProxy: false | number | string;
   demoPassword?: string;
   /**
    * Key (32 bytes, base64) that encrypts platform secrets at rest (server/secrets/). Unset: one

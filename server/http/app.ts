@@ -43,7 +43,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
             // Readable lines while developing; JSON lines (for log shippers) otherwise.
             ...(ctx.config.env === "development" && !opts.logStream ? { transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } } : {}),
           },
-    trustProxy: ctx.config.trustProxy,
+    // A hop count trusts only the nearest proxies (`hop` counts from our side), never every hop.
+    trustProxy: typeof ctx.config.trustProxy === "number" ? ((_address: string, hop: number) => hop < (ctx.config.trustProxy as number)) : ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -161,7 +161,7 @@ export function createProvider(opts: ProviderOptions): Provider {
 
   const provider = new Provider(config.oidc.authority, configuration);
   // Behind a TLS-terminating proxy, trust its X-Forwarded-* headers (TRUST_PROXY=true).
-  provider.proxy = config.trustProxy;
+  provider.proxy = config.trustProxy !== false;
   provider.on("server_error", (_ctx: KoaContextWithOIDC, err: Error) => log.error({ err }, "identity provider error"));
   return provider;
 }
