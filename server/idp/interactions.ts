@@ -15,6 +15,8 @@ import { errorPage, signInPage, signUpPage, type FormErrors } from "./views/page
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
 export const SIGN_UP_LIMIT = { max: 10, timeWindow: 60_000 };
+/** Across emails: one address trying many accounts (password spraying) is held up too. */
+export const SIGN_IN_PER_ADDRESS_LIMIT = { max: 50, timeWindow: 60_000 };
 
 interface Options {
   provider: Provider;
@@ -128,13 +130,23 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     return renderSignIn(reply, interaction.uid, 200, hint);
   });
 
+  const perAddress = app.createRateLimit({ ...SIGN_IN_PER_ADDRESS_LIMIT, keyGenerator: (request: FastifyRequest) => `signin-address|${request.ip}` });
   app.post(
     "/:uid/login",
     {
+      // Two limits, both after the body is parsed: per address and email (guessing one password),
+      // and per address alone (trying one password on many accounts). The plugin runs one limiter
+      // per request, so the address-wide one is checked by hand.
+      preHandler: async (request: UidRequest, reply: FastifyReply) => {
+        const verdict = await perAddress(request);
+        if (!verdict.isAllowed && verdict.isExceeded) {
+          reply.header("Retry-After", String(verdict.ttlInSeconds));
+          throw Object.assign(new Error("Too many attempts"), { statusCode: 429 });
+        }
+      },
       config: {
         rateLimit: {
           ...SIGN_IN_LIMIT,
-          // After the body is parsed, so the key can include the email being tried.
           hook: "preHandler",
           keyGenerator: (request: FastifyRequest) => `signin|${request.ip}|${normalizeEmail(formValue(request.body, "email"))}`,
         },

@@ -280,6 +280,24 @@ describeDb("embedded OpenID Connect provider", () => {
       expect(String(posted.headers.location)).toBe(`${ISSUER}/auth/${pagePath.split("/").pop()}`);
     });
 
+    it("limits sign-in attempts per address across emails too (password spraying)", async () => {
+      const { flow, response } = await authorize(t.app);
+      const pagePath = pathOf(String(response.headers.location), flow.publicUrl);
+      const statuses: number[] = [];
+      for (let i = 0; i < 51; i++) {
+        const res = await t.app.inject({
+          method: "POST",
+          url: `${pagePath}/login`,
+          remoteAddress: "192.0.2.77",
+          headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie: flow.jar.header(`${pagePath}/login`) ?? "" },
+          payload: new URLSearchParams({ email: uniqueEmail(`spray-${i}`), password: "Summer2026!" }).toString(),
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses.slice(0, 50).every((s) => s !== 429)).toBe(true);
+      expect(statuses[50]).toBe(429);
+    });
+
     it("limits sign-in attempts per address and email with a readable 429 page", async () => {
       const person = await newAccount("limited");
       const { flow, response } = await authorize(t.app);
