@@ -1,3 +1,4 @@
+import { SIMULATED_ACCOUNTS_DEFAULT, SIMULATED_TRADE_RATE_DEFAULT } from "../../core/schemas/platform.ts";
 /**
  * A platform's connection in its three shapes: as entered (with the secret), as stored (without
  * it; the secret goes to the cipher), and as shown (with `hasSecret` only). Plus which kinds a
@@ -10,7 +11,7 @@ import { offsetMinutesAt } from "./timeZone.ts";
 
 export type { ConnectionKind, StoredConnection };
 
-export const SIMULATED_DEFAULTS = { accounts: 300, tradeRate: 3 } as const;
+export const SIMULATED_DEFAULTS = { accounts: SIMULATED_ACCOUNTS_DEFAULT, tradeRate: SIMULATED_TRADE_RATE_DEFAULT } as const;
 
 /** A connection as the API receives it. On a change, an absent password / API key keeps the stored one. */
 export type ConnectionInput =

@@ -1,3 +1,4 @@
+import { SIMULATED_ACCOUNTS_DEFAULT, SIMULATED_ACCOUNTS_MAX, SIMULATED_TRADE_RATE_DEFAULT } from "../../../core/schemas/platform.ts";
 /**
  * A simulated trading server of one platform type, in process: the engine, its price feed and
  * simulated traders on timers of an injectable clock, faults, and manager connections that speak
@@ -32,7 +33,7 @@ export interface SimulatedServerOptions {
   clock?: Clock;
 }
 
-export const MAX_SIMULATED_ACCOUNTS = 100_000;
+export const MAX_SIMULATED_ACCOUNTS = SIMULATED_ACCOUNTS_MAX;
 export const DEFAULT_MANAGER: WireCredentials = { login: "1000", password: "Manager1" };
 
 export class SimulatedServer {
@@ -48,7 +49,7 @@ export class SimulatedServer {
   private pendingActions = 0;
 
   constructor(private readonly options: SimulatedServerOptions) {
-    const accounts = options.accounts ?? 300;
+    const accounts = options.accounts ?? SIMULATED_ACCOUNTS_DEFAULT;
     if (!Number.isInteger(accounts) || accounts < 0 || accounts > MAX_SIMULATED_ACCOUNTS)
       throw connectorErrors.invalidRequest(`A simulated server holds from 0 to ${MAX_SIMULATED_ACCOUNTS} accounts.`);
     this.platform = options.platform;
@@ -73,7 +74,7 @@ export class SimulatedServer {
     this.running = true;
     this.every(this.options.feedIntervalMs ?? 500, () => this.engine.tickPrices());
     const interval = this.options.traderIntervalMs ?? 100;
-    const rate = this.options.tradeRate ?? 3;
+    const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {
       // Carry fractions over, so 3 actions a second on a 100 ms timer is exactly 3 a second.
       this.pendingActions += (rate * interval) / 1000;

@@ -1,3 +1,4 @@
+import { PLATFORM_NAME_MAX, SIMULATED_SEED_MAX, SIMULATED_TRADE_RATE_MAX } from "../../../core/schemas/platform.ts";
 import { z } from "zod";
 import { MAX_SIMULATED_ACCOUNTS } from "../../connectors/simulated/server.ts";
 import { PLATFORM_APP_VALUES, TRADE_PLATFORM_TYPE_VALUES } from "../../db/tables/platforms.ts";
@@ -11,7 +12,7 @@ const PlatformName = z
   .string({ error: "name must be text" })
   .trim()
   .min(1, "Give the platform a name")
-  .max(100, "A platform name has at most 100 characters");
+  .max(PLATFORM_NAME_MAX, `A platform name has at most ${PLATFORM_NAME_MAX} characters`);
 const TimeZone = z
   .string({ error: "timeZone must be text" })
   .refine(isTimeZone, "timeZone must be an IANA time zone name, such as Europe/London, Asia/Nicosia or UTC");
@@ -49,9 +50,9 @@ function connectionSchema(secretRequired: boolean) {
         tradeRate: z
           .number()
           .min(0, "tradeRate (trading actions per second) cannot be negative")
-          .max(10_000, "tradeRate is at most 10000 actions per second")
+          .max(SIMULATED_TRADE_RATE_MAX, `tradeRate is at most ${SIMULATED_TRADE_RATE_MAX} actions per second`)
           .optional(),
-        seed: z.number().int("seed must be a whole number").min(0, "seed cannot be negative").max(0xffffffff).optional(),
+        seed: z.number().int("seed must be a whole number").min(0, "seed cannot be negative").max(SIMULATED_SEED_MAX).optional(),
         /** A manager login for the simulated server (its built-in manager is 1000 / Manager1); without it, the built-in one is used. */
         login: ManagerLogin.optional(),
         password: Secret.optional(),

@@ -26,12 +26,23 @@ export interface PlatformFormValues {
 export type PlatformFormField = keyof PlatformFormValues;
 export type PlatformFormErrors = Partial<Record<PlatformFormField, string>>;
 
-export const NAME_MAX = 100;
-export const SIMULATED_ACCOUNTS_DEFAULT = 300;
-export const SIMULATED_ACCOUNTS_MAX = 100_000;
-export const SIMULATED_TRADE_RATE_DEFAULT = 3;
-export const SIMULATED_TRADE_RATE_MAX = 10_000;
-export const SEED_MAX = 0xffffffff;
+// The API's own limits (core/schemas/platform.ts), so the form and the API never disagree.
+export {
+  PLATFORM_NAME_MAX as NAME_MAX,
+  SIMULATED_ACCOUNTS_DEFAULT,
+  SIMULATED_ACCOUNTS_MAX,
+  SIMULATED_TRADE_RATE_DEFAULT,
+  SIMULATED_TRADE_RATE_MAX,
+  SIMULATED_SEED_MAX as SEED_MAX,
+} from "@core/schemas/platform";
+import {
+  PLATFORM_NAME_MAX as NAME_MAX,
+  SIMULATED_ACCOUNTS_DEFAULT,
+  SIMULATED_ACCOUNTS_MAX,
+  SIMULATED_TRADE_RATE_DEFAULT,
+  SIMULATED_TRADE_RATE_MAX,
+  SIMULATED_SEED_MAX as SEED_MAX,
+} from "@core/schemas/platform";
 
 /** The real connection each platform type speaks. */
 export const SERVER_KIND: Record<TradePlatformType, Exclude<ConnectionKind, "simulated">> = {
