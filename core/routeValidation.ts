@@ -5,8 +5,9 @@
  * failure into React Router's error response.
  */
 
-export const TRADE_PLATFORM_TYPES = ["MT4", "MT5", "MatchTrader"] as const;
-export type TradePlatformType = (typeof TRADE_PLATFORM_TYPES)[number];
+import { TRADE_PLATFORM_TYPES, type TradePlatformType } from "./trading/platform.ts";
+
+export { TRADE_PLATFORM_TYPES, type TradePlatformType };
 
 export type RouteParams = Readonly<Record<string, string | undefined>>;
 

@@ -2,9 +2,10 @@
  * The trading platform types Toolbox connects to, and the connection states every connector
  * reports. Pure types shared by the server and the browser.
  */
-export type TradePlatformType = "MT4" | "MT5" | "MatchTrader";
+/** The one list of platform types: routes, forms, API schemas and the database all use it. */
+export const TRADE_PLATFORM_TYPES = ["MT4", "MT5", "MatchTrader"] as const;
 
-export const TRADE_PLATFORM_TYPES: readonly TradePlatformType[] = ["MT4", "MT5", "MatchTrader"];
+export type TradePlatformType = (typeof TRADE_PLATFORM_TYPES)[number];
 
 export const TRADE_PLATFORM_LABELS: Record<TradePlatformType, string> = {
   MT4: "MetaTrader 4",

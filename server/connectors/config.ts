@@ -4,9 +4,10 @@
  * Match-Trader Broker API and MT4 gateway kinds join this union when their connectors land.
  */
 import { z } from "zod";
+import { TRADE_PLATFORM_TYPES } from "../../core/trading/platform.ts";
 import { MAX_SIMULATED_ACCOUNTS } from "./simulated/server.ts";
 
-export const tradePlatformTypeSchema = z.enum(["MT4", "MT5", "MatchTrader"]);
+export const tradePlatformTypeSchema = z.enum(TRADE_PLATFORM_TYPES);
 
 export const simulatedServerOptionsSchema = z.object({
   seed: z.number().int().min(0).max(0xffffffff).optional(),

@@ -1,8 +1,9 @@
+import { TRADE_PLATFORM_TYPES } from "../../../core/trading/platform.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "../schema.ts";
 
-export const TRADE_PLATFORM_TYPE_VALUES = ["MT4", "MT5", "MatchTrader"] as const;
+export const TRADE_PLATFORM_TYPE_VALUES = TRADE_PLATFORM_TYPES;
 export const PLATFORM_APP_VALUES = ["tradesBlotter", "tradesCopier"] as const;
 export type PlatformApp = (typeof PLATFORM_APP_VALUES)[number];
 

@@ -1,3 +1,4 @@
+import { TRADE_PLATFORM_TYPES } from "../../../core/trading/platform.ts";
 import { z } from "zod";
 import { ACCOUNT_PAGE_LIMIT_MAX, ACCOUNT_SORT_FIELDS, AMOUNT_FILTER_PATTERN } from "../../../core/schemas/accountList.ts";
 import { BALANCE_OPERATION_TYPES, JOURNAL_LEVELS, MAX_LEVERAGE, MIN_LEVERAGE, passwordProblem } from "../../../core/trading/index.ts";
@@ -70,7 +71,7 @@ const money = z.string().meta({ description: "Decimal amount in the account curr
 export const AccountRowSchema = z.object({
   platformId: z.guid(),
   platformName: z.string(),
-  platformType: z.enum(["MT4", "MT5", "MatchTrader"]),
+  platformType: z.enum(TRADE_PLATFORM_TYPES),
   login: z.string(),
   group: z.string(),
   name: z.string(),

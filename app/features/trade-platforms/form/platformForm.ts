@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TradePlatformType } from "@core/trading/platform";
+import { TRADE_PLATFORM_TYPES, type TradePlatformType } from "@core/trading/platform";
 import type { ConnectionInput, ConnectionKind, NewPlatform, PlatformDetail } from "../platformApi";
 
 /**
@@ -118,7 +118,7 @@ function isHttpUrl(text: string): boolean {
 export function platformFormSchema({ secretStored = false }: { secretStored?: boolean } = {}) {
   return z
     .object({
-      type: z.enum(["MT4", "MT5", "MatchTrader"]),
+      type: z.enum(TRADE_PLATFORM_TYPES),
       name: z.string(),
       timeZone: z.string(),
       source: z.enum(["simulated", "server"]),
