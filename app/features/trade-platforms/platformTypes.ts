@@ -1,11 +1,7 @@
-import type { TradePlatformType } from "@core/routeValidation";
+import { TRADE_PLATFORM_LABELS, type TradePlatformType } from "@core/trading/platform";
 
 /** How each platform type is named on screen (the route keeps the spec's spelling). */
-export const PLATFORM_TYPE_LABELS: Record<TradePlatformType, string> = {
-  MT4: "MetaTrader 4",
-  MT5: "MetaTrader 5",
-  MatchTrader: "Match-Trader",
-};
+export const PLATFORM_TYPE_LABELS: Record<TradePlatformType, string> = TRADE_PLATFORM_LABELS;
 
 export const PLATFORM_TYPE_SHORT: Record<TradePlatformType, string> = {
   MT4: "MT4",
