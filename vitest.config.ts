@@ -26,6 +26,8 @@ export default defineConfig({
           include: ["tests/server/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
+          // Opening and migrating a database can take seconds on a busy two-core machine.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -9,7 +9,6 @@ import { AppShell } from "./features/shell/AppShell";
 import { useNewVersionCheck } from "./features/version-check/useNewVersionCheck";
 import { ColorModeScript } from "./ui/colorMode";
 import { Toaster } from "./ui/toast";
-import { TooltipProvider } from "./ui/Tooltip";
 import "./app.css";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -26,11 +25,11 @@ export const meta: Route.MetaFunction = ({ error }) => {
   return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Page not found · Toolbox" : "Error · Toolbox" }];
 };
 
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#1f9d55"/><path d="M12 11V9.5A1.5 1.5 0 0 1 13.5 8h5A1.5 1.5 0 0 1 20 9.5V11M7.5 11h17a1 1 0 0 1 1 1v10a2 2 0 0 1-2 2h-15a2 2 0 0 1-2-2V12a1 1 0 0 1 1-1ZM6.5 17h19" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round"/></svg>',
-)}`;
-
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: FAVICON, type: "image/svg+xml" }];
+// public/favicon.svg (and favicon.ico, its 16–48 px renderings, for browsers that ask /favicon.ico anyway).
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -56,11 +55,9 @@ export default function App() {
   useNewVersionCheck(config.buildId);
   return (
     <QueryProvider>
-      <TooltipProvider>
-        <ScrollManager />
-        <AppShell />
-        <Toaster />
-      </TooltipProvider>
+      <ScrollManager />
+      <AppShell />
+      <Toaster />
     </QueryProvider>
   );
 }

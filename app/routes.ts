@@ -3,6 +3,7 @@ import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes
 /**
  * The route table of SPEC.md §2. Every module loads lazily (React Router splits per route).
  * Raw paths (/health, /silent-renew, /auth-callback) skip the sign-in guard: see app/auth/guard.ts.
+ * Loaders only validate the URL; data loads in the browser (docs/decisions/0023-data-loads-in-the-browser.md).
  */
 export default [
   index("routes/home.tsx"),
@@ -38,10 +39,7 @@ export default [
   ]),
   ...prefix("apps", [
     route("trades-blotter", "routes/apps.trades-blotter.tsx"),
-    route("trades-copier", "routes/trades-copier/layout.tsx", [
-      index("routes/trades-copier/index.tsx"),
-      route("status", "routes/trades-copier/status.tsx"),
-    ]),
+    route("trades-copier", "routes/trades-copier/layout.tsx", [index("routes/trades-copier/index.tsx"), route("status", "routes/trades-copier/status.tsx")]),
   ]),
   route("settings", "routes/settings/layout.tsx", [
     index("routes/settings/index.tsx"),

@@ -18,13 +18,17 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { moneyToDecimal, type TradePlatformType } from "../core/trading/index.ts";
-import { accountsMirrorOf } from "../server/accounts/plugin.ts";
+import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { loadConfig } from "../server/config.ts";
-import { measureSimulatedEventRate } from "../server/connectors/simulated/benchmark.ts";
+import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
+import { measurePlatformCreationStall } from "./platformCreationStall.ts";
+import { accountsLoad } from "./accountsLoad.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
+import { runHttpBenchmark } from "./http.ts";
+import { shellSize } from "../scripts/shellSize.ts";
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -82,6 +86,7 @@ async function main() {
       const org = preflight.json().createdOrganizationId as string;
       const headers = apiHeaders(token, org);
       const mirror = accountsMirrorOf(ctx)!;
+      await measurePlatformCreationStall({ app, ctx, headers, accounts: ACCOUNTS, line });
 
       // 1. Mirror 100,000 accounts.
       line("");
@@ -110,7 +115,10 @@ async function main() {
         ["the same, page 10 (offset 900)", "groupMask=real*&balanceMin=5000&sort=equity&dir=desc&limit=100&offset=900"],
         ["name contains 'ann', sort balance asc, limit 100", "name=ann&sort=balance&dir=asc&limit=100"],
         ["no filter, sort login, limit 100", "sort=login&limit=100"],
-        ["groupMask=*,!demo*, equity 1000–50000, sort marginLevel desc", "groupMask=*,!demo*&equityMin=1000&equityMax=50000&sort=marginLevel&dir=desc&limit=100"],
+        [
+          "groupMask=*,!demo*, equity 1000–50000, sort marginLevel desc",
+          "groupMask=*,!demo*&equityMin=1000&equityMax=50000&sort=marginLevel&dir=desc&limit=100",
+        ],
       ];
       for (const [label, query] of queries) {
         const url = `/api/accounts?${query}`;
@@ -145,7 +153,9 @@ async function main() {
       line("== Simulated servers: trade events per second ==");
       for (const platform of ["MT4", "MT5", "MatchTrader"] as TradePlatformType[]) {
         const r = await measureSimulatedEventRate(platform, { accounts: 10_000, actions: 20_000 });
-        line(`${platform} at full speed: ${rate(r.actionsPerSecond)} trading actions/s → ${rate(r.eventsPerSecond)} normalized events/s to a subscriber (${rate(r.events)} events in ${r.seconds.toFixed(2)} s)`);
+        line(
+          `${platform} at full speed: ${rate(r.actionsPerSecond)} trading actions/s → ${rate(r.eventsPerSecond)} normalized events/s to a subscriber (${rate(r.events)} events in ${r.seconds.toFixed(2)} s)`,
+        );
       }
 
       const live = await app.inject({
@@ -194,6 +204,14 @@ async function main() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  await runHttpBenchmark({ line });
+  await accountsLoad({ adminUrl, line });
+  line("");
+  // The JavaScript a signed-in person loads for `/` (target ≤ 150 KB compressed, decision 0027).
+  if (fs.existsSync("build/client")) {
+    const shell = shellSize("build");
+    line(`shell for /: ${shell.servedKb} KB as sent (Brotli), ${shell.totalKb} KB gzip -9, target ≤ 150 KB (${(shell.servedKb / 150).toFixed(2)}× of it)`);
+  } else line("shell for /: no build (run `npm run build` first)");
   line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

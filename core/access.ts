@@ -11,17 +11,7 @@ export interface Claim {
 export const ADMIN_CLAIM = "organization:admin";
 
 export type Module =
-  | "customers"
-  | "users"
-  | "inbox"
-  | "logs"
-  | "tradePlatforms"
-  | "dealing"
-  | "plugins"
-  | "tradesBlotter"
-  | "tradesCopier"
-  | "settings"
-  | "members";
+  "customers" | "users" | "inbox" | "logs" | "tradePlatforms" | "dealing" | "plugins" | "tradesBlotter" | "tradesCopier" | "settings" | "members";
 
 export const MODULES: readonly Module[] = [
   "customers",
@@ -40,7 +30,10 @@ export const MODULES: readonly Module[] = [
 export type Permission = "read" | "write" | "money";
 
 function valuesOf(claim: Claim): string[] {
-  return claim.value.split(",").map((v) => v.trim()).filter(Boolean);
+  return claim.value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function isOrganizationAdmin(claims: readonly Claim[], organizationId: string | undefined): boolean {
@@ -59,12 +52,7 @@ export function moduleClaimType(module: Module, organizationId: string): string 
   return `Module.${module}.${organizationId}`;
 }
 
-export function hasModuleAccess(
-  claims: readonly Claim[],
-  organizationId: string | undefined,
-  module: Module,
-  permission: Permission,
-): boolean {
+export function hasModuleAccess(claims: readonly Claim[], organizationId: string | undefined, module: Module, permission: Permission): boolean {
   if (!organizationId) return false;
   return hasAccess(claims, organizationId, moduleClaimType(module, organizationId), permission);
 }

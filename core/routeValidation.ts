@@ -6,6 +6,7 @@
  */
 
 import { TRADE_PLATFORM_TYPES, type TradePlatformType } from "./trading/platform.ts";
+import { UUID_PATTERN as UUID } from "./ids.ts";
 
 export { TRADE_PLATFORM_TYPES, type TradePlatformType };
 
@@ -20,7 +21,6 @@ export interface RouteValidationFailure {
   message: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A plugin id as servers report it: a file-like name, no path separators, no spaces. */
 const PLUGIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Dotted numbers with an optional pre-release tag: 1, 5.00, 2.1.3, 1.0.0-beta.2. */
@@ -28,8 +28,7 @@ const PLUGIN_VERSION = /^\d{1,9}(\.\d{1,9}){0,3}(-[0-9A-Za-z.]{1,32})?$/;
 /** `{product}.MT4Plugin.FlexibleLeverage` / `{product}.MT5Plugin.FlexibleLeverage`; product is a vendor prefix. */
 const PLUGIN_EDITOR = /^([A-Za-z][A-Za-z0-9_-]{0,63})\.(MT4|MT5)Plugin\.FlexibleLeverage$/;
 
-export const isTradePlatformType = (v: string | undefined): v is TradePlatformType =>
-  (TRADE_PLATFORM_TYPES as readonly string[]).includes(v ?? "");
+export const isTradePlatformType = (v: string | undefined): v is TradePlatformType => (TRADE_PLATFORM_TYPES as readonly string[]).includes(v ?? "");
 export const isUuid = (v: string | undefined): boolean => UUID.test(v ?? "");
 export const isPluginId = (v: string | undefined): boolean => PLUGIN_ID.test(v ?? "");
 export const isPluginVersion = (v: string | undefined): boolean => PLUGIN_VERSION.test(v ?? "");
@@ -37,7 +36,7 @@ export const isPluginVersion = (v: string | undefined): boolean => PLUGIN_VERSIO
 /** The product prefix and platform type a plugin editor segment names, or null when malformed. */
 export function parsePluginEditor(segment: string | undefined): { product: string; platform: "MT4" | "MT5" } | null {
   const match = PLUGIN_EDITOR.exec(segment ?? "");
-  return match ? { product: match[1], platform: match[2] as "MT4" | "MT5" } : null;
+  return match?.[1] && match[2] ? { product: match[1], platform: match[2] as "MT4" | "MT5" } : null;
 }
 
 /** The rules routes declare (by name, so a route module reads like its URL). */

@@ -1,6 +1,9 @@
 /**
  * `npm test`: every suite — unit, API on PGlite and on PostgreSQL, then browser end-to-end on a
  * fresh production build — and, as the very last line, the totals over all of them.
+ *
+ * `TEST_NODE24=/path/to/node` (set by `.ci/run`) also runs the unit and API suites under that Node
+ * binary, so CI proves the code on both LTS lines it supports (package.json `engines`).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -18,49 +21,65 @@ interface VitestJson {
 const outDir = path.resolve("test-results");
 fs.mkdirSync(outDir, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
-let ok = true;
+/** What failed, by the label of its pass, repeated just above the totals. */
+const failedPasses: string[] = [];
+function fail(label: string) {
+  if (!failedPasses.includes(label)) failedPasses.push(label);
+}
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
-function vitest(label: string, projects: string[]) {
-  const file = path.join(outDir, `${label}.json`);
-  fs.rmSync(file, { force: true });
-  const status = run("npx", [
-    "vitest",
-    "run",
-    ...projects.flatMap((p) => ["--project", p]),
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${file}`,
-  ]);
-  if (!fs.existsSync(file)) {
+/** One Vitest run over `projects`, added to the totals; `node` runs Vitest under another Node binary. */
+function vitest(label: string, file: string, projects: string[], node?: string) {
+  const report = path.join(outDir, `${file}.json`);
+  fs.rmSync(report, { force: true });
+  const args = ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const status = node ? run(node, [path.resolve("node_modules/vitest/vitest.mjs"), ...args]) : run("npx", ["vitest", ...args]);
+  if (!fs.existsSync(report)) {
     console.error(`\n${label}: Vitest produced no report (exit ${status}).`);
     totals.failed += 1;
-    ok = false;
+    fail(label);
     return;
   }
-  const report = JSON.parse(fs.readFileSync(file, "utf8")) as VitestJson;
-  totals.passed += report.numPassedTests;
+  const result = JSON.parse(fs.readFileSync(report, "utf8")) as VitestJson;
+  totals.passed += result.numPassedTests;
   // A suite that failed to load counts as a failure even when it reported no test.
-  totals.failed += report.numFailedTests + (report.numFailedTests === 0 ? report.numFailedTestSuites : 0);
-  totals.skipped += report.numPendingTests + report.numTodoTests;
-  if (status !== 0 || !report.success) ok = false;
+  totals.failed += result.numFailedTests + (result.numFailedTests === 0 ? result.numFailedTestSuites : 0);
+  totals.skipped += result.numPendingTests + result.numTodoTests;
+  if (status !== 0 || !result.success) fail(label);
 }
 
-vitest("unit-api", ["unit", "server", "api-pglite", "api-postgres"]);
+const UNIT_AND_API = ["unit", "server", "api-pglite", "api-postgres"];
+vitest("Unit and API", "unit-api", UNIT_AND_API);
+
+const node24 = process.env.TEST_NODE24;
+if (node24) {
+  const version = spawnSync(node24, ["--version"], { encoding: "utf8" }).stdout?.trim();
+  const isNode24 = version?.startsWith("v24.") ?? false;
+  const label = `Unit and API on Node 24${isNode24 ? ` (${version})` : ""}`;
+  if (!isNode24) {
+    console.error(`\n${label}: ${node24} is not a Node 24 binary (${version ? `it reports ${version}` : "it does not run"}).`);
+    totals.failed += 1;
+    fail(label);
+  } else {
+    console.log(`\n${label} …`);
+    vitest(label, "unit-api-node24", UNIT_AND_API, node24);
+  }
+}
 
 console.log("\nBuilding the app for the browser tests …");
-if (run("npx", ["react-router", "build"]) !== 0) {
+if (run("npm", ["run", "--silent", "build"]) !== 0) {
   console.error("Build failed: browser tests not run.");
   totals.failed += 1;
-  ok = false;
+  fail("Build for the browser tests");
 } else {
-  vitest("e2e", ["e2e"]);
+  vitest("Browser end-to-end", "e2e", ["e2e"]);
 }
 
+if (failedPasses.length) console.error(`\nFailed: ${failedPasses.join("; ")}.`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
-process.exit(ok ? 0 : 1);
+process.exit(failedPasses.length ? 1 : 0);

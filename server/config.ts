@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PublicConfig } from "../core/publicConfig.ts";
+import { QUOTA_DEFAULTS, type Quotas } from "./quotas.ts";
 
 /**
  * Environment, validated once at boot (docs/configuration.md lists every variable).
@@ -23,7 +24,10 @@ const EnvSchema = z
     DEMO_PASSWORD: z.string().min(8, "DEMO_PASSWORD must be at least 8 characters").optional(),
     SECRETS_KEY: z
       .string()
-      .refine(isSecretsKey, "SECRETS_KEY must be 32 random bytes in base64 (generate one with: openssl rand -base64 32)")
+      .refine(
+        (v) => v.split(",").every(isSecretsKey),
+        "SECRETS_KEY must be 32 random bytes in base64 (generate one with: openssl rand -base64 32); to rotate, the new key first, then the older ones, comma-separated",
+      )
       .optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
@@ -32,13 +36,20 @@ const EnvSchema = z
       .string()
       .default("false")
       .transform((v) => v.trim())
-      .refine((v) => v === "true" || v === "false" || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F:.\/]+(\s*,\s*[0-9a-fA-F:.\/]+)*$/.test(v), {
+      .refine((v) => v === "true" || v === "false" || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v), {
         message: 'TRUST_PROXY must be "false", "true" (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses',
       })
       .transform((v): false | number | string => (v === "false" || v === "0" ? false : v === "true" ? 1 : /^\d+$/.test(v) ? Number(v) : v)),
+    // Quotas per organization and per person (server/quotas.ts; docs/configuration.md, "Quotas").
+    TOOLBOX_MAX_SIMULATED_PLATFORMS: quota("TOOLBOX_MAX_SIMULATED_PLATFORMS", QUOTA_DEFAULTS.simulatedPlatforms),
+    TOOLBOX_MAX_SIMULATED_ACCOUNTS: quota("TOOLBOX_MAX_SIMULATED_ACCOUNTS", QUOTA_DEFAULTS.simulatedAccounts),
+    TOOLBOX_MAX_SIMULATED_TRADE_RATE: quota("TOOLBOX_MAX_SIMULATED_TRADE_RATE", QUOTA_DEFAULTS.simulatedTradeRate),
+    TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON: quota("TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON", QUOTA_DEFAULTS.organizationsPerPerson),
+    TOOLBOX_MAX_PREFERENCE_KEYS: quota("TOOLBOX_MAX_PREFERENCE_KEYS", QUOTA_DEFAULTS.preferenceKeys),
   })
   .refine(
-    (e) => [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v === undefined) ||
+    (e) =>
+      [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v === undefined) ||
       [e.OIDC_AUTHORITY, e.OIDC_CLIENT_ID, e.OIDC_AUDIENCE].every((v) => v !== undefined),
     { message: "OIDC_AUTHORITY, OIDC_CLIENT_ID and OIDC_AUDIENCE must be set together (or none, for the embedded provider)" },
   );
@@ -57,9 +68,12 @@ export interface Config {
   /** false, a number of proxy hops, or the proxies' addresses (comma-separated) — never "all". */
   trustProxy: false | number | string;
   demoPassword?: string;
+  /** Limits per organization and per person (server/quotas.ts). */
+  quotas: Quotas;
   /**
-   * Key (32 bytes, base64) that encrypts platform secrets at rest (server/secrets/). Unset: one
-   * is generated once into `$DATA_DIR/secrets.key`.
+   * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
+   * older keys still accepted for reading, comma-separated. Unset: one is generated once into
+   * `$DATA_DIR/secrets.key`.
    */
   secretsKey?: string;
   oidc: {
@@ -100,7 +114,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoPassword: e.DEMO_PASSWORD,
-    secretsKey: e.SECRETS_KEY,
+    quotas: {
+      simulatedPlatforms: e.TOOLBOX_MAX_SIMULATED_PLATFORMS,
+      simulatedAccounts: e.TOOLBOX_MAX_SIMULATED_ACCOUNTS,
+      simulatedTradeRate: e.TOOLBOX_MAX_SIMULATED_TRADE_RATE,
+      organizationsPerPerson: e.TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON,
+      preferenceKeys: e.TOOLBOX_MAX_PREFERENCE_KEYS,
+    },
+    secretsKey: e.SECRETS_KEY?.split(",")
+      .map((k) => k.trim())
+      .join(","),
     oidc: {
       embedded,
       authority: embedded ? `${publicUrl}/oidc` : e.OIDC_AUTHORITY!.replace(/\/+$/, ""),
@@ -109,6 +132,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       scope: `openid profile email ${API_SCOPE}`,
     },
   };
+}
+
+/** A quota: a whole number, 0 or more (0 allows none). */
+function quota(name: string, fallback: number) {
+  return z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} cannot be negative (0 allows none)`)
+    .max(Number.MAX_SAFE_INTEGER, `${name} is too large`)
+    .default(fallback);
 }
 
 /** 32 bytes in base64 or base64url, padding optional. */

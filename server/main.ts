@@ -3,6 +3,8 @@ import { loadConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { buildApp } from "./http/app.ts";
 import { seedDemo } from "./seed.ts";
+import { secretCipherOf } from "./secrets/context.ts";
+import { reencryptPlatformSecrets } from "./secrets/rotation.ts";
 import type { AppContext } from "./context.ts";
 
 export interface Running {
@@ -18,6 +20,14 @@ export async function startToolbox(config: Config = loadConfig(), opts: { dev?: 
   const ctx: AppContext = { config, database };
   const seeded = await seedDemo(ctx, opts.quiet ? { log: () => {} } : {});
   const app = await buildApp(ctx, { web: { mode: opts.dev ? "development" : "production" }, logger: !opts.quiet });
+  // After a key rotation (SECRETS_KEY = new key, then the older ones), bring every secret under the new key.
+  const rotation = await reencryptPlatformSecrets(
+    database.db,
+    secretCipherOf(ctx, (message) => app.log.warn(message)),
+  );
+  if (rotation.reencrypted > 0) app.log.info(rotation, "platform secrets re-encrypted under the current SECRETS_KEY");
+  if (rotation.unreadable > 0)
+    app.log.warn(rotation, "some platform secrets cannot be decrypted with any configured SECRETS_KEY; those platforms ask for their secret again");
   await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl;
   if (!opts.quiet) {

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "./context.ts";
 import { tradePlatforms, users } from "./db/schema.ts";
-import { createAccount, findAccountByEmail } from "./idp/accounts.ts";
+import { createAccount, findAccountByEmail } from "./idp/people.ts";
 import { createOrganizationWithAdmin, upsertUser } from "./modules/organizations/repository.ts";
 
 export interface SeedResult {

@@ -7,7 +7,7 @@ import { startToolbox } from "./main.ts";
 const dev = process.env.NODE_ENV === "development";
 if (!dev && !fs.existsSync("build/server/index.js")) {
   console.log("No build found: building Toolbox first (npm run build) …");
-  const r = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+  const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

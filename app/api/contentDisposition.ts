@@ -18,7 +18,10 @@ function parsedFileName(header: string): string | undefined {
     return parse(header).parameters.filename;
   } catch {
     // Servers send sloppy headers (unquoted spaces, odd charsets): take a plain filename if any.
-    return /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header)?.slice(1).find((v) => v !== undefined);
+    return /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i
+      .exec(header)
+      ?.slice(1)
+      .find((v) => v !== undefined);
   }
 }
 

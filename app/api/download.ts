@@ -1,4 +1,5 @@
 import { trackActivity } from "~/ui/loadingBar";
+import { saveFile } from "~/ui/saveFile";
 import { fileNameFromContentDisposition } from "./contentDisposition";
 import { ApiError } from "./ApiError";
 import { toastFailure } from "./failureToasts";
@@ -25,19 +26,6 @@ export async function download(path: string, options: { signal?: AbortSignal } =
     throw new ApiError(response.status, readable || `HTTP ${response.status}`, text);
   }
   const name = fileNameFromContentDisposition(response.headers.get("Content-Disposition"));
-  saveBlob(await response.blob(), name);
+  saveFile(await response.blob(), name);
   return name;
-}
-
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the blob is released.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

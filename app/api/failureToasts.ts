@@ -6,8 +6,7 @@ import { toast } from "~/ui/toast";
 export const AUTH_EXPIRED_TITLE = AUTH_TOASTS.expiredTitle;
 export const AUTH_EXPIRED_FALLBACK = "Authenticating back...";
 export const ERROR_TITLE = AUTH_TOASTS.failureTitle;
-export const UNAVAILABLE_FALLBACK =
-  "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
+export const UNAVAILABLE_FALLBACK = "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
 
 /** One id, so several calls failing with 401 at once show one toast, not a pile. */
 const AUTH_EXPIRED_TOAST_ID = "api-authentication-expired";

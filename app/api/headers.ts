@@ -1,5 +1,5 @@
 import { getFreshUser } from "~/auth";
-import { useProfileStore } from "~/profile/store";
+import { currentOrganizationId } from "~/profile/selectors";
 
 /**
  * SPEC §7: every API call carries the current organization, the XHR marker and the bearer token.
@@ -8,7 +8,7 @@ import { useProfileStore } from "~/profile/store";
 export async function apiHeaders(extra?: HeadersInit): Promise<Headers> {
   const user = await getFreshUser();
   const headers = new Headers(extra);
-  const organizationId = useProfileStore.getState().currentOrganizationId;
+  const organizationId = currentOrganizationId();
   if (organizationId) headers.set("OrganizationId", organizationId);
   headers.set("X-Requested-With", "XMLHttpRequest");
   if (user?.access_token) headers.set("Authorization", `Bearer ${user.access_token}`);

@@ -2,9 +2,13 @@ import type { User } from "oidc-client-ts";
 import { SILENT_REQUEST_TIMEOUT_SECONDS } from "./constants";
 import { userManager } from "./connect";
 import type { VerifyingUserManager } from "./manager";
+import { toastsOnScreen } from "~/ui/toast";
 import { showAuthFailure } from "./notify";
 import { currentPath, returnTargetFor } from "./returnPath";
 import { setAuthUser, useAuthStore } from "./store";
+
+/** How long a sign-in redirect waits for its warning toast to be on screen (it normally takes a frame or two). */
+const TOAST_WAIT_MS = 3000;
 
 /** A redirect to the provider (sign-in or sign-out) is under way: start no other. */
 let leaving = false;
@@ -45,6 +49,9 @@ export async function startLoginRedirect(): Promise<void> {
   if (!startLeaving()) return;
   try {
     const um = await userManager();
+    // The warning raised just before (SPEC §8 "Authentication expired") must reach the screen before
+    // the page leaves; the toaster loads after hydration, so wait for it, briefly.
+    await toastsOnScreen(TOAST_WAIT_MS);
     // signinRedirect settles only if the page comes back (bfcache) or the request could not be made.
     um.signinRedirect().then(stopLeaving, (error: unknown) => {
       stopLeaving();

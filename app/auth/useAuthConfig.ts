@@ -8,8 +8,7 @@ import { configureAuth } from "./manager";
  * callback pages cannot rely on the guard having done it.
  */
 export function useAuthConfig(): PublicConfig | undefined {
-  const data = useRouteLoaderData("root") as { config?: PublicConfig } | undefined;
-  return data?.config;
+  return useRouteLoaderData<{ config?: PublicConfig }>("root")?.config;
 }
 
 export function configureFrom(config: PublicConfig | undefined): void {

@@ -1,4 +1,5 @@
 import { api } from "~/api";
+import { retry } from "~/api/retry";
 import type { Claim, Organization, PreflightAnswer, TradePlatform } from "./types";
 import { useProfileStore } from "./store";
 
@@ -25,21 +26,18 @@ export async function runPreflight(): Promise<void> {
 
 /** Runs preflight until it succeeds; the returned function stops further attempts. */
 export function startPreflight(): () => void {
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const attempt = async () => {
-    try {
-      await runPreflight();
-    } catch (error) {
-      if (stopped) return;
+  const stop = new AbortController();
+  // SPEC §9: a fixed delay, not the growing backoff.
+  retry(runPreflight, {
+    signal: stop.signal,
+    minTimeout: PREFLIGHT_RETRY_MS,
+    factor: 1,
+    randomize: false,
+    retryIf: () => !stop.signal.aborted,
+    onRetry: (error) => {
       console.error(`Preflight failed; retrying in ${PREFLIGHT_RETRY_MS} ms`, error);
-      useProfileStore.getState().setPreflightError(error instanceof Error ? error.message : String(error));
-      timer = setTimeout(attempt, PREFLIGHT_RETRY_MS);
-    }
-  };
-  void attempt();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+      useProfileStore.getState().setPreflightError(error.message);
+    },
+  }).catch(() => {}); // only stopping ends it
+  return () => stop.abort();
 }

@@ -7,10 +7,7 @@ import type { Claim, Organization } from "./types";
  * is new). Same calls as preflight step 2.
  */
 export async function refreshOrganizations(): Promise<Organization[]> {
-  const [claims, organizations] = await Promise.all([
-    api.get<Claim[]>("/api/profile/user-claims"),
-    api.get<Organization[]>("/api/organizations"),
-  ]);
+  const [claims, organizations] = await Promise.all([api.get<Claim[]>("/api/profile/user-claims"), api.get<Organization[]>("/api/organizations")]);
   useProfileStore.getState().setClaimsAndOrganizations(claims, organizations);
   return organizations;
 }

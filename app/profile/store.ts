@@ -15,16 +15,16 @@ export interface ProfileData {
 }
 
 interface ProfileActions {
-  setAppConfig(appConfig: PreflightAnswer): void;
+  setAppConfig: (appConfig: PreflightAnswer) => void;
   /** Stores claims and organizations and keeps a valid current organization (SPEC §4 step 2). */
-  setClaimsAndOrganizations(claims: Claim[], organizations: Organization[], preferredOrganizationId?: string): void;
-  setTradePlatforms(tradePlatforms: TradePlatform[]): void;
-  setPreflightDone(done: boolean): void;
-  setPreflightError(error: string | null): void;
-  setCurrentOrganization(id: string): void;
-  addOrganization(organization: Organization): void;
-  removeTradePlatform(id: string): void;
-  setTradePlatformEnable(id: string, enable: boolean): void;
+  setClaimsAndOrganizations: (claims: Claim[], organizations: Organization[], preferredOrganizationId?: string) => void;
+  setTradePlatforms: (tradePlatforms: TradePlatform[]) => void;
+  setPreflightDone: (done: boolean) => void;
+  setPreflightError: (error: string | null) => void;
+  setCurrentOrganization: (id: string) => void;
+  addOrganization: (organization: Organization) => void;
+  removeTradePlatform: (id: string) => void;
+  setTradePlatformEnable: (id: string, enable: boolean) => void;
 }
 
 export type ProfileState = ProfileData & ProfileActions;
@@ -59,7 +59,7 @@ function persistedFields({ claims, currentOrganizationId, organizations, tradePl
 /** Read back only the persisted fields, and only when well formed: storage is anyone's to edit. */
 function restorePersisted(stored: unknown, current: ProfileState): ProfileState {
   const s = (stored && typeof stored === "object" ? stored : {}) as Partial<ProfileData>;
-  const list = <T,>(v: T[] | undefined, fallback: T[]) => (Array.isArray(v) ? v : fallback);
+  const list = <T>(v: T[] | undefined, fallback: T[]) => (Array.isArray(v) ? v : fallback);
   return {
     ...current,
     claims: list(s.claims, current.claims),
@@ -80,11 +80,9 @@ export const useProfileStore = create<ProfileState>()(
       setPreflightDone: (preflightDone) => set({ preflightDone, ...(preflightDone ? { preflightError: null } : {}) }),
       setPreflightError: (preflightError) => set({ preflightError }),
       setCurrentOrganization: (id) => set((s) => (s.organizations.some((o) => o.id === id) ? { currentOrganizationId: id } : s)),
-      addOrganization: (organization) =>
-        set((s) => ({ organizations: [...s.organizations.filter((o) => o.id !== organization.id), organization] })),
+      addOrganization: (organization) => set((s) => ({ organizations: [...s.organizations.filter((o) => o.id !== organization.id), organization] })),
       removeTradePlatform: (id) => set((s) => ({ tradePlatforms: s.tradePlatforms.filter((p) => p.id !== id) })),
-      setTradePlatformEnable: (id, enable) =>
-        set((s) => ({ tradePlatforms: s.tradePlatforms.map((p) => (p.id === id ? { ...p, enable } : p)) })),
+      setTradePlatformEnable: (id, enable) => set((s) => ({ tradePlatforms: s.tradePlatforms.map((p) => (p.id === id ? { ...p, enable } : p)) })),
     }),
     {
       name: PROFILE_STORAGE_KEY,

@@ -1,12 +1,13 @@
 import { useMemo } from "react";
 import { hasAccess, hasModuleAccess, isOrganizationAdmin, type Module, type Permission } from "@core/access";
+import { useCurrentOrganizationId } from "./selectors";
 import { useProfileStore } from "./store";
 
 export interface Access {
   /** SPEC §6 hasAccess(type, value) in the current organization. */
-  hasAccess(type: string, value: string): boolean;
+  hasAccess: (type: string, value: string) => boolean;
   /** `Module.{module}.{currentOrganizationId}` holds `permission`. */
-  hasModule(module: Module, permission: Permission): boolean;
+  hasModule: (module: Module, permission: Permission) => boolean;
   isAdmin: boolean;
 }
 
@@ -16,7 +17,7 @@ export interface Access {
  */
 export function useAccess(): Access {
   const claims = useProfileStore((s) => s.claims);
-  const organizationId = useProfileStore((s) => s.currentOrganizationId) ?? undefined;
+  const organizationId = useCurrentOrganizationId() ?? undefined;
   return useMemo(
     () => ({
       hasAccess: (type, value) => hasAccess(claims, organizationId, type, value),

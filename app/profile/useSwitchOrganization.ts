@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
+import { currentOrganizationId } from "./selectors";
 import { useProfileStore } from "./store";
 
 /**
@@ -10,9 +11,8 @@ export function useSwitchOrganization(): (organizationId: string) => void {
   const queryClient = useQueryClient();
   return useCallback(
     (organizationId: string) => {
-      const { currentOrganizationId, setCurrentOrganization } = useProfileStore.getState();
-      if (organizationId === currentOrganizationId) return;
-      setCurrentOrganization(organizationId);
+      if (organizationId === currentOrganizationId()) return;
+      useProfileStore.getState().setCurrentOrganization(organizationId);
       void queryClient.cancelQueries();
       void queryClient.resetQueries();
     },

@@ -16,7 +16,8 @@ export default function LogoutCallbackPage() {
   useEffect(() => {
     configureFrom(config);
     let active = true;
-    completeSignOut()
+    // Never rejects (a failure is shown, then the way home is the same), so nothing to await.
+    void completeSignOut()
       .catch((error: unknown) => {
         showAuthFailure(error);
         return "/";

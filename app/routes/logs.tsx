@@ -7,7 +7,10 @@ export const meta = () => [{ title: "Logs · Toolbox" }];
 export default function LogsPage() {
   return (
     <Page title="Logs" description="The audit log and each platform's server journal">
-      <ComingLater icon={ScrollText} what="Who did what in Toolbox, with before and after, and every server journal entry; filter by time, platform, actor, action and text, and export to CSV." />
+      <ComingLater
+        icon={ScrollText}
+        what="Who did what in Toolbox, with before and after, and every server journal entry; filter by time, platform, actor, action and text, and export to CSV."
+      />
     </Page>
   );
 }

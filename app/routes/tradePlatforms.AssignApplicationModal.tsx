@@ -28,7 +28,11 @@ export default function AssignApplicationModal() {
     <>
       <OverviewPage />
       <DialogRoot open onOpenChange={(open) => (open ? undefined : close())}>
-        <DialogContent title="Assign an application" description="Run the Trades Blotter or the Trades Copier on one or more trade platforms." className="max-w-xl">
+        <DialogContent
+          title="Assign an application"
+          description="Run the Trades Blotter or the Trades Copier on one or more trade platforms."
+          className="max-w-xl"
+        >
           {canWrite ? (
             <AssignApplicationForm
               initialApp={initialApp}

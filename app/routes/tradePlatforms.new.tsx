@@ -13,7 +13,11 @@ export default function NewTradePlatformPage() {
       {hasModule("tradePlatforms", "write") ? (
         <NewPlatformForm />
       ) : (
-        <EmptyState icon={ShieldOff} title="You can't connect platforms" description="Connecting a trade platform needs write access to trade platforms. Ask an administrator of this organization." />
+        <EmptyState
+          icon={ShieldOff}
+          title="You can't connect platforms"
+          description="Connecting a trade platform needs write access to trade platforms. Ask an administrator of this organization."
+        />
       )}
     </Page>
   );

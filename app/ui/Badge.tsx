@@ -17,11 +17,7 @@ export type BadgeTone = keyof typeof tones;
 export function Badge({ tone = "neutral", className, ...props }: ComponentProps<"span"> & { tone?: BadgeTone }) {
   return (
     <span
-      className={cn(
-        "inline-flex h-5 items-center gap-1 rounded-full border px-2 text-xs font-medium whitespace-nowrap [&_svg]:size-3",
-        tones[tone],
-        className,
-      )}
+      className={cn("inline-flex h-5 items-center gap-1 rounded-full border px-2 text-xs font-medium whitespace-nowrap [&_svg]:size-3", tones[tone], className)}
       {...props}
     />
   );

@@ -51,14 +51,7 @@ export function Button({ variant, size, asChild, loading, disabled, className, c
     );
   }
   return (
-    <button
-      ref={ref}
-      type={type ?? "button"}
-      className={classes}
-      disabled={disabled || loading}
-      aria-busy={loading || undefined}
-      {...props}
-    >
+    <button ref={ref} type={type ?? "button"} className={classes} disabled={disabled || loading} aria-busy={loading || undefined} {...props}>
       {loading ? <Spinner size="sm" label={null} /> : null}
       {children}
     </button>

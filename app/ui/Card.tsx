@@ -10,8 +10,12 @@ export function CardHeader({ className, ...props }: ComponentProps<"div">) {
   return <div className={cn("flex flex-col gap-1 px-5 pt-5", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: ComponentProps<"h2">) {
-  return <h2 className={cn("text-base font-semibold leading-tight", className)} {...props} />;
+export function CardTitle({ className, children, ...props }: ComponentProps<"h2">) {
+  return (
+    <h2 className={cn("text-base font-semibold leading-tight", className)} {...props}>
+      {children}
+    </h2>
+  );
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<"p">) {

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ReactNode, RefObject } from "react";
 import { cn, focusRing } from "./cn";
 
 export const DialogRoot = DialogPrimitive.Root;
@@ -14,13 +14,18 @@ interface DialogContentProps {
   footer?: ReactNode;
   className?: string;
   children?: ReactNode;
+  /**
+   * The field to focus on opening, when it is not the first focusable element (which Radix
+   * focuses by default). Ignored while it is disabled.
+   */
+  initialFocus?: RefObject<HTMLElement | null>;
 }
 
 /**
  * A modal window: focus is trapped inside, Escape and the close button dismiss it, the title and
  * description are announced when it opens.
  */
-export function DialogContent({ title, description, footer, className, children }: DialogContentProps) {
+export function DialogContent({ title, description, footer, className, children, initialFocus }: DialogContentProps) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="tb-overlay fixed inset-0 z-50 bg-black/50 backdrop-blur-[1px]" />
@@ -31,6 +36,12 @@ export function DialogContent({ title, description, footer, className, children 
           className,
         )}
         {...(description ? {} : { "aria-describedby": undefined })}
+        onOpenAutoFocus={(event) => {
+          const target = initialFocus?.current;
+          if (!target || target.matches(":disabled")) return;
+          event.preventDefault();
+          target.focus();
+        }}
       >
         <div className="grid gap-1.5 pr-6">
           <DialogPrimitive.Title className="text-lg font-semibold leading-tight">{title}</DialogPrimitive.Title>
@@ -38,10 +49,7 @@ export function DialogContent({ title, description, footer, className, children 
         </div>
         {children}
         {footer ? <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{footer}</div> : null}
-        <DialogPrimitive.Close
-          className={cn("absolute top-4 right-4 rounded-sm p-1 text-muted hover:bg-subtle hover:text-fg", focusRing)}
-          aria-label="Close"
-        >
+        <DialogPrimitive.Close className={cn("absolute top-4 right-4 rounded-sm p-1 text-muted hover:bg-subtle hover:text-fg", focusRing)} aria-label="Close">
           <X aria-hidden className="size-4" />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>

@@ -7,5 +7,4 @@ export function cn(...inputs: ClassValue[]): string {
 }
 
 /** The one focus ring every interactive block shares (visible on keyboard focus only). */
-export const focusRing =
-  "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-bg";
+export const focusRing = "outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-bg";

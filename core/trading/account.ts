@@ -45,10 +45,7 @@ export interface Account {
 }
 
 /** The money figures that move with prices. */
-export type AccountFigures = Pick<
-  Account,
-  "balance" | "credit" | "equity" | "margin" | "freeMargin" | "marginLevel" | "marginState"
->;
+export type AccountFigures = Pick<Account, "balance" | "credit" | "equity" | "margin" | "freeMargin" | "marginLevel" | "marginState">;
 
 /** What can be set when creating an account. The password is write-only. */
 export interface NewAccount {

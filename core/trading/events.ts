@@ -42,12 +42,7 @@ export interface AccountChangedEvent extends TradeEventBase {
   account: Account;
 }
 
-export type TradeEvent =
-  | PositionOpenedEvent
-  | PositionModifiedEvent
-  | PositionClosedEvent
-  | DealAddedEvent
-  | AccountChangedEvent;
+export type TradeEvent = PositionOpenedEvent | PositionModifiedEvent | PositionClosedEvent | DealAddedEvent | AccountChangedEvent;
 
 export type TradeEventType = TradeEvent["type"];
 

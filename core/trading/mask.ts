@@ -4,7 +4,10 @@
  * group except the demo ones. Case-insensitive, as on the platforms. An empty mask matches all.
  */
 export function compileMask(mask: string): (name: string) => boolean {
-  const parts = mask.split(",").map((p) => p.trim()).filter(Boolean);
+  const parts = mask
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return () => true;
   const excludes = parts.filter((p) => p.startsWith("!")).map((p) => p.slice(1).toLowerCase());
   const includes = parts.filter((p) => !p.startsWith("!")).map((p) => p.toLowerCase());

@@ -18,6 +18,26 @@ export type Money = number;
 
 export const MONEY_DIGITS = 2;
 
+/**
+ * The one bound of money in Toolbox, in minor units.
+ *
+ * - One balance operation (deposit, withdrawal, credit in or out) moves at most 1,000,000,000.00:
+ *   MT5 refuses more with 4005 TRADE_MAX_MONEY (../shared/PROTOCOLS.md), and the API refuses it
+ *   before asking any platform.
+ * - An account's balance, credit and equity stay within ±1,000,000,000,000.00 (1e14 minor units).
+ *   That leaves 90× headroom below 2^53 (9.007e15), so one account's sums (balance + credit +
+ *   floating profit) are always exact integers. A simulated server refuses an operation that
+ *   would take a figure past it, as a real server does; totals over many accounts are summed in
+ *   the database (numeric) or in BigInt, never as plain numbers.
+ */
+export const MAX_OPERATION_AMOUNT: Money = 100_000_000_000;
+export const MAX_ACCOUNT_MONEY: Money = 100_000_000_000_000;
+
+/** Within the account bound (see MAX_ACCOUNT_MONEY). */
+export function withinAccountBound(value: Money): boolean {
+  return Math.abs(value) <= MAX_ACCOUNT_MONEY;
+}
+
 export function isMoney(value: unknown): value is Money {
   return typeof value === "number" && Number.isSafeInteger(value);
 }
@@ -52,6 +72,14 @@ export function moneyToDecimal(minor: Money, digits = MONEY_DIGITS): string {
   const whole = digits === 0 ? text : text.slice(0, -digits);
   const fraction = digits === 0 ? "" : `.${text.slice(-digits)}`;
   return `${negative ? "-" : ""}${whole}${fraction}`;
+}
+
+/** For messages a person reads: 100000000000000 → "1,000,000,000,000.00" (thousands grouped, full digits). */
+export function moneyToDisplay(minor: Money, digits = MONEY_DIGITS): string {
+  const text = moneyToDecimal(minor, digits);
+  const [whole = "", fraction] = text.replace(/^-/, "").split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${minor < 0 ? "-" : ""}${grouped}${fraction === undefined ? "" : `.${fraction}`}`;
 }
 
 /** Major units as a double, for platforms whose wire format is a float (MT4, MT5). */

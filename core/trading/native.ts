@@ -5,14 +5,9 @@
  * for support conversations with the platform's own tools.
  */
 export type NativeAccountRef =
-  | { platform: "MT4"; login: number }
-  | { platform: "MT5"; login: number }
-  | { platform: "MatchTrader"; accountId: string; offerId: string };
+  { platform: "MT4"; login: number } | { platform: "MT5"; login: number } | { platform: "MatchTrader"; accountId: string; offerId: string };
 
-export type NativePositionRef =
-  | { platform: "MT4"; ticket: number }
-  | { platform: "MT5"; position: number }
-  | { platform: "MatchTrader"; positionId: string };
+export type NativePositionRef = { platform: "MT4"; ticket: number } | { platform: "MT5"; position: number } | { platform: "MatchTrader"; positionId: string };
 
 /**
  * MT4 has no deals, only tickets: a trade's opening and closing are both its ticket, told apart

@@ -35,6 +35,26 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * The clock a platform's work runs on under supervision: a timer callback that throws never
+ * reaches the event loop (where it would end the process for every organization); the error goes
+ * to `onFault` — the platform's supervisor, which stops and restarts that platform alone.
+ */
+export function guardedClock(clock: Clock, onFault: (error: unknown) => void): Clock {
+  return {
+    now: () => clock.now(),
+    setTimeout: (callback, ms) =>
+      clock.setTimeout(() => {
+        try {
+          callback();
+        } catch (error) {
+          onFault(error);
+        }
+      }, ms),
+    clearTimeout: (handle) => clock.clearTimeout(handle),
+  };
+}
+
 export function sleep(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }

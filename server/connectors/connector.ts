@@ -89,6 +89,8 @@ export interface TradePlatformConnector {
   readonly state: ConnectionState;
   /** The error behind the current `reconnecting` or `failed` state, else null. */
   readonly lastError: ConnectorError | null;
+  /** How long one request may wait for the platform before it fails with `timeout`. */
+  readonly requestTimeoutMs: number;
   onStateChange(listener: (change: StateChange) => void): () => void;
 
   /** Opens (or reopens) the connection; resolves once requests and the stream work. */

@@ -24,6 +24,11 @@ export type RejectReason =
   | "priceChanged"
   | "tooManyPositions"
   | "serverBusy"
+  /**
+   * The amount is past what the server holds: more than one operation may move, or a balance,
+   * credit or equity past the account bound (core/trading/money.ts). MT5: 4005 TRADE_MAX_MONEY.
+   */
+  | "maxMoney"
   | "other";
 
 export class ConnectorError extends Error {
@@ -53,13 +58,9 @@ export function isConnectorError(error: unknown, code?: ConnectorErrorCode): err
 export const connectorErrors = {
   unreachable: (detail = "Check the server address and that the server is running.") =>
     new ConnectorError("unreachable", `The trading server could not be reached. ${detail}`),
-  connectionLost: () =>
-    new ConnectorError("unreachable", "The connection to the trading server was lost. Toolbox is reconnecting."),
+  connectionLost: () => new ConnectorError("unreachable", "The connection to the trading server was lost. Toolbox is reconnecting."),
   notConnected: (state: string) =>
-    new ConnectorError(
-      "unreachable",
-      `Toolbox is not connected to this trading server (${state}); nothing was sent. Try again in a moment.`,
-    ),
+    new ConnectorError("unreachable", `Toolbox is not connected to this trading server (${state}); nothing was sent. Try again in a moment.`),
   credentialsRefused: () =>
     new ConnectorError(
       "credentialsRefused",

@@ -8,6 +8,11 @@ import { SimulatedServerRegistry } from "./simulated/registry.ts";
 export interface ConnectorDependencies {
   clock?: Clock;
   simulatedServers: SimulatedServerRegistry;
+  /**
+   * The platform's supervisor: where a failure of the platform's own background work goes
+   * (timers, event delivery) instead of the event loop. A simulated server started here keeps it.
+   */
+  onFault?: (error: unknown) => void;
 }
 
 /** The process's simulated servers, for callers that do not bring their own registry. */
@@ -19,7 +24,11 @@ export function createConnector(
 ): TradePlatformConnector {
   switch (config.kind) {
     case "simulated": {
-      const server = dependencies.simulatedServers.obtain(config.serverKey, { platform: config.platform, ...config.server });
+      const server = dependencies.simulatedServers.obtain(config.serverKey, {
+        platform: config.platform,
+        ...config.server,
+        onFault: dependencies.onFault,
+      });
       return createSimulatedConnector(server, {
         credentials: config.credentials,
         clock: dependencies.clock,

@@ -31,7 +31,12 @@ export interface PlatformStatus {
 }
 
 export interface ConnectionManagerOptions {
-  createConnector?: (config: ConnectorConfig) => TradePlatformConnector;
+  createConnector?: (config: ConnectorConfig, platformId: string) => TradePlatformConnector;
+  /**
+   * Where an unexpected exception in one platform's connection work goes (the platform's
+   * supervisor). Without it, it is thrown where it happens.
+   */
+  onFault?: (platformId: string, error: unknown) => void;
   clock?: Clock;
   /** Injectable for tests; Math.random by default (jitter needs no reproducibility in production). */
   random?: () => number;
@@ -61,7 +66,8 @@ export class ConnectionManager {
   private readonly random: () => number;
   private readonly backoff: BackoffPolicy;
   private readonly connectTimeoutMs: number;
-  private readonly create: (config: ConnectorConfig) => TradePlatformConnector;
+  private readonly create: (config: ConnectorConfig, platformId: string) => TradePlatformConnector;
+  private readonly onFault: ((platformId: string, error: unknown) => void) | undefined;
 
   constructor(options: ConnectionManagerOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -69,6 +75,7 @@ export class ConnectionManager {
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.connectTimeoutMs = options.connectTimeoutMs ?? 20_000;
     this.create = options.createConnector ?? ((config) => createConnector(config));
+    this.onFault = options.onFault;
   }
 
   /** Brings the connections in line with the platforms: new and changed ones (re)connect, disabled and removed ones close. */
@@ -76,7 +83,8 @@ export class ConnectionManager {
     const wanted = new Map(platforms.filter((p) => p.enabled).map((p) => [p.id, p]));
     for (const [id, entry] of this.entries) {
       const platform = wanted.get(id);
-      if (!platform || keyOf(platform.config) !== entry.configKey) this.remove(id);
+      // Not awaited: sync is synchronous by contract, and remove() never rejects (it swallows a failed disconnect).
+      if (!platform || keyOf(platform.config) !== entry.configKey) void this.remove(id);
     }
     for (const platform of wanted.values()) if (!this.entries.has(platform.id)) this.add(platform);
   }
@@ -112,7 +120,7 @@ export class ConnectionManager {
   }
 
   private add(platform: ManagedPlatform): void {
-    const connector = this.create(platform.config);
+    const connector = this.create(platform.config, platform.id);
     const entry: Entry = {
       id: platform.id,
       configKey: keyOf(platform.config),
@@ -125,11 +133,13 @@ export class ConnectionManager {
       stopped: false,
       unlisten: () => undefined,
     };
-    entry.unlisten = connector.onStateChange((change) => {
-      // A link that drops after it worked: try again soon, with the usual backoff.
-      if (change.state === "reconnecting" && !entry.attempting && !entry.timer) this.scheduleRetry(entry);
-      this.publish(entry);
-    });
+    entry.unlisten = connector.onStateChange((change) =>
+      this.guarded(entry, () => {
+        // A link that drops after it worked: try again soon, with the usual backoff.
+        if (change.state === "reconnecting" && !entry.attempting && !entry.timer) this.scheduleRetry(entry);
+        this.publish(entry);
+      }),
+    );
     this.entries.set(platform.id, entry);
     this.attempt(entry);
   }
@@ -179,8 +189,18 @@ export class ConnectionManager {
     entry.nextRetryAt = this.clock.now() + delay;
     entry.timer = this.clock.setTimeout(() => {
       entry.timer = null;
-      this.attempt(entry);
+      this.guarded(entry, () => this.attempt(entry));
     }, delay);
+  }
+
+  /** Runs one platform's work so that an exception reaches its supervisor, not the event loop. */
+  private guarded(entry: Entry, work: () => void): void {
+    if (!this.onFault) return work();
+    try {
+      work();
+    } catch (error) {
+      if (!entry.stopped) this.onFault(entry.id, error);
+    }
   }
 
   private clearTimer(entry: Entry): void {

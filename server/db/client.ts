@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -48,7 +49,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     dir = path.join(opts.dataDir, "pglite");
     fs.mkdirSync(dir, { recursive: true });
   }
-  const client = new PGlite(dir);
+  // Extensions the migrations create (PostgreSQL ships them; PGlite loads them here).
+  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {

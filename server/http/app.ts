@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import helmet from "@fastify/helmet";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
@@ -6,25 +6,26 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { AppContext } from "../context.ts";
 import { registerErrorHandling } from "./errors.ts";
 import { registerJsonParser } from "./json.ts";
+import { loggerOptions, RequestLogController, type LogOptions } from "./logging.ts";
+import { accessStatePlugin } from "./auth/accessState.ts";
 import { registerApiDocs } from "./docs.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
-import { platformsPlugin } from "../platforms/plugin.ts";
-import type { PlatformRuntimeOptions } from "../platforms/runtime.ts";
+import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
+import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
 
 export interface BuildAppOptions {
   /** Serve the React app too (off in API-only tests). */
   web?: WebOptions | false;
   logger?: boolean;
-  /** Where log lines go instead of stdout (tests read them back). */
-  logStream?: { write(line: string): void };
+  /** Where log lines go instead of stdout (tests read them back; the benchmark writes a file). */
+  logStream?: LogOptions["logStream"];
   /** Trade platform runtime tuning (tests: shorter timeouts and backoff). */
   platforms?: PlatformRuntimeOptions;
+  /** Sees every route as it is registered, with its config (tests enumerate the API from it). */
+  onRoute?: (route: RouteOptions) => void;
 }
-
-/** Manager passwords and API keys, wherever a request body or a logged object may carry them (three levels deep). */
-const SECRET_LOG_PATHS = ["password", "apiKey"].flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]);
 
 /**
  * The one HTTP server: API under /api, identity provider under /oidc, pages for the rest.
@@ -32,22 +33,15 @@ const SECRET_LOG_PATHS = ["password", "apiKey"].flatMap((key) => [key, `*.${key}
  */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: ctx.config.logLevel,
-            // Tokens, cookies and platform secrets never reach the log.
-            redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]', ...SECRET_LOG_PATHS],
-            ...(opts.logStream ? { stream: opts.logStream } : {}),
-            // Readable lines while developing; JSON lines (for log shippers) otherwise.
-            ...(ctx.config.env === "development" && !opts.logStream ? { transport: { target: "pino-pretty", options: { ignore: "pid,hostname" } } } : {}),
-          },
+    // No tokens, codes, secrets or personal data in the log (logging.ts); written asynchronously.
+    logger: opts.logger === false ? false : loggerOptions(ctx.config, { logStream: opts.logStream }),
+    logController: new RequestLogController(),
     // A hop count trusts only the nearest proxies (`hop` counts from our side), never every hop.
-    trustProxy: typeof ctx.config.trustProxy === "number" ? ((_address: string, hop: number) => hop < (ctx.config.trustProxy as number)) : ctx.config.trustProxy,
+    trustProxy: typeof ctx.config.trustProxy === "number" ? (_address: string, hop: number) => hop < (ctx.config.trustProxy as number) : ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (opts.onRoute) app.addHook("onRoute", opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("ctx", ctx);
@@ -70,6 +64,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerJsonParser(app);
   await registerApiDocs(app);
 
+  await app.register(accessStatePlugin);
   await app.register(platformsPlugin, { runtime: opts.platforms });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);

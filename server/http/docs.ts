@@ -17,8 +17,7 @@ export async function registerApiDocs(app: FastifyInstance) {
       security: [{ bearer: [], organization: [] }],
     },
     // The document describes the product API only; the provider and the pages are not part of it.
-    transform: (input) =>
-      input.url.startsWith("/api/") ? jsonSchemaTransform(input) : { schema: { ...input.schema, hide: true }, url: input.url },
+    transform: (input) => (input.url.startsWith("/api/") ? jsonSchemaTransform(input) : { schema: { ...input.schema, hide: true }, url: input.url }),
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 }

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { ConnectorError } from "../connectors/errors.ts";
+import { DomainError, domainErrorOf, type DomainErrorKind } from "../errors.ts";
 
 /** Body of every API error: a message a person can read, and the status it came with. */
 export interface ApiErrorBody {
@@ -9,7 +11,10 @@ export interface ApiErrorBody {
   issues?: { path: string; message: string }[];
 }
 
-/** An error a handler throws on purpose; its message is shown to the user as is. */
+/**
+ * An error the HTTP layer itself throws on purpose (guard, body parser); its message is shown to
+ * the user as is. Domain code throws DomainError (server/errors.ts) instead.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -19,7 +24,7 @@ export class HttpError extends Error {
   }
 }
 
-const REASONS: Record<number, string> = {
+const REASONS: Partial<Record<number, string>> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
@@ -33,6 +38,26 @@ const REASONS: Record<number, string> = {
   503: "Service Unavailable",
 };
 
+/** The one map from a domain error's kind to its HTTP status. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  notFound: 404,
+  conflict: 409,
+  refused: 422,
+  unavailable: 503,
+};
+
+/**
+ * An error thrown on purpose (HttpError, DomainError, ConnectorError) as the status and message to
+ * answer with; undefined for anything else.
+ */
+export function deliberateError(err: unknown): { statusCode: number; message: string } | undefined {
+  if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message };
+  const domain = err instanceof ConnectorError ? domainErrorOf(err) : err;
+  if (domain instanceof DomainError) return { statusCode: STATUS_OF_KIND[domain.kind], message: domain.message };
+  return undefined;
+}
+
 /** One place turns errors into answers; 5xx never shows internals. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -42,19 +67,23 @@ export function registerErrorHandling(app: FastifyInstance) {
         message: v.message ?? "is invalid",
       }));
       const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-      return reply.status(400).send({ statusCode: 400, error: REASONS[400], message, issues } satisfies ApiErrorBody);
+      return reply.status(400).send({ statusCode: 400, error: "Bad Request", message, issues } satisfies ApiErrorBody);
     }
     // Backstop for text PostgreSQL cannot store (a NUL in a query string): the caller's mistake, not ours.
     const dbCode = databaseErrorCode(err);
     if (dbCode === "22021" || dbCode === "22P05") {
-      return reply.status(400).send({ statusCode: 400, error: REASONS[400], message: "Text in the request may not contain the NUL character (\\u0000)." } satisfies ApiErrorBody);
+      return reply
+        .status(400)
+        .send({ statusCode: 400, error: "Bad Request", message: "Text in the request may not contain the NUL character (\\u0000)." } satisfies ApiErrorBody);
     }
-    const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
-    // A deliberate HttpError (e.g. 503 "the identity provider does not answer") keeps its message.
-    if (status >= 500 && err instanceof HttpError) {
-      request.log.warn({ status, message: err.message }, "request refused");
-      return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message: err.message } satisfies ApiErrorBody);
+    const deliberate = deliberateError(err);
+    if (deliberate) {
+      // Thrown on purpose (e.g. 503 "the identity provider does not answer"): its message is for the user.
+      const status = deliberate.statusCode;
+      if (status >= 500) request.log.warn({ status, message: deliberate.message }, "request refused");
+      return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message: deliberate.message } satisfies ApiErrorBody);
     }
+    const status = err.statusCode ?? 500;
     if (status >= 500) {
       // A failed query's wrapper carries every bound parameter (ids, payloads): log the driver's words only.
       request.log.error(dbCode ? { dbError: { code: dbCode, message: (err.cause as Error).message } } : { err }, "request failed");
@@ -63,17 +92,14 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send({ statusCode: status, error: REASONS[status] ?? "Error", message: "Something went wrong on our side. Please try again." });
     }
     // Fastify's own 4xx (bad JSON, wrong content type, too large) have readable messages already.
-    const message =
-      err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError
-        ? "The request body is not valid JSON."
-        : err.message;
+    const message = err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError ? "The request body is not valid JSON." : err.message;
     return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message } satisfies ApiErrorBody);
   });
 
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({
       statusCode: 404,
-      error: REASONS[404],
+      error: "Not Found",
       message: `No such endpoint: ${request.method} ${request.url.split("?")[0]}`,
     } satisfies ApiErrorBody);
   });

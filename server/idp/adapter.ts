@@ -9,7 +9,12 @@ import { idpRecords } from "../db/schema.ts";
  * contract of the provider's memory adapter: expired rows are invisible, `consume` marks a
  * one-time artifact used (the provider then refuses it and revokes its grant on reuse).
  */
-export function createDrizzleAdapter(db: Db) {
+export interface AdapterHooks {
+  /** A grant is being destroyed (revoked): record it before its row goes, so its access tokens are refused. */
+  grantRevoked?(grantId: string): Promise<void>;
+}
+
+export function createDrizzleAdapter(db: Db, hooks: AdapterHooks = {}) {
   return class DrizzleAdapter implements Adapter {
     constructor(readonly model: string) {}
 
@@ -49,6 +54,8 @@ export function createDrizzleAdapter(db: Db) {
     }
 
     async destroy(id: string): Promise<void> {
+      // oidc-provider destroys a Grant only when it revokes it (sign-out, token revocation, reuse).
+      if (this.model === "Grant") await hooks.grantRevoked?.(id);
       await db.delete(idpRecords).where(and(eq(idpRecords.model, this.model), eq(idpRecords.id, id)));
     }
 
@@ -60,13 +67,7 @@ export function createDrizzleAdapter(db: Db) {
       const [row] = await db
         .select({ payload: idpRecords.payload, consumedAt: idpRecords.consumedAt })
         .from(idpRecords)
-        .where(
-          and(
-            eq(idpRecords.model, this.model),
-            condition,
-            or(isNull(idpRecords.expiresAt), gt(idpRecords.expiresAt, new Date())),
-          ),
-        )
+        .where(and(eq(idpRecords.model, this.model), condition, or(isNull(idpRecords.expiresAt), gt(idpRecords.expiresAt, new Date()))))
         .limit(1);
       if (!row) return undefined;
       const payload = row.payload as AdapterPayload;

@@ -1,11 +1,16 @@
 import { z } from "zod";
+import { isCommonPassword } from "./commonPasswords.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import type { FormErrors } from "./views/pages.ts";
 
 export const MIN_PASSWORD_LENGTH = 10;
 
 /** A form field as @fastify/formbody gives it: a string, or several when repeated (take the first). */
-const formString = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().default(""));
+const formString = z.preprocess(firstValue, z.string().default(""));
+
+function firstValue(v: unknown): unknown {
+  return Array.isArray(v) ? (v as readonly unknown[])[0] : v;
+}
 
 const email = formString.pipe(
   z
@@ -34,7 +39,16 @@ export const SignUpForm = z
     ),
     confirmPassword: formString,
   })
-  .refine((f) => f.password === f.confirmPassword, { path: ["confirmPassword"], message: "The passwords do not match." });
+  .refine((f) => f.password === f.confirmPassword, { path: ["confirmPassword"], message: "The passwords do not match." })
+  .refine((f) => f.password.normalize("NFKC").trim().toLowerCase() !== f.email.toLowerCase(), {
+    path: ["password"],
+    message: "Your password must not be your email address.",
+  })
+  // Async: the list is loaded on first use. Parse the form with `safeParseAsync`.
+  .refine(async (f) => f.password.length < MIN_PASSWORD_LENGTH || !(await isCommonPassword(f.password, MIN_PASSWORD_LENGTH)), {
+    path: ["password"],
+    message: "This is one of the most common passwords, the first ones attackers try. Choose a less predictable one, like a few unrelated words.",
+  });
 export type SignUpForm = z.infer<typeof SignUpForm>;
 
 /** The first message per field, ready for the page. */
@@ -50,6 +64,6 @@ export function fieldErrors<F extends string>(error: z.ZodError): FormErrors<F> 
 /** The raw text of a field, to show it back (never used for passwords). */
 export function formValue(body: unknown, key: string): string {
   const v = (body as Record<string, unknown> | undefined)?.[key];
-  const s = Array.isArray(v) ? v[0] : v;
+  const s = firstValue(v);
   return typeof s === "string" ? s.slice(0, 254) : "";
 }

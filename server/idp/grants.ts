@@ -30,8 +30,8 @@ export async function loadFirstPartyGrant(ctx: KoaContextWithOIDC, firstPartyCli
  */
 export async function grantMissingConsent(provider: Provider, interaction: Interaction) {
   const { prompt, params, session, grantId } = interaction;
-  const grant = (grantId ? await provider.Grant.find(grantId) : undefined) ??
-    new provider.Grant({ accountId: session!.accountId, clientId: params.client_id as string });
+  const grant =
+    (grantId ? await provider.Grant.find(grantId) : undefined) ?? new provider.Grant({ accountId: session!.accountId, clientId: params.client_id as string });
   const details = prompt.details as {
     missingOIDCScope?: string[];
     missingOIDCClaims?: string[];

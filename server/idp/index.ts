@@ -4,6 +4,7 @@ import { deleteExpiredRecords } from "./adapter.ts";
 import { interactionRoutes } from "./interactions.ts";
 import { loadCookieKeys, loadSigningKeys } from "./keys.ts";
 import { mountProvider } from "./mount.ts";
+import { secretCipherOf } from "../secrets/context.ts";
 import { burnPasswordCheck } from "./passwords.ts";
 import { createProvider, INTERACTION_PATH } from "./provider.ts";
 
@@ -16,8 +17,9 @@ const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 export async function registerIdentityProvider(app: FastifyInstance, ctx: AppContext) {
   const { config, database } = ctx;
   const db = database.db;
-  const [signing, cookieKeys] = await Promise.all([loadSigningKeys(db), loadCookieKeys(db)]);
-  const provider = createProvider({ config, db, jwks: signing.privateJwks, cookieKeys, log: app.log });
+  const cipher = secretCipherOf(ctx, (message) => app.log.warn(message));
+  const [signing, cookieKeys] = await Promise.all([loadSigningKeys(db, cipher), loadCookieKeys(db, cipher)]);
+  const provider = createProvider({ config, db, jwks: signing.privateJwks, cookieKeys, log: app.log, revocations: app.access.revocations });
 
   if (config.publicUrl.startsWith("https://") && !config.trustProxy) {
     app.log.warn(

@@ -4,7 +4,7 @@ import type Provider from "oidc-provider";
 import type { Interaction } from "oidc-provider";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./accounts.ts";
+import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./people.ts";
 import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
@@ -50,11 +50,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     reply.status(status).header("Content-Security-Policy", csp).header("Cache-Control", "no-store").type("text/html; charset=utf-8").send(page);
 
   const sendExpired = (reply: FastifyReply) =>
-    sendPage(
-      reply,
-      400,
-      errorPage({ homeUrl, title: "Sign-in expired", message: "This sign-in page has expired. Go back to Toolbox and sign in again." }),
-    );
+    sendPage(reply, 400, errorPage({ homeUrl, title: "Sign-in expired", message: "This sign-in page has expired. Go back to Toolbox and sign in again." }));
 
   /** The interaction the cookie points at, only if it is the one named in the path. */
   const loadInteraction = async (request: UidRequest, reply: FastifyReply): Promise<Interaction | undefined> => {
@@ -114,7 +110,10 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       errorPage({
         homeUrl,
         title: "Something went wrong",
-        message: status >= 500 ? "The sign-in service had a problem. Please try again in a moment." : "This request could not be understood. Go back to Toolbox and sign in again.",
+        message:
+          status >= 500
+            ? "The sign-in service had a problem. Please try again in a moment."
+            : "This request could not be understood. Go back to Toolbox and sign in again.",
       }),
     );
   });
@@ -182,7 +181,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       const interaction = await loadInteraction(request, reply);
       if (!interaction) return sendExpired(reply);
       const values = { name: formValue(request.body, "name"), email: formValue(request.body, "email") };
-      const parsed = SignUpForm.safeParse(request.body ?? {});
+      const parsed = await SignUpForm.safeParseAsync(request.body ?? {});
       if (!parsed.success) return renderSignUp(reply, interaction.uid, 400, values, fieldErrors(parsed.error));
       try {
         const account = await createAccount(db, parsed.data);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
+import { logCompleted } from "../http/logging.ts";
 import { idpBaselineCsp } from "./views/csp.ts";
 
 export const OIDC_PREFIX = "/oidc";
@@ -39,6 +40,8 @@ export async function mountProvider(app: FastifyInstance, opts: { provider: Prov
       } finally {
         req.url = url;
       }
+      // A hijacked reply skips Fastify's onResponse hooks, so its one log line is written here.
+      logCompleted(request, reply);
     };
     const methods = ["GET", "POST", "OPTIONS"] as const;
     scope.route({ method: [...methods], url: OIDC_PREFIX, handler: handle });

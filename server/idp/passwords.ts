@@ -44,11 +44,14 @@ const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9_-]+)\$
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
   const m = PHC.exec(encoded);
   if (!m) return false;
-  const [logN, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [, logNText, rText, pText, saltText, hashText] = m;
+  // Every group of PHC is mandatory, so this never refuses a match; it gives the types their strings.
+  if (!logNText || !rText || !pText || !saltText || !hashText) return false;
+  const [logN, r, p] = [Number(logNText), Number(rText), Number(pText)];
   // Refuse absurd parameters a tampered row could carry (they would pin the CPU or memory).
   if (logN < 10 || logN > 20 || r < 1 || r > 32 || p < 1 || p > 16) return false;
-  const salt = Buffer.from(m[4], "base64url");
-  const expected = Buffer.from(m[5], "base64url");
+  const salt = Buffer.from(saltText, "base64url");
+  const expected = Buffer.from(hashText, "base64url");
   if (expected.length < 16) return false;
   const actual = await scrypt(password.normalize("NFKC"), salt, expected.length, {
     N: 2 ** logN,

@@ -2,8 +2,9 @@ import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { API_AUDIENCE, API_RESOURCE, API_SCOPE, type Config } from "../config.ts";
+import { GRANT_ID_CLAIM } from "../http/auth/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { findAccount, findAccountById } from "./accounts.ts";
+import { findAccount, findAccountById } from "./people.ts";
 import { createDrizzleAdapter } from "./adapter.ts";
 import { loadFirstPartyGrant } from "./grants.ts";
 import { OIDC_PREFIX } from "./mount.ts";
@@ -34,6 +35,8 @@ export interface ProviderOptions {
   jwks: { keys: object[] };
   cookieKeys: string[];
   log: FastifyBaseLogger;
+  /** Where revoked grants are recorded, so the API refuses their access tokens at once. */
+  revocations?: { revoke(grantId: string): Promise<void> };
 }
 
 /** The Toolbox web app, the one client of the embedded provider (public: PKCE, no secret). */
@@ -61,10 +64,10 @@ export function createProvider(opts: ProviderOptions): Provider {
   const secureCookies = config.publicUrl.startsWith("https://");
 
   const configuration: Configuration = {
-    adapter: createDrizzleAdapter(db),
+    adapter: createDrizzleAdapter(db, { grantRevoked: (grantId) => opts.revocations?.revoke(grantId) ?? Promise.resolve() }),
     clients: [toolboxWebClient(config)],
     findAccount: (_ctx, sub) => findAccount(db, sub),
-    jwks: opts.jwks as Configuration["jwks"],
+    jwks: opts.jwks,
     cookies: {
       keys: opts.cookieKeys,
       // Secure only when the app is served over https, or the browser would drop them on http://localhost.
@@ -131,11 +134,14 @@ export function createProvider(opts: ProviderOptions): Provider {
         },
       },
     },
-    // The API mirrors the person from the access token alone, so it carries email and name.
+    // The API mirrors the person from the access token alone, so it carries email and name; and
+    // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
     extraTokenClaims: async (_ctx, token) => {
       if (!("accountId" in token) || !token.accountId) return undefined;
       const account = await findAccountById(db, token.accountId);
-      return account ? { email: account.email, name: account.name } : undefined;
+      if (!account) return undefined;
+      const grantId = "grantId" in token && typeof token.grantId === "string" ? token.grantId : undefined;
+      return { email: account.email, name: account.name, ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}) };
     },
     loadExistingGrant: (ctx) => loadFirstPartyGrant(ctx, config.oidc.clientId),
     // Our web client gets refresh tokens without asking for offline_access (oidc-client-ts renews with them).

@@ -1,21 +1,23 @@
 /**
- * Where the key that encrypts secrets at rest comes from:
- * 1. `SECRETS_KEY` (32 bytes, base64) — the way for production and for several Toolbox nodes
- *    sharing one database: every node must use the same key;
+ * Where the keys that encrypt secrets at rest come from:
+ * 1. `SECRETS_KEY` — the way for production and for several Toolbox nodes sharing one database:
+ *    every node must use the same keys. One key (32 bytes, base64), or several, comma-separated:
+ *    the first encrypts, the others are older keys still accepted for reading (rotation,
+ *    docs/security.md);
  * 2. otherwise `$DATA_DIR/secrets.key`, generated once (mode 0600) and read on later starts. With
  *    `DATABASE_URL` this still works for one node, and a warning says to set SECRETS_KEY.
- * Losing the key makes stored secrets unreadable (the platforms then ask for them again); it is
- * never written to the database next to what it protects.
+ * Losing the key makes stored secrets unreadable (the platforms then ask for them again; the
+ * identity provider refuses to start); it is never written to the database next to what it protects.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { KEY_BYTES } from "./cipher.ts";
+import { KEY_BYTES, type SecretKeyRing } from "./cipher.ts";
 
 export const SECRETS_KEY_FILE = "secrets.key";
 
 export interface SecretsKeyOptions {
-  /** SECRETS_KEY as configured (base64), already validated by server/config.ts. */
+  /** SECRETS_KEY as configured (base64, comma-separated when older keys follow), already validated by server/config.ts. */
   secretsKey?: string;
   dataDir: string;
   /** A PostgreSQL server (possibly shared by several nodes) rather than the embedded database. */
@@ -23,13 +25,19 @@ export interface SecretsKeyOptions {
   warn: (message: string) => void;
 }
 
-export function loadSecretsKey(options: SecretsKeyOptions): Buffer {
-  if (options.secretsKey) return decodeKey(options.secretsKey, "SECRETS_KEY");
+export function loadSecretsKey(options: SecretsKeyOptions): SecretKeyRing {
+  if (options.secretsKey) {
+    const [current, ...previous] = options.secretsKey.split(",").map((text, i) => decodeKey(text, `SECRETS_KEY (key ${i + 1})`));
+    return { current: current!, previous };
+  }
+  return { current: loadOrCreateKeyFile(options), previous: [] };
+}
 
+function loadOrCreateKeyFile(options: SecretsKeyOptions): Buffer {
   const file = path.join(options.dataDir, SECRETS_KEY_FILE);
   if (options.usesDatabaseServer) {
     options.warn(
-      `SECRETS_KEY is not set: platform secrets are encrypted with a key kept in ${file}. ` +
+      `SECRETS_KEY is not set: platform secrets and the identity provider's keys are encrypted with a key kept in ${file}. ` +
         "A multi-node deployment must set SECRETS_KEY to the same value on every node (openssl rand -base64 32).",
     );
   }

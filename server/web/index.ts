@@ -46,6 +46,8 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext, opts: W
       prefix: "/",
       wildcard: false,
       index: false,
+      // build/client holds a .br and a .gz beside each compressible file (scripts/precompress.ts).
+      preCompressed: true,
       // Hashed file names never change, so browsers may keep them for a year.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
@@ -71,11 +73,12 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext, opts: W
       const nonce = crypto.randomBytes(16).toString("base64");
       // React Router builds its Request from rawHeaders; drop any copy the client sent, add ours.
       const raw = request.raw.rawHeaders;
-      for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i].toLowerCase() === NONCE_HEADER) raw.splice(i, 2);
+      for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]?.toLowerCase() === NONCE_HEADER) raw.splice(i, 2);
       raw.push(NONCE_HEADER, nonce);
       reply.raw.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, { dev, authority: ctx.config.oidc.authority }));
       reply.hijack();
-      await listener(request.raw, reply.raw);
+      // Hijacked: the listener answers on reply.raw itself and returns nothing to wait for.
+      listener(request.raw, reply.raw);
     };
     pages.route({ method: ["GET", "HEAD", "POST"], url: "/*", handler: handle });
     pages.route({ method: ["GET", "HEAD"], url: "/", handler: handle });

@@ -3,11 +3,13 @@
  * filters, sorts and paging (checked against the platform's own data and core/trading/mask.ts),
  * detail tabs, changes with their audit records, permissions, and another organization's reach.
  */
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ACCOUNT_SORT_FIELDS, type AccountSortField } from "../../core/schemas/accountList.ts";
 import { compileMask, moneyToDecimal, type Account } from "../../core/trading/index.ts";
-import { accountsMirrorOf } from "../../server/accounts/plugin.ts";
-import { auditEvents, tradingAccounts } from "../../server/db/schema.ts";
+import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
+import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { auditEvents, tradePlatforms, tradingAccounts } from "../../server/db/schema.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
@@ -75,7 +77,7 @@ describeDb("/api/accounts", () => {
     otherPlatformId = await connectSimulated(outsider, otherOrg, "Other MT5", 50);
     const c = await connector();
     accounts = [];
-    for (let cursor: string | null | undefined; ; ) {
+    for (let cursor: string | null | undefined; ;) {
       const page = await c.listAccounts({ cursor, limit: 1000 });
       accounts.push(...page.items);
       if (!(cursor = page.nextCursor)) break;
@@ -112,7 +114,10 @@ describeDb("/api/accounts", () => {
     const masks = ["real*", "REAL*", "*,!demo*", "!*pro*", "demo\\retail*", "demo\\retail-usd,real\\*", "*-usd,!real*", "%", "_emo*", "demo\\pro_usd"];
     for (const mask of masks) {
       const matches = compileMask(mask);
-      const expected = accounts.filter((a) => matches(a.group)).map((a) => a.login).sort();
+      const expected = accounts
+        .filter((a) => matches(a.group))
+        .map((a) => a.login)
+        .sort();
       const rows = await everything(`groupMask=${encodeURIComponent(mask)}`);
       expect(rows.map((r) => r.login).sort(), `mask ${mask}`).toEqual(expected);
     }
@@ -123,18 +128,27 @@ describeDb("/api/accounts", () => {
     expect((await everything(`login=${sample.login}`)).map((r) => r.login)).toEqual([sample.login]);
     const prefix = sample.login.slice(0, -1);
     expect((await everything(`login=${prefix}*`)).map((r) => r.login).sort()).toEqual(
-      accounts.filter((a) => a.login.startsWith(prefix)).map((a) => a.login).sort(),
+      accounts
+        .filter((a) => a.login.startsWith(prefix))
+        .map((a) => a.login)
+        .sort(),
     );
 
     const lastName = sample.name.split(" ")[1]!.toUpperCase();
     expect((await everything(`name=${lastName}`)).map((r) => r.login).sort()).toEqual(
-      accounts.filter((a) => a.name.toUpperCase().includes(lastName)).map((a) => a.login).sort(),
+      accounts
+        .filter((a) => a.name.toUpperCase().includes(lastName))
+        .map((a) => a.login)
+        .sort(),
     );
     expect((await everything(`email=${sample.login}@EXAMPLE`)).map((r) => r.login)).toEqual([sample.login]);
 
     const within = (v: number, min: number, max: number) => v >= min && v <= max;
     expect((await everything("balanceMin=5000&balanceMax=25000.00")).map((r) => r.login).sort()).toEqual(
-      accounts.filter((a) => within(a.balance, 500_000, 2_500_000)).map((a) => a.login).sort(),
+      accounts
+        .filter((a) => within(a.balance, 500_000, 2_500_000))
+        .map((a) => a.login)
+        .sort(),
     );
     const equityRows = await everything("equityMin=10000.5");
     for (const r of equityRows) expect(Number(r.equity)).toBeGreaterThanOrEqual(10000.5);
@@ -151,7 +165,7 @@ describeDb("/api/accounts", () => {
     expect((await get(`/api/accounts?platformId=${otherPlatformId}`)).body).toEqual({ items: [], total: 0 });
   });
 
-  it("sorts on any column either way and pages through the whole list without gaps or repeats", async () => {
+  it("sorts a synced platform's accounts by equity and pages through the whole list without gaps or repeats", async () => {
     const byEquity = await everything("sort=equity&dir=desc");
     const equities = byEquity.map((r) => Number(r.equity));
     expect(equities).toEqual([...equities].sort((a, b) => b - a));
@@ -164,13 +178,133 @@ describeDb("/api/accounts", () => {
     }
     expect(pages).toHaveLength(600);
     expect(new Set(pages).size).toBe(600);
+  });
 
-    for (const sort of ["platformName", "name", "email", "leverage", "marginLevel", "lastAccess", "registration", "enabled"]) {
-      const res = await get(`/api/accounts?sort=${sort}&dir=desc&limit=3`);
-      expect(res.status, sort).toBe(200);
+  it("orders by every sort field, ascending and descending, empty values last, ties by platform and login", async () => {
+    // An organization of its own whose mirror rows are written here, with values drawn so that no
+    // two sort fields (nor the tie-break alone) order them alike: a sort on the wrong column fails.
+    const sorter = newPerson("Sorter");
+    const sortOrg = await signUp(t, tokens, sorter);
+    const { db } = t.ctx.database;
+    // Id, name and type orders all differ (whatever the collation puts first of MT5 and MatchTrader).
+    const platforms = [
+      { id: "00000000-0000-4000-8000-000000000001", type: "MT5", name: "Bravo" },
+      { id: "00000000-0000-4000-8000-000000000002", type: "MatchTrader", name: "Alpha" },
+      { id: "00000000-0000-4000-8000-000000000003", type: "MT4", name: "Charlie" },
+    ] as const;
+    // Disabled: no connector runs for them, so nothing but this test writes their rows.
+    await db.insert(tradePlatforms).values(platforms.map((p) => ({ ...p, organizationId: sortOrg, enable: false })));
+
+    let seed = 20240611;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+    // Amounts of one to nine digits, some negative: text order and numeric order differ.
+    const amount = () => ((Math.floor((random() - 0.2) * 10 ** (1 + Math.floor(random() * 7))) * 100 + Math.floor(random() * 100)) / 100).toFixed(2);
+    const time = () => new Date(Date.UTC(2024, 0, 1) + Math.floor(random() * 400 * 86_400_000));
+    const logins = new Set<string>();
+    const rows = Array.from({ length: 18 }, (_, i) => {
+      const platform = platforms[i % 3]!;
+      let login: string;
+      do
+        login = String(Math.floor(random() * 10 ** (1 + Math.floor(random() * 5)))); // 1 to 5 digits
+      while (logins.has(login));
+      logins.add(login);
+      return {
+        organizationId: sortOrg,
+        platformId: platform.id,
+        platformName: platform.name,
+        platformType: platform.type,
+        login,
+        group: pick(["real\\retail-usd", "real\\pro-eur", "demo\\retail-usd", "demo\\vip", "Real\\B"]),
+        name: `${pick(["Anna", "ben", "Carla", "Élodie", "Zoe"])} ${pick(["Adams", "Becker", "de Vries", "Okafor"])}`,
+        email: `${pick(["zed", "amy", "Bob", "carl.o"])}${i}@${pick(["example.com", "mail.test"])}`,
+        leverage: pick([1, 50, 100, 200, 500, 1000]),
+        currency: pick(["USD", "EUR", "JPY", "usd"]),
+        balance: amount(),
+        credit: amount(),
+        equity: amount(),
+        margin: amount(),
+        freeMargin: amount(),
+        marginLevel: random() < 0.3 ? null : amount(),
+        marginState: pick(["ok", "marginCall", "stopOut"] as const),
+        enabled: random() < 0.6,
+        readOnly: random() < 0.4,
+        registration: time(),
+        lastAccess: random() < 0.3 ? null : time(),
+      };
+    });
+    await db.insert(tradingAccounts).values(rows.map(({ platformName: _n, platformType: _t, ...row }) => row));
+
+    // Text columns order as the database's collation says: ask it, for these values alone.
+    const texts = [...new Set(rows.flatMap((r) => [r.platformName, r.platformType, r.group, r.name, r.email, r.currency, r.marginState]))];
+    const collated = rowsOf<{ v: string }>(
+      await db.execute(
+        sql`select v from unnest(array[${sql.join(
+          texts.map((v) => sql`${v}`),
+          sql`, `,
+        )}]::text[]) as v order by v`,
+      ),
+    ).map((r) => r.v);
+    const text = (v: string) => collated.indexOf(v);
+    type Row = (typeof rows)[number];
+    const keyOf: Record<AccountSortField, (r: Row) => number | string | null> = {
+      platformId: (r) => r.platformId,
+      platformName: (r) => text(r.platformName),
+      platformType: (r) => text(r.platformType),
+      login: (r) => r.login.padStart(10, "0"), // numeric logins as numbers
+      group: (r) => text(r.group),
+      name: (r) => text(r.name),
+      email: (r) => text(r.email),
+      leverage: (r) => r.leverage,
+      currency: (r) => text(r.currency),
+      balance: (r) => Number(r.balance),
+      credit: (r) => Number(r.credit),
+      equity: (r) => Number(r.equity),
+      margin: (r) => Number(r.margin),
+      freeMargin: (r) => Number(r.freeMargin),
+      marginLevel: (r) => (r.marginLevel === null ? null : Number(r.marginLevel)),
+      marginState: (r) => text(r.marginState),
+      enabled: (r) => Number(r.enabled),
+      readOnly: (r) => Number(r.readOnly),
+      registration: (r) => r.registration.getTime(),
+      lastAccess: (r) => r.lastAccess?.getTime() ?? null,
+    };
+    const compare = (a: number | string | null, b: number | string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+    const tieBreak = (a: Row, b: Row) => compare(a.platformId, b.platformId) || compare(keyOf.login(a), keyOf.login(b));
+    const expected = (field: AccountSortField, dir: "asc" | "desc") =>
+      [...rows]
+        .sort((a, b) => {
+          const [x, y] = [keyOf[field](a), keyOf[field](b)];
+          // Empty values last in both directions.
+          const primary = x === null || y === null ? compare(x, y) : (dir === "asc" ? 1 : -1) * compare(x, y);
+          // Ties follow the sort's direction (one index serves both ways: decision 0034).
+          return primary || (dir === "asc" ? 1 : -1) * tieBreak(a, b);
+        })
+        .map((r) => `${r.platformId}/${r.login}`);
+
+    for (const dir of ["asc", "desc"] as const) {
+      // The data can tell the fields apart: no field orders the rows like another (platformId asc
+      // is the tie-break order, so a sort that ignores its field is told apart too).
+      const fieldByOrder = new Map<string, string>();
+      for (const field of ACCOUNT_SORT_FIELDS) {
+        const order = expected(field, dir).join();
+        expect(fieldByOrder.get(order), `${field} ${dir} orders the test data like another field`).toBeUndefined();
+        fieldByOrder.set(order, field);
+      }
+
+      for (const field of ACCOUNT_SORT_FIELDS) {
+        const res = await call(sorter, sortOrg, "GET", `/api/accounts?sort=${field}&dir=${dir}&limit=500`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const listed = res.body.items.map((r: { platformId: string; login: string }) => `${r.platformId}/${r.login}`);
+        expect(listed, `sort=${field}&dir=${dir}`).toEqual(expected(field, dir));
+      }
     }
-    const byName = (await get("/api/accounts?sort=name&limit=50")).body.items.map((r: { name: string }) => r.name);
-    expect(byName).toEqual([...byName].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+    // Paging keeps that order.
+    const paged = [];
+    for (let offset = 0; offset < rows.length; offset += 4) {
+      paged.push(...(await call(sorter, sortOrg, "GET", `/api/accounts?sort=marginLevel&dir=desc&limit=4&offset=${offset}`)).body.items);
+    }
+    expect(paged.map((r) => `${r.platformId}/${r.login}`)).toEqual(expected("marginLevel", "desc"));
   });
 
   it("refuses bad list input with a readable 400", async () => {
@@ -251,7 +385,10 @@ describeDb("/api/accounts", () => {
 
     const after = await (await connector()).getAccount(login);
     expect({ ...after, lastAccess: null }).toEqual({ ...before, lastAccess: null });
-    const audits = await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.targetId, `${platformId}/${login}`));
+    const audits = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, `${platformId}/${login}`));
     expect(audits).toHaveLength(0);
   });
 
@@ -329,6 +466,8 @@ describeDb("/api/accounts", () => {
       [{ leverage: 0 }, /leverage must be from 1 to 10000/],
       [{ leverage: 1.5 }, /whole number/],
       [{ enabled: "yes" }, /enabled must be true or false/],
+      // One limit for the group name, the same in the app's form (core/schemas/accounts.ts).
+      [{ group: "g".repeat(65) }, /group is at most 64 characters/],
       [{ password: "Secret123" }, /password|Unrecognized/i],
     ] as const) {
       const bad = await call(dealer, org, "PATCH", base, body);

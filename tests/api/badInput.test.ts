@@ -38,6 +38,22 @@ describeDb("bad input on every route", () => {
     expect400(await t.app.inject({ url: "/api/accounts?name=a%00b", headers }), /NUL character/);
   });
 
+  it("refuses a lone UTF-16 surrogate in a string or a key with a readable 400, and writes nothing", async () => {
+    const before = (await t.app.inject({ url: "/api/organizations", headers })).json().length;
+    for (const payload of ['{"name":"Broker \\ud800 Ltd"}', '{"name":"Broker \\udfff"}', '{"name":"x","\\udbff":1}', '{"name":"\\ude00\\ud83d"}']) {
+      const res = await t.app.inject({ method: "POST", url: "/api/organizations", headers, payload });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json().message).toBe("Text in the request contains a broken character (an unpaired UTF-16 surrogate, such as \\ud800).");
+    }
+    expect400(await t.app.inject({ method: "PUT", url: "/api/preferences/x", headers, payload: '{"value":["ok","\\ud800"]}' }), /unpaired UTF-16 surrogate/);
+    expect((await t.app.inject({ url: "/api/organizations", headers })).json()).toHaveLength(before);
+    expect(await t.ctx.database.db.select().from(auditEvents)).toEqual([]);
+    // A well-formed pair is an ordinary character.
+    const emoji = await t.app.inject({ method: "POST", url: "/api/organizations", headers, payload: '{"name":"Broker \\ud83d\\ude00 Ltd"}' });
+    expect(emoji.statusCode).toBe(201);
+    expect(emoji.json().name).toBe("Broker \u{1F600} Ltd");
+  });
+
   it("refuses prototype poisoning and empty bodies", async () => {
     expect400(await t.app.inject({ method: "POST", url: "/api/organizations", headers, payload: '{"name":"x","__proto__":{"admin":true}}' }), /not valid JSON/);
     expect400(await t.app.inject({ method: "POST", url: "/api/organizations", headers, payload: "" }), /empty|JSON/);

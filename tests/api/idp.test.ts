@@ -5,20 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_AUDIENCE, API_SCOPE, loadConfig } from "../../server/config.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { idpAccounts, memberClaims, organizations, users } from "../../server/db/schema.ts";
-import { createAccount } from "../../server/idp/accounts.ts";
+import { createAccount } from "../../server/idp/people.ts";
 import { DEMO_EMAIL, DEMO_ORGANIZATION, seedDemo } from "../../server/seed.ts";
-import { describeDb } from "../helpers/db.ts";
-import {
-  authorize,
-  browse,
-  CookieJar,
-  exchangeCode,
-  followToCallback,
-  pathOf,
-  refreshTokens,
-  signIn,
-  signUp,
-} from "../helpers/oidcFlow.ts";
+import { describeDb, theOnly } from "../helpers/db.ts";
+import { authorize, browse, CookieJar, exchangeCode, followToCallback, pathOf, refreshTokens, signIn, signUp } from "../helpers/oidcFlow.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 
 const ISSUER = "http://localhost:3000/oidc";
@@ -30,7 +20,7 @@ const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${se
 async function jwksOf(t: TestApp) {
   const res = await t.app.inject({ url: "/oidc/jwks" });
   expect(res.statusCode).toBe(200);
-  return res.json() as JSONWebKeySet;
+  return res.json<JSONWebKeySet>();
 }
 
 describeDb("embedded OpenID Connect provider", () => {
@@ -330,7 +320,7 @@ describeDb("embedded OpenID Connect provider", () => {
       const access = await jwtVerify(tokens.access_token, keys, { issuer: ISSUER, audience: API_AUDIENCE });
       expect(access.payload.email).toBe(email);
       expect(access.payload.name).toBe("New Comer");
-      const [row] = await t.ctx.database.db.select().from(idpAccounts).where(eq(idpAccounts.email, email));
+      const row = theOnly(await t.ctx.database.db.select().from(idpAccounts).where(eq(idpAccounts.email, email)));
       expect(row.id).toBe(access.payload.sub);
       expect(row.passwordHash).toMatch(/^\$scrypt\$ln=15,r=8,p=1\$/);
       expect(row.passwordHash).not.toContain("a long enough password");
@@ -352,10 +342,22 @@ describeDb("embedded OpenID Connect provider", () => {
     it("refuses a duplicate email, a short password and mismatched passwords with clear messages", async () => {
       const existing = await newAccount("dupe");
       const cases = [
-        { form: { name: "Dupe", email: existing.email.toUpperCase(), password: "another password", confirmPassword: "another password" }, status: 409, text: "An account with this email already exists" },
+        {
+          form: { name: "Dupe", email: existing.email.toUpperCase(), password: "another password", confirmPassword: "another password" },
+          status: 409,
+          text: "An account with this email already exists",
+        },
         { form: { name: "Short", email: uniqueEmail("short"), password: "short", confirmPassword: "short" }, status: 400, text: "Use at least 10 characters." },
-        { form: { name: "Typo", email: uniqueEmail("typo"), password: "first password", confirmPassword: "second password" }, status: 400, text: "The passwords do not match." },
-        { form: { name: "", email: uniqueEmail("noname"), password: "a good password", confirmPassword: "a good password" }, status: 400, text: "Enter your name." },
+        {
+          form: { name: "Typo", email: uniqueEmail("typo"), password: "first password", confirmPassword: "second password" },
+          status: 400,
+          text: "The passwords do not match.",
+        },
+        {
+          form: { name: "", email: uniqueEmail("noname"), password: "a good password", confirmPassword: "a good password" },
+          status: 400,
+          text: "Enter your name.",
+        },
       ];
       for (const c of cases) {
         const { flow, response } = await authorize(t.app);
@@ -425,7 +427,7 @@ describeDb("embedded OpenID Connect provider", () => {
       expect(page.body).toContain('name="logout" value="yes"');
       expect(page.body).toContain(">Sign out</button>");
 
-      const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1];
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
       const confirmed = await browse(t.app, jar, "POST", "/oidc/session/end/confirm", { xsrf, logout: "yes" });
       expect(confirmed.statusCode).toBe(303);
       expect(confirmed.headers.location).toBe("http://localhost:3000/?state=s1");
@@ -455,7 +457,7 @@ describeDb("embedded OpenID Connect provider", () => {
     try {
       await restarted.ready();
       const res = await restarted.inject({ url: "/oidc/jwks" });
-      const jwksAfter = res.json() as JSONWebKeySet;
+      const jwksAfter = res.json<JSONWebKeySet>();
       expect(jwksAfter.keys.map((k) => k.kid).sort()).toEqual(jwksBefore.keys.map((k) => k.kid).sort());
       expect(jwksAfter.keys.some((k) => k.kid === kidBefore)).toBe(true);
       // A token of the first process verifies with the keys of the second, and its refresh token still works.
@@ -486,18 +488,17 @@ describeDb("demo seed", () => {
     expect(second).toEqual({});
 
     const db = t.ctx.database.db;
-    const orgs = await db.select().from(organizations).where(eq(organizations.name, DEMO_ORGANIZATION));
-    expect(orgs).toHaveLength(1);
-    const [account] = await db.select().from(idpAccounts).where(eq(idpAccounts.email, DEMO_EMAIL));
+    const org = theOnly(await db.select().from(organizations).where(eq(organizations.name, DEMO_ORGANIZATION)));
+    const account = theOnly(await db.select().from(idpAccounts).where(eq(idpAccounts.email, DEMO_EMAIL)));
     expect(account.name).toBe("Demo Administrator");
-    const [user] = await db.select().from(users).where(eq(users.sub, account.id));
+    const user = theOnly(await db.select().from(users).where(eq(users.sub, account.id)));
     expect(user.email).toBe(DEMO_EMAIL);
     expect(user.provisionedAt).toBeInstanceOf(Date);
     const claims = await db
       .select()
       .from(memberClaims)
-      .where(and(eq(memberClaims.userSub, account.id), eq(memberClaims.organizationId, orgs[0].id)));
-    expect(claims).toEqual([expect.objectContaining({ type: "organization:admin", value: orgs[0].id })]);
+      .where(and(eq(memberClaims.userSub, account.id), eq(memberClaims.organizationId, org.id)));
+    expect(claims).toEqual([expect.objectContaining({ type: "organization:admin", value: org.id })]);
 
     const tokens = await signIn(t.app, { email: DEMO_EMAIL, password });
     const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(await jwksOf(t)), { audience: API_AUDIENCE });

@@ -1,9 +1,9 @@
 /** Trade platforms through the API: lifecycle, isolation between organizations, input, permissions, audit, secrets. */
-import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import { auditEvents, tradePlatformApps, tradePlatforms } from "../../server/db/schema.ts";
-import { describeDb } from "../helpers/db.ts";
+import { describeDb, theOnly } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
 import { addMember, signUp } from "./support/fixtures.ts";
 import { startPlatformsApp, waitFor, type PlatformsApp } from "./platformsHarness.ts";
@@ -24,6 +24,10 @@ describeDb("trade platforms API", () => {
   beforeAll(async () => {
     t = await startPlatformsApp();
     tokens = await tokenFactory(t.ctx);
+  });
+  // Every test has two organizations of its own: nothing a test creates is seen by another, and
+  // any one test runs alone (`-t`).
+  beforeEach(async () => {
     ada = newPerson("Ada");
     eve = newPerson("Eve");
     adaOrg = await signUp(t, tokens, ada);
@@ -58,8 +62,7 @@ describeDb("trade platforms API", () => {
       const d = await detail(id);
       return d.state === state ? d : undefined;
     }, `platform ${id} ${state}`);
-  const auditsOf = (targetId: string) =>
-    t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.targetId, targetId)).orderBy(auditEvents.at);
+  const auditsOf = (targetId: string) => t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.targetId, targetId)).orderBy(auditEvents.at);
 
   describe("create and connect", () => {
     for (const type of ["MT4", "MT5", "MatchTrader"]) {
@@ -94,7 +97,7 @@ describeDb("trade platforms API", () => {
 
         const [audit] = await auditsOf(created.id);
         expect(audit).toMatchObject({ action: "tradePlatform.created", organizationId: adaOrg, actorSub: ada.sub, targetType: "tradePlatform" });
-        expect(audit.after).toMatchObject({ name: `Sim ${type}`, type, connection: { kind: "simulated", hasSecret: false } });
+        expect(audit!.after).toMatchObject({ name: `Sim ${type}`, type, connection: { kind: "simulated", hasSecret: false } });
       });
     }
 
@@ -103,8 +106,8 @@ describeDb("trade platforms API", () => {
       expect(created.connection).toEqual({ kind: "simulated", accounts: 40, tradeRate: 0, seed: 11, login: "1000", hasSecret: true });
       await untilState(created.id, "connected");
 
-      const [row] = await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, created.id));
-      expect(row.secretCiphertext).toMatch(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
+      const row = theOnly(await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, created.id)));
+      expect(row.secretCiphertext).toMatch(/^v2:[\w-]+:[\w-]+:[\w-]+:[\w-]+$/);
       expect(row.secretCiphertext).not.toContain("Manager1");
       expect(JSON.stringify(row.connection)).not.toContain("Manager1");
       expect(t.app.secrets.decrypt(row.secretCiphertext!, created.id)).toBe("Manager1");
@@ -121,9 +124,13 @@ describeDb("trade platforms API", () => {
       const moved = await adaApi().patch(`/api/tradePlatforms/${created.id}`, { connection: simulated({ login: "2000" }) });
       expect(moved.statusCode).toBe(400);
       expect(moved.json().message).toMatch(/Enter the .* again: the server address or login changed/);
-      const probe = await adaApi().post("/api/tradePlatforms/test-connection", { type: "MT5", connection: simulated({ login: "2000" }), platformId: created.id });
+      const probe = await adaApi().post("/api/tradePlatforms/test-connection", {
+        type: "MT5",
+        connection: simulated({ login: "2000" }),
+        platformId: created.id,
+      });
       expect(probe.statusCode).toBe(400);
-      const [row] = await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, created.id));
+      const row = theOnly(await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, created.id)));
       expect(row.connection).toMatchObject({ login: "1000" });
     });
 
@@ -131,7 +138,7 @@ describeDb("trade platforms API", () => {
       const created = await create("Sim refused", "MT5", simulated({ login: "1000", password: "Wr0ng-Pass!" }));
       const failed = await untilState(created.id, "failed");
       expect(failed.lastError).toMatch(/refused the manager login or password/);
-      await expect(t.app.platforms.connectorFor(adaOrg, created.id)).rejects.toMatchObject({ statusCode: 503 });
+      await expect(t.app.platforms.connectorFor(adaOrg, created.id)).rejects.toMatchObject({ kind: "unavailable" });
     });
 
     it("refuses a second platform with the same name in one organization (409), but not in another", async () => {
@@ -240,7 +247,7 @@ describeDb("trade platforms API", () => {
       expect(after).toMatchObject({ name: "Ada private", enable: true, state: "connected" });
       expect(after.apps.every((a: { enabled: boolean }) => !a.enabled)).toBe(true);
       expect(await auditsOf(p.id)).toEqual(auditsBefore);
-      await expect(t.app.platforms.connectorFor(eveOrg, p.id)).rejects.toMatchObject({ statusCode: 404, message: "No such trade platform" });
+      await expect(t.app.platforms.connectorFor(eveOrg, p.id)).rejects.toMatchObject({ kind: "notFound", message: "No such trade platform" });
       expect((await eveApi().get("/api/tradePlatforms")).json().map((x: { id: string }) => x.id)).not.toContain(p.id);
     });
 
@@ -298,7 +305,7 @@ describeDb("trade platforms API", () => {
 
       const disabled = await adaApi().patch(`/api/tradePlatforms/${p.id}`, { enable: false });
       expect(disabled.json()).toMatchObject({ enable: false, state: "disconnected", lastError: null });
-      await expect(t.app.platforms.connectorFor(adaOrg, p.id)).rejects.toMatchObject({ statusCode: 409, message: /Changed is disabled/ });
+      await expect(t.app.platforms.connectorFor(adaOrg, p.id)).rejects.toMatchObject({ kind: "conflict", message: /Changed is disabled/ });
 
       const enabled = await adaApi().patch(`/api/tradePlatforms/${p.id}`, { enable: true });
       expect(enabled.json().enable).toBe(true);
@@ -323,10 +330,10 @@ describeDb("trade platforms API", () => {
         "tradePlatform.disabled",
         "tradePlatform.enabled",
       ]);
-      expect(audits[1].before).toMatchObject({ name: "Changing", timeZone: "Europe/Athens" });
-      expect(audits[1].after).toMatchObject({ name: "Changed", timeZone: "Europe/London" });
-      expect(audits[2].before).toMatchObject({ connection: { accounts: 40 } });
-      expect(audits[2].after).toMatchObject({ connection: { accounts: 25 } });
+      expect(audits[1]!.before).toMatchObject({ name: "Changing", timeZone: "Europe/Athens" });
+      expect(audits[1]!.after).toMatchObject({ name: "Changed", timeZone: "Europe/London" });
+      expect(audits[2]!.before).toMatchObject({ connection: { accounts: 40 } });
+      expect(audits[2]!.after).toMatchObject({ connection: { accounts: 25 } });
       expect(audits[3]).toMatchObject({ before: { enable: true }, after: { enable: false } });
       expect(audits.every((a) => a.sourceIp !== null && a.actorSub === ada.sub)).toBe(true);
     });
@@ -347,7 +354,7 @@ describeDb("trade platforms API", () => {
       const builtIn = await adaApi().patch(`/api/tradePlatforms/${p.id}`, { connection: { kind: "simulated" } });
       expect(builtIn.json().connection).toMatchObject({ hasSecret: false });
       expect(builtIn.json().connection).not.toHaveProperty("login");
-      const [row] = await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, p.id));
+      const row = theOnly(await t.ctx.database.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, p.id)));
       expect(row.secretCiphertext).toBeNull();
     });
 
@@ -489,8 +496,8 @@ describeDb("trade platforms API", () => {
       const connector = await t.app.platforms.connectorFor(adaOrg, p.id);
       expect(connector.state).toBe("connected");
       expect(connector.platform).toBe("MT4");
-      await expect(t.app.platforms.connectorFor(adaOrg, "nope")).rejects.toMatchObject({ statusCode: 404 });
-      await expect(t.app.platforms.connectorFor(eveOrg, p.id)).rejects.toMatchObject({ statusCode: 404 });
+      await expect(t.app.platforms.connectorFor(adaOrg, "nope")).rejects.toMatchObject({ kind: "notFound" });
+      await expect(t.app.platforms.connectorFor(eveOrg, p.id)).rejects.toMatchObject({ kind: "notFound" });
       const connected: string[] = [];
       const unlisten = t.app.platforms.onConnected((platform) => connected.push(platform.id));
       expect(connected).toContain(p.id);
@@ -498,13 +505,44 @@ describeDb("trade platforms API", () => {
     });
   });
 
-  // Last: every answer and every log line of the whole file.
   describe("secrets", () => {
     it("never appear in any response or in the log", async () => {
-      const everything = [...t.bodies, ...t.logs].join("\n");
-      expect(t.bodies.length).toBeGreaterThan(50);
-      expect(t.logs.length).toBeGreaterThan(50);
+      const [bodiesBefore, logsBefore] = [t.bodies.length, t.logs.length];
+      // Every way a secret reaches the API: created, refused, replaced, tried, and refused as bad input.
+      const kept = await create("Secret MT4", "MT4", simulated({ login: "1000", password: "Manager1" }));
+      const refused = await create("Secret refused", "MT5", simulated({ login: "1000", password: "Wr0ng-Pass!" }));
+      await untilState(kept.id, "connected");
+      expect((await untilState(refused.id, "failed")).lastError).toMatch(/refused/);
+      const replaced = await adaApi().patch(`/api/tradePlatforms/${refused.id}`, { connection: simulated({ login: "1000", password: "Manager1" }) });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      await untilState(refused.id, "connected");
+      const tried = await adaApi().post("/api/tradePlatforms/test-connection", {
+        type: "MT4",
+        connection: simulated({ login: "1000", password: "Wr0ng-Pass!" }),
+      });
+      expect(tried.json()).toMatchObject({ ok: false, code: "credentialsRefused" });
+      const bad = [
+        { type: "MT5", connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
+        { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "https://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
+        { type: "MT4", connection: { kind: "matchTraderApi", apiUrl: "https://api.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
+      ];
+      for (const body of bad) {
+        expect((await adaApi().post("/api/tradePlatforms", { name: "Secret bad", timeZone: "UTC", ...body })).statusCode).toBe(400);
+        expect((await adaApi().post("/api/tradePlatforms/test-connection", body)).statusCode).toBe(400);
+      }
+      await adaApi().get(`/api/tradePlatforms/${kept.id}`);
+      await adaApi().get("/api/tradePlatforms");
+
+      const bodies = t.bodies.slice(bodiesBefore);
+      const logs = t.logs.slice(logsBefore);
+      expect(bodies.length).toBeGreaterThanOrEqual(12);
+      // The requests above were logged (so a secret in them would be found here).
+      expect(logs.join("\n")).toContain("/api/tradePlatforms/test-connection");
+      const everything = [...bodies, ...logs].join("\n");
       for (const secret of SECRETS) expect(everything, secret).not.toContain(secret);
+      const audits = JSON.stringify(await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.organizationId, adaOrg)));
+      expect(audits).toContain("Secret MT4");
+      for (const secret of SECRETS) expect(audits, secret).not.toContain(secret);
     });
 
     it("are redacted from anything logged with a request body", async () => {
@@ -517,10 +555,23 @@ describeDb("trade platforms API", () => {
     });
   });
 
-  it("only the organization's own audit rows are written, each in its organization", async () => {
-    const rows = await t.ctx.database.db.select().from(auditEvents).where(and(eq(auditEvents.organizationId, eveOrg)));
-    expect(rows.map((r) => r.action).sort()).toEqual(["tradePlatform.created", "tradePlatform.created"]);
-    const everything = JSON.stringify(await t.ctx.database.db.select().from(auditEvents));
-    for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  it("writes each audit row in the organization that acted, and none in another", async () => {
+    const adas = await create("Ada audited");
+    const eves = (await eveApi().post("/api/tradePlatforms", { type: "MT4", name: "Eve audited", timeZone: "UTC", connection: simulated() })).json();
+    expect((await eveApi().patch(`/api/tradePlatforms/${eves.id}`, { name: "Eve renamed" })).statusCode).toBe(200);
+    // Eve tries Ada's platform: refused, and no row anywhere.
+    expect((await eveApi().patch(`/api/tradePlatforms/${adas.id}`, { name: "Eve's now" })).statusCode).toBe(404);
+
+    const rowsOf = async (organizationId: string) =>
+      (await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.organizationId, organizationId)).orderBy(auditEvents.at)).map((r) => ({
+        action: r.action,
+        targetId: r.targetId,
+        actorSub: r.actorSub,
+      }));
+    expect(await rowsOf(eveOrg)).toEqual([
+      { action: "tradePlatform.created", targetId: eves.id, actorSub: eve.sub },
+      { action: "tradePlatform.updated", targetId: eves.id, actorSub: eve.sub },
+    ]);
+    expect(await rowsOf(adaOrg)).toEqual([{ action: "tradePlatform.created", targetId: adas.id, actorSub: ada.sub }]);
   });
 });

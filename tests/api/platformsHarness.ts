@@ -7,7 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import { buildApp } from "../../server/http/app.ts";
-import type { PlatformRuntimeOptions } from "../../server/platforms/runtime.ts";
+import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/runtime.ts";
 import { openTestDatabase } from "../helpers/db.ts";
 
 export type TestDatabase = Awaited<ReturnType<typeof openTestDatabase>>;
@@ -41,6 +41,8 @@ export async function startPlatformsApp(
     LOG_LEVEL: "trace",
     PUBLIC_URL: "http://localhost:3000",
     SECRETS_KEY: TEST_SECRETS_KEY,
+    // These tests make many small simulated platforms in one organization; the quotas have tests of their own.
+    TOOLBOX_MAX_SIMULATED_PLATFORMS: "100",
     ...opts.env,
   });
   const database = opts.database ?? (await openTestDatabase());
@@ -75,7 +77,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, wh
   let last: unknown;
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value as T;
+    if (value !== undefined && value !== false) return value;
     last = value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
     await new Promise((r) => setTimeout(r, 50));

@@ -3,13 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { moduleClaimType } from "../../core/access.ts";
+import { SimulatedServerRegistry } from "../../server/connectors/simulated/registry.ts";
 import { organizations, tradePlatforms } from "../../server/db/schema.ts";
 import { DEMO_ORGANIZATION, seedDemo } from "../../server/seed.ts";
-import { describeDb, openTestDatabase, testDbKind } from "../helpers/db.ts";
+import { describeDb, openTestDatabase, testDbKind, theOnly } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
-import { signUp } from "./support/fixtures.ts";
-import { startPlatformsApp, waitFor, type PlatformsApp, type TestDatabase } from "./platformsHarness.ts";
+import { addMember, signUp } from "./support/fixtures.ts";
+import { FAST_RUNTIME, startPlatformsApp, waitFor, type PlatformsApp, type TestDatabase } from "./platformsHarness.ts";
 
 interface SseEvent {
   event: string;
@@ -72,8 +74,9 @@ describeDb("live platform states (server-sent events)", () => {
       fetch(`${base}/api/tradePlatforms`, { method: "POST", headers: { ...h, "content-type": "application/json" }, body: JSON.stringify(body) });
     const first = await (await post({ type: "MT5", name: "Live one", timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0 } })).json();
 
-    const runtime = t.app.platforms as unknown as { stateListeners: Set<unknown>; removedListeners: Set<unknown> };
-    const listenersBefore = runtime.stateListeners.size;
+    // The runtime's listeners (server/modules/tradePlatforms/runtime/listeners.ts), to see the stream's go.
+    const runtime = (t.app.platforms as unknown as { listeners: { state: Set<unknown> } }).listeners;
+    const listenersBefore = runtime.state.size;
     const controller = new AbortController();
     const res = await fetch(`${base}/api/tradePlatforms/live`, {
       headers: { ...headers, "accept-encoding": "gzip, br" },
@@ -101,11 +104,17 @@ describeDb("live platform states (server-sent events)", () => {
 
     // Another organization's platform never does.
     const eveHeaders = apiHeaders(await tokens.mint(eve), eveOrg);
-    const foreign = await (await post({ type: "MT4", name: "Eve's live", timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } }, eveHeaders)).json();
+    const foreign = await (
+      await post({ type: "MT4", name: "Eve's live", timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } }, eveHeaders)
+    ).json();
     await waitFor(async () => t.app.platforms.state(foreign.id).state === "connected", "foreign platform connected");
 
     // Disabled, then deleted.
-    await fetch(`${base}/api/tradePlatforms/${second.id}`, { method: "PATCH", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ enable: false }) });
+    await fetch(`${base}/api/tradePlatforms/${second.id}`, {
+      method: "PATCH",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ enable: false }),
+    });
     await sse.until((e) => e.data.platformId === second.id && e.data.state === "disconnected");
     const del = await fetch(`${base}/api/tradePlatforms/${second.id}`, {
       method: "DELETE",
@@ -118,18 +127,48 @@ describeDb("live platform states (server-sent events)", () => {
     expect(sse.events.some((e) => e.data.platformId === foreign.id)).toBe(false);
     expect(sse.raw()).toContain("retry: 3000");
 
-    expect(runtime.stateListeners.size).toBe(listenersBefore + 1);
+    expect(runtime.state.size).toBe(listenersBefore + 1);
     controller.abort();
     await sse.cancel();
-    await waitFor(async () => runtime.stateListeners.size === listenersBefore, "the stream's listener to go");
+    await waitFor(async () => runtime.state.size === listenersBefore, "the stream's listener to go");
   });
 
   it("refuses without a token, without the organization, and without tradePlatforms:read", async () => {
-    expect((await fetch(`${base}/api/tradePlatforms/live`)).status).toBe(401);
+    const live = (headers: Record<string, string> = {}) => fetch(`${base}/api/tradePlatforms/live`, { headers });
+    const refused = async (res: Response, status: number, message: RegExp) => {
+      expect(res.status).toBe(status);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect((await res.json()).message).toMatch(message);
+    };
+    await refused(await live(), 401, /^Sign-in required/);
+
     const tokens = await tokenFactory(t.ctx);
     const bob = newPerson("Bob");
-    await signUp(t, tokens, bob);
-    expect((await fetch(`${base}/api/tradePlatforms/live`, { headers: apiHeaders(await tokens.mint(bob)) })).status).toBe(400);
+    const bobOrg = await signUp(t, tokens, bob);
+    const bobToken = await tokens.mint(bob);
+    await refused(await live(apiHeaders(bobToken)), 400, /OrganizationId header/);
+    // An organization Bob is not in.
+    const otherOrg = await signUp(t, tokens, newPerson("Olga"));
+    await refused(await live(apiHeaders(bobToken, otherOrg)), 403, /^You are not a member of this organization$/);
+
+    // Members of Bob's organization: one with no claim, one with tradePlatforms:write but not read, one with read.
+    const nothing = newPerson("Nadia");
+    const writeOnly = newPerson("Wanda");
+    const reader = newPerson("Rita");
+    await addMember(t.ctx, bobOrg, nothing, { [moduleClaimType("members", bobOrg)]: "read" });
+    await addMember(t.ctx, bobOrg, writeOnly, { [moduleClaimType("tradePlatforms", bobOrg)]: "write" });
+    await addMember(t.ctx, bobOrg, reader, { [moduleClaimType("tradePlatforms", bobOrg)]: "read" });
+    const needsRead = /^You need the "read" permission on the "tradePlatforms" module in this organization/;
+    await refused(await live(apiHeaders(await tokens.mint(nothing), bobOrg)), 403, needsRead);
+    await refused(await live(apiHeaders(await tokens.mint(writeOnly), bobOrg)), 403, needsRead);
+
+    // The reader is let in: the refusals above were about the permission, not the member.
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/tradePlatforms/live`, { headers: apiHeaders(await tokens.mint(reader), bobOrg), signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    controller.abort();
+    await res.body?.cancel().catch(() => undefined);
   });
 
   it("ends open streams when the app closes, so closing never hangs", async () => {
@@ -211,14 +250,17 @@ describeDb("platforms across restarts", () => {
     }
 
     // Another key cannot read the stored password: that platform says so, the others still connect.
-    const third = await startPlatformsApp({ database, env: { SECRETS_KEY: Buffer.alloc(32, 9).toString("base64"), DATA_DIR: dataDir } });
+    // (With another key the embedded identity provider refuses to start — its keys are encrypted
+    // under SECRETS_KEY too, tests/api/secretsAtRest.test.ts — so this node uses an external one.)
+    const external = { OIDC_AUTHORITY: "https://login.example.test/realms/toolbox", OIDC_CLIENT_ID: "toolbox", OIDC_AUDIENCE: "toolbox.api" };
+    const third = await startPlatformsApp({ database, env: { SECRETS_KEY: Buffer.alloc(32, 9).toString("base64"), DATA_DIR: dataDir, ...external } });
     try {
       await waitFor(async () => third.app.platforms.state(plain.id).state === "connected", "plain platform connected");
       expect(third.app.platforms.state(secret.id)).toEqual({
         state: "failed",
         lastError: "Its stored password or API key cannot be decrypted with this server's SECRETS_KEY. Enter it again in the connection settings.",
       });
-      await expect(third.app.platforms.connectorFor(org, secret.id)).rejects.toMatchObject({ statusCode: 503 });
+      await expect(third.app.platforms.connectorFor(org, secret.id)).rejects.toMatchObject({ kind: "unavailable" });
     } finally {
       await third.close();
     }
@@ -234,7 +276,7 @@ describeDb("platforms across restarts", () => {
 
       const started = await startPlatformsApp({ database: demoDatabase });
       try {
-        const [org] = await demoDatabase.db.select().from(organizations).where(eq(organizations.name, DEMO_ORGANIZATION));
+        const org = theOnly(await demoDatabase.db.select().from(organizations).where(eq(organizations.name, DEMO_ORGANIZATION)));
         const rows = await demoDatabase.db.select().from(tradePlatforms).where(eq(tradePlatforms.organizationId, org.id));
         expect(rows.map((r) => [r.name, r.type]).sort()).toEqual([
           ["Demo MT4", "MT4"],
@@ -245,7 +287,7 @@ describeDb("platforms across restarts", () => {
           expect(row.connection).toMatchObject({ kind: "simulated", accounts: 300, tradeRate: 3 });
           await waitFor(async () => started.app.platforms.state(row.id).state === "connected", `${row.name} connected`);
         }
-        const connector = await started.app.platforms.connectorFor(org.id, rows[0].id);
+        const connector = await started.app.platforms.connectorFor(org.id, rows[0]!.id);
         const page = await connector.listAccounts({ limit: 1000 });
         expect(page.items).toHaveLength(300);
       } finally {
@@ -259,32 +301,70 @@ describeDb("platforms across restarts", () => {
 
 describeDb("platform runtime start", () => {
   it("does not wait for connections: a hung server delays only itself", async () => {
-    // Covered by the connection manager's own tests (server/connectors/manager.ts); here the app
-    // start is measured with a platform whose server answers nothing for a long time.
-    const t = await startPlatformsApp();
+    const database = await openTestDatabase();
+    // Each simulated server is created by the runtime when it first connects; the one named here
+    // is made to answer nothing for a minute from its very first request.
+    let hungId: string | undefined;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the registry's `this` (obtain.call below)
+    const obtain = SimulatedServerRegistry.prototype.obtain;
+    const spy = vi.spyOn(SimulatedServerRegistry.prototype, "obtain").mockImplementation(function (this: SimulatedServerRegistry, key, options) {
+      const server = obtain.call(this, key, options);
+      if (key === hungId) server.faults.slowAnswers(60_000);
+      return server;
+    });
+    // Connection attempts may take long (longer than this test may run): only not waiting for them keeps the start short.
+    const runtime = { ...FAST_RUNTIME, manager: { ...FAST_RUNTIME.manager, connectTimeoutMs: 120_000 } };
     try {
-      const tokens = await tokenFactory(t.ctx);
+      const first = await startPlatformsApp({ database, runtime });
+      const tokens = await tokenFactory(first.ctx);
       const ada = newPerson("Ada");
-      const org = await signUp(t, tokens, ada);
+      const org = await signUp(first, tokens, ada);
       const headers = apiHeaders(await tokens.mint(ada), org);
-      const slow = (
-        await t.call({ method: "POST", url: "/api/tradePlatforms", headers, payload: { type: "MT5", name: "Slow", timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } } })
-      ).json();
-      await waitFor(async () => t.app.platforms.state(slow.id).state === "connected", "slow connected");
-      const server = t.app.platforms.simulatedServer(slow.id)!;
-      server.faults.slowAnswers(60_000);
-      server.faults.disconnect();
-      const started = Date.now();
-      const fast = (
-        await t.call({ method: "POST", url: "/api/tradePlatforms", headers, payload: { type: "MT4", name: "Fast", timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } } })
-      ).json();
-      await waitFor(async () => t.app.platforms.state(fast.id).state === "connected", "fast connected");
-      expect(Date.now() - started).toBeLessThan(2_000);
-      expect(t.app.platforms.state(slow.id).state).not.toBe("connected");
-      server.faults.restore();
+      const create = async (name: string, type: string) => {
+        const res = await first.call({
+          method: "POST",
+          url: "/api/tradePlatforms",
+          headers,
+          payload: { type, name, timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json<{ id: string }>();
+      };
+      const hung = await create("Hung", "MT5");
+      const fast = await create("Fast", "MT4");
+      await waitFor(async () => first.app.platforms.state(fast.id).state === "connected", "fast connected");
+      await first.close();
+
+      // At start, the hung server's platform is still connecting when the app is ready, and the other one connects meanwhile.
+      hungId = hung.id;
+      const second = await startPlatformsApp({ database, runtime });
+      try {
+        expect(spy.mock.calls.map(([key]) => key)).toContain(hung.id);
+        expect(second.app.platforms.state(hung.id).state).toBe("connecting");
+        await waitFor(async () => second.app.platforms.state(fast.id).state === "connected", "fast connected after the start");
+        expect(second.app.platforms.state(hung.id).state).toBe("connecting");
+
+        // A platform created while that one hangs connects at once too.
+        const started = Date.now();
+        const headersNow = apiHeaders(await tokens.mint(ada), org);
+        const later = (
+          await second.call({
+            method: "POST",
+            url: "/api/tradePlatforms",
+            headers: headersNow,
+            payload: { type: "MatchTrader", name: "Later", timeZone: "UTC", connection: { kind: "simulated", accounts: 5, tradeRate: 0 } },
+          })
+        ).json();
+        await waitFor(async () => second.app.platforms.state(later.id).state === "connected", "later connected");
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(second.app.platforms.state(hung.id).state).toBe("connecting");
+      } finally {
+        second.app.platforms.simulatedServer(hung.id)?.faults.restore();
+        await second.close();
+      }
     } finally {
-      await t.close();
-      await t.drop();
+      spy.mockRestore();
+      await database.drop();
     }
   });
 });

@@ -34,7 +34,13 @@ describeDb("/api/preferences/:key", () => {
 
   it("keeps a value per member and organization", async () => {
     expect((await call(ada, org, "GET", "users.grid.columns")).body).toEqual({ key: "users.grid.columns", value: null, updatedAt: null });
-    const columns = { columns: [{ colId: "login", width: 90 }, { colId: "balance", width: 120, sort: "desc" }], pinned: ["login"] };
+    const columns = {
+      columns: [
+        { colId: "login", width: 90 },
+        { colId: "balance", width: 120, sort: "desc" },
+      ],
+      pinned: ["login"],
+    };
     const saved = await call(ada, org, "PUT", "users.grid.columns", { value: columns });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ key: "users.grid.columns", value: columns });

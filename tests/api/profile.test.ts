@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { describeDb } from "../helpers/db.ts";
+import { describeDb, theOnly } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
 import { users } from "../../server/db/schema.ts";
@@ -64,7 +64,7 @@ describeDb("GET /api/profile/*", () => {
     const body = (await preflight(await tokens.mint(invited))).json();
     expect(body.createdOrganizationId).toBeUndefined();
     expect(body.organizationCount).toBe(1);
-    const [row] = await t.ctx.database.db.select().from(users).where(eq(users.sub, invited.sub));
+    const row = theOnly(await t.ctx.database.db.select().from(users).where(eq(users.sub, invited.sub)));
     expect(row.provisionedAt).not.toBeNull();
   });
 

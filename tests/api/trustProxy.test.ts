@@ -2,6 +2,7 @@ import { afterAll, expect, it } from "vitest";
 import { loadConfig } from "../../server/config.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
 
 /** The client address behind TRUST_PROXY: rate limits and audit rows rely on it. */
 describeDb("TRUST_PROXY", () => {
@@ -11,7 +12,13 @@ describeDb("TRUST_PROXY", () => {
   });
 
   async function ipSeen(trustProxy: string, forwardedFor: string) {
-    const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", PUBLIC_URL: "http://localhost:3000", TRUST_PROXY: trustProxy });
+    const config = loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      PUBLIC_URL: "http://localhost:3000",
+      TRUST_PROXY: trustProxy,
+      SECRETS_KEY: TEST_SECRETS_KEY,
+    });
     const database = await openTestDatabase();
     const app = await buildApp({ config, database }, { web: false, logger: false });
     app.get("/__ip", async (request) => ({ ip: request.ip }));

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { inject } from "vitest";
 
 /** Debian's Chromium (never a downloaded browser), headless, with the flags this machine needs. */
@@ -32,14 +32,15 @@ export async function signInAtProvider(page: Page, creds: { email: string; passw
  * A person's browser. Headless Chromium says "HeadlessChrome", which `isbot` rightly calls a bot
  * (bots get a bare 404), so people's tests present an ordinary Chrome user agent.
  */
-export const PERSON_UA =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+export const PERSON_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
-export async function newContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA });
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA, ...options });
   // Record every toast title the page shows, even one that lives only until a redirect.
   await context.exposeBinding("__reportToast", ({ page }, text: string) => {
-    toastLog.get(page)?.push(text) ?? toastLog.set(page, [text]);
+    const seen = toastLog.get(page);
+    if (seen) seen.push(text);
+    else toastLog.set(page, [text]);
   });
   await context.addInitScript(() => {
     const seen = new WeakSet<Node>();

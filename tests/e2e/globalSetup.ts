@@ -39,7 +39,7 @@ async function waitForHealth(url: string, child: ChildProcess, ms = 60_000) {
  */
 export default async function setup(project: TestProject) {
   if (!fs.existsSync("build/server/index.js")) {
-    const r = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
+    const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("build failed");
   }
   const port = await freePort();

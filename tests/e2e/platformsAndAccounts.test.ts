@@ -38,7 +38,10 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
 
     // Connect a simulated MT5 server (no simulated trading, so only our deposit moves the balance).
-    await page.getByRole("link", { name: /Connect a platform/ }).first().click();
+    await page
+      .getByRole("link", { name: /Connect a platform/ })
+      .first()
+      .click();
     await page.waitForURL(/\/tradePlatforms\/new$/);
     await page.locator('input[name="type"][value="MT5"]').check();
     await page.locator('input[name="source"][value="simulated"]').check();
@@ -57,7 +60,10 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     await page.getByRole("link", { name: "Users" }).first().click();
     await page.waitForURL(/\/users/);
     // Infinite-model rows render before their data arrives: wait for a cell holding a login.
-    const firstLoginCell = page.locator('[role="gridcell"][col-id="login"]').filter({ hasText: /^\s*\d+\s*$/ }).first();
+    const firstLoginCell = page
+      .locator('[role="gridcell"][col-id="login"]')
+      .filter({ hasText: /^\s*\d+\s*$/ })
+      .first();
     await firstLoginCell.waitFor({ timeout: 30_000 });
     const login = (await firstLoginCell.textContent())!.trim();
     await page.getByLabel("Login").fill(login);
@@ -73,12 +79,22 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     await page.getByLabel("Amount").fill("100");
     await page.getByLabel(/Comment/).fill("e2e deposit");
     await page.getByRole("dialog").getByRole("button", { name: "Deposit" }).dblclick();
-    await page.getByRole("dialog").getByText(/Deposit done/).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole("dialog")
+      .getByText(/Deposit done/)
+      .waitFor({ timeout: 15_000 });
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
 
     const after = (await apiFromPage<{ balance: string }>(page, `/api/accounts/${platformId}/${login}`)).balance;
     expect(money(after) - money(before)).toBeCloseTo(100, 2);
-    await expect.poll(() => page.getByText(Number(money(after)).toLocaleString("en", { minimumFractionDigits: 2 })).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(Number(money(after)).toLocaleString("en", { minimumFractionDigits: 2 }))
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
 
     // Delete the platform, confirmed by typing its name; land on the confirmation page.
     await page.goto(`/tradePlatforms/MT5/${platformId}/settings`);

@@ -53,11 +53,16 @@ describe("signing in through the embedded provider", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
     await layoutShown(page);
-    await expect
-      .poll(() => page.getByRole("button", { name: /^Organization: Ada Lovelace's organization/ }).isVisible())
-      .toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: /^Organization: Ada Lovelace's organization/ }).isVisible()).toBe(true);
     // A new organization has no platform yet: the first-run call to action shows.
-    await expect.poll(() => page.getByRole("link", { name: /Connect a platform/ }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("link", { name: /Connect a platform/ })
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
   });
 
   it("shows 'Authentication expired' and signs in again when the token is revoked", async () => {
@@ -97,7 +102,10 @@ describe("signing in through the embedded provider", () => {
     expect(res?.status()).toBe(404);
     await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
     expect(await page.getByText("We are sorry but this page could not be found.").isVisible()).toBe(true);
-    await page.getByRole("link", { name: "Back to home" }).or(page.getByRole("button", { name: "Back to home" })).click();
+    await page
+      .getByRole("link", { name: "Back to home" })
+      .or(page.getByRole("button", { name: "Back to home" }))
+      .click();
     await page.waitForURL((u) => u.pathname === "/" || u.pathname.startsWith("/oidc/"));
 
     const bot = await fetch(`${baseUrl()}/no/such/page`, { headers: { "User-Agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" } });

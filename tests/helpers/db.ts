@@ -1,7 +1,5 @@
-import crypto from "node:crypto";
-import pg from "pg";
-import { describe, inject } from "vitest";
-import { openDatabase, type Database } from "../../server/db/client.ts";
+import { describe, expect, inject } from "vitest";
+import { createPgliteDatabase, createPostgresDatabase, type DroppableDatabase } from "./postgres.ts";
 
 export type TestDbKind = "pglite" | "postgres";
 
@@ -15,35 +13,18 @@ function postgresAvailable(): boolean {
 }
 
 /** `describe` that names the database and skips when the PostgreSQL server is absent (outside CI). */
-export const describeDb = (name: string, fn: () => void) =>
-  describe.skipIf(!postgresAvailable())(`${name} [${testDbKind()}]`, fn);
+export const describeDb = (name: string, fn: () => void) => describe.skipIf(!postgresAvailable())(`${name} [${testDbKind()}]`, fn);
 
 /**
  * A fresh, migrated database: in-memory PGlite, or a new PostgreSQL database created for this
  * test file and dropped afterwards.
  */
-export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
-  if (testDbKind() === "pglite") {
-    const database = await openDatabase({ dataDir: "memory://" });
-    return { ...database, drop: () => database.close() };
-  }
-  const adminUrl = inject("testDatabaseUrl");
-  const name = `toolbox_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
-  return {
-    ...database,
-    async drop() {
-      await database.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+export async function openTestDatabase(): Promise<DroppableDatabase> {
+  return testDbKind() === "pglite" ? createPgliteDatabase() : createPostgresDatabase(inject("testDatabaseUrl"));
+}
+
+/** The one row a query must find: fails the test (showing what came back) unless there is exactly one. */
+export function theOnly<T>(rows: readonly T[]): T {
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
 }

@@ -36,14 +36,14 @@ export class CookieJar {
     const header = response.headers["set-cookie"];
     const lines = header === undefined ? [] : Array.isArray(header) ? header : [header];
     for (const line of lines) {
-      const [pair, ...attrs] = line.split(";").map((s) => s.trim());
+      const [pair = "", ...attrs] = line.split(";").map((s) => s.trim());
       const eq = pair.indexOf("=");
       const name = pair.slice(0, eq);
       const value = pair.slice(eq + 1);
       let path = "/";
       let expired = value === "";
       for (const attr of attrs) {
-        const [k, v = ""] = attr.split("=");
+        const [k = "", v = ""] = attr.split("=");
         if (k.toLowerCase() === "path") path = v;
         if (k.toLowerCase() === "expires" && new Date(v).getTime() <= Date.now()) expired = true;
         if (k.toLowerCase() === "max-age" && Number(v) <= 0) expired = true;
@@ -55,7 +55,7 @@ export class CookieJar {
   }
 
   header(url: string): string | undefined {
-    const path = url.split("?")[0];
+    const path = url.split("?")[0] ?? url;
     const pairs = [...this.cookies.entries()]
       .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith("/") ? c.path : `${c.path}/`))
       .map(([key, c]) => `${key.slice(0, key.lastIndexOf("@"))}=${c.value}`);
@@ -187,24 +187,52 @@ export async function refreshTokens(app: FastifyInstance, refreshToken: string) 
   });
 }
 
-async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<TokenSet> {
+/** A finished sign-in: the tokens, and what the browser saw on the way (its provider session, the callback URL). */
+export interface SignedIn {
+  tokens: TokenSet;
+  flow: Flow;
+  /** The redirect_uri with `code` and `state`, as the browser would load it. */
+  callback: URL;
+}
+
+async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<SignedIn> {
   const callback = await followToCallback(app, flow, afterForm);
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`no code in ${callback.href}`);
   if (callback.searchParams.get("state") !== flow.state) throw new Error("state does not match");
   const token = await exchangeCode(app, flow, code);
   if (token.statusCode !== 200) throw new Error(`token endpoint answered ${token.statusCode}: ${token.body}`);
-  return token.json() as TokenSet;
+  return { tokens: token.json<TokenSet>(), flow, callback };
 }
 
-/** Signs in through the real sign-in page and returns the tokens of the Toolbox web client. */
-export async function signIn(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions = {}): Promise<TokenSet> {
+/** Signs in through the real sign-in page; the tokens and the steps' details. */
+export async function signInFlow(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions = {}): Promise<SignedIn> {
   const { flow, response } = await authorize(app, opts);
   const page = pathOf(String(response.headers.location), flow.publicUrl);
   await browse(app, flow.jar, "GET", page);
   const posted = await browse(app, flow.jar, "POST", `${page}/login`, { email: credentials.email, password: credentials.password });
   if (posted.statusCode !== 303) throw new Error(`sign-in answered ${posted.statusCode}`);
   return completeFlow(app, flow, posted);
+}
+
+/** Signs in through the real sign-in page and returns the tokens of the Toolbox web client. */
+export async function signIn(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions = {}): Promise<TokenSet> {
+  return (await signInFlow(app, credentials, opts)).tokens;
+}
+
+/**
+ * Signs out as the web app does: the provider's end-session page with the ID token as hint, then
+ * the confirmation its page posts by itself. Answers the confirmation (303 to the site root).
+ */
+export async function signOut(app: FastifyInstance, jar: CookieJar, idToken: string): Promise<LightMyRequestResponse> {
+  const { publicUrl } = app.ctx.config;
+  const params = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${publicUrl}/` });
+  const page = await browse(app, jar, "GET", `/oidc/session/end?${params}`);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
+  if (page.statusCode !== 200 || !xsrf) throw new Error(`sign-out page answered ${page.statusCode}: ${page.body.slice(0, 300)}`);
+  const confirmed = await browse(app, jar, "POST", "/oidc/session/end/confirm", { xsrf, logout: "yes" });
+  if (confirmed.statusCode !== 303) throw new Error(`sign-out confirmation answered ${confirmed.statusCode}`);
+  return confirmed;
 }
 
 /** Creates an account through the real sign-up page and returns its tokens. */
@@ -219,5 +247,5 @@ export async function signUp(app: FastifyInstance, details: SignUpDetails, opts:
     confirmPassword: details.confirmPassword ?? details.password,
   });
   if (posted.statusCode !== 303) throw new Error(`sign-up answered ${posted.statusCode}`);
-  return completeFlow(app, flow, posted);
+  return (await completeFlow(app, flow, posted)).tokens;
 }

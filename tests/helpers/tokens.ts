@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import { exportSPKI, generateKeyPair, exportJWK, importJWK, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { AppContext } from "../../server/context.ts";
+import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "../../server/http/auth/tokens.ts";
 import { loadSigningKeys } from "../../server/idp/keys.ts";
+import { secretCipherOf } from "../../server/secrets/context.ts";
 
 export interface Person {
   sub: string;
@@ -24,6 +26,8 @@ export interface MintOptions {
   header?: Record<string, unknown>;
 }
 
+/** Forgeries miss the API's clock tolerance by a few seconds: just outside, not far outside. */
+const TOLERANCE = ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS;
 const b64url = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringify(v)).toString("base64url");
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -32,7 +36,7 @@ const now = () => Math.floor(Date.now() / 1000);
  * keys — and the forgeries the API must refuse.
  */
 export async function tokenFactory(ctx: AppContext) {
-  const { privateJwks, publicJwks } = await loadSigningKeys(ctx.database.db);
+  const { privateJwks, publicJwks } = await loadSigningKeys(ctx.database.db, secretCipherOf(ctx));
   const jwkFor = (alg: string) => {
     const jwk = privateJwks.keys.find((k) => k.alg === alg);
     if (!jwk) throw new Error(`no ${alg} signing key`);
@@ -56,7 +60,7 @@ export async function tokenFactory(ctx: AppContext) {
       ...extra,
     };
     for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
-    return base as JWTPayload;
+    return base;
   }
 
   async function signWith(jwk: JWK, payload: JWTPayload, header: Record<string, unknown>) {
@@ -70,7 +74,8 @@ export async function tokenFactory(ctx: AppContext) {
   }
 
   /** Tokens that must all be refused with 401, by name. */
-  async function forgeries(person: Person): Promise<Record<string, string>> {
+  /** Keyed by what is wrong with each token; the keys are typed so a test cannot name one that is not here. */
+  async function forgeries(person: Person) {
     const rsa = jwkFor("RS256");
     const valid = await mint(person);
     const [h, , s] = valid.split(".");
@@ -85,9 +90,9 @@ export async function tokenFactory(ctx: AppContext) {
     };
 
     return {
-      expired: await mint(person, { claims: { iat: now() - 3600, exp: now() - 301 - 60 } }),
-      "not yet valid": await mint(person, { claims: { nbf: now() + 301 + 60 } }),
-      "issued in the future": await mint(person, { claims: { iat: now() + 301 + 60, exp: now() + 7200 } }),
+      expired: await mint(person, { claims: { iat: now() - 3600, exp: now() - TOLERANCE - 5 } }),
+      "not yet valid": await mint(person, { claims: { nbf: now() + TOLERANCE + 5 } }),
+      "issued in the future": await mint(person, { claims: { iat: now() + TOLERANCE + 5, exp: now() + 7200 } }),
       "wrong issuer": await mint(person, { claims: { iss: "https://attacker.example/oidc" } }),
       "wrong audience": await mint(person, { claims: { aud: "some-other-api" } }),
       "no exp": await mint(person, { claims: { exp: undefined } }),
@@ -99,21 +104,16 @@ export async function tokenFactory(ctx: AppContext) {
       "unknown kid": await mint(person, { header: { kid: "not-a-key-of-this-provider" } }),
       "RS384 with the RS256 key": await signWith({ ...rsa, alg: "RS384" }, payloadFor(person), {}),
       tampered: `${h}.${b64url(payloadFor(person, { sub: "someone-else" }))}.${s}`,
-      "signed by an attacker key carried in the jwk header": await signWith(
-        { ...(await exportJWK(attacker.privateKey)), alg: "RS256" },
-        payloadFor(person),
-        { jwk: attackerJwk, kid: undefined },
-      ),
-      "attacker jwk header with the real kid": await signWith(
-        { ...(await exportJWK(attacker.privateKey)), alg: "RS256", kid: rsa.kid },
-        payloadFor(person),
-        { jwk: attackerJwk },
-      ),
-      "attacker key behind a jku header": await signWith(
-        { ...(await exportJWK(attacker.privateKey)), alg: "RS256", kid: "attacker" },
-        payloadFor(person),
-        { jku: "https://attacker.example/jwks.json" },
-      ),
+      "signed by an attacker key carried in the jwk header": await signWith({ ...(await exportJWK(attacker.privateKey)), alg: "RS256" }, payloadFor(person), {
+        jwk: attackerJwk,
+        kid: undefined,
+      }),
+      "attacker jwk header with the real kid": await signWith({ ...(await exportJWK(attacker.privateKey)), alg: "RS256", kid: rsa.kid }, payloadFor(person), {
+        jwk: attackerJwk,
+      }),
+      "attacker key behind a jku header": await signWith({ ...(await exportJWK(attacker.privateKey)), alg: "RS256", kid: "attacker" }, payloadFor(person), {
+        jku: "https://attacker.example/jwks.json",
+      }),
       "not a JWT": "not-a-token",
     };
   }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  ADMIN_CLAIM,
-  hasAccess,
-  hasModuleAccess,
-  isOrganizationAdmin,
-  MODULES,
-  moduleClaimType,
-  type Claim,
-  type Permission,
-} from "../../core/access.ts";
+import { ADMIN_CLAIM, hasAccess, hasModuleAccess, isOrganizationAdmin, MODULES, moduleClaimType, type Claim, type Permission } from "../../core/access.ts";
 
 const X = "6f1c1e8a-0a7b-4f7e-9a43-1d0c8b7f0001";
 const Y = "6f1c1e8a-0a7b-4f7e-9a43-1d0c8b7f0002";
@@ -109,7 +100,12 @@ describe("properties", () => {
       fc.property(org, moduleArb, permission, word, word, (x, m, p, prefix, suffix) => {
         fc.pre(prefix + suffix !== "");
         const value = ["x", `${prefix}${p}${suffix}`, "y"].join(",");
-        fc.pre(!value.split(",").map((v) => v.trim()).includes(p));
+        fc.pre(
+          !value
+            .split(",")
+            .map((v) => v.trim())
+            .includes(p),
+        );
         return !hasModuleAccess([{ type: moduleClaimType(m, x), value }], x, m, p);
       }),
     );

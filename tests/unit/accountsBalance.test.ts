@@ -1,10 +1,19 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 vi.mock("~/auth", () => ({ getFreshUser: async () => null, relogin: async () => {} }));
 
 import { ApiError } from "~/api";
 import { amountProblem, generatePassword, leverageProblem, passwordProblem } from "~/features/accounts/actions/accountRules";
 import { BalanceSubmission } from "~/features/accounts/actions/balanceSubmission";
+
+// The server's answers (server/modules/accounts/balanceOperations.ts, tests/api/accounts.balance.test.ts).
+const IN_PROGRESS = new ApiError(409, "The same operation is still in progress; retry in a moment");
+const DIFFERENT_REQUEST = new ApiError(422, "This Idempotency-Key was already used for a different operation");
+const NOT_ENOUGH_MONEY = new ApiError(422, "Cannot withdraw 900.00 USD: 50.00 USD can be withdrawn now.");
+const PLATFORM_REFUSED = new ApiError(422, "The trading platform refused the operation.");
+const NO_ANSWER = () => new ApiError(0, "Failed to fetch");
+/** Confirming without waiting (the backoff itself is tested with fake timers below). */
+const quick = { minTimeout: 0, maxRetryTime: 1000 };
 
 type Body = { type: string; amount: string; comment?: string };
 const deposit: Body = { type: "deposit", amount: "100.00" };
@@ -24,7 +33,12 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-describe("balance operation: one Idempotency-Key per dialog opening", () => {
+describe("balance operation: one Idempotency-Key per operation", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
   it("a double click while in flight sends once and both clicks get the one result", async () => {
     const s = new BalanceSubmission<Body, string>(keys());
     const answer = deferred<string>();
@@ -39,41 +53,117 @@ describe("balance operation: one Idempotency-Key per dialog opening", () => {
     expect(s.pending).toBe(false);
   });
 
-  it("a retry after no answer reuses the key, so the server can answer with the first result", async () => {
+  it("network error, then 409, then the person submits again: the same key until a final answer (never a second deposit)", async () => {
+    const s = new BalanceSubmission<Body, string>(keys(), quick);
+    const send = vi
+      .fn<(b: Body, key: string) => Promise<string>>()
+      .mockRejectedValueOnce(NO_ANSWER())
+      .mockRejectedValueOnce(IN_PROGRESS)
+      .mockResolvedValueOnce("done");
+    // The person clicks again after each failure, as they would.
+    let result: string | undefined;
+    for (let click = 0; click < 3 && result === undefined; click++) result = await s.submit(deposit, send).catch(() => undefined);
+    expect(result).toBe("done");
+    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1", "key-1"]);
+    expect(s.snapshot().phase).toBe("done");
+  });
+
+  it("asks again by itself after no answer or 409, showing it is still confirming, with a growing wait", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, "random").mockReturnValue(0);
     const s = new BalanceSubmission<Body, string>(keys());
-    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(new ApiError(0, "Network error")).mockResolvedValueOnce("done");
+    const phases: string[] = [];
+    s.subscribe(() => phases.push(s.snapshot().phase));
+    const send = vi
+      .fn<(b: Body, key: string) => Promise<string>>()
+      .mockRejectedValueOnce(NO_ANSWER())
+      .mockRejectedValueOnce(IN_PROGRESS)
+      .mockRejectedValueOnce(new ApiError(503, "The trading platform did not answer in time."))
+      .mockResolvedValueOnce("done");
+    const done = s.submit(deposit, send);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(s.snapshot().phase).toBe("confirming");
+    // A second submission meanwhile joins the one being confirmed.
+    expect(s.submit({ ...deposit, amount: "999.00" }, send)).toBe(done);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(send).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(send).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(send).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(4000);
+    await expect(done).resolves.toBe("done");
+    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1", "key-1", "key-1"]);
+    expect(phases[0]).toBe("sending");
+    expect(phases.at(-1)).toBe("done");
+    expect(phases).toContain("confirming");
+  });
+
+  it("when confirming gives up (the network stays down) the operation stays in doubt, and checking again keeps the key", async () => {
+    const s = new BalanceSubmission<Body, string>(keys(), { minTimeout: 0, retries: 2 });
+    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValue(NO_ANSWER());
     await expect(s.submit(deposit, send)).rejects.toThrow();
+    expect(send).toHaveBeenCalledTimes(3);
     expect(s.uncertain).toBe(true);
+    expect(s.snapshot()).toMatchObject({ phase: "uncertain", body: deposit });
+    send.mockReset().mockResolvedValueOnce("done");
     await expect(s.submit({ ...deposit }, send)).resolves.toBe("done");
-    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1"]);
+    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1"]);
     expect(s.uncertain).toBe(false);
   });
 
   it("keeps the key after an uncertain failure even if the request changes (the server refuses, never moves money twice)", async () => {
-    const s = new BalanceSubmission<Body, string>(keys());
-    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(new ApiError(502, "Bad gateway")).mockRejectedValueOnce(new ApiError(422, "This Idempotency-Key was already used for a different operation"));
+    const s = new BalanceSubmission<Body, string>(keys(), { minTimeout: 0, retries: 0 });
+    const send = vi
+      .fn<(b: Body, key: string) => Promise<string>>()
+      .mockRejectedValueOnce(new ApiError(502, "Bad gateway"))
+      .mockRejectedValueOnce(DIFFERENT_REQUEST);
     await expect(s.submit(deposit, send)).rejects.toThrow();
     await expect(s.submit({ ...deposit, amount: "200.00" }, send)).rejects.toThrow(/already used/);
     expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1"]);
     // Still in doubt: the first request may have been done.
     expect(s.uncertain).toBe(true);
+    expect(s.snapshot()).toMatchObject({ phase: "uncertain", body: deposit });
+  });
+
+  it("a final refusal (422) after confirming ends the key: the next submission is a new operation", async () => {
+    const s = new BalanceSubmission<Body, string>(keys(), quick);
+    const send = vi
+      .fn<(b: Body, key: string) => Promise<string>>()
+      .mockRejectedValueOnce(NO_ANSWER())
+      .mockRejectedValueOnce(PLATFORM_REFUSED)
+      .mockResolvedValueOnce("done");
+    await expect(s.submit(deposit, send)).rejects.toBe(PLATFORM_REFUSED);
+    expect(s.uncertain).toBe(false);
+    expect(s.snapshot()).toMatchObject({ phase: "ready", body: null, error: PLATFORM_REFUSED });
+    await s.submit(deposit, send);
+    expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-1", "key-2"]);
   });
 
   it("takes a new key for a changed request after a definite refusal (nothing was done)", async () => {
-    const s = new BalanceSubmission<Body, string>(keys());
-    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(new ApiError(409, "Not enough money")).mockResolvedValueOnce("done");
-    await expect(s.submit({ type: "withdrawal", amount: "900.00" }, send)).rejects.toThrow();
+    const s = new BalanceSubmission<Body, string>(keys(), quick);
+    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(NOT_ENOUGH_MONEY).mockResolvedValueOnce("done");
+    await expect(s.submit({ type: "withdrawal", amount: "900.00" }, send)).rejects.toThrow(/Cannot withdraw/);
     expect(s.uncertain).toBe(false);
     await s.submit({ type: "withdrawal", amount: "90.00" }, send);
     expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-2"]);
   });
 
   it("trying the same request again after a refusal is a new operation with a new key (a refusal is the old key's final answer)", async () => {
-    const s = new BalanceSubmission<Body, string>(keys());
-    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(new ApiError(409, "Market closed")).mockResolvedValueOnce("done");
+    const s = new BalanceSubmission<Body, string>(keys(), quick);
+    const send = vi.fn<(b: Body, key: string) => Promise<string>>().mockRejectedValueOnce(PLATFORM_REFUSED).mockResolvedValueOnce("done");
     await expect(s.submit(deposit, send)).rejects.toThrow();
     await s.submit({ amount: "100.00", type: "deposit" }, send);
     expect(send.mock.calls.map((c) => c[1])).toEqual(["key-1", "key-2"]);
+  });
+
+  it("a success is final: submitting again answers with it and sends nothing", async () => {
+    const s = new BalanceSubmission<Body, string>(keys(), quick);
+    const send = vi.fn(async () => "done");
+    await s.submit(deposit, send);
+    await expect(s.submit(deposit, send)).resolves.toBe("done");
+    expect(send).toHaveBeenCalledTimes(1);
   });
 
   it("uses crypto.randomUUID by default: a new dialog, a new key", () => {

@@ -6,13 +6,13 @@ vi.mock("~/auth", () => ({
 }));
 
 import { getFreshUser, relogin } from "~/auth";
-import { ApiError, api, download } from "~/api";
+import { ApiError, api } from "~/api";
+import { download } from "~/api/download";
 import { resetProfile, useProfileStore } from "~/profile/store";
 import { useActivityStore } from "~/ui/loadingBar/activity";
 import { useToastStore } from "~/ui/toast/store";
 
-const UNAVAILABLE =
-  "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
+const UNAVAILABLE = "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically";
 const toasts = () => useToastStore.getState().toasts.map(({ title, description, color, icon }) => ({ title, description, color, icon }));
 const respond = (body: BodyInit | null, init: ResponseInit = {}) => vi.mocked(fetch).mockResolvedValueOnce(new Response(body, init));
 const lastInit = () => vi.mocked(fetch).mock.calls.at(-1)![1]!;
@@ -32,7 +32,7 @@ describe("API client (SPEC §7, §8)", () => {
     respond(JSON.stringify([{ id: "p1" }]), { headers: { "Content-Type": "application/json" } });
     await expect(api.get("/api/tradePlatforms")).resolves.toEqual([{ id: "p1" }]);
     expect(getFreshUser).toHaveBeenCalledTimes(1);
-    const [url, init] = vi.mocked(fetch).mock.calls[0];
+    const [url, init] = vi.mocked(fetch).mock.calls[0]!;
     expect(url).toBe("/api/tradePlatforms");
     expect(init!.method).toBe("GET");
     const headers = new Headers(init!.headers);
@@ -59,7 +59,7 @@ describe("API client (SPEC §7, §8)", () => {
   it("adds query parameters, leaving out empty ones", async () => {
     respond("[]", { headers: { "Content-Type": "application/json" } });
     await api.get("/api/logs", { query: { from: 1, text: "a b", actor: undefined, platform: null } });
-    expect(vi.mocked(fetch).mock.calls[0][0]).toBe("/api/logs?from=1&text=a+b");
+    expect(vi.mocked(fetch).mock.calls[0]![0]).toBe("/api/logs?from=1&text=a+b");
   });
 
   it("on 401 warns 'Authentication expired' with the body, signs in again and rethrows", async () => {
@@ -100,7 +100,7 @@ describe("API client (SPEC §7, §8)", () => {
   it("shows a plain-text body as it is", async () => {
     respond("Maintenance until 10:00", { status: 503, headers: { "Content-Type": "text/plain" } });
     await api.get("/x").catch(() => {});
-    expect(toasts()[0].description).toBe("Maintenance until 10:00");
+    expect(toasts()[0]!.description).toBe("Maintenance until 10:00");
   });
 
   it("falls back to the 'temporary unavailable' text for an empty body or a proxy's HTML page", async () => {
@@ -171,7 +171,10 @@ describe("download helper (SPEC §7)", () => {
   });
 
   it("treats a non-OK status as a failure with an 'Error' toast", async () => {
-    respond(JSON.stringify({ statusCode: 404, error: "Not Found", message: "No such export" }), { status: 404, headers: { "Content-Type": "application/json" } });
+    respond(JSON.stringify({ statusCode: 404, error: "Not Found", message: "No such export" }), {
+      status: 404,
+      headers: { "Content-Type": "application/json" },
+    });
     await expect(download("/f")).rejects.toBeInstanceOf(ApiError);
     expect(toasts()).toEqual([{ title: "Error", description: "No such export", color: "error", icon: "warning" }]);
   });

@@ -18,7 +18,7 @@ describe("CSV building", () => {
   });
 
   it("defuses text a spreadsheet would run as a formula, but not negative amounts", () => {
-    expect(csvCell("=HYPERLINK(\"http://x\")")).toBe('"\'=HYPERLINK(""http://x"")"');
+    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
     expect(csvCell("+1 555")).toBe("'+1 555");
     expect(csvCell("@cmd")).toBe("'@cmd");
     expect(csvCell("-12.50")).toBe("-12.50");

@@ -15,7 +15,11 @@ function renderAt(path: string) {
       ErrorBoundary: RootErrorBoundary,
       HydrateFallback: () => null,
       children: [
-        { path: "tradePlatforms/:tradePlatformType/:tradePlatformId/settings", loader: validatedLoader(routeRules.tradePlatform), Component: () => <p>settings</p> },
+        {
+          path: "tradePlatforms/:tradePlatformType/:tradePlatformId/settings",
+          loader: validatedLoader(routeRules.tradePlatform),
+          Component: () => <p>settings</p>,
+        },
         { path: "*", loader: notFoundRoute.loader, Component: notFoundRoute.default },
       ],
     },

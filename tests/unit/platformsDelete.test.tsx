@@ -28,7 +28,10 @@ describe("delete confirmation", () => {
     beforeEach(() => {
       resetProfile();
       useProfileStore.setState({ currentOrganizationId: "org-1", tradePlatforms: [platform] });
-      vi.stubGlobal("fetch", vi.fn(async () => new Response(null, { status: 204 })));
+      vi.stubGlobal(
+        "fetch",
+        vi.fn(async () => new Response(null, { status: 204 })),
+      );
     });
     afterEach(() => {
       cleanup();
@@ -53,6 +56,8 @@ describe("delete confirmation", () => {
       const dialog = await screen.findByRole("dialog");
       const confirm = () => screen.getAllByRole("button", { name: "Delete platform" }).find((b) => dialog.contains(b)) as HTMLButtonElement;
       const input = screen.getByLabelText(/to confirm/);
+      // The dialog opens on the field to type the name into (its first focusable element).
+      await waitFor(() => expect(document.activeElement).toBe(input));
       expect(confirm().disabled).toBe(true);
       await user.type(input, "mt5 live");
       expect(confirm().disabled).toBe(true);
@@ -66,7 +71,7 @@ describe("delete confirmation", () => {
       const [url, init] = vi.mocked(fetch).mock.calls[0] as unknown as [string, RequestInit];
       expect(url).toBe(`/api/tradePlatforms/${platform.id}`);
       expect(init.method).toBe("DELETE");
-      expect(JSON.parse(String(init.body))).toEqual({ confirmName: "MT5 Live" });
+      expect(await new Response(init.body).json()).toEqual({ confirmName: "MT5 Live" });
       await waitFor(() => expect(useProfileStore.getState().tradePlatforms).toEqual([]));
     });
   });
@@ -76,14 +81,25 @@ describe("platform form", () => {
   it("turns a simulated server into the API body", () => {
     const values = { ...emptyPlatformForm("MT4"), name: "  Demo MT4 ", timeZone: "Europe/Nicosia", accounts: "500", tradeRate: "2.5", seed: "42" };
     expect(formErrors(values)).toEqual({});
-    expect(newPlatformFrom(values)).toEqual({ type: "MT4", name: "Demo MT4", timeZone: "Europe/Nicosia", connection: { kind: "simulated", accounts: 500, tradeRate: 2.5, seed: 42 } });
+    expect(newPlatformFrom(values)).toEqual({
+      type: "MT4",
+      name: "Demo MT4",
+      timeZone: "Europe/Nicosia",
+      connection: { kind: "simulated", accounts: 500, tradeRate: 2.5, seed: 42 },
+    });
   });
 
   it("asks for what a real server needs, in words", () => {
     const errors = formErrors({ ...emptyPlatformForm("MT5"), source: "server", address: "no-port", timeZone: "Mars/Base" });
     expect(Object.keys(errors).sort()).toEqual(["address", "login", "name", "password", "timeZone"]);
-    expect(formErrors({ ...emptyPlatformForm("MatchTrader"), name: "MTR", source: "server", apiUrl: "ftp://x" })).toMatchObject({ apiUrl: expect.any(String), apiKey: expect.any(String) });
-    expect(newPlatformFrom({ ...emptyPlatformForm("MT5"), name: "Live", source: "server", address: "mt5.example.com:443", login: "1000", password: "pw" }).connection).toEqual({
+    expect(formErrors({ ...emptyPlatformForm("MatchTrader"), name: "MTR", source: "server", apiUrl: "ftp://x" })).toMatchObject({
+      apiUrl: expect.any(String),
+      apiKey: expect.any(String),
+    });
+    expect(
+      newPlatformFrom({ ...emptyPlatformForm("MT5"), name: "Live", source: "server", address: "mt5.example.com:443", login: "1000", password: "pw" })
+        .connection,
+    ).toEqual({
       kind: "mt5WebApi",
       address: "mt5.example.com:443",
       login: "1000",

@@ -1,65 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { backoffDelay } from "~/features/trade-platforms/live/backoff";
+import { retry } from "~/api/retry";
 import { readRemovedPlatform, readStateUpdates, useLiveStateStore } from "~/features/trade-platforms/live/liveStateStore";
-import { openLiveStream, type StreamStatus } from "~/features/trade-platforms/live/liveStream";
-import { createSseParser, type SseMessage } from "~/features/trade-platforms/live/sseParser";
-
-function parse(chunks: string[]) {
-  const messages: SseMessage[] = [];
-  const parser = createSseParser((m) => messages.push(m));
-  for (const chunk of chunks) parser.feed(chunk);
-  return { messages, parser };
-}
-
-const STREAM = 'retry: 3000\n\nevent: state\ndata: {"platformId":"p1","state":"connected","lastError":null,"serverTime":"2025-01-01T10:00:00.000Z"}\n\n: ping\n\nevent: removed\ndata: {"platformId":"p2"}\n\n';
-
-describe("SSE parser", () => {
-  it("reads events, ignores comments and takes the server's retry", () => {
-    const { messages, parser } = parse([STREAM]);
-    expect(messages.map((m) => m.event)).toEqual(["state", "removed"]);
-    expect(JSON.parse(messages[0].data)).toMatchObject({ platformId: "p1", state: "connected" });
-    expect(parser.retryMs).toBe(3000);
-  });
-
-  it("gives the same events whatever the chunking, even mid-line and between CR and LF", () => {
-    const whole = parse([STREAM]).messages;
-    for (const size of [1, 2, 3, 7, 13]) {
-      const chunks = STREAM.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!;
-      expect(parse(chunks).messages).toEqual(whole);
-    }
-    const crlf = STREAM.replace(/\n/g, "\r\n");
-    const split = crlf.split("\r");
-    // Every CR ends one chunk and its LF starts the next: a naive parser would see blank lines.
-    const chunks = split.map((part, i) => (i < split.length - 1 ? `${part}\r` : part));
-    expect(parse(chunks).messages).toEqual(whole);
-  });
-
-  it("joins multi-line data with newlines, defaults the event to message, strips one leading space only", () => {
-    const { messages } = parse(["data: a\ndata:  b\ndata\n\n", "id: 7\ndata:x\r\r"]);
-    expect(messages).toEqual([
-      { event: "message", data: "a\n b\n", id: "" },
-      { event: "message", data: "x", id: "7" },
-    ]);
-  });
-
-  it("dispatches nothing for an event without data, and ignores a leading byte-order mark", () => {
-    const { messages } = parse(["\ufeffevent: state\n\n", "event: state\ndata: {}\n\n"]);
-    expect(messages).toEqual([{ event: "state", data: "{}", id: "" }]);
-  });
-
-  it("keeps an unfinished event until its blank line arrives", () => {
-    const { messages, parser } = parse(["event: state\ndata: {\"platformId\":"]);
-    expect(messages).toHaveLength(0);
-    parser.feed('"p1"}\n');
-    expect(messages).toHaveLength(0);
-    parser.feed("\n");
-    expect(messages).toHaveLength(1);
-  });
-});
+import { openLiveStream, type LiveMessage, type StreamStatus } from "~/features/trade-platforms/live/liveStream";
 
 describe("live state messages", () => {
   it("reads one update or a list, and drops what is malformed", () => {
-    expect(readStateUpdates('{"platformId":"p1","state":"failed","lastError":"Refused"}')).toEqual([{ platformId: "p1", state: "failed", lastError: "Refused" }]);
+    expect(readStateUpdates('{"platformId":"p1","state":"failed","lastError":"Refused"}')).toEqual([
+      { platformId: "p1", state: "failed", lastError: "Refused" },
+    ]);
     expect(readStateUpdates('[{"platformId":"a","state":"connected"},{"state":"connected"},{"platformId":"b","state":"weird"}]')).toEqual([
       { platformId: "a", state: "connected" },
       { platformId: "b" },
@@ -78,42 +26,116 @@ describe("live state messages", () => {
   });
 });
 
-describe("backoff", () => {
-  it("doubles up to 30 s with ±20 % jitter", () => {
-    expect(backoffDelay(0, 1000, () => 0.5)).toBe(1000);
-    expect(backoffDelay(3, 1000, () => 0.5)).toBe(8000);
-    expect(backoffDelay(20, 1000, () => 0.5)).toBe(30_000);
-    expect(backoffDelay(0, 1000, () => 0)).toBe(800);
-    expect(backoffDelay(0, 1000, () => 1)).toBe(1200);
+describe("the app's one backoff (p-retry)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("waits 1 s, 2 s, 4 s … up to 30 s, randomized ×1–2, and asks retryIf about every failure, TypeErrors included", async () => {
+    vi.useFakeTimers();
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
+    const tries: number[] = [];
+    const done = retry(async (n) => {
+      tries.push(Date.now());
+      if (n < 8) throw n % 2 ? new TypeError("x is not a function") : new Error("down");
+      return "up";
+    });
+    await vi.advanceTimersByTimeAsync(200_000);
+    await expect(done).resolves.toBe("up");
+    const waits = tries.slice(1).map((t, i) => t - tries[i]!);
+    expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+
+    random.mockReturnValue(0.5);
+    const start = Date.now();
+    let second = 0;
+    const jittered = retry(async (n) => {
+      if (n === 1) throw new Error("down");
+      second = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    await jittered;
+    expect(second - start).toBe(1500);
+  });
+
+  it("stops at the first failure retryIf refuses, or when its signal aborts, and rejects with that failure", async () => {
+    const refused = new Error("final");
+    const task = vi.fn().mockRejectedValueOnce(new Error("again")).mockRejectedValueOnce(refused);
+    await expect(retry(task, { minTimeout: 0, retryIf: (e) => e.message === "again" })).rejects.toBe(refused);
+    expect(task).toHaveBeenCalledTimes(2);
+
+    const stop = new AbortController();
+    const forever = retry(
+      async () => {
+        throw new Error("down");
+      },
+      { signal: stop.signal, minTimeout: 10 },
+    );
+    stop.abort(new Error("stopped"));
+    await expect(forever).rejects.toThrow("stopped");
   });
 });
 
 describe("live stream over fetch", () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
-  const streamResponse = (text: string) =>
+  const streamResponse = (...chunks: string[]) =>
     new Response(
       new ReadableStream({
         start(controller) {
-          controller.enqueue(new TextEncoder().encode(text));
+          for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
           controller.close();
         },
       }),
       { headers: { "Content-Type": "text/event-stream; charset=utf-8" } },
     );
 
+  const STREAM =
+    'retry: 3000\n\nevent: state\ndata: {"platformId":"p1","state":"connected","lastError":null,"serverTime":"2025-01-01T10:00:00.000Z"}\n\n: ping\n\nevent: removed\ndata: {"platformId":"p2"}\n\n';
+
+  /** The messages one stream gives when its bytes arrive in these chunks. */
+  async function messagesOf(chunks: string[]) {
+    const messages: LiveMessage[] = [];
+    const fetch = vi.fn(async () => streamResponse(...chunks));
+    const stop = openLiveStream({ url: "/live", headers: async () => new Headers(), onMessage: (m) => messages.push(m), fetch });
+    await vi.advanceTimersByTimeAsync(0);
+    stop();
+    return messages;
+  }
+
+  it("reads events whatever the chunking (mid-line, between CR and LF), ignores comments, and waits the server's retry: before reconnecting", async () => {
+    vi.useFakeTimers();
+    const whole = await messagesOf([STREAM]);
+    expect(whole.map((m) => m.event)).toEqual(["state", "removed"]);
+    expect(JSON.parse(whole[0]!.data)).toMatchObject({ platformId: "p1", state: "connected" });
+    for (const size of [1, 3, 7]) expect(await messagesOf(STREAM.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!)).toEqual(whole);
+    const split = STREAM.replace(/\n/g, "\r\n").split("\r");
+    expect(await messagesOf(split.map((part, i) => (i < split.length - 1 ? `${part}\r` : part)))).toEqual(whole);
+
+    const fetch = vi.fn(async () => streamResponse(STREAM));
+    const stop = openLiveStream({ url: "/live", headers: async () => new Headers(), onMessage: () => {}, fetch });
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    stop();
+  });
+
   it("sends the API headers, parses the stream and reconnects after it ends, then stops", async () => {
     vi.useFakeTimers();
+    vi.spyOn(Math, "random").mockReturnValue(0);
     const fetch = vi.fn(async () => streamResponse('event: state\ndata: {"platformId":"p1","state":"connected"}\n\n'));
-    const messages: SseMessage[] = [];
+    const messages: LiveMessage[] = [];
     const statuses: StreamStatus[] = [];
     const stop = openLiveStream({
       url: "/api/tradePlatforms/live",
       headers: async () => new Headers({ Authorization: "Bearer t", OrganizationId: "org-1" }),
       onMessage: (m) => messages.push(m),
       onStatus: (s) => statuses.push(s),
-      fetch: fetch as unknown as typeof globalThis.fetch,
-      random: () => 0.5,
+      fetch,
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(messages).toHaveLength(1);
@@ -133,8 +155,9 @@ describe("live stream over fetch", () => {
 
   it("backs off longer after each failure", async () => {
     vi.useFakeTimers();
+    vi.spyOn(Math, "random").mockReturnValue(0);
     const fetch = vi.fn(async () => new Response("nope", { status: 503 }));
-    const stop = openLiveStream({ url: "/live", headers: async () => new Headers(), onMessage: () => {}, fetch: fetch as unknown as typeof globalThis.fetch, random: () => 0.5 });
+    const stop = openLiveStream({ url: "/live", headers: async () => new Headers(), onMessage: () => {}, fetch });
     await vi.advanceTimersByTimeAsync(0);
     expect(fetch).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1000);

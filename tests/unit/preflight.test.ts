@@ -32,10 +32,10 @@ function stubNetwork() {
   };
   vi.stubGlobal(
     "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
+    // The API client asks by path.
+    vi.fn(async (url: string) => {
       calls.push(url);
-      return handlers[url](url);
+      return handlers[url]!(url);
     }),
   );
 }
@@ -92,8 +92,9 @@ describe("preflight (SPEC §4)", () => {
   it("logs a failure and retries the whole sequence every 1000 ms until it succeeds, without error toasts", async () => {
     expect(PREFLIGHT_RETRY_MS).toBe(1000);
     let tradePlatformFailures = 2;
-    const ok = handlers["/api/tradePlatforms"];
-    handlers["/api/tradePlatforms"] = (url) => (tradePlatformFailures-- > 0 ? json({ statusCode: 500, error: "Internal Server Error", message: "down" }, 500) : ok(url));
+    const ok = handlers["/api/tradePlatforms"]!;
+    handlers["/api/tradePlatforms"] = (url) =>
+      tradePlatformFailures-- > 0 ? json({ statusCode: 500, error: "Internal Server Error", message: "down" }, 500) : ok(url);
     const stop = startPreflight();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.filter((u) => u === "/api/profile/preflight")).toHaveLength(1);
@@ -120,7 +121,7 @@ describe("preflight (SPEC §4)", () => {
 
   it("retries after a network failure too, and stops when asked", async () => {
     let down = true;
-    const ok = handlers["/api/profile/preflight"];
+    const ok = handlers["/api/profile/preflight"]!;
     handlers["/api/profile/preflight"] = (url) => {
       if (down) throw new TypeError("Failed to fetch");
       return ok(url);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { PROFILE_STORAGE_KEY, chooseOrganization, resetProfile, useProfileStore } from "~/profile/store";
-import { selectCurrentOrganization, selectTradePlatforms } from "~/profile/selectors";
+import { currentOrganizationId, onOrganizationChange, selectCurrentOrganization, selectTradePlatforms } from "~/profile/selectors";
 import type { Organization, TradePlatform } from "~/profile/types";
 
 const org = (id: string, name = id): Organization => ({ id, name, createdAt: "2024-01-01T00:00:00.000Z", isAdmin: false });
@@ -96,5 +96,19 @@ describe("profile store (SPEC §3, §4)", () => {
     store().addOrganization(org("n", "New"));
     store().addOrganization(org("n", "New"));
     expect(store().organizations).toEqual([org("n", "New")]);
+  });
+
+  it("reads the current organization one way outside React too: now, and on every change (not on other changes)", () => {
+    store().setClaimsAndOrganizations([], [org("a"), org("b")]);
+    expect(currentOrganizationId()).toBe("a");
+    const seen: (string | null)[] = [];
+    const stop = onOrganizationChange((id) => seen.push(id));
+    store().setTradePlatforms([platform("p1", "a")]);
+    store().setCurrentOrganization("b");
+    store().setCurrentOrganization("b");
+    stop();
+    store().setCurrentOrganization("a");
+    expect(seen).toEqual(["b"]);
+    expect(currentOrganizationId()).toBe("a");
   });
 });

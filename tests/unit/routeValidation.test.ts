@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isPluginId,
-  isPluginVersion,
-  isTradePlatformType,
-  isUuid,
-  parsePluginEditor,
-  routeRules,
-  validateRoute,
-  type RouteRule,
-} from "@core/routeValidation";
+import { isPluginId, isPluginVersion, isTradePlatformType, isUuid, parsePluginEditor, routeRules, validateRoute, type RouteRule } from "@core/routeValidation";
 import { validatedLoader } from "~/features/routing/validatedLoader";
 
 const ID = "8b0e4c38-3a0e-4f53-9b5c-2b1f7c9e0a11";
@@ -35,7 +26,13 @@ describe("route parameters (SPEC §2)", () => {
   it("plugin editor names end in .MT4Plugin.FlexibleLeverage or .MT5Plugin.FlexibleLeverage after a product prefix", () => {
     expect(parsePluginEditor("Toolbox.MT4Plugin.FlexibleLeverage")).toEqual({ product: "Toolbox", platform: "MT4" });
     expect(parsePluginEditor("Acme_Tech.MT5Plugin.FlexibleLeverage")).toEqual({ product: "Acme_Tech", platform: "MT5" });
-    for (const bad of [".MT4Plugin.FlexibleLeverage", "Acme.MT6Plugin.FlexibleLeverage", "Acme.MT4Plugin.Other", "Acme.MT4Plugin.FlexibleLeverage.x", "a/b.MT4Plugin.FlexibleLeverage"]) {
+    for (const bad of [
+      ".MT4Plugin.FlexibleLeverage",
+      "Acme.MT6Plugin.FlexibleLeverage",
+      "Acme.MT4Plugin.Other",
+      "Acme.MT4Plugin.FlexibleLeverage.x",
+      "a/b.MT4Plugin.FlexibleLeverage",
+    ]) {
       expect(parsePluginEditor(bad)).toBeNull();
     }
   });

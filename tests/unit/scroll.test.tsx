@@ -28,9 +28,11 @@ const Stub = createRoutesStub([
 ]);
 
 describe("scroll on navigation (SPEC §2)", () => {
+  let scrollTo: ReturnType<typeof vi.fn>;
   let scrollIntoView: ReturnType<typeof vi.fn>;
   beforeEach(() => {
-    vi.stubGlobal("scrollTo", vi.fn());
+    scrollTo = vi.fn();
+    vi.stubGlobal("scrollTo", scrollTo);
     scrollIntoView = vi.fn();
     Element.prototype.scrollIntoView = scrollIntoView as unknown as Element["scrollIntoView"];
   });
@@ -46,23 +48,23 @@ describe("scroll on navigation (SPEC §2)", () => {
   it("scrolls to the top on navigation, but not on the first page", async () => {
     render(<Stub initialEntries={["/a"]} />);
     await screen.findByText("page a");
-    expect(window.scrollTo).not.toHaveBeenCalled();
+    expect(scrollTo).not.toHaveBeenCalled();
     await go("to b");
-    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
   });
 
   it("scrolls to the hash target", async () => {
     render(<Stub initialEntries={["/a"]} />);
     await go("to details");
     expect(scrollIntoView).toHaveBeenCalledTimes(1);
-    expect(window.scrollTo).not.toHaveBeenCalled();
+    expect(scrollTo).not.toHaveBeenCalled();
   });
 
   it("leaves the scroll alone for a route with handle { scroll: false }", async () => {
     render(<Stub initialEntries={["/a"]} />);
     await go("to modal");
     await screen.findByText("modal");
-    expect(window.scrollTo).not.toHaveBeenCalled();
+    expect(scrollTo).not.toHaveBeenCalled();
     expect(scrollIntoView).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,10 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-const auth = vi.hoisted(() => ({ mode: "anonymous" as "raw" | "anonymous" | "authenticated" }));
+const auth = vi.hoisted(() => {
+  const state: { mode: "raw" | "anonymous" | "authenticated" } = { mode: "anonymous" };
+  return state;
+});
 
 // The sign-in layer is another team's: its public face is mocked, its guard answers `auth.mode`.
 vi.mock("~/auth", async () => {
@@ -53,7 +56,10 @@ describe("root shell modes (SPEC §2)", () => {
   beforeEach(() => {
     localStorage.clear();
     resetProfile();
-    vi.stubGlobal("fetch", vi.fn(async (url: string) => json(ANSWERS[url])));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => json(ANSWERS[url])),
+    );
   });
   afterEach(() => {
     cleanup();
@@ -80,10 +86,13 @@ describe("root shell modes (SPEC §2)", () => {
     auth.mode = "authenticated";
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    vi.mocked(fetch).mockImplementation(async (url) => {
-      await gate;
-      return json(ANSWERS[String(url)]);
-    });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        await gate;
+        return json(ANSWERS[url]);
+      }),
+    );
     render(<Stub initialEntries={["/"]} />);
     expect((await screen.findByRole("status")).textContent).toContain("Loading...");
     release();
@@ -106,4 +115,3 @@ describe("root shell modes (SPEC §2)", () => {
     expect(renderToString(<Stub initialEntries={["/health"]} />)).toContain("Health page");
   });
 });
-

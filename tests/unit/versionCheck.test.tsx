@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NEW_VERSION_TITLE, VERSION_CHECK_INTERVAL_MS, useNewVersionCheck } from "~/features/version-check/useNewVersionCheck";
 import { useToastStore } from "~/ui/toast/store";
 
-const latest = (id: string) => vi.mocked(fetch).mockResolvedValue(new Response(JSON.stringify({ id, timestamp: 1 }), { headers: { "Content-Type": "application/json" } }));
+const latest = (id: string) =>
+  vi.mocked(fetch).mockResolvedValue(new Response(JSON.stringify({ id, timestamp: 1 }), { headers: { "Content-Type": "application/json" } }));
 const versionToasts = () => useToastStore.getState().toasts.filter((t) => t.title === NEW_VERSION_TITLE);
 
 describe("new-version check (SPEC §4)", () => {
@@ -24,7 +25,7 @@ describe("new-version check (SPEC §4)", () => {
     expect(fetch).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(VERSION_CHECK_INTERVAL_MS);
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(String(vi.mocked(fetch).mock.calls[0][0])).toMatch(/^\/builds\/latest\.json\?t=\d+$/);
+    expect(vi.mocked(fetch).mock.calls[0]![0]).toMatch(/^\/builds\/latest\.json\?t=\d+$/);
     window.dispatchEvent(new Event("focus"));
     await vi.advanceTimersByTimeAsync(0);
     expect(fetch).toHaveBeenCalledTimes(2);
@@ -37,6 +38,7 @@ describe("new-version check (SPEC §4)", () => {
     window.dispatchEvent(new Event("focus"));
     await vi.advanceTimersByTimeAsync(0);
     const [t] = versionToasts();
+    if (!t) throw new Error("no new-version toast");
     expect(t.action?.label).toBe("Reload");
     useToastStore.getState().remove(t.id);
     window.dispatchEvent(new Event("focus"));

@@ -1,4 +1,13 @@
-import { User, UserManager, type CreateSigninRequestArgs, type INavigator, type IWindow, type NavigateResponse, type UserManagerSettings, type UseRefreshTokenArgs } from "oidc-client-ts";
+import {
+  User,
+  UserManager,
+  type CreateSigninRequestArgs,
+  type INavigator,
+  type IWindow,
+  type NavigateResponse,
+  type UserManagerSettings,
+  type UseRefreshTokenArgs,
+} from "oidc-client-ts";
 import { base64url } from "jose";
 import { OIDC_STORAGE_PREFIX } from "../constants";
 import { AUTH_MESSAGES as M } from "../messages";

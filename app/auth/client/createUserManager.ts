@@ -15,12 +15,12 @@ export { VerifyingUserManager };
 export function createUserManager(config: PublicConfig, origin: string, options: { redirectNavigator?: INavigator } = {}): VerifyingUserManager {
   const storage = new WebStorageStateStore({ store: window.localStorage, prefix: OIDC_STORAGE_PREFIX });
   const settings = buildUserManagerSettings(config, origin, { userStore: storage, stateStore: storage });
-  // Late-bound: the verifier reads the discovery document through the manager it verifies for.
-  let manager: VerifyingUserManager | undefined;
+  // Late-bound: the verifier reads the discovery document through the manager it verifies for
+  // (created just below; the verifier only calls these once a sign-in answer arrives).
   const verifier = createIdTokenVerifier(config.clientId, {
-    issuer: () => manager!.metadataService.getIssuer(),
-    jwksUri: () => manager!.metadataService.getKeysEndpoint(false),
+    issuer: () => manager.metadataService.getIssuer(),
+    jwksUri: () => manager.metadataService.getKeysEndpoint(false),
   });
-  manager = new VerifyingUserManager(settings, verifier, options.redirectNavigator);
+  const manager = new VerifyingUserManager(settings, verifier, options.redirectNavigator);
   return manager;
 }

@@ -23,9 +23,7 @@ export async function fetchJson(url: string): Promise<unknown> {
 export function createSigningKeySource(jwksUri: () => Promise<string>, getJson: FetchJson = fetchJson): SigningKeySource {
   let cached: Promise<JWK[]> | null = null;
   const load = () => {
-    const attempt = jwksUri()
-      .then(getJson)
-      .then(readKeySet);
+    const attempt = jwksUri().then(getJson).then(readKeySet);
     // A failed fetch must not stick: the next token tries again.
     attempt.catch(() => {
       if (cached === attempt) cached = null;

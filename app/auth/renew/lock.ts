@@ -47,9 +47,10 @@ export function createStorageLock(options: StorageLockOptions): CrossTabLock {
     newOwnerId = () => Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join(""),
   } = options;
 
-  const read = (key: string): { owner: string; expires: number } | null => {
+  /** What a tab wrote under the key: `{ owner, expires }`, but read as anything (another version, a hand edit). */
+  const read = (key: string): { owner?: unknown; expires?: unknown } | null => {
     try {
-      return JSON.parse(storage.getItem(key) ?? "null");
+      return JSON.parse(storage.getItem(key) ?? "null") as { owner?: unknown; expires?: unknown } | null;
     } catch {
       return null;
     }
@@ -60,7 +61,8 @@ export function createStorageLock(options: StorageLockOptions): CrossTabLock {
     const owner = newOwnerId();
     for (;;) {
       const held = read(key);
-      if (!held || held.expires <= now()) {
+      // Held while its expiry is ahead; an entry without a number there counts as expired, never as held forever.
+      if (!(Number(held?.expires) > now())) {
         storage.setItem(key, JSON.stringify({ owner, expires: now() + ttlMs }));
         await sleep(settleMs);
         if (read(key)?.owner === owner) break;

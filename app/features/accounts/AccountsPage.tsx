@@ -1,12 +1,13 @@
 import type { GridApi } from "ag-grid-community";
 import { ServerOff, ShieldOff } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useAccess, useTradePlatforms } from "~/profile";
+import { useAccess, useMemberPreferences, useTradePlatforms } from "~/profile";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
-import { ColumnsMenu, GridStatus, GridToolbar } from "~/ui/grid";
+import { ColumnPreferenceProvider, ColumnsMenu, GridStatus, GridToolbar } from "~/ui/grid";
 import { Page } from "~/ui/Page";
+import { SectionBoundary } from "~/ui/SectionBoundary";
 import { EMPTY_FILTERS, type AccountFilters } from "./accountFilters";
 import { accountKey, parseAccountKey, type AccountRow } from "./accountTypes";
 import { CreateAccountDialog } from "./actions/CreateAccountDialog";
@@ -24,15 +25,17 @@ export const ACCOUNT_PARAM = "account";
 export function AccountsPage() {
   const { hasModule } = useAccess();
   const platforms = useTradePlatforms();
+  // The tables of this page (the list, the account's positions, deals, journal) keep each member's columns.
+  const preferences = useMemberPreferences();
   const [filters, setFilters] = useState<AccountFilters>(EMPTY_FILTERS);
   const applied = useDebounced(filters);
   const [api, setApi] = useState<GridApi<AccountRow> | null>(null);
-  const [total, setTotal] = useState<number | null>(null);
+  // The count belongs to the filter set it was given for: a new set shows none until its first page arrives.
+  const [counted, setCounted] = useState<{ filters: AccountFilters; total: number | null } | null>(null);
+  const total = counted?.filters === applied ? counted.total : null;
+  const onTotal = useCallback((count: number | null) => setCounted({ filters: applied, total: count }), [applied]);
   const [params, setParams] = useSearchParams();
   const open = parseAccountKey(params.get(ACCOUNT_PARAM));
-
-  // A new filter set: the count is unknown until its first page arrives.
-  useEffect(() => setTotal(null), [applied]);
 
   const openAccount = useCallback(
     (row: Pick<AccountRow, "platformId" | "login">) =>
@@ -54,7 +57,11 @@ export function AccountsPage() {
   if (!hasModule("users", "read")) {
     return (
       <Page title="Users">
-        <EmptyState icon={ShieldOff} title="You can't see trading accounts" description="Reading trading accounts needs access to the Users module. Ask an administrator of this organization." />
+        <EmptyState
+          icon={ShieldOff}
+          title="You can't see trading accounts"
+          description="Reading trading accounts needs access to the Users module. Ask an administrator of this organization."
+        />
       </Page>
     );
   }
@@ -76,31 +83,46 @@ export function AccountsPage() {
   }
 
   return (
-    <Page
-      title="Users"
-      description="Trading accounts across the organization's platforms. Open one for its figures, positions, deals and journal."
-      className="max-w-none"
-      actions={hasModule("users", "write") ? <CreateAccountDialog onCreated={(row) => {
-            refreshList();
-            openAccount(row);
-          }} /> : null}
-    >
-      <div className="grid gap-3">
-        <AccountFiltersBar filters={filters} onChange={setFilters} />
-        <GridToolbar
-          label="Trading accounts table"
-          className="items-center"
-          filters={<GridStatus total={total} noun={["account", "accounts"]} loading />}
-          actions={
-            <>
-              <ColumnsMenu api={api} columnDefs={ACCOUNT_COLUMNS} />
-              <ExportCsvButton api={api} filters={applied} total={total} />
-            </>
-          }
-        />
-        <AccountsGrid filters={applied} onOpen={openAccount} onReady={setApi} onTotal={setTotal} />
-      </div>
-      <AccountSheet account={open} onClose={closeAccount} onChanged={refreshList} />
-    </Page>
+    <ColumnPreferenceProvider store={preferences}>
+      <Page
+        title="Users"
+        description="Trading accounts across the organization's platforms. Open one for its figures, positions, deals and journal."
+        className="max-w-none"
+        actions={
+          hasModule("users", "write") ? (
+            <CreateAccountDialog
+              onCreated={(row) => {
+                refreshList();
+                openAccount(row);
+              }}
+            />
+          ) : null
+        }
+      >
+        <div className="grid gap-3">
+          <AccountFiltersBar filters={filters} onChange={setFilters} />
+          <GridToolbar
+            label="Trading accounts table"
+            className="items-center"
+            filters={<GridStatus total={total} noun={["account", "accounts"]} loading />}
+            actions={
+              <>
+                <ColumnsMenu api={api} columnDefs={ACCOUNT_COLUMNS} />
+                <ExportCsvButton api={api} filters={applied} total={total} />
+              </>
+            }
+          />
+          <AccountsGrid filters={applied} onOpen={openAccount} onReady={setApi} onTotal={onTotal} />
+        </div>
+        <SectionBoundary
+          name="The account panel"
+          resetKeys={[params.get(ACCOUNT_PARAM)]}
+          onDismiss={closeAccount}
+          fallbackClassName="fixed inset-y-0 right-0 z-40 w-full max-w-md justify-center rounded-none border-y-0 border-r-0 bg-bg shadow-2xl"
+        >
+          <AccountSheet account={open} onClose={closeAccount} onChanged={refreshList} />
+        </SectionBoundary>
+      </Page>
+    </ColumnPreferenceProvider>
   );
 }

@@ -92,5 +92,5 @@ export function accountsQueryString(query: AccountsQuery): string {
 }
 
 export function activeFilterCount(filters: AccountFilters): number {
-  return Object.values(filters).filter((v) => v.trim() !== "").length;
+  return (Object.keys(filters) as (keyof AccountFilters)[]).filter((key) => filters[key].trim() !== "").length;
 }

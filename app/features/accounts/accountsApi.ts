@@ -1,31 +1,16 @@
 import { api } from "~/api";
 import type { AccountsQuery } from "./accountFilters";
-import type { AccountDetail, AccountPage, AccountRow, BalanceOperationResult, DealRow, JournalRow, PositionRow } from "./accountTypes";
-import type { BalanceOperationType } from "@core/trading/balance";
+import type { AccountDetail, AccountPage, AccountRow, BalanceOperationRecord, BalanceOperationResult, DealRow, JournalRow, PositionRow } from "./accountTypes";
+import type { CreateAccountSchema, PatchAccountSchema } from "@core/schemas/accounts";
+import type { BalanceOperationBodySchema } from "@core/schemas/balanceOperations";
+import type { z } from "zod";
 
 const accountPath = (platformId: string, login: string) => `/api/accounts/${encodeURIComponent(platformId)}/${encodeURIComponent(login)}`;
 
-export interface NewAccountInput {
-  platformId: string;
-  group: string;
-  name: string;
-  email?: string;
-  leverage: number;
-  password: string;
-}
-
-export interface AccountPatch {
-  group?: string;
-  leverage?: number;
-  enabled?: boolean;
-  readOnly?: boolean;
-}
-
-export interface BalanceOperationInput {
-  type: BalanceOperationType;
-  amount: string;
-  comment?: string;
-}
+/** What the forms send: the API's own request schemas (core/schemas/), as input types. */
+export type NewAccountInput = z.input<typeof CreateAccountSchema>;
+export type AccountPatch = z.input<typeof PatchAccountSchema>;
+export type BalanceOperationInput = z.input<typeof BalanceOperationBodySchema>;
 
 /** The trading account endpoints (module `users`: read, write, money). */
 export const accountsApi = {
@@ -46,6 +31,11 @@ export const accountsApi = {
       silent: true,
       headers: { "Idempotency-Key": idempotencyKey },
     }),
+  balanceOperations: (platformId: string, login: string, signal?: AbortSignal) =>
+    api.get<BalanceOperationRecord[]>(`${accountPath(platformId, login)}/balance-operations`, { signal }),
 };
 
 export const accountQueryKey = (organizationId: string | null, platformId: string, login: string) => ["account", organizationId, platformId, login] as const;
+/** Under the account's key, so whatever refreshes the account refreshes these too. */
+export const balanceOperationsQueryKey = (organizationId: string | null, platformId: string, login: string) =>
+  [...accountQueryKey(organizationId, platformId, login), "balance-operations"] as const;

@@ -20,7 +20,12 @@ export function ClaimsTable({ claims }: { claims: readonly Claim[] }) {
           {claims.map((c, i) => (
             <tr key={`${c.type}-${i}`}>
               <td className="py-2 pr-4 font-mono text-xs break-all">{c.type}</td>
-              <td className="py-2 font-mono text-xs break-all">{c.value.split(",").map((v) => v.trim()).join(", ")}</td>
+              <td className="py-2 font-mono text-xs break-all">
+                {c.value
+                  .split(",")
+                  .map((v) => v.trim())
+                  .join(", ")}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ClipboardCopy, RefreshCw } from "lucide-react";
 import { useAuthStore } from "~/auth";
+import { fetchHealth, healthQueryKey } from "~/features/health";
 import { useProfileStore } from "~/profile";
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
@@ -10,10 +11,9 @@ import { useColorMode } from "~/ui/colorMode";
 import { DescriptionList } from "~/ui/DescriptionList";
 import { Page } from "~/ui/Page";
 import { toast } from "~/ui/toast";
-import { usePublicConfig } from "../shell/usePublicConfig";
+import { usePublicConfig } from "~/features/shell";
 import { ClaimsTable } from "./ClaimsTable";
 import { collectDiagnostics, formatCountdown } from "./diagnostics";
-import { pingApi } from "./pingApi";
 import { useNow } from "./useNow";
 
 /** /debug: what support asks for, on one page, and one button to copy it (never a token). */
@@ -23,7 +23,7 @@ export function DebugPage() {
   const profile = useProfileStore();
   const colorMode = useColorMode();
   const now = useNow();
-  const ping = useQuery({ queryKey: ["debug", "ping"], queryFn: pingApi, refetchInterval: 15_000, staleTime: 0 });
+  const ping = useQuery({ queryKey: healthQueryKey(), queryFn: () => fetchHealth(), refetchInterval: 15_000, staleTime: 0 });
   const d = collectDiagnostics({ config, user, profile, ping: ping.data, now });
   const expiring = (d.session.expiresInSeconds ?? Infinity) < 60;
 
@@ -63,7 +63,16 @@ export function DebugPage() {
               { term: "Name", value: d.session.name ?? "—" },
               { term: "Email", value: d.session.email ?? "—" },
               { term: "Subject", value: <code className="font-mono text-xs">{d.session.sub ?? "—"}</code> },
-              { term: "Scopes", value: <span className="flex flex-wrap gap-1">{d.session.scopes.map((s) => <Badge key={s}>{s}</Badge>)}</span> },
+              {
+                term: "Scopes",
+                value: (
+                  <span className="flex flex-wrap gap-1">
+                    {d.session.scopes.map((s) => (
+                      <Badge key={s}>{s}</Badge>
+                    ))}
+                  </span>
+                ),
+              },
               {
                 term: "Access token",
                 value: (
@@ -101,7 +110,7 @@ export function DebugPage() {
                 term: "API latency",
                 value: (
                   <span className="inline-flex items-center gap-2">
-                    {ping.data ? `${ping.data.latencyMs} ms (HTTP ${ping.data.status || "no answer"})` : "measuring…"}
+                    {ping.data ? `${ping.data.latencyMs} ms (HTTP ${ping.data.httpStatus || "no answer"})` : "measuring…"}
                     <Button variant="ghost" size="sm" onClick={() => void ping.refetch()} loading={ping.isFetching} aria-label="Measure API latency again">
                       {ping.isFetching ? null : <RefreshCw aria-hidden />}
                     </Button>

@@ -1,13 +1,15 @@
 import type { PublicConfig } from "@core/publicConfig";
 import type { AuthUser } from "~/auth";
+import type { HealthReport } from "~/features/health";
+import { selectCurrentOrganization, selectTradePlatforms } from "~/profile";
 import type { ProfileData } from "~/profile/store";
-import type { Ping } from "./pingApi";
 
 export interface DiagnosticsInput {
   config: PublicConfig | undefined;
   user: AuthUser | null;
   profile: ProfileData;
-  ping: Ping | undefined;
+  /** The last check of /api/health: how long the API took to answer. */
+  ping: HealthReport | undefined;
   now: number;
 }
 
@@ -17,10 +19,10 @@ export interface DiagnosticsInput {
  */
 export function collectDiagnostics({ config, user, profile, ping, now }: DiagnosticsInput) {
   const expiresAt = user?.expires_at ? user.expires_at * 1000 : undefined;
-  const organization = profile.organizations.find((o) => o.id === profile.currentOrganizationId);
+  const organization = selectCurrentOrganization(profile);
   return {
     generatedAt: new Date(now).toISOString(),
-    build: { id: config?.buildId ?? "unknown", version: ping?.version ?? "unknown" },
+    build: { id: config?.buildId ?? "unknown", version: ping?.reachable ? ping.version : "unknown" },
     page: typeof window === "undefined" ? undefined : { url: window.location.href, userAgent: navigator.userAgent },
     identityProvider: { authority: config?.authority, clientId: config?.clientId },
     session: {
@@ -35,10 +37,10 @@ export function collectDiagnostics({ config, user, profile, ping, now }: Diagnos
     },
     organization: organization ? { id: organization.id, name: organization.name, isAdmin: organization.isAdmin } : null,
     organizationCount: profile.organizations.length,
-    tradePlatformCount: profile.tradePlatforms.filter((p) => p.organizationId === profile.currentOrganizationId).length,
+    tradePlatformCount: selectTradePlatforms(profile).length,
     claims: profile.claims,
     preflight: { done: profile.preflightDone, lastError: profile.preflightError, answer: profile.appConfig },
-    api: ping ? { ok: ping.ok, status: ping.status, latencyMs: ping.latencyMs } : "not measured yet",
+    api: ping ? { ok: ping.reachable && ping.status === "ok", status: ping.httpStatus, latencyMs: ping.latencyMs } : "not measured yet",
   };
 }
 

@@ -12,8 +12,8 @@ export function FirstRun() {
           <h2 className="text-xl font-semibold tracking-tight">Connect your first trade platform</h2>
           <p className="mt-2 text-sm text-muted">
             Toolbox works on your MetaTrader 4, MetaTrader 5 and Match-Trader servers. Not ready to connect a real one? Start with a
-            <strong className="font-semibold text-fg"> simulated server</strong> of any type: live prices and simulated traders opening and
-            closing positions, so you can try the blotter, the copier and Flexible Leverage before touching production.
+            <strong className="font-semibold text-fg"> simulated server</strong> of any type: live prices and simulated traders opening and closing positions,
+            so you can try the blotter, the copier and Flexible Leverage before touching production.
           </p>
           <ul className="mt-5 grid gap-3 text-sm sm:grid-cols-2">
             <li className="flex gap-3">

@@ -1,11 +1,14 @@
 import { ChevronRight } from "lucide-react";
 import { Link } from "react-router";
 import type { TradePlatform } from "~/profile";
-import { ConnectionStateIndicator } from "../trade-platforms/ConnectionStateIndicator";
-import { usePlatformLiveState } from "../trade-platforms/live/usePlatformLiveState";
-import { PlatformTypeBadge } from "../trade-platforms/PlatformTypeBadge";
-import { PLATFORM_TYPE_LABELS, platformSettingsPath } from "../trade-platforms/platformTypes";
-import { useServerTime } from "../trade-platforms/ServerClock";
+import {
+  ConnectionStateIndicator,
+  PLATFORM_TYPE_LABELS,
+  platformSettingsPath,
+  PlatformTypeBadge,
+  usePlatformLiveState,
+  useServerTime,
+} from "~/features/trade-platforms";
 import { Card } from "~/ui/Card";
 import { cn, focusRing } from "~/ui/cn";
 

@@ -2,11 +2,9 @@ import { TRADE_PLATFORM_TYPES } from "@core/routeValidation";
 import type { TradePlatform } from "~/profile";
 import { BarChart } from "~/ui/charts/BarChart";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
-import { useLiveStateStore } from "../trade-platforms/live/liveStateStore";
-import { displayState, useLiveStateStream } from "../trade-platforms/live/usePlatformLiveState";
-import { PLATFORM_TYPE_LABELS } from "../trade-platforms/platformTypes";
+import { displayState, PLATFORM_TYPE_LABELS, useLiveStateStore, useLiveStateStream } from "~/features/trade-platforms";
 
-const tones = { MT4: "bg-info", MT5: "bg-primary", MatchTrader: "bg-warning" } as const;
+const tones = { MT4: "info", MT5: "primary", MatchTrader: "warning" } as const;
 
 /** Counts (live: how many are connected right now) and the mix of platform types in this organization. */
 export function PlatformSummary({ platforms }: { platforms: readonly TradePlatform[] }) {
@@ -41,7 +39,7 @@ export function PlatformSummary({ platforms }: { platforms: readonly TradePlatfo
           <CardDescription className="text-xs">Connected servers of this organization</CardDescription>
         </CardHeader>
         <CardContent className="pt-3 pb-4">
-          <BarChart data={mix} label="Platforms by type" className="[&_ul]:h-24" />
+          <BarChart data={mix} label="Platforms by type" height={120} />
         </CardContent>
       </Card>
     </div>

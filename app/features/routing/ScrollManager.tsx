@@ -40,7 +40,8 @@ export function ScrollManager() {
     }
     if (matches.some((m) => (m.handle as ScrollHandle | undefined)?.scroll === false)) return;
     const saved = positions.current.get(location.key);
-    if (navigationType === "POP" && saved !== undefined) {
+    // NavigationType.Pop by its value: importing the enum object would add to every page's JavaScript.
+    if ((navigationType as string) === "POP" && saved !== undefined) {
       window.scrollTo(0, saved);
       return;
     }

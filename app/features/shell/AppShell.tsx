@@ -4,7 +4,7 @@ import { usePreflight, useProfileStore } from "~/profile";
 import { FullScreenPlaceholder } from "~/ui/FullScreenPlaceholder";
 import { LoadingBar } from "~/ui/loadingBar";
 import { AppLayout } from "./AppLayout";
-import { useHydrated } from "./useHydrated";
+import { useHydrated } from "~/ui/useHydrated";
 
 /**
  * The three shell modes of SPEC §2: raw pages bare; while signing in a full-screen 'Signing in...';
@@ -47,10 +47,7 @@ function PreflightPlaceholder() {
   return (
     <>
       <LoadingBar active />
-      <FullScreenPlaceholder
-        text="Loading..."
-        hint={failing ? "Toolbox's service does not answer yet. Retrying every second…" : undefined}
-      />
+      <FullScreenPlaceholder text="Loading..." hint={failing ? "Toolbox's service does not answer yet. Retrying every second…" : undefined} />
     </>
   );
 }

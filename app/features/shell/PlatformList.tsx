@@ -2,10 +2,7 @@ import { Plus } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { useTradePlatforms, type TradePlatform } from "~/profile";
 import { cn, focusRing } from "~/ui/cn";
-import { ConnectionStateIndicator } from "../trade-platforms/ConnectionStateIndicator";
-import { usePlatformLiveState } from "../trade-platforms/live/usePlatformLiveState";
-import { PlatformTypeBadge } from "../trade-platforms/PlatformTypeBadge";
-import { platformSettingsPath } from "../trade-platforms/platformTypes";
+import { ConnectionStateIndicator, platformSettingsPath, PlatformTypeBadge, usePlatformLiveState } from "~/features/trade-platforms";
 
 /** The current organization's trade platforms, each a link to its settings with its live connection state. */
 export function PlatformList() {
@@ -45,7 +42,11 @@ export function PlatformList() {
       )}
       <Link
         to="/tradePlatforms/new"
-        className={cn("mt-1 flex h-8 items-center gap-2 rounded-md px-2 text-sm font-medium text-primary hover:bg-primary/10", focusRing, "focus-visible:ring-offset-0")}
+        className={cn(
+          "mt-1 flex h-8 items-center gap-2 rounded-md px-2 text-sm font-medium text-primary hover:bg-primary/10",
+          focusRing,
+          "focus-visible:ring-offset-0",
+        )}
       >
         <Plus aria-hidden className="size-4" />
         Connect a platform

@@ -3,5 +3,5 @@ import type { PublicConfig } from "@core/publicConfig";
 
 /** The deployment facts the root loader hands the browser (build id, identity provider). */
 export function usePublicConfig(): PublicConfig | undefined {
-  return (useRouteLoaderData("root") as { config?: PublicConfig } | undefined)?.config;
+  return useRouteLoaderData<{ config?: PublicConfig }>("root")?.config;
 }

@@ -2,14 +2,7 @@ import { ChevronDown, Copy, Pencil, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "~/ui/Button";
 import { DialogClose, DialogContent, DialogRoot, DialogTrigger } from "~/ui/Dialog";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "~/ui/DropdownMenu";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "~/ui/DropdownMenu";
 import { Field } from "~/ui/Field";
 import { FullScreenPlaceholder } from "~/ui/FullScreenPlaceholder";
 import { Input } from "~/ui/Input";
@@ -22,7 +15,11 @@ const TOASTS: { color: ToastColor; title: string; description: string }[] = [
   { color: "success", title: "Saved", description: "Dealing settings were applied to Demo MT5." },
   { color: "info", title: "Platform reconnected", description: "Demo MT4 answers again." },
   { color: "warning", title: "Authentication expired", description: "Authenticating back..." },
-  { color: "error", title: "Error", description: "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically" },
+  {
+    color: "error",
+    title: "Error",
+    description: "Seems that remote service temporary unavailable, please try again later or wait until it get online automatically",
+  },
   { color: "neutral", title: "Copied", description: "The login is on your clipboard." },
 ];
 
@@ -42,7 +39,9 @@ export function InteractiveSamples() {
           <Button
             size="sm"
             variant="secondary"
-            onClick={() => toast({ title: "A new version of Toolbox is available", color: "info", icon: "refresh", action: { label: "Reload", onClick: () => undefined } })}
+            onClick={() =>
+              toast({ title: "A new version of Toolbox is available", color: "info", icon: "refresh", action: { label: "Reload", onClick: () => undefined } })
+            }
           >
             with action
           </Button>

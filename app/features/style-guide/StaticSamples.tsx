@@ -1,6 +1,5 @@
 import { Inbox, Plus, Trash2 } from "lucide-react";
-import { PlatformTypeBadge } from "../trade-platforms/PlatformTypeBadge";
-import { EnabledState } from "../trade-platforms/EnabledState";
+import { EnabledState, PlatformTypeBadge } from "~/features/trade-platforms";
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/ui/Card";
@@ -122,7 +121,12 @@ export function StaticSamples() {
             <Skeleton className="h-4 w-1/2" />
           </div>
         </div>
-        <EmptyState icon={Inbox} title="Nothing in the inbox" description="Notifications appear here as they arrive." action={<Button size="sm">Notification settings</Button>} />
+        <EmptyState
+          icon={Inbox}
+          title="Nothing in the inbox"
+          description="Notifications appear here as they arrive."
+          action={<Button size="sm">Notification settings</Button>}
+        />
       </Sample>
     </>
   );

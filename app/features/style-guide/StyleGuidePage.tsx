@@ -1,4 +1,5 @@
 import { Page } from "~/ui/Page";
+import { TooltipProvider } from "~/ui/Tooltip";
 import { InteractiveSamples } from "./InteractiveSamples";
 import { StaticSamples } from "./StaticSamples";
 import { ThemePanels } from "./ThemePanels";
@@ -12,7 +13,9 @@ export function StyleGuidePage() {
           <h2 id="sg-overlays" className="text-base font-semibold">
             Overlays and feedback
           </h2>
-          <InteractiveSamples />
+          <TooltipProvider>
+            <InteractiveSamples />
+          </TooltipProvider>
         </section>
         <section aria-labelledby="sg-blocks" className="grid gap-3">
           <h2 id="sg-blocks" className="text-base font-semibold">

@@ -27,7 +27,15 @@ export function formatServerTime(time: Date, timeZone: string | undefined): { ti
   };
 }
 
-export function ServerClock({ live, timeZone, emptyText = "Not reported yet" }: { live: PlatformLiveState | undefined; timeZone?: string; emptyText?: string }) {
+export function ServerClock({
+  live,
+  timeZone,
+  emptyText = "Not reported yet",
+}: {
+  live: PlatformLiveState | undefined;
+  timeZone?: string;
+  emptyText?: string;
+}) {
   const time = useServerTime(live);
   if (!time) return <span className="text-sm text-muted">{emptyText}</span>;
   const shown = formatServerTime(time, timeZone);

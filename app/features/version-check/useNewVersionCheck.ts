@@ -21,20 +21,24 @@ export function useNewVersionCheck(buildId: string | undefined) {
   useEffect(() => {
     if (!buildId || buildId === "dev") return;
     let notified = false;
-    const check = async () => {
+    // Not awaited by the timer or the focus event: a failed check is simply tried again at the next one.
+    const check = () => {
       if (notified) return;
-      const latest = await fetchLatestBuildId().catch(() => null);
-      if (!latest || latest === buildId || notified) return;
-      notified = true;
-      toast({
-        id: "new-version",
-        title: NEW_VERSION_TITLE,
-        description: "Reload to use it; unsaved changes on this page would be lost.",
-        color: "info",
-        icon: "refresh",
-        duration: Number.POSITIVE_INFINITY,
-        action: { label: "Reload", onClick: () => window.location.reload() },
-      });
+      void fetchLatestBuildId()
+        .catch(() => null)
+        .then((latest) => {
+          if (!latest || latest === buildId || notified) return;
+          notified = true;
+          toast({
+            id: "new-version",
+            title: NEW_VERSION_TITLE,
+            description: "Reload to use it; unsaved changes on this page would be lost.",
+            color: "info",
+            icon: "refresh",
+            duration: Number.POSITIVE_INFINITY,
+            action: { label: "Reload", onClick: () => window.location.reload() },
+          });
+        });
     };
     const timer = setInterval(check, VERSION_CHECK_INTERVAL_MS);
     window.addEventListener("focus", check);

@@ -1,5 +1,5 @@
 import { ServerOff } from "lucide-react";
-import { Link, Outlet, useParams } from "react-router";
+import { Link, Outlet, useLocation, useParams } from "react-router";
 import { routeRules, type TradePlatformType } from "@core/routeValidation";
 import { validatedLoader } from "~/features/routing/validatedLoader";
 import { ConnectionStateIndicator } from "~/features/trade-platforms/ConnectionStateIndicator";
@@ -11,6 +11,7 @@ import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { NavTabs, type NavTab } from "~/ui/NavTabs";
 import { Page } from "~/ui/Page";
+import { SectionBoundary } from "~/ui/SectionBoundary";
 
 // SPEC §2: a known platform type and a UUID, or the fatal 'Page Not Found: {path}'.
 // One step for both: React Router strips `loader` from the browser bundle, so neither may name the other.
@@ -38,6 +39,7 @@ function tabsFor(p: { type: TradePlatformType; id: string }): NavTab[] {
 export default function PlatformSettingsLayout() {
   const { tradePlatformType, tradePlatformId } = useParams();
   const platform = useTradePlatform(tradePlatformId);
+  const { pathname } = useLocation();
   if (!platform || platform.type !== tradePlatformType) {
     return (
       <Page title="Trade platform settings">
@@ -63,10 +65,17 @@ export default function PlatformSettingsLayout() {
           <PlatformTypeBadge type={platform.type} long />
         </span>
       }
-      actions={<LiveState platform={platform} />}
+      actions={
+        <SectionBoundary name="The platform's live state">
+          <LiveState platform={platform} />
+        </SectionBoundary>
+      }
     >
       <NavTabs tabs={tabsFor(platform)} label="Trade platform settings sections" className="mb-6" />
-      <Outlet />
+      {/* A broken tab leaves the tabs working: another tab tries again. */}
+      <SectionBoundary name="Trade platform settings" resetKeys={[pathname]}>
+        <Outlet />
+      </SectionBoundary>
     </Page>
   );
 }

@@ -19,7 +19,10 @@ export default function FlexibleLeveragePage() {
   const product = parsePluginEditor(pluginEditor)?.product;
   return (
     <Section title="Flexible Leverage" description={`${product} plugin ${pluginId}, version ${pluginVersion}`}>
-      <ComingLater icon={Gauge} what="An ordered list of rules (groups and symbols masks, equity or exposure tiers, weekend and news windows, maximum leverage) and a preview of the leverage an account would get now, and why." />
+      <ComingLater
+        icon={Gauge}
+        what="An ordered list of rules (groups and symbols masks, equity or exposure tiers, weekend and news windows, maximum leverage) and a preview of the leverage an account would get now, and why."
+      />
     </Section>
   );
 }

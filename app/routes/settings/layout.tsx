@@ -1,7 +1,8 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { useCurrentOrganization } from "~/profile";
 import { NavTabs, type NavTab } from "~/ui/NavTabs";
 import { Page } from "~/ui/Page";
+import { SectionBoundary } from "~/ui/SectionBoundary";
 
 const TABS: NavTab[] = [
   { label: "General", to: "/settings", end: true },
@@ -16,10 +17,14 @@ export const meta = () => [{ title: "Settings · Toolbox" }];
 /** Organization settings: one tab per child route (SPEC §2). */
 export default function SettingsLayout() {
   const organization = useCurrentOrganization();
+  const { pathname } = useLocation();
   return (
     <Page title="Settings" eyebrow={organization?.name}>
       <NavTabs tabs={TABS} label="Settings sections" className="mb-6" />
-      <Outlet />
+      {/* A broken tab leaves the tabs working: another tab tries again. */}
+      <SectionBoundary name="Settings" resetKeys={[pathname]}>
+        <Outlet />
+      </SectionBoundary>
     </Page>
   );
 }

@@ -7,7 +7,10 @@ export const meta = () => [{ title: "Security · Toolbox" }];
 export default function SecurityPage() {
   return (
     <Section title="Sign-in and access">
-      <ComingLater icon={ShieldCheck} what="Two-factor sign-in and whether the organization requires it, session lifetime, API clients for machine access and allowed IP ranges." />
+      <ComingLater
+        icon={ShieldCheck}
+        what="Two-factor sign-in and whether the organization requires it, session lifetime, API clients for machine access and allowed IP ranges."
+      />
     </Section>
   );
 }

@@ -1,35 +1,60 @@
-import { useId } from "react";
+import { useCallback, useMemo } from "react";
+import type uPlot from "uplot";
 import { cn } from "../cn";
+import { Chart, type ChartOptions } from "./Chart";
+import { withAlpha, type ChartTone } from "./theme";
 
 interface SparklineProps {
   values: readonly number[];
+  /** When each value was taken (ms since 1970), for a live series; evenly spaced when left out. */
+  times?: readonly number[];
   /** What the line shows, read by screen readers with its first, last, lowest and highest value. */
   label: string;
+  format?: (value: number) => string;
+  tone?: ChartTone;
+  /** Height of the drawing in CSS pixels. */
+  height?: number;
   className?: string;
-  /** Tailwind text colour class; the line and the fill use currentColor. */
-  tone?: string;
 }
 
-/** A small trend line that stretches to its box. No axes: context comes from the text around it. */
-export function Sparkline({ values, label, className, tone = "text-primary" }: SparklineProps) {
-  const gradientId = useId();
-  if (values.length < 2) return <div className={cn("h-10", className)} role="img" aria-label={`${label}: not enough data`} />;
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  const span = max - min || 1;
-  const points = values.map((v, i) => [(i / (values.length - 1)) * 100, 28 - ((v - min) / span) * 26] as const);
-  const line = points.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
-  const summary = `${label}: from ${values[0]} to ${values[values.length - 1]}, lowest ${min}, highest ${max}`;
+/** A small trend line (uPlot) that stretches to its box. No axes: context comes from the text around it. */
+export function Sparkline({ values, times, label, format = String, tone = "primary", height = 40, className }: SparklineProps) {
+  const options = useCallback<ChartOptions>(
+    (theme) => {
+      const color = theme.tone(tone);
+      return {
+        legend: { show: false },
+        cursor: { show: false },
+        padding: [4, 1, 2, 1],
+        scales: { x: { time: false } },
+        axes: [{ show: false }, { show: false }],
+        series: [
+          {},
+          {
+            label,
+            stroke: color,
+            width: 1.75,
+            points: { show: false },
+            fill: (u) => {
+              const gradient = u.ctx.createLinearGradient(0, u.bbox.top, 0, u.bbox.top + u.bbox.height);
+              gradient.addColorStop(0, withAlpha(color, 0.25));
+              gradient.addColorStop(1, withAlpha(color, 0));
+              return gradient;
+            },
+          },
+        ],
+      };
+    },
+    [tone, label],
+  );
+  const data = useMemo<uPlot.AlignedData>(() => [times ? [...times] : values.map((_, i) => i), [...values]], [values, times]);
+  if (values.length < 2) return <div className={cn(className)} style={{ height }} role="img" aria-label={`${label}: not enough data`} />;
+  const first = values[0]!;
+  const last = values[values.length - 1]!;
+  const summary = `${label}: from ${format(first)} to ${format(last)}, lowest ${format(Math.min(...values))}, highest ${format(Math.max(...values))}`;
   return (
-    <svg viewBox="0 0 100 30" preserveAspectRatio="none" role="img" aria-label={summary} className={cn("h-10 w-full overflow-visible", tone, className)}>
-      <defs>
-        <linearGradient id={gradientId} x1="0" x2="0" y1="0" y2="1">
-          <stop offset="0%" stopColor="currentColor" stopOpacity="0.25" />
-          <stop offset="100%" stopColor="currentColor" stopOpacity="0" />
-        </linearGradient>
-      </defs>
-      <path d={`${line} L100,30 L0,30 Z`} fill={`url(#${gradientId})`} stroke="none" />
-      <path d={line} fill="none" stroke="currentColor" strokeWidth="1.75" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
-    </svg>
+    <div role="img" aria-label={summary} className={cn("w-full", className)}>
+      <Chart options={options} data={data} height={height} />
+    </div>
   );
 }

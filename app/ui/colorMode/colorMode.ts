@@ -36,7 +36,7 @@ function applyColorMode(mode: ColorMode): ResolvedColorMode {
 interface ColorModeState {
   mode: ColorMode;
   resolved: ResolvedColorMode;
-  setMode(mode: ColorMode): void;
+  setMode: (mode: ColorMode) => void;
 }
 
 export const useColorMode = create<ColorModeState>()((set) => ({

@@ -1,12 +1,4 @@
-import type {
-  CellKeyDownEvent,
-  ColDef,
-  ColumnMovedEvent,
-  ColumnResizedEvent,
-  GridApi,
-  GridReadyEvent,
-  RowClickedEvent,
-} from "ag-grid-community";
+import type { CellKeyDownEvent, ColDef, ColumnMovedEvent, ColumnResizedEvent, GridApi, GridReadyEvent, RowClickedEvent } from "ag-grid-community";
 import { AgGridReact, type AgGridReactProps } from "ag-grid-react";
 import { useMemo, useRef, type ReactNode } from "react";
 import { cn } from "../cn";
@@ -14,8 +6,8 @@ import { toSavedColumns, withSavedColumns } from "./columnState";
 import { GridSkeleton } from "./GridSkeleton";
 import { registerGridModules } from "./modules";
 import { gridTheme } from "./theme";
-import { useColumnPreference } from "./useColumnPreference";
-import { useIsClient } from "./useIsClient";
+import { useColumnPreference } from "./columnPreference";
+import { useHydrated } from "../useHydrated";
 
 registerGridModules();
 
@@ -23,7 +15,7 @@ export interface DataGridProps<T> extends Omit<AgGridReactProps<T>, "theme" | "o
   /** The table's accessible name (what a screen reader announces on entering it). */
   label: string;
   columnDefs: ColDef<T>[];
-  /** Preference key under which this member's column order, widths, visibility and sort are kept. */
+  /** Preference key under which this member's column order, widths, visibility and sort are kept (in the store a `ColumnPreferenceProvider` above gives). */
   stateKey?: string;
   /** A row was chosen: clicked, or Enter on one of its cells. */
   onRowOpen?: (row: T) => void;
@@ -39,10 +31,10 @@ const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWidth: 72,
 /**
  * The one table of Toolbox: AG Grid Community on our tokens (light and dark), keyboard
  * navigation and ARIA from AG Grid, rendered only in the browser (a skeleton before), with the
- * member's column layout restored and saved when `stateKey` is given.
+ * member's column layout restored and saved when `stateKey` is given (in the store of the `ColumnPreferenceProvider` above).
  */
 export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, emptyText, className, defaultColDef, ...props }: DataGridProps<T>) {
-  const isClient = useIsClient();
+  const hydrated = useHydrated();
   const preference = useColumnPreference(stateKey);
   const wrapper = useRef<HTMLDivElement>(null);
   // Folded in once, when the saved layout is known: later re-renders must not reset the member's changes.
@@ -54,7 +46,7 @@ export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, e
   const mergedDefaultColDef = useMemo(() => ({ ...DEFAULT_COL_DEF, ...defaultColDef }) as ColDef<T>, [defaultColDef]);
   const NoRows = useMemo(() => (emptyText ? () => <div className="px-4 text-sm text-muted">{emptyText}</div> : undefined), [emptyText]);
 
-  if (!isClient || !preference.ready) return <GridSkeleton label={label} className={className} />;
+  if (!hydrated || !preference.ready) return <GridSkeleton label={label} className={className} />;
 
   const saveLayout = (event: { source: string; api: GridApi<T> }) => {
     if (!stateKey || event.source === "gridInitializing" || event.source === "flex") return;

@@ -24,11 +24,23 @@ export function moneyColumn<T>(def: Col<T>): ColDef<T> {
 }
 
 export function percentColumn<T>(def: Col<T>): ColDef<T> {
-  return { width: 130, type: "rightAligned", cellClass: numeric, valueFormatter: (p: ValueFormatterParams<T>) => formatPercent(p.value), ...def };
+  return {
+    width: 130,
+    type: "rightAligned",
+    cellClass: numeric,
+    valueFormatter: (p: ValueFormatterParams<T>) => formatPercent(p.value as string | number | null),
+    ...def,
+  };
 }
 
 export function integerColumn<T>(def: Col<T>): ColDef<T> {
-  return { width: 110, type: "rightAligned", cellClass: numeric, valueFormatter: (p: ValueFormatterParams<T>) => formatInteger(p.value as number | null), ...def };
+  return {
+    width: 110,
+    type: "rightAligned",
+    cellClass: numeric,
+    valueFormatter: (p: ValueFormatterParams<T>) => formatInteger(p.value as number | null),
+    ...def,
+  };
 }
 
 export function dateTimeColumn<T>(def: Col<T>): ColDef<T> {

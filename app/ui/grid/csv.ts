@@ -1,3 +1,5 @@
+import { saveFile } from "../saveFile";
+
 /** One column of a CSV file: its header and how to read the cell from a row. */
 export interface CsvColumn<T> {
   header: string;
@@ -29,16 +31,7 @@ export function buildCsv<T>(columns: readonly CsvColumn<T>[], rows: Iterable<T>)
 
 /** Saves text as a file. A byte-order mark first, so Excel reads UTF-8 names correctly. */
 export function saveCsv(csv: string, fileName: string) {
-  const blob = new Blob(["\ufeff", csv], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.rel = "noopener";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveFile(new Blob(["\ufeff", csv], { type: "text/csv;charset=utf-8" }), fileName);
 }
 
 /** "accounts-20251121-1403.csv": sortable, no characters any file system refuses. */

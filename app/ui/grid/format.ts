@@ -10,7 +10,7 @@ export function formatMoney(value: string | number | null | undefined, digits = 
   const text = typeof value === "number" ? (Number.isFinite(value) ? value.toFixed(digits) : "") : value.trim();
   const match = /^([+-])?(\d+)(?:\.(\d*))?$/.exec(text);
   if (!match) return EMPTY;
-  const [, sign, whole, fraction = ""] = match;
+  const [, sign, whole = "0", fraction = ""] = match;
   const grouped = whole.replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const decimals = digits > 0 ? `.${fraction.padEnd(digits, "0").slice(0, digits)}` : "";
   const zero = /^0*$/.test(whole) && /^0*$/.test(fraction);

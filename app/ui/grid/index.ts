@@ -8,3 +8,4 @@ export { textColumn, moneyColumn, percentColumn, integerColumn, dateTimeColumn }
 export { formatMoney, formatPercent, formatInteger, formatDateTime, toDate } from "./format";
 export { buildCsv, csvCell, saveCsv, csvFileName, type CsvColumn } from "./csv";
 export { toSavedColumns, readSavedColumns, withSavedColumns, defaultColumnState, type SavedColumns } from "./columnState";
+export { ColumnPreferenceProvider, type ColumnPreferenceStore } from "./columnPreference";

@@ -49,9 +49,7 @@ function ToastItem({ toast: t }: { toast: Toast }) {
       <ToastIconView icon={t.icon} color={color} />
       <div className="grid min-w-0 flex-1 gap-1">
         <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
-        {t.description ? (
-          <ToastPrimitive.Description className="text-sm break-words text-muted">{t.description}</ToastPrimitive.Description>
-        ) : null}
+        {t.description ? <ToastPrimitive.Description className="text-sm break-words text-muted">{t.description}</ToastPrimitive.Description> : null}
         {t.action ? (
           <ToastPrimitive.Action
             altText={t.action.label}
@@ -65,10 +63,7 @@ function ToastItem({ toast: t }: { toast: Toast }) {
           </ToastPrimitive.Action>
         ) : null}
       </div>
-      <ToastPrimitive.Close
-        aria-label="Close"
-        className={cn("absolute top-3 right-3 rounded-sm p-1 text-muted hover:bg-subtle hover:text-fg", focusRing)}
-      >
+      <ToastPrimitive.Close aria-label="Close" className={cn("absolute top-3 right-3 rounded-sm p-1 text-muted hover:bg-subtle hover:text-fg", focusRing)}>
         <X aria-hidden className="size-4" />
       </ToastPrimitive.Close>
     </ToastPrimitive.Root>

@@ -26,10 +26,10 @@ export type ToastInput = Omit<Toast, "id" | "open"> & { id?: string };
 
 interface ToastState {
   toasts: Toast[];
-  add(toast: ToastInput): string;
-  close(id: string): void;
-  remove(id: string): void;
-  clear(): void;
+  add: (toast: ToastInput) => string;
+  close: (id: string) => void;
+  remove: (id: string) => void;
+  clear: () => void;
 }
 
 let counter = 0;
@@ -62,4 +62,23 @@ export const useToastStore = create<ToastState>()((set, get) => ({
 /** The one toast API: `toast({ title, description, color, icon })`. Works outside React too. */
 export function toast(input: ToastInput): string {
   return useToastStore.getState().add(input);
+}
+
+/**
+ * Resolves once the toasts waiting in the store are on screen (in the page and painted), or after
+ * `waitMs`; at once when none is waiting or outside a browser. The toaster loads after hydration
+ * and Radix draws a toast one render after the toaster mounts, so a toast raised just before the
+ * page leaves (the sign-in redirect's warning, SPEC §8) waits here to be seen.
+ */
+export function toastsOnScreen(waitMs: number): Promise<void> {
+  if (typeof document === "undefined" || useToastStore.getState().toasts.length === 0) return Promise.resolve();
+  const deadline = performance.now() + waitMs;
+  return new Promise<void>((resolve) => {
+    const check = () => {
+      if (document.querySelector("[data-toast]")) requestAnimationFrame(() => resolve());
+      else if (performance.now() >= deadline) resolve();
+      else requestAnimationFrame(check);
+    };
+    check();
+  });
 }

@@ -30,7 +30,7 @@ export class EventJournal {
   }
 
   append(event: UnsequencedTradeEvent): TradeEvent {
-    const sequenced = { ...event, sequence: ++this.last } as TradeEvent;
+    const sequenced = { ...event, sequence: ++this.last };
     this.events.push(sequenced);
     // Trim in chunks so appends stay O(1) amortized.
     if (this.events.length >= this.capacity * 2) {
@@ -59,8 +59,7 @@ export class EventJournal {
    */
   next(sequence: number, startedFresh: number | null = null): TradeEvent | null {
     if (sequence >= this.last) return null;
-    if ((this.gaps.has(sequence) && sequence !== startedFresh) || sequence < this.firstHeld - 1)
-      throw connectorErrors.resyncRequired(sequence);
+    if ((this.gaps.has(sequence) && sequence !== startedFresh) || sequence < this.firstHeld - 1) throw connectorErrors.resyncRequired(sequence);
     return this.events[sequence + 1 - this.firstHeld] ?? null;
   }
 

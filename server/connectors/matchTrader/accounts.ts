@@ -1,11 +1,5 @@
 /** Match-Trader trading accounts ↔ accounts. */
-import {
-  moneyFromDecimal,
-  moneyToDecimal,
-  type Account,
-  type AccountPatch,
-  type NewAccount,
-} from "../../../core/trading/index.ts";
+import { moneyFromDecimal, moneyToDecimal, type Account, type AccountPatch, type NewAccount } from "../../../core/trading/index.ts";
 import type { Codec } from "../wire/codec.ts";
 import { codeTable, dropUndefined } from "../wire/convert.ts";
 import type { MtNewTradingAccount, MtTradingAccount, MtTradingAccountUpdate } from "./native.ts";

@@ -1,10 +1,5 @@
 /** The Match-Trader Broker API codec, assembled from its parts; ledgers and position requests are here. */
-import {
-  lotsToVolume,
-  moneyFromDecimal,
-  moneyToDecimal,
-  type JournalLevel,
-} from "../../../core/trading/index.ts";
+import { lotsToVolume, moneyFromDecimal, moneyToDecimal } from "../../../core/trading/index.ts";
 import { connectorErrors } from "../errors.ts";
 import type { PlatformCodec } from "../wire/codec.ts";
 import { codeTable, dropUndefined, volumeAsLots } from "../wire/convert.ts";
@@ -24,14 +19,8 @@ const rfc3339 = {
   },
 };
 
-const ledgerType = codeTable(
-  { deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", creditIn: "CREDIT_IN", creditOut: "CREDIT_OUT" } as const,
-  "ledger type",
-);
-const level = codeTable(
-  { ok: "OK", trade: "TRADE", login: "LOGIN", warning: "WARNING", error: "ERROR", attention: "ATTENTION" } as const,
-  "journal level",
-);
+const ledgerType = codeTable({ deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", creditIn: "CREDIT_IN", creditOut: "CREDIT_OUT" } as const, "ledger type");
+const level = codeTable({ ok: "OK", trade: "TRADE", login: "LOGIN", warning: "WARNING", error: "ERROR", attention: "ATTENTION" } as const, "journal level");
 
 function login(value: string): string {
   if (!/^\d{1,15}$/.test(value)) throw connectorErrors.invalidRequest(`Login "${value}" is not valid: it must be a number.`);
@@ -61,7 +50,7 @@ export function matchTraderCodec(): PlatformCodec<MatchTraderNative> {
       decode: (j) => ({
         id: j.id,
         time: rfc3339.decode(j.timestamp),
-        level: level.decode(j.level) as JournalLevel,
+        level: level.decode(j.level),
         sourceIp: j.ip,
         login: j.login,
         message: j.message,

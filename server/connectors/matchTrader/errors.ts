@@ -3,6 +3,7 @@ import { ConnectorError, type ConnectorErrorCode, type RejectReason } from "../e
 import type { Codec } from "../wire/codec.ts";
 import type { MtError } from "./native.ts";
 
+/** No documented error code for an amount past the server's limits: it goes as a plain rejection, read back as "other" (the message says why). */
 const REJECTS: Record<RejectReason, string> = {
   notEnoughMoney: "NOT_ENOUGH_MONEY",
   marketClosed: "MARKET_CLOSED",
@@ -13,6 +14,7 @@ const REJECTS: Record<RejectReason, string> = {
   priceChanged: "PRICE_CHANGED",
   tooManyPositions: "POSITIONS_LIMIT",
   serverBusy: "TOO_MANY_REQUESTS",
+  maxMoney: "REJECTED",
   other: "REJECTED",
 };
 
@@ -27,11 +29,9 @@ const CODES: Record<Exclude<ConnectorErrorCode, "rejected">, { status: number; e
 
 export const matchTraderErrorCodec: Codec<ConnectorError, MtError> = {
   encode: (e) =>
-    e.code === "rejected"
-      ? { status: 422, errorCode: REJECTS[e.reason ?? "other"], message: e.message }
-      : { ...CODES[e.code], message: e.message },
+    e.code === "rejected" ? { status: 422, errorCode: REJECTS[e.reason ?? "other"], message: e.message } : { ...CODES[e.code], message: e.message },
   decode: (e) => {
-    const reason = (Object.keys(REJECTS) as RejectReason[]).find((r) => REJECTS[r] === e.errorCode);
+    const reason = e.errorCode === REJECTS.other ? "other" : (Object.keys(REJECTS) as RejectReason[]).find((r) => REJECTS[r] === e.errorCode);
     if (reason) return new ConnectorError("rejected", e.message, reason);
     const code = (Object.keys(CODES) as (keyof typeof CODES)[]).find((c) => CODES[c].errorCode === e.errorCode);
     return code ? new ConnectorError(code, e.message) : new ConnectorError("rejected", e.message, "other");

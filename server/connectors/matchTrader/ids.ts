@@ -6,8 +6,4 @@ export const matchTraderIds = {
   entryDeal: (positionId: string) => `${positionId}:in`,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid } from "../../../core/ids.ts";

@@ -36,10 +36,7 @@ export const matchTraderReason = codeTable(
   } as const,
   "trade reason",
 );
-const ledgerType = codeTable(
-  { deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", creditIn: "CREDIT_IN", creditOut: "CREDIT_OUT" } as const,
-  "ledger type",
-);
+const ledgerType = codeTable({ deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", creditIn: "CREDIT_IN", creditOut: "CREDIT_OUT" } as const, "ledger type");
 
 type TradeCodecs = Pick<PlatformCodec<MatchTraderNative>, "position" | "history" | "event">;
 
@@ -98,10 +95,8 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
     closePrice: c.closePrice,
     closeReason: matchTraderReason.decode(c.closeReason),
   });
-  const exit = (c: MtClosedPosition) =>
-    exitDeal(decodeClosed(c), c.id, { platform: "MatchTrader", positionId: c.positionId, closeId: c.id });
-  const entry = (p: PositionRecord) =>
-    entryDeal(p, matchTraderIds.entryDeal(p.id), { platform: "MatchTrader", positionId: p.id, closeId: null });
+  const exit = (c: MtClosedPosition) => exitDeal(decodeClosed(c), c.id, { platform: "MatchTrader", positionId: c.positionId, closeId: c.id });
+  const entry = (p: PositionRecord) => entryDeal(p, matchTraderIds.entryDeal(p.id), { platform: "MatchTrader", positionId: p.id, closeId: null });
   const closeIdOf = (deal: Deal) => {
     if (deal.native.platform !== "MatchTrader" || !("closeId" in deal.native) || !deal.native.closeId)
       throw new Error(`Deal ${deal.id} is not a Match-Trader closing`);
@@ -232,11 +227,7 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
       decode: (records, open) => {
         const closings = records.filter((r): r is MtClosedPosition => r.kind === "CLOSED_POSITION");
         const ledgers = records.filter((r): r is MtLedger => r.kind === "LEDGER");
-        return [
-          ...ledgers.map(decodeLedger),
-          ...closings.map(exit),
-          ...entries([...closings.map(decodeClosed), ...open.map(decodePosition)]),
-        ];
+        return [...ledgers.map(decodeLedger), ...closings.map(exit), ...entries([...closings.map(decodeClosed), ...open.map(decodePosition)])];
       },
     },
     event: {

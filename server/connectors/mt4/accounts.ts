@@ -63,7 +63,7 @@ export function mt4AccountCodecs(time: TimeCodec, login: Codec<string, number>) 
         margin: roundToMinor(u.margin),
         freeMargin: roundToMinor(u.margin_free),
         marginLevel: u.margin === 0 ? null : u.margin_level,
-        marginState: marginLevelType.decode(u.level_type as 0 | 1 | 2),
+        marginState: marginLevelType.decode(u.level_type),
         enabled: u.enable === 1,
         readOnly: u.enable_read_only === 1,
         changePasswordAllowed: u.enable_change_password === 1,

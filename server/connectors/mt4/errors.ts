@@ -8,6 +8,7 @@ export const mt4ErrorCodec: Codec<ConnectorError, Mt4Error> = {
   decode: (e) => errorFromCode(e.code, e.message),
 };
 
+/** MT4 has no return code of its own for an amount past the server's limits: it is a common error, read back as "other" (the message says why). */
 const REJECT_CODES: Record<RejectReason, number> = {
   notEnoughMoney: MT4_RET.noMoney,
   marketClosed: MT4_RET.marketClosed,
@@ -18,6 +19,7 @@ const REJECT_CODES: Record<RejectReason, number> = {
   priceChanged: MT4_RET.priceChanged,
   tooManyPositions: MT4_RET.tooManyOrders,
   serverBusy: MT4_RET.brokerBusy,
+  maxMoney: MT4_RET.error,
   other: MT4_RET.error,
 };
 
@@ -41,7 +43,7 @@ function errorCode(e: ConnectorError): number {
 }
 
 function errorFromCode(code: number, message: string): ConnectorError {
-  const reason = (Object.keys(REJECT_CODES) as RejectReason[]).find((r) => REJECT_CODES[r] === code);
+  const reason = code === REJECT_CODES.other ? "other" : (Object.keys(REJECT_CODES) as RejectReason[]).find((r) => REJECT_CODES[r] === code);
   if (reason) return new ConnectorError("rejected", message, reason);
   if (code === MT4_RET.noConnect) return new ConnectorError("unreachable", message);
   if (code === MT4_RET.badAccountInfo) return new ConnectorError("credentialsRefused", message);

@@ -252,8 +252,7 @@ export interface Mt4TransactionResult {
 
 /** Pumping: a trade added, updated or closed, or a user record updated. */
 export type Mt4Pump =
-  | { type: "trade"; transaction: "add" | "update" | "close"; trade: Mt4TradeRecord }
-  | { type: "user"; transaction: "update"; user: Mt4UserRecord };
+  { type: "trade"; transaction: "add" | "update" | "close"; trade: Mt4TradeRecord } | { type: "user"; transaction: "update"; user: Mt4UserRecord };
 
 export interface Mt4Event {
   time: number;

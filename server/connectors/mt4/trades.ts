@@ -90,8 +90,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
   });
   const entry = (p: PositionRecord, r: Mt4TradeRecord) =>
     entryDeal(p, mt4Ids.entryDeal(r.order), { platform: "MT4", ticket: r.order, cmd: r.cmd, entry: "in" });
-  const exit = (r: Mt4TradeRecord) =>
-    exitDeal(closed(r), mt4Ids.exitDeal(r.order), { platform: "MT4", ticket: r.order, cmd: r.cmd, entry: "out" });
+  const exit = (r: Mt4TradeRecord) => exitDeal(closed(r), mt4Ids.exitDeal(r.order), { platform: "MT4", ticket: r.order, cmd: r.cmd, entry: "out" });
 
   const moneyRecord = (d: Deal): Mt4TradeRecord => ({
     ...EMPTY_RECORD,
@@ -134,7 +133,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
       if (reissuedFrom(root.comment) !== null || continued.has(root.order)) continue;
       const total = position(root);
       const seen = new Set([root.order]);
-      for (let next = reissuedTo(root.comment); next !== null && !seen.has(next); ) {
+      for (let next = reissuedTo(root.comment); next !== null && !seen.has(next);) {
         const member = byTicket.get(next);
         if (!member) break;
         seen.add(next);
@@ -151,10 +150,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     position: { encode: record, decode: (r) => withoutCommission(position(r)) },
     history: {
       withOpenPositions: true,
-      encode: (slice) => [
-        ...slice.closed.map((t) => closedRecord(t.position)),
-        ...slice.deals.filter((d) => d.entry === null).map(moneyRecord),
-      ],
+      encode: (slice) => [...slice.closed.map((t) => closedRecord(t.position)), ...slice.deals.filter((d) => d.entry === null).map(moneyRecord)],
       decode: (records, open) => [
         ...records.filter(isMoney).map(moneyDeal),
         ...records.filter((r) => !isMoney(r)).map(exit),
@@ -192,17 +188,14 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     const r = pump.trade;
     const login = String(r.login);
     if (isMoney(r)) return [{ type: "dealAdded", time: at, login, deal: moneyDeal(r) }];
-    if (pump.transaction === "update")
-      return [{ type: "positionModified", time: at, login, position: withoutCommission(position(r)), change: "stops" }];
+    if (pump.transaction === "update") return [{ type: "positionModified", time: at, login, position: withoutCommission(position(r)), change: "stops" }];
     if (pump.transaction === "close")
       return [
         { type: "positionClosed", time: at, login, position: withoutCommission(closed(r)) },
         { type: "dealAdded", time: at, login, deal: exit(r) },
       ];
     const opened = position(r);
-    const events: UnsequencedTradeEvent[] = [
-      { type: "positionOpened", time: at, login, position: withoutCommission(opened) },
-    ];
+    const events: UnsequencedTradeEvent[] = [{ type: "positionOpened", time: at, login, position: withoutCommission(opened) }];
     if (opened.previousId === null) events.push({ type: "dealAdded", time: at, login, deal: entry(opened, r) });
     return events;
   }
@@ -231,8 +224,7 @@ const EMPTY_RECORD: Mt4TradeRecord = {
 };
 
 function encodeCloseReason(reason: TradeReason): Pick<Mt4TradeRecord, "activation" | "close_reason"> {
-  if (reason === "sl" || reason === "tp" || reason === "stopOut")
-    return { activation: activation.encode(reason), close_reason: 0 };
+  if (reason === "sl" || reason === "tp" || reason === "stopOut") return { activation: activation.encode(reason), close_reason: 0 };
   return { activation: MT4_ACTIVATION.none, close_reason: mt4Reason.encode(reason) };
 }
 

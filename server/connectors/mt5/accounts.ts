@@ -1,11 +1,5 @@
 /** MT5 users ↔ accounts. Rights travel as IMTUser bits. */
-import {
-  moneyFromDecimal,
-  moneyToDecimal,
-  type Account,
-  type AccountPatch,
-  type NewAccount,
-} from "../../../core/trading/index.ts";
+import { moneyFromDecimal, moneyToDecimal, type Account, type AccountPatch, type NewAccount } from "../../../core/trading/index.ts";
 import type { Codec } from "../wire/codec.ts";
 import { codeTable, dropUndefined, numericId } from "../wire/convert.ts";
 import { MT5_ACTIVATION, MT5_RIGHT, type Mt5NewUser, type Mt5User, type Mt5UserUpdate } from "./native.ts";
@@ -151,8 +145,7 @@ export function mt5AccountCodecs(serverMs: Codec<number, number>) {
         });
       },
       decode: (u) => {
-        const flagOf = (right: number) =>
-          has(u.RightsSet ?? 0, right) ? true : has(u.RightsClear ?? 0, right) ? false : undefined;
+        const flagOf = (right: number) => (has(u.RightsSet ?? 0, right) ? true : has(u.RightsClear ?? 0, right) ? false : undefined);
         return dropUndefined({
           group: u.Group,
           leverage: u.Leverage,

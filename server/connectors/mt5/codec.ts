@@ -1,12 +1,5 @@
 /** The MT5 Web API codec, assembled from its parts; money operations and dealer requests are here. */
-import {
-  balanceOperationType,
-  isCreditOperation,
-  moneyFromDecimal,
-  moneyToDecimal,
-  signedAmount,
-  type JournalLevel,
-} from "../../../core/trading/index.ts";
+import { balanceOperationType, isCreditOperation, moneyFromDecimal, moneyToDecimal, signedAmount, type JournalLevel } from "../../../core/trading/index.ts";
 import type { PlatformCodec } from "../wire/codec.ts";
 import { dropUndefined, numericId, priceOrNull, priceOrZero, serverTimeCodec } from "../wire/convert.ts";
 import { mt5AccountCodecs } from "./accounts.ts";
@@ -33,7 +26,6 @@ const BLANK_REQUEST: Omit<Mt5DealerRequest, "RequestId" | "Action"> = {
   Comment: "",
   Reason: MT5_REASON.dealer,
 };
-
 
 export function mt5Codec(options: Mt5CodecOptions): PlatformCodec<Mt5Native> {
   const time = serverTimeCodec(options.timeZoneOffsetMinutes, 1);

@@ -8,8 +8,7 @@ const execution = codeTable({ request: 0, instant: 1, market: 2 } as const, "exe
 const tradeMode = codeTable({ disabled: 0, closeOnly: 3, full: 4 } as const, "trade mode");
 
 export function mt5ConfigCodecs(time: Codec<number, number>) {
-  const level = (mode: Group["marginLevelMode"], value: number) =>
-    mode === "percent" ? value.toFixed(2) : moneyToDecimal(value);
+  const level = (mode: Group["marginLevelMode"], value: number) => (mode === "percent" ? value.toFixed(2) : moneyToDecimal(value));
   const unlevel = (mode: 0 | 1, value: string) => (mode === 0 ? Number(value) : moneyFromDecimal(value));
   const codecs: {
     group: Codec<Group, Mt5Group>;

@@ -13,6 +13,7 @@ const REJECTS: Record<RejectReason, string> = {
   priceChanged: MT5_RETCODE.priceChanged,
   tooManyPositions: MT5_RETCODE.limitPositions,
   serverBusy: MT5_RETCODE.frequent,
+  maxMoney: MT5_RETCODE.maxMoney,
   other: MT5_RETCODE.reject,
 };
 

@@ -46,6 +46,7 @@ export const MT5_RETCODE = {
   timeout: "9 Timeout",
   authInvalid: "1002 Invalid account",
   accountDisabled: "1003 Account disabled",
+  maxMoney: "4005 Max money",
   reject: "10006 Request rejected",
   invalidVolume: "10014 Invalid volume",
   invalidStops: "10016 Invalid stops",

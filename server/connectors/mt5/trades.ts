@@ -13,16 +13,7 @@ import {
 } from "../../../core/trading/index.ts";
 import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts";
 import { codeTable, numericId, priceOrNull, priceOrZero } from "../wire/convert.ts";
-import {
-  MT5_DEAL_ACTION,
-  MT5_DEAL_ENTRY,
-  MT5_REASON,
-  type Mt5Deal,
-  type Mt5EventItem,
-  type Mt5Native,
-  type Mt5Position,
-  type Mt5User,
-} from "./native.ts";
+import { MT5_DEAL_ACTION, MT5_DEAL_ENTRY, MT5_REASON, type Mt5Deal, type Mt5EventItem, type Mt5Native, type Mt5Position, type Mt5User } from "./native.ts";
 
 export const mt5Reason = codeTable(MT5_REASON, "trade reason");
 const dealAction = codeTable(MT5_DEAL_ACTION, "deal action");

@@ -17,15 +17,23 @@ export interface SymbolSeed {
 const WEEKDAYS = [1, 2, 3, 4, 5];
 const ALL_DAYS = [0, 1, 2, 3, 4, 5, 6];
 // Forex and metals: Monday 00:05 to Friday 23:55 server time; indices 01:00–23:00; crypto always.
-const FX_SESSIONS = [
-  { day: 1, from: 5, to: 1440 },
-  ...dailySessions([2, 3, 4]),
-  { day: 5, from: 0, to: 1435 },
-];
+const FX_SESSIONS = [{ day: 1, from: 5, to: 1440 }, ...dailySessions([2, 3, 4]), { day: 5, from: 0, to: 1435 }];
 const INDEX_SESSIONS = dailySessions(WEEKDAYS, 60, 1380);
 const CRYPTO_SESSIONS = dailySessions(ALL_DAYS);
 
-type Seed = [name: string, description: string, cls: TradeSymbol["class"], digits: number, contract: number, base: string, profit: string, spread: number, price: number, volatility: number, maxLeverage: number | null];
+type Seed = [
+  name: string,
+  description: string,
+  cls: TradeSymbol["class"],
+  digits: number,
+  contract: number,
+  base: string,
+  profit: string,
+  spread: number,
+  price: number,
+  volatility: number,
+  maxLeverage: number | null,
+];
 
 const SEEDS: Seed[] = [
   ["EURUSD", "Euro vs US Dollar", "forex", 5, 100_000, "EUR", "USD", 12, 1.095, 0.00006, null],
@@ -107,9 +115,6 @@ export function groupCatalog(platform: TradePlatformType, random: Random): Group
     maxPositions: 200,
     symbols: "*",
     commissionPerLot: seed.commission,
-    native:
-      platform === "MatchTrader"
-        ? { platform, offerId: random.uuid(), branch: seed.real ? "Real" : "Demo" }
-        : { platform },
+    native: platform === "MatchTrader" ? { platform, offerId: random.uuid(), branch: seed.real ? "Real" : "Demo" } : { platform },
   }));
 }

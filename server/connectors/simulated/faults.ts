@@ -1,6 +1,7 @@
 /**
  * Faults a test (or a curious admin in demo mode) can switch on while the server runs: a dropped
- * connection, refusal to reconnect, slow answers, rejected operations, duplicated events.
+ * connection, refusal to reconnect, slow answers, rejected operations, duplicated events, and an
+ * internal failure of the server itself (its next timer throws).
  */
 import type { Random } from "./random.ts";
 
@@ -11,6 +12,8 @@ export class Faults {
   refusingConnections = false;
   /** Each live event is delivered twice; connectors must drop the repeat. */
   duplicateEvents = false;
+  /** The next run of the server's timers (price feed, traders) throws this error. */
+  private timerFailure: Error | null = null;
   private rejectCount = 0;
   private rejectShare = 0;
 
@@ -41,10 +44,26 @@ export class Faults {
     this.duplicateEvents = on;
   }
 
+  /**
+   * The server's next timer throws, as a bug in its own code would. Under a supervisor (the
+   * platform runtime) the platform is stopped and restarted; without one the error ends the process.
+   */
+  failNextTimer(message = "Simulated internal failure of the trading server"): void {
+    this.timerFailure = new Error(message);
+  }
+
+  /** Throws the failure switched on by failNextTimer, once. */
+  takeTimerFailure(): void {
+    const failure = this.timerFailure;
+    this.timerFailure = null;
+    if (failure) throw failure;
+  }
+
   restore(): void {
     this.delayMs = 0;
     this.refusingConnections = false;
     this.duplicateEvents = false;
+    this.timerFailure = null;
     this.rejectCount = 0;
     this.rejectShare = 0;
   }

@@ -4,13 +4,7 @@
  * the resolution of time stamps, and what a partial close does (MT4 re-issues the ticket, the
  * others keep the position). Everything else about a platform lives in its codec.
  */
-import type {
-  NativeAccountRef,
-  NativeDealRef,
-  NativePositionRef,
-  PositionRecord,
-  TradePlatformType,
-} from "../../../core/trading/index.ts";
+import type { NativeAccountRef, NativeDealRef, NativePositionRef, PositionRecord, TradePlatformType } from "../../../core/trading/index.ts";
 import { mt4Ids } from "../mt4/ids.ts";
 import { MT4_CMD } from "../mt4/native.ts";
 import { matchTraderIds } from "../matchTrader/ids.ts";

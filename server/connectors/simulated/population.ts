@@ -1,8 +1,9 @@
 /**
  * The accounts a simulated server starts with: a few hundred by default, up to 100,000, each
  * with its opening deposit (so balance always equals the sum of its deals) and, for some, an
- * open position. Written straight into the books without events, so 100,000 take well under a
- * second.
+ * open position. Written straight into the books without events, so 100,000 take a second or two.
+ * A generator: it stops after every few accounts, so a caller can build a large server in slices
+ * and let the event loop run in between (SimulatedServer's `populateInSlices`).
  */
 import { entryDeal, lotsToVolume, shareOfMoney, VOLUME_PER_LOT, type Deal, type Group } from "../../../core/trading/index.ts";
 import type { EngineContext } from "./engine/context.ts";
@@ -10,8 +11,50 @@ import type { SimAccount } from "./engine/state.ts";
 import { closingPrice, quoteOf } from "./engine/valuation.ts";
 import type { Random } from "./random.ts";
 
-const FIRST = ["Anna", "Ben", "Carla", "David", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jonas", "Keiko", "Liam", "Maria", "Nikolai", "Olga", "Pavel", "Rosa", "Samir", "Tanja", "Yusuf"];
-const LAST = ["Adams", "Becker", "Costa", "Dubois", "Eriksen", "Fischer", "Garcia", "Horvat", "Ivanova", "Jansen", "Kowalski", "Lopez", "Meyer", "Novak", "Okafor", "Petrov", "Rossi", "Schmidt", "Tanaka", "Weber"];
+const FIRST = [
+  "Anna",
+  "Ben",
+  "Carla",
+  "David",
+  "Elena",
+  "Farid",
+  "Grace",
+  "Hugo",
+  "Ines",
+  "Jonas",
+  "Keiko",
+  "Liam",
+  "Maria",
+  "Nikolai",
+  "Olga",
+  "Pavel",
+  "Rosa",
+  "Samir",
+  "Tanja",
+  "Yusuf",
+];
+const LAST = [
+  "Adams",
+  "Becker",
+  "Costa",
+  "Dubois",
+  "Eriksen",
+  "Fischer",
+  "Garcia",
+  "Horvat",
+  "Ivanova",
+  "Jansen",
+  "Kowalski",
+  "Lopez",
+  "Meyer",
+  "Novak",
+  "Okafor",
+  "Petrov",
+  "Rossi",
+  "Schmidt",
+  "Tanaka",
+  "Weber",
+];
 const PLACES: [country: string, city: string, phone: string][] = [
   ["Germany", "Berlin", "+49"],
   ["United Kingdom", "London", "+44"],
@@ -28,7 +71,10 @@ const LEAD_SOURCES = ["website", "introducing broker", "referral", "campaign", "
 const BALANCES = [1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000];
 const DAY = 86_400_000;
 
-export function populate(ctx: EngineContext, count: number, positionRatio: number, random: Random): void {
+/** Accounts between two stops of `populate`: small enough that one step stays well under a millisecond. */
+export const POPULATION_STEP = 100;
+
+export function* populate(ctx: EngineContext, count: number, positionRatio: number, random: Random): Generator<void, void, void> {
   const groups = [...ctx.state.groups.values()];
   const start = ctx.clock.now();
   const unit = ctx.flavour.timeUnitMs;
@@ -76,6 +122,7 @@ export function populate(ctx: EngineContext, count: number, positionRatio: numbe
     fund(ctx, account, false, random.pick(BALANCES) * 100, registration);
     if (random.chance(0.1)) fund(ctx, account, true, 50_000, registration);
     if (random.chance(positionRatio)) openInitial(ctx, account, group, random.pick(symbols).name, random, at(start - random.int(60_000, DAY)));
+    if ((i + 1) % POPULATION_STEP === 0) yield;
   }
 }
 

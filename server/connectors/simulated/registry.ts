@@ -9,17 +9,20 @@ import { SimulatedServer, type SimulatedServerOptions } from "./server.ts";
 export class SimulatedServerRegistry {
   private readonly servers = new Map<string, SimulatedServer>();
 
-  constructor(private readonly clock?: Clock) {}
+  /** `defaults`: options every server made here starts with (the platform runtime: `populateInSlices`). */
+  constructor(
+    private readonly clock?: Clock,
+    private readonly defaults: Partial<Omit<SimulatedServerOptions, "clock">> = {},
+  ) {}
 
   /** The server under `key`, created and started on first use. */
   obtain(key: string, options: Omit<SimulatedServerOptions, "clock">): SimulatedServer {
     const existing = this.servers.get(key);
     if (existing) {
-      if (existing.platform !== options.platform)
-        throw new Error(`Simulated server "${key}" is ${existing.platform}, not ${options.platform}`);
+      if (existing.platform !== options.platform) throw new Error(`Simulated server "${key}" is ${existing.platform}, not ${options.platform}`);
       return existing;
     }
-    const server = new SimulatedServer({ ...options, clock: this.clock });
+    const server = new SimulatedServer({ ...this.defaults, ...options, clock: this.clock });
     server.start();
     this.servers.set(key, server);
     return server;

@@ -6,7 +6,8 @@ import { SIMULATED_ACCOUNTS_DEFAULT, SIMULATED_ACCOUNTS_MAX, SIMULATED_TRADE_RAT
  * test runs against.
  */
 import type { TradePlatformType } from "../../../core/trading/index.ts";
-import { systemClock, type Clock, type TimerHandle } from "../clock.ts";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { guardedClock, systemClock, type Clock, type TimerHandle } from "../clock.ts";
 import { connectorErrors } from "../errors.ts";
 import type { PlatformCodec } from "../wire/codec.ts";
 import { LinkError, NativeError, type NativeTypes, type WireCredentials, type WireTransport } from "../wire/wire.ts";
@@ -31,9 +32,28 @@ export interface SimulatedServerOptions {
   initialPositionRatio?: number;
   retainedTransactions?: number;
   clock?: Clock;
+  /**
+   * Build the starting accounts in slices of a few milliseconds that let the event loop run in
+   * between (`ready` resolves when all are in; connections wait for it, the clockwork starts
+   * then), instead of all at once in the constructor. A 100,000-account server takes a second or
+   * two to build: in one piece, every request of every organization would wait that long.
+   */
+  populateInSlices?: boolean;
+  /**
+   * Where a failure of the server's own work goes (a timer, an event it cannot deliver): the
+   * platform's supervisor. Without it such an error is thrown where it happens, as any bug is.
+   */
+  onFault?: (error: unknown) => void;
 }
 
 export const MAX_SIMULATED_ACCOUNTS = SIMULATED_ACCOUNTS_MAX;
+/** Work per slice when populating in slices; the event loop runs between slices. */
+const POPULATION_SLICE_MS = 10;
+/**
+ * Trading actions per task of the clock: at thousands a second, a timer's due actions run in
+ * several tasks, with the event loop free in between (a few milliseconds each), not in one.
+ */
+const ACTIONS_PER_TASK = 200;
 export const DEFAULT_MANAGER: WireCredentials = { login: "1000", password: "Manager1" };
 
 export class SimulatedServer {
@@ -43,17 +63,25 @@ export class SimulatedServer {
   readonly faults: Faults;
   readonly timeZoneOffsetMinutes: number;
   readonly clock: Clock;
+  /** Resolves once the starting accounts are all in (at once unless `populateInSlices`); never rejects. */
+  readonly ready: Promise<void>;
+  private populationFailed = false;
   private readonly sessions = new Set<SimulatedSession<NativeTypes>>();
   private readonly timers: TimerHandle[] = [];
   private running = false;
+  /** Stopped for good: whatever of it still runs (a late event) is no one's concern any more. */
+  private retired = false;
   private pendingActions = 0;
+  private tradingLater = false;
 
   constructor(private readonly options: SimulatedServerOptions) {
     const accounts = options.accounts ?? SIMULATED_ACCOUNTS_DEFAULT;
     if (!Number.isInteger(accounts) || accounts < 0 || accounts > MAX_SIMULATED_ACCOUNTS)
       throw connectorErrors.invalidRequest(`A simulated server holds from 0 to ${MAX_SIMULATED_ACCOUNTS} accounts.`);
     this.platform = options.platform;
-    this.clock = options.clock ?? systemClock;
+    const clock = options.clock ?? systemClock;
+    // Every timer of the server, and of the connectors that reach it, runs guarded when supervised.
+    this.clock = options.onFault ? guardedClock(clock, (error) => this.fault(error)) : clock;
     this.timeZoneOffsetMinutes = options.timeZoneOffsetMinutes ?? (options.platform === "MatchTrader" ? 0 : 120);
     this.engine = new SimulatedEngine({
       platform: options.platform,
@@ -63,29 +91,70 @@ export class SimulatedServer {
       timeZoneOffsetMinutes: this.timeZoneOffsetMinutes,
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
       retainedTransactions: options.retainedTransactions ?? 200_000,
+      population: options.populateInSlices ? "later" : "now",
     });
     this.traders = new SimulatedTraders(this.engine.ctx, this.engine.traderRandom);
     this.faults = new Faults(this.engine.faultRandom, () => this.dropSessions());
+    this.ready = this.engine.populated ? Promise.resolve() : this.populateInSlices();
   }
 
-  /** Starts the price feed and the simulated traders on the clock. */
+  private async populateInSlices(): Promise<void> {
+    try {
+      while (!this.retired && !this.engine.populateFor(POPULATION_SLICE_MS)) await yieldToEventLoop();
+    } catch (error) {
+      this.populationFailed = true;
+      // Outside any caller's stack: to the supervisor, or (unsupervised) as an uncaught error, as any bug.
+      if (this.options.onFault) this.fault(error);
+      else
+        queueMicrotask(() => {
+          throw error;
+        });
+    }
+  }
+
+  /** Starts the price feed and the simulated traders on the clock (once the starting accounts are in). */
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (this.engine.populated) this.startClockwork();
+    else
+      void this.ready.then(() => {
+        if (this.running && !this.populationFailed) this.startClockwork();
+      });
+  }
+
+  private startClockwork(): void {
     this.every(this.options.feedIntervalMs ?? 500, () => this.engine.tickPrices());
     const interval = this.options.traderIntervalMs ?? 100;
     const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {
-      // Carry fractions over, so 3 actions a second on a 100 ms timer is exactly 3 a second.
-      this.pendingActions += (rate * interval) / 1000;
-      const due = Math.floor(this.pendingActions);
-      this.pendingActions -= due;
-      this.traders.step(due);
+      // Carry fractions over, so 3 actions a second on a 100 ms timer is exactly 3 a second. A server
+      // that cannot keep up does not pile up more than a second's worth.
+      this.pendingActions = Math.min(this.pendingActions + (rate * interval) / 1000, Math.max(rate, 1));
+      this.tradeDue();
     });
+  }
+
+  /** Runs the due trading actions, ACTIONS_PER_TASK at a time, each batch in its own task of the clock. */
+  private tradeDue(): void {
+    const due = Math.min(Math.floor(this.pendingActions), ACTIONS_PER_TASK);
+    this.pendingActions -= due;
+    this.traders.step(due);
+    if (this.pendingActions >= 1 && !this.tradingLater) {
+      this.tradingLater = true;
+      const handle = this.clock.setTimeout(() => {
+        const at = this.timers.indexOf(handle);
+        if (at >= 0) this.timers.splice(at, 1);
+        this.tradingLater = false;
+        if (this.running) this.tradeDue();
+      }, 0);
+      this.timers.push(handle);
+    }
   }
 
   stop(): void {
     this.running = false;
+    this.retired = true;
     for (const timer of this.timers.splice(0)) this.clock.clearTimeout(timer);
     this.dropSessions();
   }
@@ -95,14 +164,23 @@ export class SimulatedServer {
     if (codec.platform !== this.platform) throw new Error(`A ${codec.platform} codec cannot talk to a ${this.platform} server`);
     return {
       open: async (credentials, handlers) => {
+        // A server still building its accounts is starting up: the client waits (within its connect timeout).
+        await this.ready;
+        if (this.populationFailed || this.retired) throw new LinkError("unreachable");
         if (this.faults.refusingConnections) throw new LinkError("unreachable");
         if (this.faults.delayMs > 0) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.faults.delayMs));
         if (this.faults.refusingConnections) throw new LinkError("unreachable");
         const manager = this.options.manager ?? DEFAULT_MANAGER;
         if (credentials.login !== manager.login || credentials.password !== manager.password)
           throw new NativeError(codec.error.encode(connectorErrors.credentialsRefused()));
-        const session = new SimulatedSession(this.engine, codec, this.faults, this.clock, handlers, (s) =>
-          this.sessions.delete(s as never),
+        const session = new SimulatedSession(
+          this.engine,
+          codec,
+          this.faults,
+          this.clock,
+          handlers,
+          (s) => this.sessions.delete(s as never),
+          (error) => this.fault(error),
         );
         this.sessions.add(session as never);
         this.engine.recordManagerLogin(credentials.login, "127.0.0.1");
@@ -115,6 +193,13 @@ export class SimulatedServer {
     return this.sessions.size;
   }
 
+  /** A failure of the server's own work: to the supervisor if there is one, else thrown as is. */
+  fault(error: unknown): void {
+    if (this.retired) return;
+    if (!this.options.onFault) throw error;
+    this.options.onFault(error);
+  }
+
   private dropSessions(): void {
     for (const session of [...this.sessions]) session.drop();
   }
@@ -125,8 +210,10 @@ export class SimulatedServer {
         const at = this.timers.indexOf(handle);
         if (at >= 0) this.timers.splice(at, 1);
         if (!this.running) return;
-        task();
+        // Scheduled again first: a task that throws (into the supervisor) must not stop the server's clockwork.
         schedule();
+        this.faults.takeTimerFailure();
+        task();
       }, ms);
       this.timers.push(handle);
     };

@@ -24,6 +24,8 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     private readonly clock: Clock,
     private readonly handlers: WireHandlers<N["event"]>,
     private readonly onClosed: (session: SimulatedSession<N>) => void,
+    /** A failure while pushing events to the client (the server's, not the request's): see SimulatedServer.fault. */
+    private readonly onFault: (error: unknown) => void,
   ) {
     this.openedAtSequence = engine.ctx.log.lastSequence;
     this.unlisten = engine.ctx.log.listen((tx) => this.push(tx));
@@ -41,7 +43,7 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   drop(): void {
     if (this.closed) return;
     this.close();
-    queueMicrotask(() => this.handlers.onClose());
+    queueMicrotask(() => this.guarded(() => this.handlers.onClose()));
   }
 
   serverTime() {
@@ -50,9 +52,7 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
 
   listAccounts(after: N["login"] | null, limit: number, groupMask: string | null) {
     return this.read(() =>
-      this.engine
-        .listAccounts(after === null ? null : this.codec.login.decode(after), limit, groupMask)
-        .map((a) => this.codec.account.encode(a)),
+      this.engine.listAccounts(after === null ? null : this.codec.login.decode(after), limit, groupMask).map((a) => this.codec.account.encode(a)),
     );
   }
 
@@ -65,9 +65,7 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   }
 
   updateAccount(login: N["login"], patch: N["accountPatch"]) {
-    return this.write(() =>
-      this.codec.account.encode(this.engine.updateAccount(this.codec.login.decode(login), this.codec.accountPatch.decode(patch))),
-    );
+    return this.write(() => this.codec.account.encode(this.engine.updateAccount(this.codec.login.decode(login), this.codec.accountPatch.decode(patch))));
   }
 
   setPassword(login: N["login"], password: string, kind: PasswordKind) {
@@ -87,24 +85,18 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   }
 
   openPositions(login: N["login"] | null) {
-    return this.read(() =>
-      this.engine.positions(login === null ? null : this.codec.login.decode(login)).map((p) => this.codec.position.encode(p)),
-    );
+    return this.read(() => this.engine.positions(login === null ? null : this.codec.login.decode(login)).map((p) => this.codec.position.encode(p)));
   }
 
   history(login: N["login"], from: N["time"], to: N["time"]) {
     return this.read(() =>
-      this.codec.history.encode(
-        this.engine.history(this.codec.login.decode(login), this.codec.time.decode(from), this.codec.time.decode(to)),
-      ),
+      this.codec.history.encode(this.engine.history(this.codec.login.decode(login), this.codec.time.decode(from), this.codec.time.decode(to))),
     );
   }
 
   journal(from: N["time"], to: N["time"], filter: JournalFilter, limit: number) {
     return this.read(() =>
-      this.engine
-        .journal(this.codec.time.decode(from), this.codec.time.decode(to), filter, limit)
-        .map((j) => this.codec.journal.encode(j)),
+      this.engine.journal(this.codec.time.decode(from), this.codec.time.decode(to), filter, limit).map((j) => this.codec.journal.encode(j)),
     );
   }
 
@@ -170,15 +162,35 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     throw outcome.error;
   }
 
+  private guarded(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.onFault(error);
+    }
+  }
+
   private packet(tx: Transaction) {
     return { sequence: tx.sequence, event: this.codec.event.encode(tx.events) };
   }
 
+  /**
+   * Called inside the operation that recorded `tx`: a failure here must not fail that operation
+   * (it is done) nor escape into the event loop. The client loses its connection (it catches up
+   * when it comes back) and the server's supervisor hears of the failure.
+   */
   private push(tx: Transaction): void {
     if (this.closed) return;
-    const packet = this.packet(tx);
+    let packet: { sequence: number; event: N["event"] };
+    try {
+      packet = this.packet(tx);
+    } catch (error) {
+      this.drop();
+      this.onFault(error);
+      return;
+    }
     const deliver = () => {
-      if (!this.closed) this.handlers.onPacket(packet);
+      if (!this.closed) this.guarded(() => this.handlers.onPacket(packet));
     };
     queueMicrotask(deliver);
     if (this.faults.duplicateEvents) queueMicrotask(deliver);

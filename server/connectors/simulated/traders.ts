@@ -68,7 +68,7 @@ export class SimulatedTraders {
     const position = this.ctx.state.position(positionId);
     const symbol = this.ctx.state.symbol(position.symbol);
     const price = closingPrice(this.ctx, position);
-    const distance = this.random.int(30, 400) * symbol.spread * pointSize(symbol.digits) / 10;
+    const distance = (this.random.int(30, 400) * symbol.spread * pointSize(symbol.digits)) / 10;
     const round = (p: number) => Number(p.toFixed(symbol.digits));
     const down = round(price - distance);
     const up = round(price + distance);

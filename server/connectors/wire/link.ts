@@ -108,7 +108,11 @@ export class WireLink<N extends NativeTypes> {
       const failure = known ?? connectorErrors.unreachable("Unexpected failure while connecting.");
       if (slot.session) slot.session.close();
       // A session that opens after we gave up must not stay open behind our back.
-      else opening.then((late) => late.close(), () => undefined);
+      else
+        opening.then(
+          (late) => late.close(),
+          () => undefined,
+        );
       if (this.session === slot.session) {
         this.session = null;
         this.ingest.detach();
@@ -127,7 +131,7 @@ export class WireLink<N extends NativeTypes> {
   /** The ConnectorError for a failure, or null for an unexpected one (a bug, rethrown as is). */
   private toConnectorError(error: unknown, timeoutMs = this.options.requestTimeoutMs): ConnectorError | null {
     if (error instanceof ConnectorError) return error;
-    if (error instanceof NativeError) return this.options.codec.error.decode(error.native);
+    if (error instanceof NativeError) return this.options.codec.error.decode(error.native as N["error"]); // the link wraps only its codec's native errors
     if (error instanceof TimeoutError) return connectorErrors.timeout(timeoutMs);
     if (error instanceof LinkError) return error.kind === "closed" ? connectorErrors.connectionLost() : connectorErrors.unreachable();
     return null;

@@ -31,23 +31,19 @@ function requireRequestId(id: string, what: string): void {
 }
 
 function requireComment(comment: string | undefined): void {
-  if (comment !== undefined && comment.length > MAX_COMMENT_LENGTH)
-    throw invalid(`Comments are limited to ${MAX_COMMENT_LENGTH} characters.`);
+  if (comment !== undefined && comment.length > MAX_COMMENT_LENGTH) throw invalid(`Comments are limited to ${MAX_COMMENT_LENGTH} characters.`);
 }
 
 function requireLeverage(leverage: number | undefined): void {
-  if (leverage !== undefined && !isValidLeverage(leverage))
-    throw invalid("Leverage must be a whole number from 1 to 10000 (1:1 to 1:10000).");
+  if (leverage !== undefined && !isValidLeverage(leverage)) throw invalid("Leverage must be a whole number from 1 to 10000 (1:1 to 1:10000).");
 }
 
 function requirePrice(price: number | null | undefined, what: string): void {
-  if (price !== undefined && price !== null && !(Number.isFinite(price) && price > 0))
-    throw invalid(`${what} must be a positive price, or empty.`);
+  if (price !== undefined && price !== null && !(Number.isFinite(price) && price > 0)) throw invalid(`${what} must be a positive price, or empty.`);
 }
 
 function requireVolume(volume: number | undefined): void {
-  if (volume !== undefined && !(Number.isSafeInteger(volume) && volume > 0))
-    throw invalid("Volume must be a positive number of 1/10000 lots.");
+  if (volume !== undefined && !(Number.isSafeInteger(volume) && volume > 0)) throw invalid("Volume must be a positive number of 1/10000 lots.");
 }
 
 export function checkPassword(password: string): void {
@@ -77,8 +73,7 @@ export function checkBalanceOperation(request: BalanceOperationRequest): void {
   requireRequestId(request.operationId, "An operation id");
   requireLogin(request.login);
   if (!BALANCE_OPERATION_TYPES.includes(request.type)) throw invalid(`Unknown operation "${String(request.type)}".`);
-  if (!(Number.isSafeInteger(request.amount) && request.amount > 0))
-    throw invalid("The amount must be positive, in cents of the account currency.");
+  if (!(Number.isSafeInteger(request.amount) && request.amount > 0)) throw invalid("The amount must be positive, in cents of the account currency.");
   requireComment(request.comment);
 }
 
@@ -109,8 +104,7 @@ export function checkClose(request: ClosePositionRequest): void {
 }
 
 export function checkRange(from: number, to: number): void {
-  if (!Number.isFinite(from) || !Number.isFinite(to) || from > to)
-    throw invalid("The time range is not valid: its start must not be after its end.");
+  if (!Number.isFinite(from) || !Number.isFinite(to) || from > to) throw invalid("The time range is not valid: its start must not be after its end.");
 }
 
 export function checkLimit(limit: number, max: number): void {
@@ -122,8 +116,7 @@ export const pageCursor = {
   encode: (login: string) => Buffer.from(`after:${login}`).toString("base64url"),
   decode(cursor: string): string {
     const text = Buffer.from(cursor, "base64url").toString();
-    if (!text.startsWith("after:") || text.length === 6)
-      throw invalid("This page link is no longer valid; start again from the first page.");
+    if (!text.startsWith("after:") || text.length === 6) throw invalid("This page link is no longer valid; start again from the first page.");
     return text.slice(6);
   },
 };

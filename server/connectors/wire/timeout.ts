@@ -17,6 +17,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, clock: Clock): P
       },
       (error: unknown) => {
         clock.clearTimeout(timer);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the promise's own rejection on unchanged
         reject(error);
       },
     );

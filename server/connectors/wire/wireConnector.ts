@@ -15,14 +15,7 @@ import type {
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
-import type {
-  AccountQuery,
-  DealQuery,
-  JournalQuery,
-  StateChange,
-  TradeEventStream,
-  TradePlatformConnector,
-} from "../connector.ts";
+import type { AccountQuery, DealQuery, JournalQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
 import { connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { JournalStream } from "../events/eventStream.ts";
@@ -79,6 +72,10 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     return this.link.lastError;
   }
 
+  get requestTimeoutMs() {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
   onStateChange(listener: (change: StateChange) => void) {
     return this.link.onStateChange(listener);
   }
@@ -101,9 +98,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     check.checkLimit(limit, MAX_PAGE);
     const after = query.cursor ? check.pageCursor.decode(query.cursor) : null;
     // One more than asked tells whether another page exists without a second round trip.
-    const natives = await this.link.call((s) =>
-      s.listAccounts(after === null ? null : this.codec.login.encode(after), limit + 1, query.groupMask ?? null),
-    );
+    const natives = await this.link.call((s) => s.listAccounts(after === null ? null : this.codec.login.encode(after), limit + 1, query.groupMask ?? null));
     const items = natives.slice(0, limit).map((a) => this.codec.account.decode(a));
     const last = items.at(-1);
     return { items, nextCursor: natives.length > limit && last ? check.pageCursor.encode(last.login) : null };
@@ -122,9 +117,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
   async updateAccount(login: string, patch: AccountPatch) {
     check.requireLogin(login);
     check.checkPatch(patch);
-    const native = await this.link.call((s) =>
-      s.updateAccount(this.codec.login.encode(login), this.codec.accountPatch.encode(patch)),
-    );
+    const native = await this.link.call((s) => s.updateAccount(this.codec.login.encode(login), this.codec.accountPatch.encode(patch)));
     return this.codec.account.decode(native);
   }
 
@@ -152,9 +145,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async openPositions(login?: string) {
     if (login !== undefined) check.requireLogin(login);
-    const natives = await this.link.call((s) =>
-      s.openPositions(login === undefined ? null : this.codec.login.encode(login)),
-    );
+    const natives = await this.link.call((s) => s.openPositions(login === undefined ? null : this.codec.login.encode(login)));
     return natives.map((p) => this.codec.position.decode(p));
   }
 
@@ -178,9 +169,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     const limit = query.limit ?? 1000;
     check.checkLimit(limit, MAX_JOURNAL);
     const { from, to, limit: _limit, ...filter } = query;
-    const natives = await this.link.call((s) =>
-      s.journal(this.codec.time.encode(from), this.codec.time.encode(to), filter, limit),
-    );
+    const natives = await this.link.call((s) => s.journal(this.codec.time.encode(from), this.codec.time.encode(to), filter, limit));
     return natives.map((j) => this.codec.journal.decode(j));
   }
 

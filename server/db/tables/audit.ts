@@ -8,7 +8,9 @@ import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-cor
 export const auditEvents = pgTable(
   "audit_events",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     organizationId: uuid("organization_id").notNull(),
     actorSub: text("actor_sub").notNull(),
     actorName: text("actor_name"),

@@ -1,37 +1,26 @@
 import { TRADE_PLATFORM_TYPES } from "../../../core/trading/platform.ts";
+import { PLATFORM_APPS, type ConnectionKind, type PlatformApp, type StoredConnection } from "../../../core/schemas/platform.ts";
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { organizations } from "../schema.ts";
+import { organizations } from "./organizations.ts";
 
 export const TRADE_PLATFORM_TYPE_VALUES = TRADE_PLATFORM_TYPES;
-export const PLATFORM_APP_VALUES = ["tradesBlotter", "tradesCopier"] as const;
-export type PlatformApp = (typeof PLATFORM_APP_VALUES)[number];
-
+export const PLATFORM_APP_VALUES = PLATFORM_APPS;
 /**
- * How Toolbox reaches a platform, without its secret: the manager password or API key lives
- * only in `secret_ciphertext`, encrypted (server/secrets/cipher.ts, the platform id as
- * associated data). Validated where it enters (the API); the runtime reads it back as is.
+ * `connection`: how Toolbox reaches a platform, without its secret (core/schemas/platform.ts,
+ * StoredConnectionSchema): the manager password or API key lives only in `secret_ciphertext`,
+ * encrypted (server/secrets/cipher.ts, the platform id as associated data). Validated where it
+ * enters (the API); the runtime reads it back as is.
  */
-export type StoredConnection =
-  | {
-      kind: "simulated";
-      accounts: number;
-      tradeRate: number;
-      seed: number;
-      /** Manager login offered to the simulated server; its password is the platform's secret. Absent: the built-in manager. */
-      login?: string;
-    }
-  | { kind: "mt5WebApi"; address: string; login: string }
-  | { kind: "mt4Gateway"; address: string; login: string }
-  | { kind: "matchTraderApi"; apiUrl: string };
-
-export type ConnectionKind = StoredConnection["kind"];
+export type { ConnectionKind, PlatformApp, StoredConnection };
 
 /** A connected trading server (MT4, MT5, Match-Trader; real or simulated) of one organization. */
 export const tradePlatforms = pgTable(
   "trade_platforms",
   {
-    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),

@@ -18,7 +18,7 @@ type Responses = Record<string | number, unknown>;
  */
 export function documentAccess(schema: FastifySchema | undefined, access: ResolvedRouteAccess): FastifySchema {
   const s = { ...(schema ?? {}) } as FastifySchema & { security?: unknown; description?: string; response?: Responses };
-  if (!access.auth) return { ...s, security: [] } as FastifySchema;
+  if (!access.auth) return { ...s, security: [] };
 
   const response: Responses = { ...(s.response ?? {}) };
   const add = (status: number, description: string) => {
@@ -39,5 +39,5 @@ export function documentAccess(schema: FastifySchema | undefined, access: Resolv
       if (!description?.includes(needs)) description = description ? `${description}\n\n${needs}` : needs;
     }
   }
-  return { ...s, description, response } as FastifySchema;
+  return { ...s, description, response };
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
-import { hasModuleAccess } from "../../../core/access.ts";
+import { hasModuleAccess, type Claim } from "../../../core/access.ts";
 import { loadSigningKeys } from "../../idp/keys.ts";
+import { secretCipherOf } from "../../secrets/context.ts";
 import { findMemberClaims } from "../../modules/organizations/repository.ts";
 import { HttpError } from "../errors.ts";
 import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./keys.ts";
@@ -29,9 +30,10 @@ export const authGuard = fp(
   async function authGuard(api: FastifyInstance) {
     const { config, database } = api.ctx;
     const keys = config.oidc.embedded
-      ? embeddedKeySource(config.oidc.authority, async () => (await loadSigningKeys(database.db)).publicJwks)
+      ? embeddedKeySource(config.oidc.authority, async () => (await loadSigningKeys(database.db, secretCipherOf(api.ctx))).publicJwks)
       : discoveredKeySource(config.oidc.authority);
     const verifyToken = createTokenVerifier({ keys, audience: config.oidc.audience });
+    const { tokens: verified, members, revocations } = api.access;
 
     api.decorateRequest("auth");
     api.decorateRequest("organization");
@@ -54,9 +56,16 @@ export const authGuard = fp(
       const header = request.headers.authorization;
       try {
         if (!header) throw new TokenRejected("Sign-in required: send an access token as 'Authorization: Bearer <token>'.");
-        const match = BEARER.exec(header);
-        if (!match) throw new TokenRejected("The Authorization header must be 'Bearer <access token>'.");
-        return await verifyToken(match[1]);
+        const token = BEARER.exec(header)?.[1];
+        if (!token) throw new TokenRejected("The Authorization header must be 'Bearer <access token>'.");
+        let found = verified.get(token);
+        if (!found) {
+          found = await verifyToken(token);
+          verified.set(token, found);
+        }
+        // Asked on every request, cached token or not: a sign-out ends access at once.
+        if (revocations?.isRevoked(found.grantId)) throw new TokenRejected("This sign-in has ended (signed out or revoked). Sign in again.");
+        return found.caller;
       } catch (err) {
         if (err instanceof KeySourceUnavailable) {
           request.log.error({ err }, "cannot verify access tokens");
@@ -83,12 +92,21 @@ export const authGuard = fp(
         throw new HttpError(400, "The OrganizationId header must be an organization id (a UUID).");
       }
       const id = raw.trim().toLowerCase();
-      const claims = await findMemberClaims(database.db, id, request.auth.sub);
+      const { sub } = request.auth;
+      const load = () => findMemberClaims(database.db, id, sub);
+      let claims = await members.claims(id, sub, load);
       if (!claims) throw new HttpError(403, "You are not a member of this organization");
-      request.organization = { id, claims };
 
       const { permission } = access;
-      if (permission && !hasModuleAccess(claims, id, permission.module, permission.value)) {
+      const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
+      // Claims may be a couple of seconds old (memberCache.ts); a refusal is decided on the
+      // database's current claims, so a permission granted a moment ago counts at once.
+      if (!allowed(claims)) {
+        claims = await members.claims(id, sub, load, { fresh: true });
+        if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      }
+      request.organization = { id, claims };
+      if (permission && !allowed(claims)) {
         throw new HttpError(
           403,
           `You need the "${permission.value}" permission on the "${permission.module}" module in this organization. Ask its administrator.`,

@@ -16,11 +16,7 @@ export class KeySourceUnavailable extends Error {}
 
 /** Key lookups that are the token's fault: its `kid`/`alg` matches no key of the provider. */
 function isTokenFault(err: unknown): boolean {
-  return (
-    err instanceof errors.JWKSNoMatchingKey ||
-    err instanceof errors.JWKSMultipleMatchingKeys ||
-    err instanceof errors.JOSENotSupported
-  );
+  return err instanceof errors.JWKSNoMatchingKey || err instanceof errors.JWKSMultipleMatchingKeys || err instanceof errors.JOSENotSupported;
 }
 
 /** After this long, a token naming an unknown `kid` makes us re-read the keys once (a rotation). */

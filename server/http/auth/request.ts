@@ -13,7 +13,7 @@ export interface CurrentOrganization {
   /** Lower-case UUID, as stored. */
   id: string;
   /** The caller's claims in this organization (SPEC §6), for `hasAccess` / `hasModuleAccess`. */
-  claims: Claim[];
+  claims: readonly Claim[];
 }
 
 declare module "fastify" {

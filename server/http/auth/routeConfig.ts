@@ -22,9 +22,7 @@ export interface RouteAccess {
 }
 
 export type ResolvedRouteAccess =
-  | { auth: false }
-  | { auth: true; organization: "none" }
-  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission } };
+  { auth: false } | { auth: true; organization: "none" } | { auth: true; organization: "required"; permission?: { module: Module; value: Permission } };
 
 /** Applies the defaults, and refuses contradictory declarations when the route is registered. */
 export function resolveRouteAccess(config: RouteAccess | undefined, route: string): ResolvedRouteAccess {

@@ -20,19 +20,23 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
+  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
 }
 
 function render(value: unknown): string {
   if (value === null || value === undefined || value === false) return "";
   if (value instanceof SafeHtml) return value.value;
   if (Array.isArray(value)) return value.map(render).join("");
-  return escapeHtml(String(value));
+  if (typeof value === "string") return escapeHtml(value);
+  if (typeof value === "number" || typeof value === "bigint" || value === true) return escapeHtml(String(value));
+  // An object would print as "[object Object]": a bug in the page, not something to show a person.
+  throw new TypeError(`html template: cannot render a value of type ${typeof value}; pass text, a number or SafeHtml.`);
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  // A template always has one more string than values; `?? ""` only satisfies the index type.
+  let out = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
   return new SafeHtml(out);
 }
 

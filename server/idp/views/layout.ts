@@ -10,7 +10,7 @@ const STYLES = raw(`
 --input:#fff;--primary:#16a34a;--primary-strong:#15803d;--primary-hover:#166534;--on-primary:#fff;
 --link:#15803d;--danger:#b91c1c;--danger-bg:#fef2f2;--danger-border:#fecaca;--ring:rgba(22,163,74,.35)}
 @media (prefers-color-scheme:dark){:root{--bg:#0b0f14;--card:#121821;--text:#e6e9ee;--muted:#9aa4b2;--border:#263040;
---input:#0e141c;--primary:#22c55e;--primary-strong:#16a34a;--primary-hover:#15803d;--link:#4ade80;
+--input:#0e141c;--primary:#22c55e;--primary-strong:#15803d;--primary-hover:#166534;--link:#4ade80;
 --danger:#fca5a5;--danger-bg:#2a1215;--danger-border:#7f1d1d;--ring:rgba(34,197,94,.4)}}
 *{box-sizing:border-box}
 html,body{margin:0;min-height:100%}

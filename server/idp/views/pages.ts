@@ -86,7 +86,7 @@ ${field({
   type: "password",
   autocomplete: "new-password",
   error: e.password,
-  hint: `At least ${v.minPasswordLength} characters.`,
+  hint: `At least ${v.minPasswordLength} characters; not a common password, nor your email address.`,
   autofocus: focus === "password",
   minlength: v.minPasswordLength,
   maxlength: v.maxPasswordLength,

@@ -12,14 +12,16 @@ export type Health = z.infer<typeof HealthSchema>;
 
 /** Is the service up, and each dependency with its state (PRODUCT.md /health). Open without a token. */
 export async function healthRoutes(app: FastifyInstance) {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    "/health",
-    { config: { auth: false }, schema: { tags: ["health"], summary: "Service and dependency health", response: { 200: HealthSchema, 503: HealthSchema } } },
-    async (_req, reply) => {
-      const health = await checkHealth(app);
-      return reply.status(health.status === "ok" ? 200 : 503).send(health);
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      "/health",
+      { config: { auth: false }, schema: { tags: ["health"], summary: "Service and dependency health", response: { 200: HealthSchema, 503: HealthSchema } } },
+      async (_req, reply) => {
+        const health = await checkHealth(app);
+        return reply.status(health.status === "ok" ? 200 : 503).send(health);
+      },
+    );
 }
 
 export async function checkHealth(app: FastifyInstance): Promise<Health> {
@@ -35,9 +37,7 @@ export async function checkHealth(app: FastifyInstance): Promise<Health> {
     : fetch(`${config.oidc.authority}${discovery}`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status);
   const idp = await idpStatus.then(
     (status) =>
-      status === 200
-        ? { state: "up" as const, detail: config.oidc.embedded ? "embedded" : "external" }
-        : { state: "down" as const, detail: `HTTP ${status}` },
+      status === 200 ? { state: "up" as const, detail: config.oidc.embedded ? "embedded" : "external" } : { state: "down" as const, detail: `HTTP ${status}` },
     () => ({ state: "down" as const, detail: "does not answer" }),
   );
   const ok = database_.state === "up" && idp.state === "up";

@@ -24,10 +24,7 @@ export async function listMembers(db: Db, organizationId: string): Promise<Membe
     })
     .from(memberships)
     .innerJoin(users, eq(users.sub, memberships.userSub))
-    .leftJoin(
-      memberClaims,
-      and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)),
-    )
+    .leftJoin(memberClaims, and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)))
     .where(eq(memberships.organizationId, organizationId))
     .orderBy(asc(memberships.createdAt), asc(memberships.userSub), asc(memberClaims.type));
 

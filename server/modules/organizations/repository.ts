@@ -1,7 +1,9 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { onlyRow } from "../../db/rows.ts";
 import { memberClaims, memberships, organizations, users } from "../../db/schema.ts";
 import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
+import { lockForQuota, requireOrganizationQuota, type Quotas } from "../../quotas.ts";
 
 export interface OrganizationRow {
   id: string;
@@ -21,7 +23,7 @@ export interface UserRow {
  * A token without email or name (many external providers) keeps what we already know.
  */
 export async function upsertUser(db: Db, user: { sub: string; email?: string | null; name?: string | null }): Promise<UserRow> {
-  const [row] = await db
+  const rows = await db
     .insert(users)
     .values({ sub: user.sub, email: user.email ?? null, name: user.name ?? null })
     .onConflictDoUpdate({
@@ -32,25 +34,46 @@ export async function upsertUser(db: Db, user: { sub: string; email?: string | n
       },
     })
     .returning({ sub: users.sub, email: users.email, name: users.name, provisionedAt: users.provisionedAt });
-  return row;
+  return onlyRow(rows, "the upserted user");
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The inserts behind a new organization; the caller provides the transaction. */
 async function insertOrganizationWithAdmin(tx: Tx, input: { name: string; adminSub: string }): Promise<OrganizationRow> {
-  const [org] = await tx
-    .insert(organizations)
-    .values({ name: input.name })
-    .returning({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt });
+  const org = onlyRow(
+    await tx
+      .insert(organizations)
+      .values({ name: input.name, createdBy: input.adminSub })
+      .returning({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt }),
+    "the new organization",
+  );
   await tx.insert(memberships).values({ organizationId: org.id, userSub: input.adminSub });
   await tx.insert(memberClaims).values({ organizationId: org.id, userSub: input.adminSub, type: ADMIN_CLAIM, value: org.id });
   return org;
 }
 
-/** A new organization with `adminSub` as its administrator (claim `organization:admin` = its id), in one transaction. */
-export async function createOrganizationWithAdmin(db: Db, input: { name: string; adminSub: string }): Promise<OrganizationRow> {
-  return db.transaction((tx) => insertOrganizationWithAdmin(tx, input));
+/**
+ * A new organization with `adminSub` as its administrator (claim `organization:admin` = its id),
+ * in one transaction. With `quotas`, refused (422) once the person has created as many as
+ * allowed — counted under a lock on the person's row, so concurrent requests cannot both pass.
+ */
+export async function createOrganizationWithAdmin(db: Db, input: { name: string; adminSub: string }, quotas?: Quotas): Promise<OrganizationRow> {
+  return db.transaction(async (tx) => {
+    if (quotas) {
+      await lockForQuota(tx, { userSub: input.adminSub });
+      requireOrganizationQuota(quotas, await countOrganizationsCreatedBy(tx, input.adminSub));
+    }
+    return insertOrganizationWithAdmin(tx, input);
+  });
+}
+
+async function countOrganizationsCreatedBy(tx: Tx, sub: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(organizations)
+    .where(eq(organizations.createdBy, sub));
+  return row?.n ?? 0;
 }
 
 /**
@@ -108,8 +131,11 @@ export async function listOrganizationsWithRoleOf(db: Db, sub: string): Promise<
 }
 
 export async function countOrganizationsOf(db: Db, sub: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(memberships).where(eq(memberships.userSub, sub));
-  return row.n;
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memberships)
+    .where(eq(memberships.userSub, sub));
+  return onlyRow(rows, "the count of memberships").n;
 }
 
 export async function isMember(db: Db, organizationId: string, sub: string): Promise<boolean> {
@@ -129,10 +155,7 @@ export async function findMemberClaims(db: Db, organizationId: string, sub: stri
   const rows = await db
     .select({ type: memberClaims.type, value: memberClaims.value })
     .from(memberships)
-    .leftJoin(
-      memberClaims,
-      and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)),
-    )
+    .leftJoin(memberClaims, and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)))
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
   if (rows.length === 0) return null;
   return rows.flatMap((r) => (r.type === null || r.value === null ? [] : [{ type: r.type, value: r.value }]));

@@ -26,7 +26,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       config: { organization: "none" },
       schema: {
         tags: ["organizations"],
-        summary: "Create an organization, with the caller as its administrator",
+        summary: "Create an organization, with the caller as its administrator (at most TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON per person: 422 past it)",
         body: CreateOrganizationSchema,
         response: { 201: OrganizationSchema },
       },
@@ -34,7 +34,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       // The membership refers to the person, who may not have been mirrored yet (no preflight).
       await upsertUser(db, request.auth);
-      const org = await createOrganizationWithAdmin(db, { name: request.body.name, adminSub: request.auth.sub });
+      const org = await createOrganizationWithAdmin(db, { name: request.body.name, adminSub: request.auth.sub }, app.ctx.config.quotas);
       return reply.status(201).send({ ...org, createdAt: org.createdAt.toISOString(), isAdmin: true });
     },
   );

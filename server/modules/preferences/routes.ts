@@ -36,14 +36,15 @@ export async function preferenceRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ["preferences"],
-        summary: "Store one of the caller's preferences in this organization (JSON, at most 32 KB)",
+        summary:
+          "Store one of the caller's preferences in this organization (JSON, at most 32 KB; null clears it). At most TOOLBOX_MAX_PREFERENCE_KEYS keys per member: 422 past it",
         params: PreferenceParamsSchema,
         body: PutPreferenceSchema,
         response: { 200: PreferenceSchema },
       },
     },
     async (request) => {
-      const row = await putPreference(db, ownerOf(request), request.params.key, request.body.value ?? null);
+      const row = await putPreference(db, ownerOf(request), request.params.key, request.body.value ?? null, app.ctx.config.quotas);
       return { key: request.params.key, value: (row.value ?? null) as never, updatedAt: row.updatedAt.toISOString() };
     },
   );

@@ -1,11 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import {
-  countOrganizationsOf,
-  listClaimsOf,
-  provisionFirstOrganization,
-  upsertUser,
-} from "../organizations/repository.ts";
+import { countOrganizationsOf, listClaimsOf, provisionFirstOrganization, upsertUser } from "../organizations/repository.ts";
 import { firstOrganizationName } from "./organizationName.ts";
 import { PreflightSchema, UserClaimsSchema } from "./schemas.ts";
 

@@ -8,10 +8,7 @@ export const ClaimSchema = z.object({
 export const PreflightSchema = z.object({
   user: z.object({ sub: z.string(), email: z.string().nullable(), name: z.string().nullable() }),
   organizationCount: z.number().int().meta({ description: "How many organizations the caller belongs to" }),
-  createdOrganizationId: z
-    .guid()
-    .optional()
-    .meta({ description: "Set only on the first sign-in of a new person: the organization just created for them" }),
+  createdOrganizationId: z.guid().optional().meta({ description: "Set only on the first sign-in of a new person: the organization just created for them" }),
   serverTime: z.iso.datetime(),
 });
 

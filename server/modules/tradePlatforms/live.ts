@@ -10,7 +10,7 @@
  * opened it expires (the client reconnects with a fresh one).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { PlatformRuntime, PlatformStateEvent } from "../../platforms/runtime.ts";
+import type { PlatformRuntime, PlatformStateEvent } from "./runtime/runtime.ts";
 
 const TICK_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
@@ -97,8 +97,10 @@ export function liveStreams(runtime: PlatformRuntime): LiveStreams {
 /** Time left on the (already verified) access token that opened the stream. */
 function tokenLifetimeMs(request: FastifyRequest): number {
   const token = /^Bearer +(\S+)/i.exec(request.headers.authorization ?? "")?.[1];
+  const claims = token?.split(".")[1];
+  if (claims === undefined) return MAX_STREAM_MS; // not a JWT we can read: the hourly limit applies
   try {
-    const payload = JSON.parse(Buffer.from(token!.split(".")[1], "base64url").toString("utf8")) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(claims, "base64url").toString("utf8")) as { exp?: unknown };
     if (typeof payload.exp === "number") return payload.exp * 1000 - Date.now();
   } catch {
     // Not a JWT we can read: the hourly limit applies.

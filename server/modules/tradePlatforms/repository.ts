@@ -1,12 +1,13 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { onlyRow } from "../../db/rows.ts";
 import { memberships, tradePlatformApps, tradePlatforms, PLATFORM_APP_VALUES, type PlatformApp } from "../../db/schema.ts";
 import type { DbOrTx } from "../audit/record.ts";
+import { UUID_PATTERN as UUID } from "../../../core/ids.ts";
+import type { SimulatedUse } from "../../quotas.ts";
 
 export type PlatformRow = typeof tradePlatforms.$inferSelect;
 export type NewPlatformRow = typeof tradePlatforms.$inferInsert;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Only a UUID can name a platform; anything else simply names none (PostgreSQL would refuse it with an error). */
 export function isPlatformId(id: string): boolean {
@@ -47,7 +48,7 @@ export async function findPlatform(db: DbOrTx, organizationId: string, id: strin
     .from(tradePlatforms)
     .where(and(eq(tradePlatforms.id, id.toLowerCase()), eq(tradePlatforms.organizationId, organizationId)));
   const [row] = await (opts.forUpdate ? query.for("update") : query);
-  return row as PlatformRow | undefined;
+  return row;
 }
 
 export async function nameTaken(db: DbOrTx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
@@ -59,8 +60,7 @@ export async function nameTaken(db: DbOrTx, organizationId: string, name: string
 }
 
 export async function insertPlatform(db: DbOrTx, values: NewPlatformRow): Promise<PlatformRow> {
-  const [row] = await db.insert(tradePlatforms).values(values).returning();
-  return row;
+  return onlyRow(await db.insert(tradePlatforms).values(values).returning(), "the new platform");
 }
 
 export async function updatePlatform(
@@ -68,12 +68,31 @@ export async function updatePlatform(
   id: string,
   set: Partial<Pick<PlatformRow, "name" | "enable" | "timeZone" | "connection" | "secretCiphertext">>,
 ): Promise<PlatformRow> {
-  const [row] = await db
+  const rows = await db
     .update(tradePlatforms)
     .set({ ...set, updatedAt: sql`now()` })
     .where(eq(tradePlatforms.id, id))
     .returning();
-  return row;
+  return onlyRow(rows, `the update of platform ${id}`);
+}
+
+/**
+ * What the organization's simulated platforms use (count, accounts, trade rate), but for
+ * `exceptId`. Call it after `lockForQuota` in the transaction that adds or changes one.
+ */
+export async function simulatedUseOf(db: DbOrTx, organizationId: string, exceptId?: string): Promise<SimulatedUse> {
+  const rows = await db
+    .select({ connection: tradePlatforms.connection })
+    .from(tradePlatforms)
+    .where(and(eq(tradePlatforms.organizationId, organizationId), exceptId ? ne(tradePlatforms.id, exceptId) : undefined));
+  const use: SimulatedUse = { platforms: 0, accounts: 0, tradeRate: 0 };
+  for (const { connection: c } of rows) {
+    if (c.kind !== "simulated") continue;
+    use.platforms++;
+    use.accounts += c.accounts;
+    use.tradeRate += c.tradeRate;
+  }
+  return use;
 }
 
 /** Deletes the platform; its apps (and mirrored accounts) go with it by foreign-key cascade. */

@@ -20,6 +20,8 @@ import {
   TradePlatformListSchema,
   UpdatePlatformSchema,
 } from "./schemas.ts";
+import * as apps from "./apps.ts";
+import { testConnection } from "./connectionTest.ts";
 import * as service from "./service.ts";
 
 const read = { permission: { module: "tradePlatforms", value: "read" } } as const;
@@ -34,7 +36,7 @@ const tags = ["tradePlatforms"];
 export async function tradePlatformRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
-  const deps: service.PlatformDeps = { db, platforms: app.platforms, secrets: app.secrets };
+  const deps: service.PlatformDeps = { db, platforms: app.platforms, secrets: app.secrets, quotas: app.ctx.config.quotas };
   const live = liveStreams(app.platforms);
   app.addHook("preClose", async () => live.closeAll());
 
@@ -47,10 +49,12 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
     async (request) => {
       const [rows, claims] = await Promise.all([listTradePlatformsOf(db, request.auth.sub), listClaimsOf(db, request.auth.sub)]);
       // Only the organizations where the caller may read platforms (the same rule as GET /:id).
-      return rows.filter((row) => hasModuleAccess(claims, row.organizationId, "tradePlatforms", "read")).map((row) => {
-        const { state, lastError } = app.platforms.state(row.id);
-        return { ...row, state, lastError };
-      });
+      return rows
+        .filter((row) => hasModuleAccess(claims, row.organizationId, "tradePlatforms", "read"))
+        .map((row) => {
+          const { state, lastError } = app.platforms.state(row.id);
+          return { ...row, state, lastError };
+        });
     },
   );
 
@@ -74,7 +78,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
         response: { 200: TestConnectionResultSchema },
       },
     },
-    async (request) => service.testConnection(deps, request.organization.id, request.body),
+    async (request) => testConnection(deps, request.organization.id, request.body),
   );
 
   api.post(
@@ -83,7 +87,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
       config: write,
       schema: { tags, summary: "Assign an application to platforms", body: AssignApplicationSchema, response: { 200: AssignApplicationResultSchema } },
     },
-    async (request) => service.assignApplication(deps, actorOf(request), request.body.app, request.body.platformIds),
+    async (request) => apps.assignApplication(deps, actorOf(request), request.body.app, request.body.platformIds),
   );
 
   api.get(
@@ -146,7 +150,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
   api.get(
     "/tradePlatforms/:id/apps",
     { config: read, schema: { tags, summary: "Applications on a platform", params: PlatformIdParams, response: { 200: PlatformAppsSchema } } },
-    async (request) => service.getApps(deps, request.organization.id, request.params.id),
+    async (request) => apps.getApps(deps, request.organization.id, request.params.id),
   );
 
   api.put(
@@ -161,6 +165,6 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
         response: { 200: PlatformAppsSchema },
       },
     },
-    async (request) => service.setApps(deps, actorOf(request), request.params.id, request.body),
+    async (request) => apps.setApps(deps, actorOf(request), request.params.id, request.body),
   );
 }

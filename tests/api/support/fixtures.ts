@@ -3,6 +3,7 @@ import { memberClaims, memberships, tradePlatforms } from "../../../server/db/sc
 import { upsertUser } from "../../../server/modules/organizations/repository.ts";
 import type { TestApp } from "../../helpers/testApp.ts";
 import { apiHeaders, type Person, type TokenFactory } from "../../helpers/tokens.ts";
+import { theOnly } from "../../helpers/db.ts";
 
 /** A person signs in for the first time (preflight) and gets their own organization; returns its id. */
 export async function signUp(t: TestApp, tokens: TokenFactory, person: Person): Promise<string> {
@@ -29,6 +30,5 @@ export async function grant(ctx: AppContext, organizationId: string, person: Per
 }
 
 export async function addTradePlatform(ctx: AppContext, organizationId: string, name: string, type: "MT4" | "MT5" | "MatchTrader" = "MT5") {
-  const [row] = await ctx.database.db.insert(tradePlatforms).values({ organizationId, name, type }).returning();
-  return row;
+  return theOnly(await ctx.database.db.insert(tradePlatforms).values({ organizationId, name, type }).returning());
 }

@@ -1,22 +1,26 @@
 /**
  * The exactly-once protocol of balance operations when the platform call's outcome is unknown
- * (timeout, crash between the platform and our commit) or refused, on a simulated platform whose
- * connector is wrapped to misbehave on cue.
+ * (timeout, a worker that stops between the platform and our commit), refused, or unreadable, and
+ * the lease that keeps two workers apart, on a simulated platform whose connector is wrapped to
+ * misbehave on cue. (Failures of the recording itself, injected with database triggers, are in
+ * tests/api/accounts.balance.test.ts, on both databases.)
  */
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BalanceOperationRequest } from "../../../core/trading/index.ts";
-import { columnsOf } from "../../../server/accounts/rows.ts";
-import { upsertAccounts } from "../../../server/accounts/store.ts";
+import { columnsOf } from "../../../server/modules/accounts/mirror/rows.ts";
+import { upsertAccounts } from "../../../server/modules/accounts/mirror/writes.ts";
 import type { TradePlatformConnector } from "../../../server/connectors/connector.ts";
 import { connectorErrors } from "../../../server/connectors/errors.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
 import { SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 import { auditEvents, balanceOperations, organizations, tradePlatforms } from "../../../server/db/schema.ts";
-import { HttpError } from "../../../server/http/errors.ts";
-import { performBalanceOperation, type BalanceOperationCall } from "../../../server/modules/accounts/balanceOperations.ts";
+import { deliberateError } from "../../../server/http/errors.ts";
+import * as store from "../../../server/modules/accounts/balanceOperationStore.ts";
+import { ANSWER_UNREADABLE, NO_ANSWER_YET, recentBalanceOperations } from "../../../server/modules/accounts/balanceOperationOutcomes.ts";
+import { LEASE_MARGIN_MS, performBalanceOperation, type BalanceOperationCall } from "../../../server/modules/accounts/balanceOperations.ts";
 
 let database: Database;
 let server: SimulatedServer;
@@ -24,8 +28,15 @@ let real: TradePlatformConnector;
 let organizationId: string;
 const platformId = randomUUID();
 /** What the wrapped connector does after (or instead of) the real call. */
-let behaviour: "pass" | "timeoutAfterApplying" | "crashAfterApplying" | "timeoutBeforeApplying" = "pass";
+let behaviour: "pass" | "timeoutAfterApplying" | "unreadableAfterApplying" | "stallAfterApplying" | "timeoutBeforeApplying" = "pass";
 const operationIds: string[] = [];
+function gate() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+/** While behaviour is "stallAfterApplying": the worker waits here after the platform applied it, as a stopped process would. */
+let stall = gate();
 
 const connector = new Proxy({} as TradePlatformConnector, {
   get(_target, key) {
@@ -33,9 +44,11 @@ const connector = new Proxy({} as TradePlatformConnector, {
       return async (request: BalanceOperationRequest) => {
         operationIds.push(request.operationId);
         if (behaviour === "timeoutBeforeApplying") throw connectorErrors.timeout(10_000);
+        const myStall = stall;
         const result = await real.balanceOperation(request);
         if (behaviour === "timeoutAfterApplying") throw connectorErrors.timeout(10_000);
-        if (behaviour === "crashAfterApplying") throw new Error("the process died here");
+        if (behaviour === "unreadableAfterApplying") throw new RangeError("balance is not a whole number of minor units: 1e+100");
+        if (behaviour === "stallAfterApplying") await myStall.promise;
         return result;
       };
     const value = (real as unknown as Record<PropertyKey, unknown>)[key];
@@ -61,7 +74,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const deps = () => ({ db: database.db, connectorFor: async () => connector, leaseMs: 60_000, waitMs: 200 });
+const deps = () => ({ db: database.db, connectorFor: async () => connector, waitMs: 200 });
 let loginIndex = 0;
 async function newCall(body: BalanceOperationCall["body"] = { type: "deposit", amount: "10.00", comment: "" }): Promise<BalanceOperationCall> {
   const login = (await real.listAccounts({ limit: 20 })).items[loginIndex++]!.login;
@@ -74,19 +87,43 @@ async function newCall(body: BalanceOperationCall["body"] = { type: "deposit", a
     actor: { organizationId, sub: "cashier", name: "Cashier", sourceIp: "127.0.0.1" },
   };
 }
+const expireLease = (key: string) =>
+  database.db
+    .update(balanceOperations)
+    .set({ leaseUntil: sql`now() - interval '1 second'` })
+    .where(eq(balanceOperations.idempotencyKey, key));
+/** `quick` with the test's misbehaviour around its balance operations. */
+const stalling = (quick: TradePlatformConnector) =>
+  new Proxy(quick, {
+    get(target, key) {
+      if (key === "balanceOperation")
+        return async (request: BalanceOperationRequest) => {
+          const result = await target.balanceOperation(request);
+          if (behaviour === "stallAfterApplying") await stall.promise;
+          return result;
+        };
+      const value = (target as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 const balanceOf = async (login: string) => (await real.getAccount(login)).balance;
 const rowOf = async (key: string) => (await database.db.select().from(balanceOperations).where(eq(balanceOperations.idempotencyKey, key)))[0]!;
 const auditsOf = async (login: string) =>
-  database.db.select().from(auditEvents).where(eq(auditEvents.targetId, `${platformId}/${login}`));
+  database.db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.targetId, `${platformId}/${login}`));
 
 async function expectHttpError(promise: Promise<unknown>, status: number, message?: RegExp) {
   const error = await promise.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(HttpError);
-  expect((error as HttpError).statusCode).toBe(status);
-  if (message) expect((error as HttpError).message).toMatch(message);
+  // The status the API answers with, through the one map of server/http/errors.ts.
+  const answer = deliberateError(error);
+  expect(answer, String(error)).toBeDefined();
+  expect(answer?.statusCode).toBe(status);
+  if (message) expect(answer?.message).toMatch(message);
 }
 
 describe("balance operations when the outcome is unknown", () => {
@@ -121,30 +158,110 @@ describe("balance operations when the outcome is unknown", () => {
     expect(await balanceOf(call.login)).toBe(before + 1000);
   });
 
-  it("a crash between the platform and our commit: 409 while the lease holds, then the retry takes over and moves nothing more", async () => {
+  it("a worker that stops after the platform applied it: 409 while its lease holds, then a retry takes over, and the stopped worker's late update changes nothing", async () => {
     const call = await newCall();
     const before = await balanceOf(call.login);
     operationIds.length = 0;
-    behaviour = "crashAfterApplying";
-    await expect(performBalanceOperation(deps(), call)).rejects.toThrow("the process died here");
-    // As if the process had died before it could release anything: the lease still holds.
-    await database.db
-      .update(balanceOperations)
-      .set({ leaseUntil: sql`now() + interval '1 minute'` })
-      .where(eq(balanceOperations.idempotencyKey, call.idempotencyKey));
+    const firstStall = (stall = gate());
+    behaviour = "stallAfterApplying";
+    const stopped = performBalanceOperation(deps(), call);
+    await expect.poll(() => balanceOf(call.login)).toBe(before + 1000);
+    const taken = await rowOf(call.idempotencyKey);
+
     behaviour = "pass";
     await expectHttpError(performBalanceOperation(deps(), call), 409, /still in progress/);
     expect(operationIds).toHaveLength(1);
 
-    await database.db
-      .update(balanceOperations)
-      .set({ leaseUntil: sql`now() - interval '1 second'` })
-      .where(eq(balanceOperations.idempotencyKey, call.idempotencyKey));
-    const outcome = await performBalanceOperation(deps(), call);
+    // Its lease runs out: the next retry takes the operation over with a new token and the same
+    // operation id, and is itself still busy when the first worker wakes up.
+    await expireLease(call.idempotencyKey);
+    const secondStall = (stall = gate());
+    behaviour = "stallAfterApplying";
+    const takeover = performBalanceOperation(deps(), call);
+    await expect.poll(() => operationIds.length).toBe(2);
+    expect(operationIds[1]).toBe(operationIds[0]);
+    const retaken = await rowOf(call.idempotencyKey);
+    expect(retaken.leaseToken).not.toBe(taken.leaseToken);
+
+    // The first worker wakes with the platform's answer: its lease is gone, so it records nothing
+    // (the row stays the second worker's, still pending) and says the operation is in progress.
+    firstStall.resolve();
+    await expectHttpError(stopped, 409, /still in progress/);
+    expect(await rowOf(call.idempotencyKey)).toEqual(retaken);
+    expect(await auditsOf(call.login)).toHaveLength(0);
+
+    secondStall.resolve();
+    const outcome = await takeover;
+    behaviour = "pass";
     expect(outcome.replayed).toBe(false);
-    expect(operationIds).toEqual([operationIds[0], operationIds[0]]);
+    expect(outcome.answer).toMatchObject({ status: "done", balance: ((before + 1000) / 100).toFixed(2) });
+    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "done", leaseToken: retaken.leaseToken });
     expect(await balanceOf(call.login)).toBe(before + 1000);
     expect(await auditsOf(call.login)).toHaveLength(1);
+    // And the first worker's request, retried, gets the outcome.
+    expect(await performBalanceOperation(deps(), call)).toEqual({ answer: outcome.answer, replayed: true });
+  });
+
+  it("an update with a stale lease changes nothing; only the worker holding the lease settles the operation", async () => {
+    const call = await newCall();
+    const first = (await store.insertPending(
+      database.db,
+      {
+        organizationId,
+        platformId,
+        login: call.login,
+        idempotencyKey: call.idempotencyKey,
+        requestHash: "h",
+        type: "deposit",
+        amount: "1.00",
+        comment: "",
+        actorSub: "cashier",
+      },
+      60_000,
+    ))!;
+    // Not taken over while the lease holds.
+    expect(await store.takeOver(database.db, first, 60_000)).toBeUndefined();
+    await expireLease(call.idempotencyKey);
+    const second = (await store.takeOver(database.db, first, 60_000))!;
+    expect(second.leaseToken).not.toBe(first.leaseToken);
+    // The same stale row cannot be taken twice either.
+    expect(await store.takeOver(database.db, first, 60_000)).toBeUndefined();
+
+    const untouched = await rowOf(call.idempotencyKey);
+    expect(await store.settle(database.db, first, { status: "done", result: { stale: true } })).toBe(false);
+    expect(await store.settle(database.db, first, { status: "rejected", result: null })).toBe(false);
+    expect(await store.settle(database.db, first, { status: "unreconciled", result: null, reason: "stale" })).toBe(false);
+    expect(await store.releaseLease(database.db, first)).toBe(false);
+    expect(await rowOf(call.idempotencyKey)).toEqual(untouched);
+
+    expect(await store.settle(database.db, second, { status: "done", result: { fresh: true } })).toBe(true);
+    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "done", result: { fresh: true } });
+    // Settled is settled: not even the lease holder changes it again.
+    expect(await store.settle(database.db, second, { status: "rejected", result: null })).toBe(false);
+  });
+
+  it("holds the lease for the connector's request timeout plus a margin", async () => {
+    const call = await newCall();
+    const quick = createSimulatedConnector(server, { requestTimeoutMs: 2_000 });
+    await quick.connect();
+    try {
+      stall = gate();
+      behaviour = "stallAfterApplying";
+      const running = performBalanceOperation({ ...deps(), connectorFor: async () => stalling(quick) }, call);
+      await expect
+        .poll(async () => (await database.db.select().from(balanceOperations).where(eq(balanceOperations.idempotencyKey, call.idempotencyKey))).length)
+        .toBe(1);
+      const [lease] = await database.db
+        .select({ ms: sql<string>`extract(epoch from ${balanceOperations.leaseUntil} - ${balanceOperations.createdAt}) * 1000` })
+        .from(balanceOperations)
+        .where(eq(balanceOperations.idempotencyKey, call.idempotencyKey));
+      expect(Number(lease!.ms)).toBe(2_000 + LEASE_MARGIN_MS);
+      stall.resolve();
+      expect((await running).answer.status).toBe("done");
+    } finally {
+      behaviour = "pass";
+      await quick.disconnect();
+    }
   });
 
   it("after a rejection the key's answer stays the refusal: the platform is not asked again", async () => {
@@ -154,9 +271,10 @@ describe("balance operations when the outcome is unknown", () => {
     behaviour = "pass";
     server.faults.rejectNext(1);
     await expectHttpError(performBalanceOperation(deps(), call), 422);
-    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "rejected", attempt: 1 });
+    const rejected = await rowOf(call.idempotencyKey);
+    expect(rejected.status).toBe("rejected");
     await expectHttpError(performBalanceOperation(deps(), call), 422);
-    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "rejected", attempt: 1 });
+    expect(await rowOf(call.idempotencyKey)).toEqual(rejected);
     expect(operationIds).toHaveLength(1);
     expect(await balanceOf(call.login)).toBe(before);
   });
@@ -173,5 +291,57 @@ describe("balance operations when the outcome is unknown", () => {
       /No such account/,
     );
     expect(await balanceOf(call.login)).toBe(before + 1000);
+  });
+
+  it("an answer that cannot be read after the platform applied it: recorded as unreconciled (202-shaped), replayed, never asked again", async () => {
+    const call = await newCall();
+    const before = await balanceOf(call.login);
+    operationIds.length = 0;
+    behaviour = "unreadableAfterApplying";
+    const first = await performBalanceOperation(deps(), call);
+    behaviour = "pass";
+    expect(first).toEqual({
+      replayed: false,
+      answer: {
+        status: "unreconciled",
+        operationId: operationIds[0],
+        type: "deposit",
+        amount: "10.00",
+        reason: ANSWER_UNREADABLE,
+        balance: null,
+        credit: null,
+        at: null,
+      },
+    });
+    expect(await rowOf(call.idempotencyKey)).toMatchObject({ status: "unreconciled", reason: ANSWER_UNREADABLE });
+    expect(await balanceOf(call.login)).toBe(before + 1000);
+
+    const again = await performBalanceOperation(deps(), call);
+    expect(again).toEqual({ answer: first.answer, replayed: true });
+    expect(operationIds).toHaveLength(1);
+    expect(await balanceOf(call.login)).toBe(before + 1000);
+    // The audit log says so, and the account's list marks it for a person to check.
+    const audits = await auditsOf(call.login);
+    expect(audits.map((a) => a.action)).toEqual(["account.balance.unreconciled"]);
+    expect(audits[0]!.after).toMatchObject({ reason: ANSWER_UNREADABLE, amount: "10.00", idempotencyKey: call.idempotencyKey });
+    const [listed] = await recentBalanceOperations(database.db, organizationId, platformId, call.login);
+    expect(listed).toMatchObject({ operationId: operationIds[0], status: "unreconciled", needsReconciling: true, reason: ANSWER_UNREADABLE });
+  });
+
+  it("lists a pending operation nobody is working on as needing reconciling, a running or settled one not", async () => {
+    const call = await newCall();
+    behaviour = "timeoutBeforeApplying";
+    await expectHttpError(performBalanceOperation(deps(), call), 503);
+    behaviour = "pass";
+    const done = await performBalanceOperation(deps(), { ...call, idempotencyKey: randomUUID() });
+    const listed = await recentBalanceOperations(database.db, organizationId, platformId, call.login);
+    expect(listed.map((o) => [o.status, o.needsReconciling, o.reason])).toEqual([
+      ["done", false, null],
+      ["pending", true, NO_ANSWER_YET],
+    ]);
+    expect(listed[0]).toMatchObject({ operationId: done.answer.operationId, balance: done.answer.balance });
+    // Once retried with its key, it is done and no longer flagged.
+    await performBalanceOperation(deps(), call);
+    expect((await recentBalanceOperations(database.db, organizationId, platformId, call.login)).map((o) => o.needsReconciling)).toEqual([false, false]);
   });
 });

@@ -41,7 +41,7 @@ const uuid = fc.uuid({ version: 4 });
 
 const PLATFORMS: Record<TradePlatformType, Platform> = {
   MT4: {
-    codec: mt4Codec({ timeZoneOffsetMinutes: 120 }) as unknown as PlatformCodec<NativeTypes>,
+    codec: mt4Codec({ timeZoneOffsetMinutes: 120 }),
     timeUnit: 1000,
     accountTimeUnit: 1000,
     volumeStep: 100,
@@ -50,7 +50,7 @@ const PLATFORMS: Record<TradePlatformType, Platform> = {
     accountNative: (login) => fc.constant({ platform: "MT4", login: Number(login) }),
   },
   MT5: {
-    codec: mt5Codec({ timeZoneOffsetMinutes: 180 }) as unknown as PlatformCodec<NativeTypes>,
+    codec: mt5Codec({ timeZoneOffsetMinutes: 180 }),
     timeUnit: 1,
     accountTimeUnit: 1000,
     volumeStep: 1,
@@ -59,7 +59,7 @@ const PLATFORMS: Record<TradePlatformType, Platform> = {
     accountNative: (login) => fc.constant({ platform: "MT5", login: Number(login) }),
   },
   MatchTrader: {
-    codec: matchTraderCodec() as unknown as PlatformCodec<NativeTypes>,
+    codec: matchTraderCodec(),
     timeUnit: 1,
     accountTimeUnit: 1,
     volumeStep: 100,
@@ -106,7 +106,7 @@ function account(p: Platform): fc.Arbitrary<Account> {
         leadSource: text,
         native: p.accountNative(login),
       })
-      .map(({ level, ...a }) => ({ ...a, login, marginLevel: a.margin === 0 ? null : level }) as Account),
+      .map(({ level, ...a }) => ({ ...a, login, marginLevel: a.margin === 0 ? null : level })),
   );
 }
 
@@ -141,9 +141,21 @@ const errors: [ConnectorErrorCode, RejectReason | undefined][] = [
   ["notFound", undefined],
   ["invalidRequest", undefined],
   ["resyncRequired", undefined],
-  ...(["notEnoughMoney", "marketClosed", "tradeDisabled", "accountDisabled", "invalidVolume", "invalidStops", "priceChanged", "tooManyPositions", "serverBusy", "other"] as const).map(
-    (r): [ConnectorErrorCode, RejectReason] => ["rejected", r],
-  ),
+  ...(
+    [
+      "notEnoughMoney",
+      "marketClosed",
+      "tradeDisabled",
+      "accountDisabled",
+      "invalidVolume",
+      "invalidStops",
+      "priceChanged",
+      "tooManyPositions",
+      "serverBusy",
+      "maxMoney",
+      "other",
+    ] as const
+  ).map((r): [ConnectorErrorCode, RejectReason] => ["rejected", r]),
 ];
 
 for (const [name, p] of Object.entries(PLATFORMS) as [TradePlatformType, Platform][]) {
@@ -151,15 +163,19 @@ for (const [name, p] of Object.entries(PLATFORMS) as [TradePlatformType, Platfor
     const { codec } = p;
 
     it("round-trips times at the platform's resolution", () => {
-      fc.assert(fc.property(time(p.timeUnit), (t) => {
+      fc.assert(
+        fc.property(time(p.timeUnit), (t) => {
           expect(codec.time.decode(codec.time.encode(t))).toBe(t);
-        }));
+        }),
+      );
     });
 
     it("round-trips accounts, money to the cent", () => {
-      fc.assert(fc.property(account(p), (a) => {
+      fc.assert(
+        fc.property(account(p), (a) => {
           expect(codec.account.decode(codec.account.encode(a))).toEqual(a);
-        }));
+        }),
+      );
     });
 
     it("round-trips positions, volume in the platform's unit", () => {
@@ -178,9 +194,11 @@ for (const [name, p] of Object.entries(PLATFORMS) as [TradePlatformType, Platfor
         amount: fc.integer({ min: 1, max: 1e12 }),
         comment: text,
       });
-      fc.assert(fc.property(balance, (r) => {
+      fc.assert(
+        fc.property(balance, (r) => {
           expect(codec.balanceRequest.decode(codec.balanceRequest.encode(r))).toEqual(r);
-        }));
+        }),
+      );
       const order = fc.record({
         requestId: fc.string({ minLength: 1, maxLength: 40 }),
         login: numericId,
@@ -192,21 +210,33 @@ for (const [name, p] of Object.entries(PLATFORMS) as [TradePlatformType, Platfor
         comment: text,
         reason: openReason,
       });
-      fc.assert(fc.property(order, (o) => {
+      fc.assert(
+        fc.property(order, (o) => {
           expect(codec.orderRequest.decode(codec.orderRequest.encode(o))).toEqual(o);
-        }));
-      const close = p.positionId.chain((positionId) =>
-        fc.record({ requestId: fc.string({ minLength: 1 }), positionId: fc.constant(positionId), volume: fc.integer({ min: 1, max: 1e5 }).map((v) => v * p.volumeStep), comment: text, reason: openReason }),
+        }),
       );
-      fc.assert(fc.property(close, (c) => {
+      const close = p.positionId.chain((positionId) =>
+        fc.record({
+          requestId: fc.string({ minLength: 1 }),
+          positionId: fc.constant(positionId),
+          volume: fc.integer({ min: 1, max: 1e5 }).map((v) => v * p.volumeStep),
+          comment: text,
+          reason: openReason,
+        }),
+      );
+      fc.assert(
+        fc.property(close, (c) => {
           expect(codec.closeRequest.decode(codec.closeRequest.encode(c))).toEqual(c);
-        }));
+        }),
+      );
     });
 
     it("round-trips every error code and reject reason, message intact", () => {
       for (const [code, reason] of errors) {
         const decoded = codec.error.decode(codec.error.encode(new ConnectorError(code, "Something a dealer reads.", reason)));
-        expect([decoded.code, decoded.reason, decoded.message]).toEqual([code, reason, "Something a dealer reads."]);
+        // Only MT5 has a code of its own for an amount past the server's limits (4005); the others carry it as a plain rejection.
+        const expected = reason === "maxMoney" && name !== "MT5" ? "other" : reason;
+        expect([decoded.code, decoded.reason, decoded.message]).toEqual([code, expected, "Something a dealer reads."]);
       }
     });
 

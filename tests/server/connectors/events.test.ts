@@ -81,7 +81,12 @@ describe("event ingest", () => {
 
   it("applies each server event once and in order, whatever order and how often they arrive", async () => {
     const journal = new EventJournal(100);
-    const ingest = new EventIngest((n: number) => [event(n)], journal, () => undefined, 2);
+    const ingest = new EventIngest(
+      (n: number) => [event(n)],
+      journal,
+      () => undefined,
+      2,
+    );
     const server = source(0);
     await ingest.attach(server);
     server.packets.push(...[1, 2, 3, 4, 5, 6].map((n) => ({ sequence: n, event: n })));

@@ -26,7 +26,7 @@ function setup(random: () => number = () => 0.5) {
   const platform = (id: string, extra: Partial<ConnectorConfig> = {}, enabled = true): ManagedPlatform => ({
     id,
     enabled,
-    config: { kind: "simulated", platform: "MT5", serverKey: id, server: { accounts: 20, tradeRate: 0 }, ...extra } as ConnectorConfig,
+    config: { kind: "simulated", platform: "MT5", serverKey: id, server: { accounts: 20, tradeRate: 0 }, ...extra },
   });
   const server = (id: string) => registry.obtain(id, { platform: "MT5", accounts: 20, tradeRate: 0 });
   return { clock, registry, manager, statuses, platform, server };

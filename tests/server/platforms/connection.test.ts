@@ -1,12 +1,7 @@
 /** Platform connections: time zones, kinds per type, what is stored, shown and handed to the connector. */
 import { describe, expect, it } from "vitest";
-import {
-  connectorConfigOf,
-  kindMismatch,
-  publicConnection,
-  splitConnection,
-} from "../../../server/platforms/connection.ts";
-import { formatServerTime, isTimeZone, normalizeTimeZone, offsetMinutesAt } from "../../../server/platforms/timeZone.ts";
+import { connectorConfigOf, kindMismatch, publicConnection, splitConnection } from "../../../server/modules/tradePlatforms/runtime/connection.ts";
+import { formatServerTime, isTimeZone, normalizeTimeZone, offsetMinutesAt } from "../../../server/modules/tradePlatforms/runtime/timeZone.ts";
 
 describe("time zones", () => {
   it("accepts IANA names (fixing their case) and refuses offsets and inventions", () => {
@@ -44,7 +39,10 @@ describe("connections", () => {
     expect(api).toEqual({ stored: { kind: "matchTraderApi", apiUrl: "https://x" }, secret: "k" });
     const sim = splitConnection({ kind: "simulated" }, { seed: () => 9 });
     expect(sim).toEqual({ stored: { kind: "simulated", accounts: 300, tradeRate: 3, seed: 9 }, secret: null });
-    const changed = splitConnection({ kind: "simulated", tradeRate: 0 }, { seed: () => 1, previous: { kind: "simulated", accounts: 50, tradeRate: 3, seed: 42 } });
+    const changed = splitConnection(
+      { kind: "simulated", tradeRate: 0 },
+      { seed: () => 1, previous: { kind: "simulated", accounts: 50, tradeRate: 3, seed: 42 } },
+    );
     expect(changed.stored).toEqual({ kind: "simulated", accounts: 50, tradeRate: 0, seed: 42 });
     const withManager = splitConnection({ kind: "simulated", login: "1000" }, { seed: () => 1 });
     expect(withManager.secret).toBeUndefined();

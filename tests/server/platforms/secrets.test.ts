@@ -13,12 +13,12 @@ const cipher = createSecretCipher(() => key);
 const platformId = "6f1c7a52-6a0e-4f57-9d44-1a3c1b8a0c11";
 
 describe("secret cipher (AES-256-GCM)", () => {
-  it("round-trips, in the versioned v1:<iv>:<tag>:<data> base64url format, with a fresh IV each time", () => {
+  it("round-trips, in the versioned v2:<key id>:<iv>:<tag>:<data> base64url format, with a fresh IV each time", () => {
     const a = cipher.encrypt("Manager1 ünïcode ✓", platformId);
     const b = cipher.encrypt("Manager1 ünïcode ✓", platformId);
-    expect(a).toMatch(/^v1:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]+$/);
+    expect(a).toMatch(/^v2:[A-Za-z0-9_-]{11}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]+$/);
     expect(a).not.toBe(b);
-    expect(a.split(":")[1]).not.toBe(b.split(":")[1]);
+    expect(a.split(":")[2]).not.toBe(b.split(":")[2]);
     expect(cipher.decrypt(a, platformId)).toBe("Manager1 ünïcode ✓");
     expect(cipher.decrypt(b, platformId)).toBe("Manager1 ünïcode ✓");
     expect(a).not.toContain("Manager1");
@@ -31,14 +31,15 @@ describe("secret cipher (AES-256-GCM)", () => {
 
   it("refuses a tampered value, another key, and unknown formats, without saying anything secret", () => {
     const value = cipher.encrypt("the-password", platformId);
-    const [v, iv, tag, data] = value.split(":");
-    const flipped = Buffer.from(data, "base64url");
-    flipped[0] ^= 1;
+    const [v, kid, iv, tag, data] = value.split(":");
+    const flipped = Buffer.from(data!, "base64url");
+    flipped.writeUInt8(flipped.readUInt8(0) ^ 1, 0);
     const attempts = [
-      [v, iv, tag, flipped.toString("base64url")].join(":"),
-      [v, iv, Buffer.alloc(16).toString("base64url"), data].join(":"),
-      [v, Buffer.alloc(12).toString("base64url"), tag, data].join(":"),
-      ["v2", iv, tag, data].join(":"),
+      [v, kid, iv, tag, flipped.toString("base64url")].join(":"),
+      [v, kid, iv, Buffer.alloc(16).toString("base64url"), data].join(":"),
+      [v, kid, Buffer.alloc(12).toString("base64url"), tag, data].join(":"),
+      [v, iv, tag, data].join(":"),
+      ["v3", kid, iv, tag, data].join(":"),
       "the-password",
       "",
     ];
@@ -84,7 +85,7 @@ describe("secrets key", () => {
     const configured = crypto.randomBytes(32);
     const warnings: string[] = [];
     const loaded = loadSecretsKey({ secretsKey: configured.toString("base64"), dataDir, usesDatabaseServer: true, warn: (m) => warnings.push(m) });
-    expect(loaded.equals(configured)).toBe(true);
+    expect(loaded.current.equals(configured)).toBe(true);
     expect(fs.readdirSync(dataDir)).toEqual([]);
     expect(warnings).toEqual([]);
   });
@@ -94,9 +95,9 @@ describe("secrets key", () => {
     const first = loadSecretsKey({ dataDir, usesDatabaseServer: false, warn: () => {} });
     const file = path.join(dataDir, "secrets.key");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64").equals(first)).toBe(true);
+    expect(Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64").equals(first.current)).toBe(true);
     const second = loadSecretsKey({ dataDir, usesDatabaseServer: false, warn: () => {} });
-    expect(second.equals(first)).toBe(true);
+    expect(second.current.equals(first.current)).toBe(true);
   });
 
   it("warns that several nodes on one database server must share SECRETS_KEY", () => {

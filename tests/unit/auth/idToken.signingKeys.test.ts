@@ -14,7 +14,10 @@ describe("signing keys from the discovery document's jwks_uri", () => {
   });
 
   it("refetches on demand (unknown kid) and caches the new set", async () => {
-    const getJson = vi.fn().mockResolvedValueOnce({ keys: [{ kty: "RSA", kid: "a" }] }).mockResolvedValueOnce({ keys: [{ kty: "RSA", kid: "b" }] });
+    const getJson = vi
+      .fn()
+      .mockResolvedValueOnce({ keys: [{ kty: "RSA", kid: "a" }] })
+      .mockResolvedValueOnce({ keys: [{ kty: "RSA", kid: "b" }] });
     const source = createSigningKeySource(async () => JWKS_URI, getJson);
     expect((await source.keys()).map((k) => k.kid)).toEqual(["a"]);
     expect((await source.refresh()).map((k) => k.kid)).toEqual(["b"]);
@@ -30,7 +33,10 @@ describe("signing keys from the discovery document's jwks_uri", () => {
   });
 
   it("refuses a document without a key list", async () => {
-    const source = createSigningKeySource(async () => JWKS_URI, async () => ({ nope: true }));
+    const source = createSigningKeySource(
+      async () => JWKS_URI,
+      async () => ({ nope: true }),
+    );
     await expect(source.keys()).rejects.toThrow("Missing keys on keyset");
   });
 });

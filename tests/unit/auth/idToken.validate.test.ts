@@ -165,7 +165,9 @@ describe("ID token: refresh (SPEC §5)", () => {
   const previous = { sub: "user-1", auth_time: NOW - 60, azp: undefined };
 
   it("accepts a refreshed token for the same sign-in", async () => {
-    await expect(validateIdToken(await sign(rs256, claims({ nonce: undefined })), expectations({ nonce: undefined, previous }), source())).resolves.toBeTruthy();
+    await expect(
+      validateIdToken(await sign(rs256, claims({ nonce: undefined })), expectations({ nonce: undefined, previous }), source()),
+    ).resolves.toBeTruthy();
   });
   it("'sub in id_token does not match current sub'", async () => {
     await rejects(await sign(rs256, claims({ sub: "user-2" })), "sub in id_token does not match current sub", { previous });

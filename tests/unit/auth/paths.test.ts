@@ -37,13 +37,23 @@ describe("return targets", () => {
 
   it("never accepts a target outside this origin", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }).map((s) => `/${s}`), fc.constantFrom("/\t/evil.test", "/\n/evil.test", "/\\evil.test")), (s) => {
-        const target = safeReturnPath(s);
-        if (target === null) return true;
-        // Resolved against our origin, an accepted target stays on it.
-        return new URL(target, "https://toolbox.test").origin === "https://toolbox.test";
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary" }),
+          fc.string({ unit: "binary" }).map((s) => `/${s}`),
+          fc.constantFrom("/\t/evil.test", "/\n/evil.test", "/\\evil.test"),
+        ),
+        (s) => {
+          const target = safeReturnPath(s);
+          if (target === null) return true;
+          // Resolved against our origin, an accepted target stays on it.
+          return new URL(target, "https://toolbox.test").origin === "https://toolbox.test";
+        },
+      ),
     );
-    fc.assert(fc.property(fc.webUrl(), (url) => safeReturnPath(url) === null), { numRuns: 50 });
+    fc.assert(
+      fc.property(fc.webUrl(), (url) => safeReturnPath(url) === null),
+      { numRuns: 50 },
+    );
   });
 });

@@ -46,6 +46,15 @@ describe("cross-tab lock", () => {
     await expect(lock("renew", async () => "ran")).resolves.toBe("ran");
   });
 
+  it("reads an entry of another shape as no lock, rather than waiting on it forever", async () => {
+    for (const stored of ["{}", '{"owner":"x","expires":"soon"}', "[1]", "not json"]) {
+      const storage = sharedStorage();
+      storage.setItem("toolbox-lock:renew", stored);
+      const lock = createStorageLock({ storage, ...fast });
+      await expect(lock("renew", async () => "ran")).resolves.toBe("ran");
+    }
+  });
+
   it("releases the lock when the task fails", async () => {
     const storage = sharedStorage();
     const lock = createStorageLock({ storage, ...fast });

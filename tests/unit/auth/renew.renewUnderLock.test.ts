@@ -70,7 +70,11 @@ describe("renewal under the cross-tab lock", () => {
   it("adopts another tab's renewal instead of spending the consumed refresh token", async () => {
     const w = world();
     const storage = new Map<string, string>();
-    const shared = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const shared = {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    };
     const a = tab(w);
     const b = tab(w);
     const lockA = createStorageLock({ storage: shared, settleMs: 2, pollMs: 2 });
@@ -90,7 +94,7 @@ describe("renewal under the cross-tab lock", () => {
     const w = world();
     const a = tab(w);
     const b = tab(w);
-    const noLock = <T,>(_: string, task: () => Promise<T>) => task();
+    const noLock = <T>(_: string, task: () => Promise<T>) => task();
     // Without a lock both read the same stored refresh token before either writes.
     const stale = { ...a.session, renew: async () => w.refresh(a.seen.refresh_token) };
     const stale2 = { ...b.session, renew: async () => w.refresh(b.seen.refresh_token) };

@@ -3,7 +3,13 @@ import { InMemoryWebStorage, WebStorageStateStore } from "oidc-client-ts";
 import { buildUserManagerSettings } from "~/auth/client/settings";
 
 const store = new WebStorageStateStore({ store: new InMemoryWebStorage() });
-const config = { authority: "http://localhost:3000/oidc", clientId: "toolbox-web", scope: "openid profile email toolbox.api", audience: "toolbox.api", buildId: "b1" };
+const config = {
+  authority: "http://localhost:3000/oidc",
+  clientId: "toolbox-web",
+  scope: "openid profile email toolbox.api",
+  audience: "toolbox.api",
+  buildId: "b1",
+};
 
 describe("oidc-client-ts settings (SPEC §9)", () => {
   it("uses the spec's constants and this origin's callback pages", () => {

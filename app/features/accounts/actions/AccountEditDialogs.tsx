@@ -31,7 +31,7 @@ export function ChangeGroupDialog({ account, onChanged }: { account: Account; on
       }}
     >
       <Field label="Group" description={`Now: ${account.group}`}>
-        <Input value={group} onChange={(e) => setGroup(e.target.value)} autoComplete="off" spellCheck={false} autoFocus />
+        <Input value={group} onChange={(e) => setGroup(e.target.value)} autoComplete="off" spellCheck={false} />
       </Field>
     </ActionDialog>
   );
@@ -59,7 +59,7 @@ export function ChangeLeverageDialog({ account, onChanged }: { account: Account;
       }}
     >
       <Field label="Leverage (1:…)" description={`Now: 1:${account.leverage}`}>
-        <Input value={leverage} onChange={(e) => setLeverage(e.target.value)} inputMode="numeric" list={listId} autoComplete="off" autoFocus />
+        <Input value={leverage} onChange={(e) => setLeverage(e.target.value)} inputMode="numeric" list={listId} autoComplete="off" />
       </Field>
       <datalist id={listId}>
         {COMMON_LEVERAGES.map((l) => (
@@ -68,7 +68,13 @@ export function ChangeLeverageDialog({ account, onChanged }: { account: Account;
       </datalist>
       <div className="flex flex-wrap gap-1.5" role="group" aria-label="Common leverages">
         {COMMON_LEVERAGES.map((l) => (
-          <Button key={l} size="sm" variant={String(l) === leverage ? "primary" : "secondary"} className="h-7 px-2 font-mono" onClick={() => setLeverage(String(l))}>
+          <Button
+            key={l}
+            size="sm"
+            variant={String(l) === leverage ? "primary" : "secondary"}
+            className="h-7 px-2 font-mono"
+            onClick={() => setLeverage(String(l))}
+          >
             1:{l}
           </Button>
         ))}
@@ -101,7 +107,13 @@ export function ResetPasswordDialog({ account }: { account: Account }) {
       }}
     >
       <Field label="New password" description="8 to 16 characters mixing lower case, upper case and digits.">
-        <Input type={shown ? "text" : "password"} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" spellCheck={false} autoFocus />
+        <Input
+          type={shown ? "text" : "password"}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+        />
       </Field>
       <div className="flex flex-wrap gap-2">
         <Button

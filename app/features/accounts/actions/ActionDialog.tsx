@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { ApiError } from "~/api";
-import { FormAlert } from "~/features/trade-platforms/form/FormAlert";
+import { FormAlert } from "~/ui/FormAlert";
 import { Button, type ButtonProps } from "~/ui/Button";
 import { DialogClose, DialogContent, DialogRoot, DialogTrigger } from "~/ui/Dialog";
 
@@ -21,7 +21,18 @@ interface ActionDialogProps {
 }
 
 /** The shape every account action shares: a button, a modal form, the API's refusal shown inline. */
-export function ActionDialog({ trigger, triggerVariant = "secondary", title, description, submitLabel, validate, onSubmit, onOpen, children, disabled }: ActionDialogProps) {
+export function ActionDialog({
+  trigger,
+  triggerVariant = "secondary",
+  title,
+  description,
+  submitLabel,
+  validate,
+  onSubmit,
+  onOpen,
+  children,
+  disabled,
+}: ActionDialogProps) {
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);

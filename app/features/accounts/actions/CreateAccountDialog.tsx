@@ -9,10 +9,9 @@ import { toast } from "~/ui/toast";
 import { accountsApi } from "../accountsApi";
 import type { AccountRow } from "../accountTypes";
 import { ActionDialog } from "./ActionDialog";
-import { generatePassword, groupProblem, leverageProblem, parseLeverage, passwordProblem } from "./accountRules";
+import { emailProblem, generatePassword, groupProblem, leverageProblem, nameProblem, parseLeverage, passwordProblem } from "./accountRules";
 
 const EMPTY = { platformId: "", group: "", name: "", email: "", leverage: "100", password: "" };
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A new trading account on one of the organization's platforms; opened once created. */
 export function CreateAccountDialog({ onCreated }: { onCreated: (row: AccountRow) => void }) {
@@ -31,12 +30,10 @@ export function CreateAccountDialog({ onCreated }: { onCreated: (row: AccountRow
       description="The platform creates it and picks the next free login."
       submitLabel="Create account"
       disabled={platforms.length === 0}
-      onOpen={() => setV({ ...EMPTY, platformId: platforms.length === 1 ? platforms[0].id : "" })}
+      onOpen={() => setV({ ...EMPTY, platformId: platforms.length === 1 ? (platforms[0]?.id ?? "") : "" })}
       validate={() => {
         if (!v.platformId) return "Choose the platform.";
-        if (!v.name.trim()) return "Enter the account holder's name.";
-        if (v.email.trim() && !EMAIL.test(v.email.trim())) return "That email address does not look right.";
-        return groupProblem(v.group) ?? leverageProblem(v.leverage) ?? passwordProblem(v.password);
+        return nameProblem(v.name) ?? emailProblem(v.email) ?? groupProblem(v.group) ?? leverageProblem(v.leverage) ?? passwordProblem(v.password);
       }}
       onSubmit={async () => {
         const row = await accountsApi.create({
@@ -52,7 +49,12 @@ export function CreateAccountDialog({ onCreated }: { onCreated: (row: AccountRow
       }}
     >
       <Field label="Platform">
-        <Select value={v.platformId || undefined} onValueChange={set("platformId")} placeholder="Choose a platform" options={platforms.map((p) => ({ value: p.id, label: p.name }))} />
+        <Select
+          value={v.platformId || undefined}
+          onValueChange={set("platformId")}
+          placeholder="Choose a platform"
+          options={platforms.map((p) => ({ value: p.id, label: p.name }))}
+        />
       </Field>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field label="Name">
@@ -69,7 +71,11 @@ export function CreateAccountDialog({ onCreated }: { onCreated: (row: AccountRow
         </Field>
       </div>
       <div className="flex items-start gap-2">
-        <Field label="Password" className="flex-1" description="8 to 16 characters mixing lower case, upper case and digits. Give it to the trader; Toolbox does not keep it.">
+        <Field
+          label="Password"
+          className="flex-1"
+          description="8 to 16 characters mixing lower case, upper case and digits. Give it to the trader; Toolbox does not keep it."
+        >
           <Input value={v.password} onChange={(e) => set("password")(e.target.value)} autoComplete="new-password" spellCheck={false} className="font-mono" />
         </Field>
         <Button variant="secondary" className="mt-[1.375rem]" onClick={() => set("password")(generatePassword())}>

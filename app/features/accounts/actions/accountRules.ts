@@ -1,23 +1,29 @@
-import { isValidLeverage, MAX_LEVERAGE, MIN_LEVERAGE, passwordProblem } from "@core/trading/account";
+import { AccountNameSchema, EmailSchema, GroupNameSchema, LeverageSchema, PasswordSchema } from "@core/schemas/accounts";
+import { BalanceAmountSchema } from "@core/schemas/balanceOperations";
+import type { z } from "zod";
 
-export { passwordProblem };
+/**
+ * The forms' checks are the API's own schemas (core/schemas/), so a value the form accepts is
+ * one the API accepts, with the same words; the API stays the judge.
+ */
+function problemOf(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value);
+  return result.success ? null : (result.error.issues[0]?.message ?? "This value is not valid.");
+}
+
+export const passwordProblem = (password: string) => problemOf(PasswordSchema, password);
+export const nameProblem = (name: string) => problemOf(AccountNameSchema, name);
+export const emailProblem = (email: string) => problemOf(EmailSchema, email.trim());
 
 /** Leverages dealers pick most; any whole number in range can be typed. */
 export const COMMON_LEVERAGES = [1, 10, 20, 30, 50, 100, 200, 300, 400, 500, 1000] as const;
 
-export function leverageProblem(text: string): string | null {
-  const value = Number(text.trim().replace(/^1:/, ""));
-  return isValidLeverage(value) ? null : `A whole number from ${MIN_LEVERAGE} to ${MAX_LEVERAGE.toLocaleString("en")} (1:${MIN_LEVERAGE} to 1:${MAX_LEVERAGE.toLocaleString("en")}).`;
-}
+/** "100" or "1:100"; anything else is NaN, which the leverage rule refuses. */
+export const parseLeverage = (text: string) => (text.trim() === "" ? Number.NaN : Number(text.trim().replace(/^1:/, "")));
 
-export const parseLeverage = (text: string) => Number(text.trim().replace(/^1:/, ""));
+export const leverageProblem = (text: string) => problemOf(LeverageSchema, parseLeverage(text));
 
-export function groupProblem(text: string): string | null {
-  const group = text.trim();
-  if (!group) return "Enter the group's name, e.g. real\\standard.";
-  if (group.length > 64) return "Group names have at most 64 characters.";
-  return null;
-}
+export const groupProblem = (text: string) => problemOf(GroupNameSchema, text);
 
 /** A password every platform accepts (MetaTrader 5's rule): 12 characters mixing cases and digits. */
 export function generatePassword(random: (n: number) => number = cryptoRandom): string {
@@ -37,16 +43,11 @@ export function generatePassword(random: (n: number) => number = cryptoRandom): 
 function cryptoRandom(n: number): number {
   const buffer = new Uint32Array(1);
   crypto.getRandomValues(buffer);
-  return buffer[0] % n;
+  return (buffer[0] ?? 0) % n;
 }
 
-/** A money amount as typed: positive, at most two decimals (the platforms keep cents). */
-export function amountProblem(text: string): string | null {
-  const value = text.trim().replace(/,/g, "");
-  if (!/^\d+(\.\d{1,2})?$/.test(value)) return "An amount like 100 or 250.50 (at most two decimals).";
-  if (Number(value) <= 0) return "The amount must be more than zero.";
-  if (Number(value) >= 1e12) return "That amount is too large.";
-  return null;
-}
-
+/** An amount as typed ("1,250.50"), as the API takes it ("1250.50"). */
 export const normalizeAmount = (text: string) => text.trim().replace(/,/g, "");
+
+/** A money amount as typed: positive, at most two decimals, at most what one operation may move. */
+export const amountProblem = (text: string) => problemOf(BalanceAmountSchema, normalizeAmount(text));

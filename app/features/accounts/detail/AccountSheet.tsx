@@ -2,7 +2,7 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserX, X } from "lucide-react";
 import { ApiError } from "~/api";
-import { PlatformTypeBadge } from "~/features/trade-platforms/PlatformTypeBadge";
+import { PlatformTypeBadge } from "~/features/trade-platforms";
 import { useAccess, useCurrentOrganizationId } from "~/profile";
 import { Button } from "~/ui/Button";
 import { DescriptionList } from "~/ui/DescriptionList";
@@ -17,12 +17,21 @@ import { BalanceOperationDialog } from "../actions/BalanceOperationDialog";
 import { AccountFigures } from "./AccountFigures";
 import { AccountHistoryTabs } from "./AccountHistoryTabs";
 import { AccountTradingSwitches } from "./AccountTradingSwitches";
+import { ReconcileNotice } from "./ReconcileNotice";
 
 /**
  * One account, in a panel over the list (/users?account=<platformId>:<login>): the list keeps
  * its filters and scroll, the URL can be shared, and Back closes the panel.
  */
-export function AccountSheet({ account, onClose, onChanged }: { account: { platformId: string; login: string } | null; onClose: () => void; onChanged: () => void }) {
+export function AccountSheet({
+  account,
+  onClose,
+  onChanged,
+}: {
+  account: { platformId: string; login: string } | null;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   return (
     <DialogPrimitive.Root open={account !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogPrimitive.Portal>
@@ -72,7 +81,11 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
     return (
       <div className="p-6">
         <DialogPrimitive.Title className="mb-4 text-lg font-semibold">Account {account.login}</DialogPrimitive.Title>
-        <EmptyState icon={UserX} title={notFound ? "No such account" : "The account could not be loaded"} description={notFound ? "It is not on any of this organization's platforms." : "Toolbox's service did not answer. Try again in a moment."} />
+        <EmptyState
+          icon={UserX}
+          title={notFound ? "No such account" : "The account could not be loaded"}
+          description={notFound ? "It is not on any of this organization's platforms." : "Toolbox's service did not answer. Try again in a moment."}
+        />
       </div>
     );
   }
@@ -86,7 +99,9 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
         <p className="flex items-center gap-2 text-xs text-muted">
           <PlatformTypeBadge type={a.platformType} />
           {a.platformName}
-          {a.live === false ? <span title={a.updatedAt ? `As of ${formatDateTime(a.updatedAt)}` : undefined}>· last known figures (the platform did not answer)</span> : null}
+          {a.live === false ? (
+            <span title={a.updatedAt ? `As of ${formatDateTime(a.updatedAt)}` : undefined}>· last known figures (the platform did not answer)</span>
+          ) : null}
         </p>
         <DialogPrimitive.Title className="mt-1.5 flex flex-wrap items-center gap-3 pr-10 text-xl font-semibold tracking-tight">
           <span className="font-mono">{a.login}</span>
@@ -98,7 +113,13 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
         </p>
         {canWrite || canMoveMoney ? (
           <div className="mt-4 flex flex-wrap gap-2" role="group" aria-label="Account actions">
-            {canMoveMoney ? <BalanceOperationDialog account={a} onDone={(result) => changed({ balance: result.balance, credit: result.credit })} /> : null}
+            {canMoveMoney ? (
+              <BalanceOperationDialog
+                account={a}
+                // An unreconciled answer may carry no figures; the account is re-read either way (and with it the operations list).
+                onDone={(result) => changed(result.balance !== null && result.credit !== null ? { balance: result.balance, credit: result.credit } : {})}
+              />
+            ) : null}
             {canWrite ? (
               <>
                 <ChangeGroupDialog account={a} onChanged={changed} />
@@ -111,26 +132,27 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
       </header>
       {/* A block scroller around the grid: grid rows inside a height-limited grid would shrink and clip. */}
       <div className="min-h-0 flex-1 overflow-y-auto">
-      <div className="grid gap-6 px-6 py-5">
-        <AccountFigures account={a} />
-        <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-          <DescriptionList
-            items={[
-              { term: "Email", value: a.email || "—" },
-              { term: "Phone", value: a.phone || "—" },
-              { term: "Country", value: [a.city, a.country].filter(Boolean).join(", ") || "—" },
-              { term: "Address", value: a.address || "—" },
-              { term: "Comment", value: a.comment || "—" },
-              { term: "Registered", value: formatDateTime(a.registration) },
-              { term: "Last access", value: formatDateTime(a.lastAccess) },
-            ]}
-          />
-          <div className="self-start">
-            <AccountTradingSwitches account={a} canWrite={canWrite} onChanged={changed} />
+        <div className="grid gap-6 px-6 py-5">
+          <ReconcileNotice account={account} />
+          <AccountFigures account={a} />
+          <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+            <DescriptionList
+              items={[
+                { term: "Email", value: a.email || "—" },
+                { term: "Phone", value: a.phone || "—" },
+                { term: "Country", value: [a.city, a.country].filter(Boolean).join(", ") || "—" },
+                { term: "Address", value: a.address || "—" },
+                { term: "Comment", value: a.comment || "—" },
+                { term: "Registered", value: formatDateTime(a.registration) },
+                { term: "Last access", value: formatDateTime(a.lastAccess) },
+              ]}
+            />
+            <div className="self-start">
+              <AccountTradingSwitches account={a} canWrite={canWrite} onChanged={changed} />
+            </div>
           </div>
+          <AccountHistoryTabs account={a} />
         </div>
-        <AccountHistoryTabs account={a} />
-      </div>
       </div>
     </div>
   );

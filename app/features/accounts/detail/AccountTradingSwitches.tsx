@@ -8,6 +8,8 @@ import type { AccountRow } from "../accountTypes";
 /** "Can log in" (enabled) and "Can trade" (not read-only), each applied on the platform at once. */
 export function AccountTradingSwitches({ account, canWrite, onChanged }: { account: AccountRow; canWrite: boolean; onChanged: (row: AccountRow) => void }) {
   const [pending, setPending] = useState<keyof AccountPatch | null>(null);
+  // Called without waiting (`void change(…)`): it tells the outcome itself, a toast either way (the
+  // API client shows the refusal); only an unexpected error escapes, to the page's error reporting.
   async function change(field: "enabled" | "readOnly", value: boolean, done: string) {
     setPending(field);
     try {
@@ -30,13 +32,20 @@ export function AccountTradingSwitches({ account, canWrite, onChanged }: { accou
   );
   return (
     <div className="grid gap-3 rounded-lg border border-border p-3">
-      {row(`login-${account.login}`, "Can log in", "Off: the trader cannot sign in at all.", account.enabled, (v) => change("enabled", v, v ? "Account enabled" : "Account disabled"), pending === "enabled")}
+      {row(
+        `login-${account.login}`,
+        "Can log in",
+        "Off: the trader cannot sign in at all.",
+        account.enabled,
+        (v) => void change("enabled", v, v ? "Account enabled" : "Account disabled"),
+        pending === "enabled",
+      )}
       {row(
         `trade-${account.login}`,
         "Can trade",
         "Off: signs in and sees the account, but cannot open or close positions.",
         !account.readOnly,
-        (v) => change("readOnly", !v, v ? "Trading enabled" : "Trading disabled"),
+        (v) => void change("readOnly", !v, v ? "Trading enabled" : "Trading disabled"),
         pending === "readOnly",
       )}
     </div>

@@ -22,6 +22,7 @@ export function DetailTabs({ tabs, label }: { tabs: readonly DetailTab[]; label:
     if (to === undefined) return;
     event.preventDefault();
     const next = tabs[(to + tabs.length) % tabs.length];
+    if (!next) return;
     setSelected(next.id);
     list.current?.querySelector<HTMLElement>(`#${CSS.escape(`${base}-tab-${next.id}`)}`)?.focus();
   }
@@ -29,7 +30,7 @@ export function DetailTabs({ tabs, label }: { tabs: readonly DetailTab[]; label:
   const current = tabs.find((t) => t.id === selected) ?? tabs[0];
   return (
     <div className="grid gap-3">
-      <div ref={list} role="tablist" aria-label={label} className="flex gap-1 border-b border-border" onKeyDown={onKeyDown}>
+      <div ref={list} role="tablist" aria-label={label} className="flex gap-1 border-b border-border">
         {tabs.map((t) => {
           const active = t.id === current?.id;
           return (
@@ -42,6 +43,7 @@ export function DetailTabs({ tabs, label }: { tabs: readonly DetailTab[]; label:
               aria-controls={`${base}-panel-${t.id}`}
               tabIndex={active ? 0 : -1}
               onClick={() => setSelected(t.id)}
+              onKeyDown={onKeyDown}
               className={cn(
                 "-mb-px h-9 rounded-t-sm border-b-2 px-3 text-sm font-medium transition-colors",
                 active ? "border-primary text-fg" : "border-transparent text-muted hover:text-fg",

@@ -1,4 +1,4 @@
-import type { ColDef, ICellRendererParams } from "ag-grid-community";
+import type { ColDef, ICellRendererParams, ValueFormatterParams } from "ag-grid-community";
 import { Badge } from "~/ui/Badge";
 import { dateTimeColumn, moneyColumn, textColumn } from "~/ui/grid";
 import type { DealRow, JournalRow, PositionRow } from "../accountTypes";
@@ -21,6 +21,8 @@ const lotsColumn = <T,>(field: ColDef<T>["field"]): ColDef<T> => ({
   cellClass: "text-right tabular-nums",
   valueFormatter: (p) => (p.value === null || p.value === undefined || Number(p.value) === 0 ? "—" : String(p.value)),
 });
+/** "—" where the platform reports nothing (a balance deal has no symbol, entry or position). */
+const orDash = (p: Pick<ValueFormatterParams<unknown, string | null | undefined>, "value">) => p.value ?? "—";
 const profitClass = { "text-success": (p: { value: unknown }) => Number(p.value) > 0, "text-danger": (p: { value: unknown }) => Number(p.value) < 0 };
 
 function Side({ value }: { value: string }) {
@@ -31,7 +33,12 @@ export const POSITION_COLUMNS: ColDef<PositionRow>[] = [
   textColumn({ field: "id", headerName: "Position", width: 120, cellClass: "font-mono tabular-nums" }),
   dateTimeColumn({ field: "openTime", headerName: "Opened" }),
   textColumn({ field: "symbol", headerName: "Symbol", width: 105 }),
-  textColumn({ field: "side", headerName: "Side", width: 85, cellRenderer: (p: ICellRendererParams<PositionRow>) => (p.value ? <Side value={p.value} /> : null) }),
+  textColumn({
+    field: "side",
+    headerName: "Side",
+    width: 85,
+    cellRenderer: (p: ICellRendererParams<PositionRow, PositionRow["side"]>) => (p.value ? <Side value={p.value} /> : null),
+  }),
   lotsColumn<PositionRow>("volume"),
   priceColumn<PositionRow>("openPrice", "Open price"),
   priceColumn<PositionRow>("currentPrice", "Price"),
@@ -45,15 +52,20 @@ export const POSITION_COLUMNS: ColDef<PositionRow>[] = [
 export const DEAL_COLUMNS: ColDef<DealRow>[] = [
   textColumn({ field: "id", headerName: "Deal", width: 110, cellClass: "font-mono tabular-nums" }),
   dateTimeColumn({ field: "time", headerName: "Time", sort: "desc" }),
-  textColumn({ field: "action", headerName: "Type", width: 95, cellRenderer: (p: ICellRendererParams<DealRow>) => (p.value ? <Side value={p.value} /> : null) }),
-  textColumn({ field: "entry", headerName: "Entry", width: 80, valueFormatter: (p) => p.value ?? "—" }),
-  textColumn({ field: "symbol", headerName: "Symbol", width: 105, valueFormatter: (p) => p.value ?? "—" }),
+  textColumn({
+    field: "action",
+    headerName: "Type",
+    width: 95,
+    cellRenderer: (p: ICellRendererParams<DealRow, DealRow["action"]>) => (p.value ? <Side value={p.value} /> : null),
+  }),
+  textColumn({ field: "entry", headerName: "Entry", width: 80, valueFormatter: orDash }),
+  textColumn({ field: "symbol", headerName: "Symbol", width: 105, valueFormatter: orDash }),
   lotsColumn<DealRow>("volume"),
   priceColumn<DealRow>("price", "Price"),
   moneyColumn({ field: "commission", headerName: "Commission", width: 120 }),
   moneyColumn({ field: "swap", headerName: "Swap", width: 100 }),
   moneyColumn({ field: "profit", headerName: "Profit", width: 115, cellClassRules: profitClass }),
-  textColumn({ field: "positionId", headerName: "Position", width: 110, cellClass: "font-mono tabular-nums", valueFormatter: (p) => p.value ?? "—" }),
+  textColumn({ field: "positionId", headerName: "Position", width: 110, cellClass: "font-mono tabular-nums", valueFormatter: orDash }),
   textColumn({ field: "comment", headerName: "Comment", width: 160 }),
 ];
 
@@ -72,8 +84,9 @@ export const JOURNAL_COLUMNS: ColDef<JournalRow>[] = [
     field: "level",
     headerName: "Level",
     width: 105,
-    cellRenderer: (p: ICellRendererParams<JournalRow>) => (p.value ? <Badge tone={LEVEL_TONES[p.value] ?? "neutral"}>{p.value}</Badge> : null),
+    cellRenderer: (p: ICellRendererParams<JournalRow, JournalRow["level"]>) =>
+      p.value ? <Badge tone={LEVEL_TONES[p.value] ?? "neutral"}>{p.value}</Badge> : null,
   }),
-  textColumn({ field: "sourceIp", headerName: "Source IP", width: 130, cellClass: "font-mono", valueFormatter: (p) => p.value ?? "—" }),
+  textColumn({ field: "sourceIp", headerName: "Source IP", width: 130, cellClass: "font-mono", valueFormatter: orDash }),
   textColumn({ field: "message", headerName: "Message", flex: 1, minWidth: 280, tooltipField: "message" }),
 ];

@@ -15,8 +15,22 @@ export function AccountFiltersBar({ filters, onChange }: { filters: AccountFilte
   const set = (key: keyof AccountFilters) => (value: string) => onChange({ ...filters, [key]: value });
   const invalid = new Set(invalidRangeFields(filters));
   const count = activeFilterCount(filters);
-  const text = (key: keyof AccountFilters, label: string, props: { placeholder?: string; inputMode?: "numeric" | "decimal" | "email"; className?: string } = {}) => (
-    <Field label={label} className={props.className} error={invalid.has(key as never) ? (key.endsWith("Min") && filters[key].trim() && /^-?[\d,]+(\.\d{1,2})?$/.test(filters[key].trim()) ? "Above the maximum" : "Not an amount") : undefined}>
+  const text = (
+    key: keyof AccountFilters,
+    label: string,
+    props: { placeholder?: string; inputMode?: "numeric" | "decimal" | "email"; className?: string } = {},
+  ) => (
+    <Field
+      label={label}
+      className={props.className}
+      error={
+        invalid.has(key as never)
+          ? key.endsWith("Min") && filters[key].trim() && /^-?[\d,]+(\.\d{1,2})?$/.test(filters[key].trim())
+            ? "Above the maximum"
+            : "Not an amount"
+          : undefined
+      }
+    >
       <Input
         type="search"
         value={filters[key]}
@@ -30,7 +44,11 @@ export function AccountFiltersBar({ filters, onChange }: { filters: AccountFilte
     </Field>
   );
   return (
-    <div role="search" aria-label="Filter trading accounts" className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-6">
+    <div
+      role="search"
+      aria-label="Filter trading accounts"
+      className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-6"
+    >
       <Field label="Platform" className="lg:col-span-1">
         <Select
           value={filters.platformId || ALL}

@@ -1,5 +1,5 @@
 import type { ColDef, ICellRendererParams } from "ag-grid-community";
-import { PlatformTypeBadge } from "~/features/trade-platforms/PlatformTypeBadge";
+import { PlatformTypeBadge } from "~/features/trade-platforms";
 import { dateTimeColumn, integerColumn, moneyColumn, percentColumn, textColumn, toDate, type CsvColumn } from "~/ui/grid";
 import { AccountStateBadges, accountStateLabel, MarginStateBadge, marginStateLabel } from "../AccountBadges";
 import type { AccountRow } from "../accountTypes";
@@ -31,7 +31,12 @@ export const ACCOUNT_COLUMNS: ColDef<AccountRow>[] = [
   moneyColumn({ field: "margin", headerName: "Margin", width: 120 }),
   moneyColumn({ field: "freeMargin", headerName: "Free margin" }),
   percentColumn({ field: "marginLevel", headerName: "Margin level" }),
-  textColumn({ field: "marginState", headerName: "Margin state", width: 130, cellRenderer: (p: Cell) => (p.data ? <MarginStateBadge state={p.data.marginState} /> : null) }),
+  textColumn({
+    field: "marginState",
+    headerName: "Margin state",
+    width: 130,
+    cellRenderer: (p: Cell) => (p.data ? <MarginStateBadge state={p.data.marginState} /> : null),
+  }),
   textColumn({
     colId: "enabled",
     field: "enabled",

@@ -19,7 +19,14 @@ export interface ExportOptions {
  * The current filter and sort as CSV: pages of 500 fetched one after the other (the list is
  * server-paged; the grid only holds what was scrolled), then one file.
  */
-export async function exportAccountsCsv({ filters, sort, columns, fetchPage, onProgress, signal }: ExportOptions): Promise<{ csv: string; rows: number; truncated: boolean }> {
+export async function exportAccountsCsv({
+  filters,
+  sort,
+  columns,
+  fetchPage,
+  onProgress,
+  signal,
+}: ExportOptions): Promise<{ csv: string; rows: number; truncated: boolean }> {
   const rows: AccountRow[] = [];
   let total = Infinity;
   while (rows.length < Math.min(total, EXPORT_ROW_LIMIT)) {

@@ -2,11 +2,10 @@ import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { ApiError } from "~/api";
 import { useCurrentOrganizationId, useTradePlatforms } from "~/profile";
-import { Button } from "~/ui/Button";
 import { cn } from "~/ui/cn";
 import { toast } from "~/ui/toast";
-import { ChoiceCards } from "../form/ChoiceCards";
-import { FormAlert } from "../form/FormAlert";
+import { ChoiceCards } from "~/ui/ChoiceCards";
+import { FormAlert } from "~/ui/FormAlert";
 import { platformApi, type PlatformApp } from "../platformApi";
 import { PlatformTypeBadge } from "../PlatformTypeBadge";
 import { APPS, appName } from "./appCatalog";
@@ -16,7 +15,15 @@ import { appsQueryKey } from "./PlatformApps";
  * Pick an application and the platforms it should run on. Platforms that already run it are
  * shown ticked and cannot be unticked here (switch it off in the platform's settings).
  */
-export function AssignApplicationForm({ initialApp, onDone, footer }: { initialApp: PlatformApp; onDone: () => void; footer: (submit: { formId: string; pending: boolean; count: number }) => ReactNode }) {
+export function AssignApplicationForm({
+  initialApp,
+  onDone,
+  footer,
+}: {
+  initialApp: PlatformApp;
+  onDone: () => void;
+  footer: (submit: { formId: string; pending: boolean; count: number }) => ReactNode;
+}) {
   const [app, setApp] = useState<PlatformApp>(initialApp);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState(false);
@@ -26,7 +33,10 @@ export function AssignApplicationForm({ initialApp, onDone, footer }: { initialA
   const organizationId = useCurrentOrganizationId();
   const queryClient = useQueryClient();
   const assigned = useQueries({
-    queries: platforms.map((p) => ({ queryKey: appsQueryKey(organizationId, p.id), queryFn: ({ signal }: { signal: AbortSignal }) => platformApi.apps(p.id, signal) })),
+    queries: platforms.map((p) => ({
+      queryKey: appsQueryKey(organizationId, p.id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => platformApi.apps(p.id, signal),
+    })),
   });
   const alreadyOn = (index: number) => assigned[index]?.data?.some((a) => a.app === app && a.enabled) ?? false;
   const selected = platforms.filter((p, i) => chosen.has(p.id) && !alreadyOn(i)).map((p) => p.id);
@@ -41,8 +51,12 @@ export function AssignApplicationForm({ initialApp, onDone, footer }: { initialA
     setError(null);
     try {
       await platformApi.assignApplication(app, selected);
-      await queryClient.invalidateQueries({ queryKey: ["tradePlatformApps", organizationId] });
-      toast({ title: `${appName(app)} assigned`, description: `Now on ${selected.length} more platform${selected.length === 1 ? "" : "s"}.`, color: "success" });
+      await Promise.all(selected.map((id) => queryClient.invalidateQueries({ queryKey: appsQueryKey(organizationId, id) })));
+      toast({
+        title: `${appName(app)} assigned`,
+        description: `Now on ${selected.length} more platform${selected.length === 1 ? "" : "s"}.`,
+        color: "success",
+      });
       onDone();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return;
@@ -74,7 +88,12 @@ export function AssignApplicationForm({ initialApp, onDone, footer }: { initialA
               const on = alreadyOn(index);
               return (
                 <li key={p.id}>
-                  <label className={cn("flex h-10 cursor-pointer items-center gap-3 rounded-sm px-2 text-sm hover:bg-subtle has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring", on && "cursor-default opacity-70")}>
+                  <label
+                    className={cn(
+                      "flex h-10 cursor-pointer items-center gap-3 rounded-sm px-2 text-sm hover:bg-subtle has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
+                      on && "cursor-default opacity-70",
+                    )}
+                  >
                     <input
                       type="checkbox"
                       className="size-4 accent-primary"

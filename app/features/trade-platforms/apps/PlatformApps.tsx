@@ -26,7 +26,8 @@ export function PlatformApps({ platformId }: { platformId: string }) {
   const [pending, setPending] = useState<PlatformApp | null>(null);
 
   if (apps.isPending) return <Skeleton className="h-40" />;
-  if (apps.isError) return <EmptyState icon={Layers} title="The applications could not be loaded" description="Toolbox's service did not answer. Try again in a moment." />;
+  if (apps.isError)
+    return <EmptyState icon={Layers} title="The applications could not be loaded" description="Toolbox's service did not answer. Try again in a moment." />;
 
   const current = withAllApps(apps.data);
 

@@ -40,7 +40,11 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
       />
       {v.source === "simulated" ? (
         <div className="grid items-start gap-4 sm:grid-cols-3">
-          <Field label="Accounts" error={errors.accounts} description={`Trading accounts it starts with (up to ${SIMULATED_ACCOUNTS_MAX.toLocaleString("en")}).`}>
+          <Field
+            label="Accounts"
+            error={errors.accounts}
+            description={`Trading accounts it starts with (up to ${SIMULATED_ACCOUNTS_MAX.toLocaleString("en")}).`}
+          >
             <Input inputMode="numeric" value={v.accounts} onChange={(e) => set("accounts", e.target.value)} disabled={disabled} />
           </Field>
           <Field label="Trade rate" error={errors.tradeRate} description="Trader actions per second (open, modify, close).">
@@ -53,22 +57,50 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
       ) : v.type === "MatchTrader" ? (
         <div className="grid items-start gap-4 sm:grid-cols-2">
           <Field label="API URL" error={errors.apiUrl}>
-            <Input type="url" value={v.apiUrl} onChange={(e) => set("apiUrl", e.target.value)} placeholder="https://broker-api.example.com" autoComplete="off" disabled={disabled} />
+            <Input
+              type="url"
+              value={v.apiUrl}
+              onChange={(e) => set("apiUrl", e.target.value)}
+              placeholder="https://broker-api.example.com"
+              autoComplete="off"
+              disabled={disabled}
+            />
           </Field>
           <Field label="API key" error={errors.apiKey} description="Stored encrypted; never shown again.">
-            <Input type="password" value={v.apiKey} onChange={(e) => set("apiKey", e.target.value)} placeholder={unchanged} autoComplete="off" disabled={disabled} />
+            <Input
+              type="password"
+              value={v.apiKey}
+              onChange={(e) => set("apiKey", e.target.value)}
+              placeholder={unchanged}
+              autoComplete="off"
+              disabled={disabled}
+            />
           </Field>
         </div>
       ) : (
         <div className="grid items-start gap-4 sm:grid-cols-3">
           <Field label="Server address" error={errors.address} description="Host and port.">
-            <Input value={v.address} onChange={(e) => set("address", e.target.value)} placeholder="mt5.example.com:443" autoComplete="off" spellCheck={false} disabled={disabled} />
+            <Input
+              value={v.address}
+              onChange={(e) => set("address", e.target.value)}
+              placeholder="mt5.example.com:443"
+              autoComplete="off"
+              spellCheck={false}
+              disabled={disabled}
+            />
           </Field>
           <Field label="Manager login" error={errors.login}>
             <Input inputMode="numeric" value={v.login} onChange={(e) => set("login", e.target.value)} autoComplete="off" disabled={disabled} />
           </Field>
           <Field label="Manager password" error={errors.password} description="Stored encrypted; never shown again.">
-            <Input type="password" value={v.password} onChange={(e) => set("password", e.target.value)} placeholder={unchanged} autoComplete="new-password" disabled={disabled} />
+            <Input
+              type="password"
+              value={v.password}
+              onChange={(e) => set("password", e.target.value)}
+              placeholder={unchanged}
+              autoComplete="new-password"
+              disabled={disabled}
+            />
           </Field>
         </div>
       )}

@@ -49,7 +49,8 @@ export function NewPlatformForm() {
       const created = await platformApi.create(newPlatformFrom(v));
       upsertProfilePlatform(toListEntry(created));
       queryClient.setQueryData(platformQueryKey(organizationId, created.id), created);
-      navigate(platformSettingsPath(created));
+      // Fire and forget: the form is done; the settings page takes over.
+      void navigate(platformSettingsPath(created));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return;
       setApiError(error instanceof ApiError && error.status ? error.message : "Toolbox's service did not answer. Try again in a moment.");
@@ -80,7 +81,13 @@ export function NewPlatformForm() {
           />
           <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Name" error={errors.name} description="Shown in the sidebar and on every screen.">
-              <Input value={v.name} onChange={(e) => set("name", e.target.value)} maxLength={NAME_MAX + 20} placeholder={`e.g. ${v.type === "MatchTrader" ? "Match-Trader" : v.type} Live`} autoComplete="off" />
+              <Input
+                value={v.name}
+                onChange={(e) => set("name", e.target.value)}
+                maxLength={NAME_MAX + 20}
+                placeholder={`e.g. ${v.type === "MatchTrader" ? "Match-Trader" : v.type} Live`}
+                autoComplete="off"
+              />
             </Field>
             <Field label="Server time zone" error={errors.timeZone} description="The zone the server's clock and daily sessions run in.">
               <TimeZonePicker value={v.timeZone} onChange={(zone) => set("timeZone", zone)} />

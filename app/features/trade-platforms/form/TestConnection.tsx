@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, PlugZap } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Button } from "~/ui/Button";
 import { cn } from "~/ui/cn";
 import { formatServerTime } from "../ServerClock";
@@ -11,10 +11,22 @@ import type { PlatformForm } from "./usePlatformForm";
  * "Test connection": a real attempt with what is typed, before anything is saved. The answer is
  * a status region, so it is read out when it arrives; it is cleared when a connection field changes.
  */
-export function TestConnection({ form, secretStored = false, platformId, disabled }: { form: PlatformForm; secretStored?: boolean; platformId?: string; disabled?: boolean }) {
+export function TestConnection({
+  form,
+  secretStored = false,
+  platformId,
+  disabled,
+}: {
+  form: PlatformForm;
+  secretStored?: boolean;
+  platformId?: string;
+  disabled?: boolean;
+}) {
   const [pending, setPending] = useState(false);
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  useEffect(() => setOutcome(null), [form.connectionVersion]);
+  // An outcome belongs to the connection it tested: once a connection field changes it is gone.
+  const [tested, setTested] = useState<{ version: number; outcome: TestOutcome } | null>(null);
+  const outcome = tested?.version === form.connectionVersion ? tested.outcome : null;
+  const setOutcome = (next: TestOutcome | null) => setTested(next ? { version: form.connectionVersion, outcome: next } : null);
 
   async function run() {
     const problems = connectionErrors(formErrors(form.values, { secretStored }));

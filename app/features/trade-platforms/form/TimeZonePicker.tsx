@@ -135,6 +135,7 @@ export function TimeZonePicker({ value, onChange, disabled, id, ...aria }: TimeZ
                       {heading}
                     </div>
                   ) : null}
+                  {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus -- combobox with aria-activedescendant: the search input keeps focus and handles the keys (WAI-ARIA APG); options are not focusable by design */}
                   <div
                     id={`${listId}-${index}`}
                     data-index={index}

@@ -15,11 +15,17 @@ const FAILURE_TITLES: Record<Extract<TestConnectionResult, { ok: false }>["code"
 /** `platformId`: testing a saved platform's changed settings, where an empty secret means the stored one. */
 export async function testPlatformConnection(values: PlatformFormValues, platformId?: string): Promise<TestOutcome> {
   try {
-    const result = await platformApi.testConnection({ type: values.type, connection: connectionFrom(values), timeZone: values.timeZone, ...(platformId ? { platformId } : {}) });
+    const result = await platformApi.testConnection({
+      type: values.type,
+      connection: connectionFrom(values),
+      timeZone: values.timeZone,
+      ...(platformId ? { platformId } : {}),
+    });
     if (result.ok) return result;
     return { ok: false, title: FAILURE_TITLES[result.code] ?? "The connection failed", message: result.message };
   } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return { ok: false, title: "Toolbox can't test this connection", message: error.message };
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500)
+      return { ok: false, title: "Toolbox can't test this connection", message: error.message };
     return { ok: false, title: "Toolbox's service did not answer", message: "Try again in a moment." };
   }
 }

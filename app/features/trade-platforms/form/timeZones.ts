@@ -17,7 +17,7 @@ export function timeZoneOptions(at = new Date()): TimeZoneOption[] {
     const [region, ...rest] = zone.split("/");
     return {
       zone,
-      region: rest.length ? region : "UTC",
+      region: rest.length && region ? region : "UTC",
       city: rest.length ? rest.join(" / ").replace(/_/g, " ") : zone,
       offset: safeOffset(at, zone),
     };

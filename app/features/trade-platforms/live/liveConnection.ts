@@ -1,5 +1,5 @@
 import { apiHeaders } from "~/api/headers";
-import { useProfileStore } from "~/profile/store";
+import { onOrganizationChange, useProfileStore } from "~/profile";
 import { openLiveStream } from "./liveStream";
 import { readRemovedPlatform, readStateUpdates, useLiveStateStore } from "./liveStateStore";
 
@@ -50,8 +50,7 @@ export function acquireLiveState(): () => void {
   users++;
   if (!stopStream) {
     start();
-    stopWatchingOrganization = useProfileStore.subscribe((s, before) => {
-      if (s.currentOrganizationId === before.currentOrganizationId) return;
+    stopWatchingOrganization = onOrganizationChange(() => {
       stop();
       useLiveStateStore.getState().clear();
       start();

@@ -16,10 +16,10 @@ export interface PlatformLiveState {
 interface LiveStateStore {
   platforms: Record<string, PlatformLiveState>;
   stream: StreamStatus;
-  apply(update: PlatformStateUpdate, receivedAt?: number): void;
-  setStream(stream: StreamStatus): void;
-  remove(platformId: string): void;
-  clear(): void;
+  apply: (update: PlatformStateUpdate, receivedAt?: number) => void;
+  setStream: (stream: StreamStatus) => void;
+  remove: (platformId: string) => void;
+  clear: () => void;
 }
 
 /** One `state` event of GET /api/tradePlatforms/live. */
@@ -30,7 +30,8 @@ export interface PlatformStateUpdate {
   serverTime?: string | null;
 }
 
-export const useLiveStateStore = create<LiveStateStore>()((set) => ({
+// Pure: a page that imports the trade-platforms index without using the store must not pull it in (and split the shell's chunks).
+export const useLiveStateStore = /* @__PURE__ */ create<LiveStateStore>()((set) => ({
   platforms: {},
   stream: "stopped",
   apply: (update, receivedAt = Date.now()) =>

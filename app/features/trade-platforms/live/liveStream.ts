@@ -1,33 +1,37 @@
-import { backoffDelay } from "./backoff";
-import { createSseParser, type SseMessage } from "./sseParser";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { BACKOFF, retry } from "~/api/retry";
 
 export type StreamStatus = "connecting" | "open" | "waiting" | "stopped";
+/** One Server-Sent Event; `event` is undefined when the server named none ("message"). */
+export type LiveMessage = EventSourceMessage;
 
 export interface LiveStreamOptions {
   url: string;
   /** Fresh headers for each attempt (the token may have been renewed meanwhile). */
   headers: () => Promise<Headers>;
-  onMessage: (message: SseMessage) => void;
-  onStatus?: (status: StreamStatus, detail?: { retryInMs?: number; error?: string }) => void;
+  onMessage: (message: LiveMessage) => void;
+  onStatus?: (status: StreamStatus, detail?: { error?: string }) => void;
   /** The server sends something at least every second; this long without a byte means a dead link. */
   idleTimeoutMs?: number;
   fetch?: typeof fetch;
-  random?: () => number;
 }
 
 /**
- * Keeps one Server-Sent Events stream open through fetch (so it carries the API's headers):
- * parses it, and after any end or failure reconnects with exponential backoff and jitter (or
- * the server's `retry:`). Returns the function that stops it for good.
+ * Keeps one Server-Sent Events stream open through fetch, not EventSource, because EventSource
+ * cannot send the API's Authorization and OrganizationId headers. The text is parsed by
+ * eventsource-parser. A connection that cannot open is tried again with the app's backoff
+ * (app/api/retry.ts); a stream that opened and then ended is reopened after the first wait (or
+ * the server's `retry:`), with the backoff starting over. Returns the function that stops it.
  */
 export function openLiveStream(options: LiveStreamOptions): () => void {
-  const { url, headers, onMessage, onStatus = () => {}, idleTimeoutMs = 20_000, random = Math.random } = options;
+  const { url, headers, onMessage, onStatus = () => {}, idleTimeoutMs = 20_000 } = options;
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const stop = new AbortController();
-  const parser = createSseParser(onMessage);
-  let attempt = 0;
+  let serverRetryMs: number | undefined;
+  const parser = createParser({ onEvent: onMessage, onRetry: (ms) => (serverRetryMs = ms) });
 
-  async function connectOnce(): Promise<void> {
+  /** One connection: throws if it could not open; once open, returns when the stream ends, however it ends. */
+  async function connect(): Promise<void> {
     const attemptAbort = new AbortController();
     const abortAttempt = () => attemptAbort.abort();
     stop.signal.addEventListener("abort", abortAttempt);
@@ -49,14 +53,17 @@ export function openLiveStream(options: LiveStreamOptions): () => void {
       if (!response.headers.get("Content-Type")?.includes("text/event-stream") || !response.body) throw new Error("Not an event stream");
       parser.reset();
       onStatus("open");
-      attempt = 0;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
-      for (;;) {
-        armIdle();
-        const { done, value } = await reader.read();
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
+      try {
+        for (;;) {
+          armIdle();
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(value, { stream: true }));
+        }
+      } catch {
+        // The link dropped or went idle: like an end, the stream is opened again.
       }
     } finally {
       clearTimeout(idle);
@@ -67,16 +74,19 @@ export function openLiveStream(options: LiveStreamOptions): () => void {
 
   async function run() {
     while (!stop.signal.aborted) {
-      let error: string | undefined;
       try {
-        await connectOnce();
-      } catch (e) {
-        error = e instanceof Error ? e.message : String(e);
+        await retry(connect, {
+          signal: stop.signal,
+          minTimeout: serverRetryMs ?? BACKOFF.minTimeout,
+          retryIf: () => !stop.signal.aborted,
+          onRetry: (error) => onStatus("waiting", { error: error.message }),
+        });
+      } catch {
+        break; // stopped
       }
       if (stop.signal.aborted) break;
-      const retryInMs = backoffDelay(attempt++, parser.retryMs ?? undefined, random);
-      onStatus("waiting", { retryInMs, error });
-      await sleep(retryInMs, stop.signal);
+      onStatus("waiting");
+      await sleep(serverRetryMs ?? BACKOFF.minTimeout, stop.signal);
     }
     onStatus("stopped");
   }

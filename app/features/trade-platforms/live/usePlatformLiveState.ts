@@ -1,12 +1,24 @@
 import { useEffect } from "react";
 import type { ConnectionState } from "@core/trading/platform";
 import type { TradePlatform } from "~/profile";
-import { acquireLiveState } from "./liveConnection";
 import { useLiveStateStore, type PlatformLiveState } from "./liveStateStore";
 
-/** Keeps the shared live stream open while the calling component is mounted. */
+/**
+ * Keeps the shared live stream open while the calling component is mounted. The stream's code
+ * (fetch reader, SSE parser, reconnection) loads with the stream, after the page has rendered.
+ */
 export function useLiveStateStream() {
-  useEffect(() => acquireLiveState(), []);
+  useEffect(() => {
+    let release: (() => void) | undefined;
+    let unmounted = false;
+    void import("./liveConnection").then(({ acquireLiveState }) => {
+      if (!unmounted) release = acquireLiveState();
+    });
+    return () => {
+      unmounted = true;
+      release?.();
+    };
+  }, []);
 }
 
 /**

@@ -3,13 +3,14 @@ import { Trash2 } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { ApiError } from "~/api";
-import { useProfileStore } from "~/profile";
+import { useCurrentOrganizationId, useProfileStore } from "~/profile";
 import { Button } from "~/ui/Button";
 import { DialogClose, DialogContent, DialogRoot, DialogTrigger } from "~/ui/Dialog";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
-import { FormAlert } from "../form/FormAlert";
-import { platformApi } from "../platformApi";
+import { FormAlert } from "~/ui/FormAlert";
+import { appsQueryKey } from "../apps/PlatformApps";
+import { platformApi, platformQueryKey } from "../platformApi";
 import { deleteConfirmed } from "./deleteConfirmation";
 
 export const DELETED_PATH = "/tradePlatforms/tradePlatformDeletedSuccessfully";
@@ -23,6 +24,7 @@ export function DeletePlatformDialog({ platform }: { platform: { id: string; nam
   const formId = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const organizationId = useCurrentOrganizationId();
   const confirmed = deleteConfirmed(typed, platform.name);
 
   async function submit(event: FormEvent) {
@@ -33,9 +35,11 @@ export function DeletePlatformDialog({ platform }: { platform: { id: string; nam
     try {
       await platformApi.remove(platform.id, typed);
       useProfileStore.getState().removeTradePlatform(platform.id);
-      queryClient.removeQueries({ queryKey: ["tradePlatform"] });
-      // Replace: the settings page no longer exists, Back must not return to it.
-      navigate(DELETED_PATH, { replace: true, state: { name: platform.name } });
+      queryClient.removeQueries({ queryKey: platformQueryKey(organizationId, platform.id) });
+      queryClient.removeQueries({ queryKey: appsQueryKey(organizationId, platform.id) });
+      // Replace: the settings page no longer exists, Back must not return to it. Not awaited: the
+      // platform is gone whatever the navigation does, and a failed navigation is not a failed delete.
+      void navigate(DELETED_PATH, { replace: true, state: { name: platform.name } });
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) return;
       setError(e instanceof ApiError && e.status ? e.message : "Toolbox's service did not answer. Nothing was deleted; try again.");
@@ -80,7 +84,7 @@ export function DeletePlatformDialog({ platform }: { platform: { id: string; nam
               </>
             }
           >
-            <Input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus />
+            <Input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} />
           </Field>
           <FormAlert message={error} />
         </form>

@@ -34,7 +34,7 @@ export function GeneralSettings({ platformId }: { platformId: string }) {
   const platform = detail.data;
   return (
     <div className="grid gap-6">
-      <LiveStatusCard platform={platform} canWrite={canWrite} />
+      <LiveStatusCard platform={platform} receivedAt={detail.dataUpdatedAt} canWrite={canWrite} />
       {/* Keyed by what it edits: a saved change starts the form from the new values; toggling enable does not reset it. */}
       <PlatformDetailsForm key={JSON.stringify([platform.name, platform.timeZone, platform.connection])} platform={platform} canWrite={canWrite} />
       {canWrite ? <DangerZone platform={platform} /> : null}

@@ -7,7 +7,7 @@ import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { toast } from "~/ui/toast";
 import { ConnectionFields } from "../form/ConnectionFields";
-import { FormAlert } from "../form/FormAlert";
+import { FormAlert } from "~/ui/FormAlert";
 import { formErrors, NAME_MAX, platformFormFrom } from "../form/platformForm";
 import { TestConnection } from "../form/TestConnection";
 import { TimeZonePicker } from "../form/TimeZonePicker";
@@ -61,7 +61,11 @@ export function PlatformDetailsForm({ platform, canWrite }: { platform: Platform
       <Card>
         <CardHeader>
           <CardTitle>Details</CardTitle>
-          <CardDescription>{canWrite ? "Changing the connection reconnects the platform." : "You can read these settings; changing them needs write access to trade platforms."}</CardDescription>
+          <CardDescription>
+            {canWrite
+              ? "Changing the connection reconnects the platform."
+              : "You can read these settings; changing them needs write access to trade platforms."}
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5">
           <div className="grid items-start gap-4 sm:grid-cols-2">

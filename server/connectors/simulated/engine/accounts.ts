@@ -1,12 +1,6 @@
 /** Creating, changing and listing accounts on the simulated server. */
 import { createHash } from "node:crypto";
-import {
-  compileMask,
-  type Account,
-  type AccountPatch,
-  type NewAccount,
-  type PasswordKind,
-} from "../../../../core/trading/index.ts";
+import { compileMask, type Account, type AccountPatch, type NewAccount, type PasswordKind } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import { commit, now, type EngineContext } from "./context.ts";
 import type { SimAccount } from "./state.ts";
@@ -67,10 +61,7 @@ export function updateAccount(ctx: EngineContext, login: string, patch: AccountP
     const group = ctx.state.group(patch.group);
     const holdsMoney = account.balance !== 0 || account.credit !== 0 || account.positions.size > 0;
     if (group.currency !== account.currency && holdsMoney)
-      throw connectorErrors.rejected(
-        "other",
-        `Account ${login} holds money or positions in ${account.currency}; it cannot move to a ${group.currency} group.`,
-      );
+      throw connectorErrors.rejected("other", `Account ${login} holds money or positions in ${account.currency}; it cannot move to a ${group.currency} group.`);
     changes.push(`group '${account.group}' → '${group.name}'`);
     account.group = group.name;
     account.currency = group.currency;

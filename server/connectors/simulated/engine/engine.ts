@@ -46,6 +46,8 @@ export interface EngineOptions {
   initialPositionRatio: number;
   /** Transactions kept for connections that come back (a real server's event window). */
   retainedTransactions: number;
+  /** "later": the starting accounts are added by `populateFor` calls (in slices), not in the constructor. */
+  population?: "now" | "later";
 }
 
 export class SimulatedEngine {
@@ -54,6 +56,8 @@ export class SimulatedEngine {
   readonly traderRandom: Random;
   readonly faultRandom: Random;
   private readonly remembered = new RememberedResults();
+  /** The starting accounts still to be added; null once all are in. */
+  private population: Generator<void, void, void> | null;
 
   constructor(options: EngineOptions) {
     const random = new Random(options.seed);
@@ -74,7 +78,29 @@ export class SimulatedEngine {
       clock: options.clock,
       timeZoneOffsetMinutes: options.timeZoneOffsetMinutes,
     };
-    populate(this.ctx, options.accounts, options.initialPositionRatio, populationRandom);
+    this.population = populate(this.ctx, options.accounts, options.initialPositionRatio, populationRandom);
+    if (options.population !== "later") this.populateFor(Infinity);
+  }
+
+  /** All the starting accounts are in. */
+  get populated(): boolean {
+    return this.population === null;
+  }
+
+  /**
+   * Adds starting accounts for about `budgetMs` of work (a step of POPULATION_STEP at least);
+   * true once all are in. The result is the same however it is sliced.
+   */
+  populateFor(budgetMs: number): boolean {
+    if (!this.population) return true;
+    const until = performance.now() + budgetMs;
+    do {
+      if (this.population.next().done) {
+        this.population = null;
+        return true;
+      }
+    } while (performance.now() < until);
+    return false;
   }
 
   get platform(): TradePlatformType {

@@ -1,19 +1,14 @@
 /** Deposits, withdrawals and credit on the simulated server. */
-import {
-  isCreditOperation,
-  signedAmount,
-  type BalanceOperationRequest,
-  type BalanceOperationResult,
-  type Deal,
-} from "../../../../core/trading/index.ts";
+import { isCreditOperation, signedAmount, type BalanceOperationRequest, type BalanceOperationResult, type Deal } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import { commit, now, type EngineContext } from "./context.ts";
-import { formatMoney } from "./rules.ts";
+import { formatMoney, requireOperationAmount, requireWithinAccountBound } from "./rules.ts";
 import { figuresOf, snapshotAccount } from "./valuation.ts";
 
 export function balanceOperation(ctx: EngineContext, request: BalanceOperationRequest): BalanceOperationResult {
   const account = ctx.state.account(request.login);
   const money = (amount: number) => formatMoney(amount, account.currency);
+  requireOperationAmount(request.amount, account.currency);
   if (request.type === "withdrawal") {
     // Credit is the broker's money: only balance that is not holding up positions can leave.
     const free = Math.min(account.balance, figuresOf(ctx, account).freeMargin);
@@ -25,6 +20,10 @@ export function balanceOperation(ctx: EngineContext, request: BalanceOperationRe
 
   const credit = isCreditOperation(request.type);
   const signed = signedAmount(request.type, request.amount);
+  // Balance, credit and equity all stay within the account bound, or nothing happens.
+  if (credit) requireWithinAccountBound("credit", account.credit + signed, account.currency);
+  else requireWithinAccountBound("balance", account.balance + signed, account.currency);
+  requireWithinAccountBound("equity", figuresOf(ctx, account).equity + signed, account.currency);
   const time = now(ctx);
   const ids = ctx.flavour.moneyDeal(credit);
   const deal: Deal = {

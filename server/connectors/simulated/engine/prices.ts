@@ -44,7 +44,11 @@ export class PriceFeed {
   /** Value of one unit of `from` in `to`, from the current mid prices. */
   rate(from: string, to: string): number | undefined {
     const key = `${from}>${to}`;
-    if (!this.rates.has(key)) this.rates.set(key, conversionRate(from, to, (s) => this.mid(s)));
+    if (!this.rates.has(key))
+      this.rates.set(
+        key,
+        conversionRate(from, to, (s) => this.mid(s)),
+      );
     return this.rates.get(key);
   }
 

@@ -16,9 +16,7 @@ export class RememberedResults {
     const known = this.results.get(key);
     if (known) {
       if (known.fingerprint !== fingerprint)
-        throw connectorErrors.invalidRequest(
-          "This operation id was already used for a different request. Use a new id for a new operation.",
-        );
+        throw connectorErrors.invalidRequest("This operation id was already used for a different request. Use a new id for a new operation.");
       return structuredClone(known.result) as T;
     }
     const result = run();

@@ -2,14 +2,7 @@
  * The simulated server's books: accounts, groups, symbols, open positions and history, with
  * lookups that fail the way a platform does (not found, with the name the dealer typed).
  */
-import type {
-  Deal,
-  Group,
-  Money,
-  NativeAccountRef,
-  PositionRecord,
-  TradeSymbol,
-} from "../../../../core/trading/index.ts";
+import type { Deal, Group, Money, NativeAccountRef, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { ClosedTrade } from "../../wire/codec.ts";
 
@@ -83,9 +76,7 @@ export class EngineState {
 
   addAccount(account: SimAccount): void {
     this.accounts.set(account.login, account);
-    const at = this.logins.length === 0 || account.loginNumber > (this.logins.at(-1) ?? 0)
-      ? this.logins.length
-      : this.indexAfter(account.loginNumber - 1);
+    const at = this.logins.length === 0 || account.loginNumber > (this.logins.at(-1) ?? 0) ? this.logins.length : this.indexAfter(account.loginNumber - 1);
     this.logins.splice(at, 0, account.loginNumber);
   }
 

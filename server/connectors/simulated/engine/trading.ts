@@ -8,6 +8,8 @@ import {
   entryDeal,
   exitDeal,
   formatLots,
+  MAX_ACCOUNT_MONEY,
+  moneyToDisplay,
   shareOfMoney,
   VOLUME_PER_LOT,
   type ClosedPositionRecord,
@@ -22,7 +24,7 @@ import { connectorErrors } from "../../errors.ts";
 import type { RecordedTradeEvent } from "../../wire/codec.ts";
 import { commit, now, type EngineContext } from "./context.ts";
 import * as rules from "./rules.ts";
-import { closingPrice, figuresOf, marginFor, profitAt, quoteOf, revalue, snapshotAccount, snapshotPosition } from "./valuation.ts";
+import { closingPrice, exposureOf, figuresOf, marginFor, notionalOf, profitAt, quoteOf, revalue, snapshotAccount, snapshotPosition } from "./valuation.ts";
 
 export function openPosition(ctx: EngineContext, request: OrderRequest): OrderResult {
   const account = ctx.state.account(request.login);
@@ -39,6 +41,13 @@ export function openPosition(ctx: EngineContext, request: OrderRequest): OrderRe
   const price = request.side === "buy" ? quote.ask : quote.bid;
   rules.requireDeviation(symbol, price, request.expectedPrice, request.maxDeviationPoints);
   rules.requireStops(symbol, request.side, request.side === "buy" ? quote.bid : quote.ask, request.sl, request.tp);
+  // The account's positions stay worth at most the account bound, so their profit can never take a figure out of range.
+  const exposure = exposureOf(ctx, account) + notionalOf(ctx, symbol, request.volume, price, account);
+  if (exposure > MAX_ACCOUNT_MONEY)
+    throw connectorErrors.rejected(
+      "maxMoney",
+      `The server refuses this order: account ${account.login}'s open positions would be worth more than ${moneyToDisplay(MAX_ACCOUNT_MONEY)} ${account.currency}, the most an account may hold.`,
+    );
   const commission = 0 - shareOfMoney(group.commissionPerLot, request.volume, VOLUME_PER_LOT); // 0 - x, not -x: no negative zero in money
   const figures = figuresOf(ctx, account);
   const margin = marginFor(ctx, symbol, request.volume, price, account);
@@ -74,7 +83,12 @@ export function openPosition(ctx: EngineContext, request: OrderRequest): OrderRe
   const deal = entryDeal(position, entry.id, entry.native);
   ctx.state.addDeal(deal);
   account.balance += commission;
-  ctx.journal.write(time, "trade", `'${account.login}': #${position.id} ${position.side} ${formatLots(position.volume)} ${symbol.name} at ${price}`, account.login);
+  ctx.journal.write(
+    time,
+    "trade",
+    `'${account.login}': #${position.id} ${position.side} ${formatLots(position.volume)} ${symbol.name} at ${price}`,
+    account.login,
+  );
   const events: RecordedTradeEvent[] = [
     { type: "positionOpened", time, login: account.login, position: snapshotPosition(ctx, position) },
     { type: "dealAdded", time, login: account.login, deal },
@@ -111,7 +125,10 @@ export function closePosition(ctx: EngineContext, request: ClosePositionRequest)
     throw connectorErrors.rejected("invalidVolume", `Position #${position.id} has only ${formatLots(position.volume)} lot to close.`);
   rules.requireVolume(symbol, volume);
   if (remaining > 0 && remaining < symbol.volumeMin)
-    throw connectorErrors.rejected("invalidVolume", `Closing ${formatLots(volume)} lot would leave less than the minimum ${formatLots(symbol.volumeMin)} lot open.`);
+    throw connectorErrors.rejected(
+      "invalidVolume",
+      `Closing ${formatLots(volume)} lot would leave less than the minimum ${formatLots(symbol.volumeMin)} lot open.`,
+    );
 
   const time = now(ctx);
   const price = closingPrice(ctx, position);
@@ -127,6 +144,8 @@ export function closePosition(ctx: EngineContext, request: ClosePositionRequest)
     closePrice: price,
     closeReason: reason,
   };
+  // The profit goes into the balance: refused (the position stays open) if that took the balance past the bound.
+  rules.requireWithinAccountBound("balance", account.balance + closed.profit + closed.swap, account.currency, `closing #${position.id}`);
   const events: RecordedTradeEvent[] = [];
   if (full) {
     ctx.state.removePosition(position);

@@ -5,6 +5,8 @@
  */
 import {
   accountFigures,
+  MONEY_DIGITS,
+  volumeToLots,
   marginRequired,
   positionProfit,
   type Account,
@@ -68,6 +70,27 @@ export function marginFor(ctx: EngineContext, symbol: TradeSymbol, volume: numbe
     leverage: account.leverage,
     maxLeverage: symbol.maxLeverage,
   });
+}
+
+/**
+ * What a position of `volume` at `price` is worth in the account currency, in minor units, as a
+ * plain float (it is compared with the account bound, never booked). The account's floating
+ * profit can only be a fraction of its positions' worth (times the prices' change), so keeping
+ * that worth within the bound keeps every figure far inside the exact-integer range.
+ */
+export function notionalOf(ctx: EngineContext, symbol: TradeSymbol, volume: number, price: number, account: SimAccount): number {
+  const rate = rateToAccount(ctx, symbol.profitCurrency, account.currency);
+  return volumeToLots(volume) * symbol.contractSize * price * rate * 10 ** MONEY_DIGITS;
+}
+
+/** The worth of the account's open positions at their open prices (see notionalOf). */
+export function exposureOf(ctx: EngineContext, account: SimAccount): number {
+  let total = 0;
+  for (const id of account.positions) {
+    const position = ctx.state.position(id);
+    total += notionalOf(ctx, ctx.state.symbol(position.symbol), position.volume, position.openPrice, account);
+  }
+  return total;
 }
 
 export function figuresOf(ctx: EngineContext, account: SimAccount): AccountFigures {

@@ -82,12 +82,7 @@ export function expectConsecutive(events: TradeEvent[], after: number): void {
 }
 
 /** The stream's deals equal the platform's own history over the same window, one for one. */
-export async function expectDealsMatchHistory(
-  connector: TradePlatformConnector,
-  events: TradeEvent[],
-  from: number,
-  to: number,
-): Promise<void> {
+export async function expectDealsMatchHistory(connector: TradePlatformConnector, events: TradeEvent[], from: number, to: number): Promise<void> {
   const streamed = events.flatMap((e) => (e.type === "dealAdded" ? [e.deal] : []));
   const ids = streamed.map((d) => d.id);
   expect(new Set(ids).size, "a deal was delivered twice").toBe(ids.length);

@@ -40,10 +40,7 @@ export function moneyContract(h: () => ConnectorHarness): void {
     const login = await fundedAccount(connector);
     const operationId = uniqueId("same");
     await connector.balanceOperation({ operationId, login, type: "deposit", amount: 100, comment: "a" });
-    const error = await expectConnectorError(
-      connector.balanceOperation({ operationId, login, type: "deposit", amount: 200, comment: "a" }),
-      "invalidRequest",
-    );
+    const error = await expectConnectorError(connector.balanceOperation({ operationId, login, type: "deposit", amount: 200, comment: "a" }), "invalidRequest");
     expect(error.message).toMatch(/already used/i);
   });
 
@@ -86,10 +83,7 @@ export function moneyContract(h: () => ConnectorHarness): void {
       connector.balanceOperation({ operationId: uniqueId("w"), login, type: "withdrawal", amount: 50_001, comment: "too much" }),
       "rejected",
     );
-    await expectConnectorError(
-      connector.balanceOperation({ operationId: uniqueId("c"), login, type: "creditOut", amount: 1, comment: "none" }),
-      "rejected",
-    );
+    await expectConnectorError(connector.balanceOperation({ operationId: uniqueId("c"), login, type: "creditOut", amount: 1, comment: "none" }), "rejected");
     const credit = await connector.balanceOperation({ operationId: uniqueId("ci"), login, type: "creditIn", amount: 2_500, comment: "bonus" });
     expect(credit.credit).toBe(2_500);
     const out = await connector.balanceOperation({ operationId: uniqueId("co"), login, type: "creditOut", amount: 2_500, comment: "bonus off" });
@@ -104,9 +98,6 @@ export function moneyContract(h: () => ConnectorHarness): void {
     const { connector } = h();
     const login = await fundedAccount(connector);
     for (const amount of [0, -5, 1.5])
-      await expectConnectorError(
-        connector.balanceOperation({ operationId: uniqueId("bad"), login, type: "deposit", amount, comment: "" }),
-        "invalidRequest",
-      );
+      await expectConnectorError(connector.balanceOperation({ operationId: uniqueId("bad"), login, type: "deposit", amount, comment: "" }), "invalidRequest");
   });
 }

@@ -8,7 +8,12 @@ import type { TradeEvent } from "../../../../core/trading/index.ts";
 import type { ConnectorHarness } from "./harness.ts";
 import { collect, expectConnectorError, expectConsecutive, expectDealsMatchHistory, replay, settle } from "./helpers.ts";
 
-async function expectStreamMatchesServer(harness: ConnectorHarness, events: TradeEvent[], snapshot: Awaited<ReturnType<ConnectorHarness["connector"]["openPositions"]>>, from: number) {
+async function expectStreamMatchesServer(
+  harness: ConnectorHarness,
+  events: TradeEvent[],
+  snapshot: Awaited<ReturnType<ConnectorHarness["connector"]["openPositions"]>>,
+  from: number,
+) {
   const { connector } = harness;
   const rebuilt = replay(snapshot, events);
   const actual = await connector.openPositions();
@@ -109,7 +114,13 @@ export function streamContract(h: () => ConnectorHarness): void {
   it("refuses to resume from a sequence this connection never produced", async () => {
     const { connector } = h();
     const last = connector.subscribe().lastSequence;
-    await expectConnectorError(Promise.resolve().then(() => connector.subscribe(last + 1000)), "resyncRequired");
-    await expectConnectorError(Promise.resolve().then(() => connector.subscribe(-1)), "invalidRequest");
+    await expectConnectorError(
+      Promise.resolve().then(() => connector.subscribe(last + 1000)),
+      "resyncRequired",
+    );
+    await expectConnectorError(
+      Promise.resolve().then(() => connector.subscribe(-1)),
+      "invalidRequest",
+    );
   });
 }

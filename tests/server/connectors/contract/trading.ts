@@ -32,10 +32,7 @@ export function tradingContract(h: () => ConnectorHarness): void {
     const tp = Number((q.bid + 300 * q.point).toFixed(5));
     await connector.modifyPosition({ requestId: uniqueId("mod"), positionId: opened.positionId, sl, tp });
     expect((await connector.openPositions(login))[0]).toMatchObject({ sl, tp });
-    await expectConnectorError(
-      connector.modifyPosition({ requestId: uniqueId("bad"), positionId: opened.positionId, sl: tp, tp: sl }),
-      "rejected",
-    );
+    await expectConnectorError(connector.modifyPosition({ requestId: uniqueId("bad"), positionId: opened.positionId, sl: tp, tp: sl }), "rejected");
 
     await harness.advance(1000);
     const part = await connector.closePosition({ requestId: uniqueId("part"), positionId: opened.positionId, volume: 400 });
@@ -99,7 +96,12 @@ export function tradingContract(h: () => ConnectorHarness): void {
     const { connector } = harness;
     const login = await fundedAccount(connector);
     await connector.balanceOperation({ operationId: uniqueId("ci"), login, type: "creditIn", amount: 10_000, comment: "bonus" });
-    for (const [symbol, side] of [["EURUSD", "buy"], ["USDJPY", "sell"], ["XAUUSD", "buy"], ["GER40", "sell"]] as const)
+    for (const [symbol, side] of [
+      ["EURUSD", "buy"],
+      ["USDJPY", "sell"],
+      ["XAUUSD", "buy"],
+      ["GER40", "sell"],
+    ] as const)
       await connector.placeOrder({ requestId: uniqueId("eq"), login, symbol, side, volume: 100 });
     await harness.advance(5_000);
     const account = await connector.getAccount(login);

@@ -38,7 +38,7 @@ export function fakeProvider(keys: () => TestKey[]) {
         case `${ISSUER}/jwks`:
           return json({ keys: keys().map((k) => k.jwk) });
         case `${ISSUER}/token`: {
-          const form = new URLSearchParams(String(init?.body));
+          const form = new URLSearchParams(await new Response(init?.body).text());
           provider.tokenRequests.push(form);
           const answer = (await provider.onToken(form)) as { error?: string };
           return json(answer, answer.error ? 400 : 200);

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from "react";
+import type uPlot from "uplot";
+import { cn } from "../cn";
+import { useColorMode } from "../colorMode";
+import { chartTheme, type ChartTheme } from "./theme";
+
+export type UPlot = typeof uPlot;
+/** Everything about a chart but its size, built with the theme's colours and the uPlot class (for its path builders). */
+export type ChartOptions = (theme: ChartTheme, lib: UPlot) => Omit<uPlot.Options, "width" | "height">;
+
+interface ChartProps {
+  /** Keep it stable (module level or useCallback): a new function draws the chart anew. */
+  options: ChartOptions;
+  /** New data is drawn in place (live series), without building the chart again. */
+  data: uPlot.AlignedData;
+  height: number;
+  className?: string;
+}
+
+/**
+ * The canvas of a uPlot chart, sized to its box and redrawn in the other colour mode. It is
+ * decoration for sighted readers (aria-hidden): every chart built on it gives screen readers its
+ * own text alternative. uPlot loads lazily, in the browser only; until then the box keeps its size.
+ */
+export function Chart({ options, data, height, className }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+  const latest = useRef(data);
+  const colorMode = useColorMode((s) => s.resolved);
+
+  // Declared first, so on the first render the chart below is built with the data already in place.
+  useEffect(() => {
+    latest.current = data;
+    chart.current?.setData(data);
+  }, [data]);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element || !canDraw()) return;
+    let cancelled = false;
+    let observer: ResizeObserver | undefined;
+    void import("./uplot").then(({ default: UPlot }) => {
+      if (cancelled) return;
+      const size = () => ({ width: Math.max(1, Math.floor(element.clientWidth)), height });
+      const u = new UPlot({ ...options(chartTheme(element), UPlot), ...size() }, latest.current, element);
+      chart.current = u;
+      observer = new ResizeObserver(() => u.setSize(size()));
+      observer.observe(element);
+    });
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, [options, height, colorMode]);
+
+  return <div ref={box} aria-hidden className={cn("w-full overflow-hidden", className)} style={{ height }} />;
+}
+
+/** A browser with a 2D canvas (not the server render, not a DOM emulation without one). */
+function canDraw(): boolean {
+  return typeof window !== "undefined" && typeof ResizeObserver !== "undefined" && !navigator.userAgent.includes("jsdom");
+}

@@ -1,0 +1,193 @@
+// ESLint for the whole tree: typescript-eslint with type information, React hooks and jsx-a11y
+// for the app, and the import boundaries of docs/architecture.md as lint rules.
+// Why this set and the tuned rules: docs/decisions/0030-lint-and-format.md.
+import fs from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import js from "@eslint/js";
+import { defineConfig, globalIgnores } from "eslint/config";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const root = import.meta.dirname;
+
+// ---------------------------------------------------------------------------------------------
+// Import boundaries (docs/architecture.md "Folders"). `no-restricted-imports` sees the import
+// string as written, so each rule covers the alias (`~/…`, `@core/…`) and the relative spelling.
+// Flat config replaces a rule's options per matching block rather than merging them, so every
+// block below lists all the patterns that apply to its files.
+// ---------------------------------------------------------------------------------------------
+
+const TS = "{ts,tsx}";
+/** A regex fragment: exactly `n` times `../`. */
+const up = (n) => `(\\.\\./){${n}}`;
+
+const CORE_MESSAGE =
+  "core/ is pure rules shared by the app (browser) and the server: it imports nothing from app/, server/, " +
+  "React, Fastify, a database driver or Node built-ins. Move the dependency out, or pass it in.";
+const corePatterns = [
+  { regex: "^~/", message: CORE_MESSAGE },
+  { regex: "^(\\.\\./)+(app|server)(/|$)", message: CORE_MESSAGE },
+  {
+    regex: `^(react|react-dom|react-router|fastify|@fastify/[^/]+|pg|@electric-sql/pglite|drizzle-orm|drizzle-kit|oidc-provider)(/.*)?$`,
+    message: CORE_MESSAGE,
+  },
+  { regex: `^(node:.*|(${builtinModules.filter((m) => !m.startsWith("_")).join("|")})(/.*)?)$`, message: CORE_MESSAGE },
+];
+
+const APP_MESSAGE =
+  "app/ never imports server/ or a server-only package: share the type or rule through core/ (`@core/…`), " + "or reach the server through its API (app/api).";
+const appPatterns = [
+  { regex: "^(\\.\\./)+server(/|$)", message: APP_MESSAGE },
+  { regex: "^(fastify|@fastify/[^/]+|pg|@electric-sql/pglite|drizzle-orm|drizzle-kit|oidc-provider)(/.*)?$", message: APP_MESSAGE },
+];
+
+const UI_MESSAGE =
+  "app/ui/ is the design system: it imports no feature (`~/features/…`) and not the profile store (`~/profile/…`). " +
+  "Pass the data in through props, or move the piece into the feature that owns it.";
+const uiPatterns = [
+  { regex: "^~/(features|profile)(/|$)", message: UI_MESSAGE },
+  { regex: "^(\\.\\./)+(features|profile)(/|$)", message: UI_MESSAGE },
+];
+
+const FEATURE_MESSAGE =
+  "Features reach each other only through their index: import `~/features/<name>` (its index.ts), " +
+  "not a file inside it. Export what others need from that index.";
+/** `<other feature>/<a file inside it>`: any feature but `own`, and any path but its index. */
+const deepInOtherFeature = (own) => `(?!${own}/|\\.\\.?/)[^/]+/(?!index(\\.tsx?)?$).+`;
+
+const featuresDir = path.join(root, "app/features");
+const features = fs.existsSync(featuresDir)
+  ? fs
+      .readdirSync(featuresDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+/** Deepest folder nesting inside any feature (0 = files directly in app/features/<name>/). */
+const featureDepth = Math.max(
+  0,
+  ...features.flatMap((f) =>
+    fs
+      .readdirSync(path.join(featuresDir, f), { recursive: true, withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.relative(path.join(featuresDir, f), path.join(d.parentPath, d.name)).split(path.sep).length),
+  ),
+);
+
+/** One block per feature and folder depth: a relative path's meaning depends on both. */
+const featureBlocks = features.flatMap((name) => {
+  const own = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return Array.from({ length: featureDepth + 1 }, (_, depth) => ({
+    name: `toolbox/boundaries/features/${name}/depth-${depth}`,
+    files: [`app/features/${name}/${"*/".repeat(depth)}*.${TS}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...appPatterns,
+            { regex: `^~/features/${deepInOtherFeature(own)}`, message: FEATURE_MESSAGE },
+            // `../other/x` from the feature's top, `../../other/x` one folder down, …
+            { regex: `^${up(depth + 1)}${deepInOtherFeature(own)}`, message: FEATURE_MESSAGE },
+            // … or the long way round through app/: `../../features/other/x`.
+            { regex: `^${up(depth + 2)}features/${deepInOtherFeature(own)}`, message: FEATURE_MESSAGE },
+          ],
+        },
+      ],
+    },
+  }));
+});
+
+const boundaries = [
+  { name: "toolbox/boundaries/core", files: [`core/**/*.${TS}`], rules: { "no-restricted-imports": ["error", { patterns: corePatterns }] } },
+  { name: "toolbox/boundaries/app", files: [`app/**/*.${TS}`], rules: { "no-restricted-imports": ["error", { patterns: appPatterns }] } },
+  {
+    name: "toolbox/boundaries/app-ui",
+    files: [`app/ui/**/*.${TS}`],
+    rules: { "no-restricted-imports": ["error", { patterns: [...appPatterns, ...uiPatterns] }] },
+  },
+  ...featureBlocks,
+];
+
+// ---------------------------------------------------------------------------------------------
+
+export default defineConfig([
+  globalIgnores(["build/", "data/", "coverage/", "test-results/", ".react-router/", "scratch/", "server/db/migrations/"]),
+  {
+    linterOptions: {
+      // An eslint-disable comment must name a rule that exists and still fires where it stands.
+      reportUnusedDisableDirectives: "error",
+    },
+  },
+
+  js.configs.recommended,
+  {
+    files: [`**/*.${TS}`],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: root },
+    },
+    rules: {
+      // `_`-prefixed parameters and rest siblings are how this code says "deliberately unused".
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      // Fastify tells a finished plugin or hook from one that will call `done` by its `async`
+      // signature, and oidc-provider's callbacks must return promises: an `async` function
+      // without `await` is how both are written, so this rule is wrong here.
+      "@typescript-eslint/require-await": "off",
+      // React ignores what an event handler returns; our async handlers catch and show their own
+      // errors. Promises passed where a void callback is expected elsewhere are still refused.
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      // `interface X extends Y {}` is how a module augmentation (Fastify's route config, React
+      // Router's load context) adds our fields to a library's type.
+      "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],
+      // React Router loaders throw `data(…)` and `redirect(…)` (a Response) by design.
+      "@typescript-eslint/only-throw-error": [
+        "error",
+        {
+          allow: [
+            { from: "package", package: "react-router", name: "DataWithResponseInit" },
+            { from: "lib", name: "Response" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Test and benchmark code reads API answers through `inject(…).json()`, typed `any` by Fastify;
+    // the assertions that follow are the check. Production code keeps these rules.
+    files: [`{tests,bench}/**/*.${TS}`],
+    rules: {
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+  {
+    // Plain JavaScript (this file): no type information to lint with.
+    files: ["**/*.{js,mjs,cjs}"],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+
+  // Where code runs decides which globals exist (TypeScript checks the rest).
+  { files: [`app/**/*.${TS}`], languageOptions: { globals: globals.browser } },
+  { files: [`{server,scripts,bench,tests}/**/*.${TS}`, `*.config.${TS}`], languageOptions: { globals: globals.node } },
+
+  {
+    files: [`app/**/*.${TS}`, `tests/unit/**/*.${TS}`],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+  {
+    files: ["**/*.tsx"],
+    extends: [jsxA11y.flatConfigs.recommended],
+  },
+
+  ...boundaries,
+]);

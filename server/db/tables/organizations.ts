@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import { foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns.ts";
+
+/** A broker's workspace; everything else hangs off one. */
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    /** The person who created it (`sub`), for the quota of organizations per person; null for those made before it was kept. */
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("organizations_created_by_idx").on(t.createdBy)],
+);
+
+/** A person as the identity provider knows them (`sub`), mirrored at first API call. */
+export const users = pgTable("users", {
+  sub: text("sub").primaryKey(),
+  email: text("email"),
+  name: text("name"),
+  /** Set once the first-sign-in organization has been created, so it is created once. */
+  provisionedAt: timestamp("provisioned_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userSub: text("user_sub")
+      .notNull()
+      .references(() => users.sub, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userSub] }), index("memberships_user_idx").on(t.userSub)],
+);
+
+/**
+ * Claims of SPEC §6, stored per member and organization: `organization:admin` = org id,
+ * or `Module.{module}.{orgId}` = comma-separated permissions.
+ */
+export const memberClaims = pgTable(
+  "member_claims",
+  {
+    organizationId: uuid("organization_id").notNull(),
+    userSub: text("user_sub").notNull(),
+    type: text("type").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userSub, t.type] }),
+    index("member_claims_user_idx").on(t.userSub),
+    foreignKey({
+      columns: [t.organizationId, t.userSub],
+      foreignColumns: [memberships.organizationId, memberships.userSub],
+    }).onDelete("cascade"),
+  ],
+);

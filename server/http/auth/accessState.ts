@@ -1,0 +1,61 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { TTL } from "../../idp/provider.ts";
+import { AccessChangeFeed } from "./changes.ts";
+import { MemberClaimsCache } from "./memberCache.ts";
+import { RevocationList } from "./revocations.ts";
+import { VerifiedTokenCache } from "./tokenCache.ts";
+import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "./tokens.ts";
+
+/**
+ * What each node knows about who may do what, kept in step with the database (docs/security.md
+ * "Revocation and caches"): verified access tokens, members' claims, revoked grants.
+ */
+export interface AccessState {
+  tokens: VerifiedTokenCache;
+  members: MemberClaimsCache;
+  /** Only with the embedded provider (an external one's sign-outs are not seen here). */
+  revocations?: RevocationList;
+  changes: AccessChangeFeed;
+}
+
+/** Decorates `app.access`; the guard reads it, the identity provider records revocations in it. */
+export const accessStatePlugin = fp(
+  async function accessState(app: FastifyInstance) {
+    const { config, database } = app.ctx;
+    const log = app.log.child({ module: "access" });
+    const revocations = config.oidc.embedded ? new RevocationList(database.db, TTL.AccessToken + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS, log) : undefined;
+    const members: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
+    const changes: AccessChangeFeed = new AccessChangeFeed(
+      database,
+      {
+        onChange(change) {
+          if (change.kind === "organization") members.dropOrganization(change.organizationId);
+          else if (change.kind === "grant") revocations?.heard(change.grantId);
+          else members.clear();
+        },
+        onGap() {
+          members.clear();
+          revocations?.gap();
+        },
+      },
+      log,
+    );
+    app.decorate("access", { tokens: new VerifiedTokenCache(ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS), members, revocations, changes } satisfies AccessState);
+    app.addHook("onReady", async () => {
+      await changes.start();
+      await revocations?.start();
+    });
+    app.addHook("onClose", async () => {
+      await changes.stop();
+      await revocations?.stop();
+    });
+  },
+  { name: "toolbox-access-state", fastify: "5.x" },
+);
+
+declare module "fastify" {
+  interface FastifyInstance {
+    access: AccessState;
+  }
+}

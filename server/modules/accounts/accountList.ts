@@ -1,0 +1,271 @@
+/**
+ * The accounts list (GET /api/accounts): one query on the mirror, scoped by organization (the
+ * leading column of every index), filtered and sorted from a whitelist, parameters only.
+ *
+ * Fast at 100,000 accounts (docs/decisions/0034-accounts-list-at-scale.md):
+ *  - every sort field has an index ending with the tiebreaker, in the order the query asks for,
+ *    so a page is an index range of `limit` rows, not a sort of the organization's accounts;
+ *  - "name contains" and "e-mail contains" use trigram indexes (`pg_trgm`);
+ *  - the total is not counted for every page: a short page tells it exactly, otherwise it comes
+ *    from a count made for the same filters within the last few seconds (one count at a time
+ *    per filter, however many requests ask);
+ *  - platforms are named from a map rather than a join (planning a join over these indexes took
+ *    longer than running the query), and times are formatted by the database (no Date per cell).
+ */
+import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { compileMask } from "../../../core/trading/index.ts";
+import type { Db } from "../../db/client.ts";
+import { tradePlatforms, tradingAccounts } from "../../db/schema.ts";
+import { rowsOf } from "./mirror/writes.ts";
+import type { AccountRow, AccountSortField, ListAccountsQuery } from "./schemas.ts";
+
+const t = tradingAccounts;
+const loginLength = sql`length(${t.login})`;
+
+/**
+ * What each sort field orders by, then the tiebreaker that makes the order total (so paging
+ * never repeats or skips a row). The tiebreaker runs in the sort's direction, so one index
+ * (server/db/tables/accounts.ts) serves a field both ways; nullable fields put the empty ones
+ * last either way (and have an index per direction).
+ */
+const SORTS: Record<AccountSortField, { by: AnyPgColumn | SQL; tie?: (AnyPgColumn | SQL)[]; nullable?: true }> = {
+  platformId: { by: t.platformId, tie: [loginLength, t.login] },
+  platformName: { by: tradePlatforms.name },
+  platformType: { by: tradePlatforms.type },
+  // Numeric logins sort as numbers: shorter first, then by text.
+  login: { by: loginLength, tie: [t.login, t.platformId] },
+  group: { by: t.group },
+  name: { by: t.name },
+  email: { by: t.email },
+  leverage: { by: t.leverage },
+  currency: { by: t.currency },
+  balance: { by: t.balance },
+  credit: { by: t.credit },
+  equity: { by: t.equity },
+  margin: { by: t.margin },
+  freeMargin: { by: t.freeMargin },
+  marginLevel: { by: t.marginLevel, nullable: true },
+  marginState: { by: t.marginState },
+  enabled: { by: t.enabled },
+  readOnly: { by: t.readOnly },
+  registration: { by: t.registration },
+  lastAccess: { by: t.lastAccess, nullable: true },
+};
+const TIE = [t.platformId, loginLength, t.login];
+
+function ordering(field: AccountSortField, dir: "asc" | "desc"): SQL[] {
+  const { by, tie = TIE, nullable } = SORTS[field];
+  // "nulls last" on every key of a nullable sort, as its descending index is declared.
+  const direction = sql.raw(nullable ? `${dir} nulls last` : dir);
+  return [by, ...tie].map((key) => sql`${key} ${direction}`);
+}
+
+/** LIKE pattern text for a literal: `\`, `%` and `_` lose their meaning (`\` is LIKE's escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
+/** How long a count, and the organization's group and platform names, answer later requests. */
+const FRESH_MS = 3000;
+const MAX_CACHED = 5000;
+
+interface Cached<T> {
+  at: number;
+  value: Promise<T>;
+}
+
+/**
+ * Per database (one per app), results that may be a few seconds old: concurrent requests for the
+ * same key share one query, and a failed one is not kept.
+ */
+class ShortLivedCache<T> {
+  private readonly entries = new Map<string, Cached<T>>();
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && now - hit.at < FRESH_MS) return hit.value;
+    if (this.entries.size >= MAX_CACHED) {
+      for (const [k, entry] of this.entries) if (now - entry.at >= FRESH_MS) this.entries.delete(k);
+      if (this.entries.size >= MAX_CACHED) this.entries.clear();
+    }
+    const value = load();
+    this.entries.set(key, { at: now, value });
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    return value;
+  }
+}
+
+type PlatformNames = Map<string, { platformName: string; platformType: AccountRow["platformType"] }>;
+
+const caches = new WeakMap<Db, { groups: ShortLivedCache<string[]>; counts: ShortLivedCache<number>; platforms: ShortLivedCache<PlatformNames> }>();
+function cachesOf(db: Db) {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = { groups: new ShortLivedCache(), counts: new ShortLivedCache(), platforms: new ShortLivedCache() }));
+  return c;
+}
+
+/**
+ * The organization's platforms by id. A page names them from this map rather than joining
+ * `trade_platforms`: with a join, planning the query costs several times its execution.
+ */
+async function platformNames(db: Db, organizationId: string, fresh = false): Promise<PlatformNames> {
+  const load = async (): Promise<PlatformNames> => {
+    const rows = await db
+      .select({ id: tradePlatforms.id, platformName: tradePlatforms.name, platformType: tradePlatforms.type })
+      .from(tradePlatforms)
+      .where(eq(tradePlatforms.organizationId, organizationId));
+    return new Map(rows.map(({ id, ...names }) => [id, names]));
+  };
+  return fresh ? load() : cachesOf(db).platforms.get(organizationId, load);
+}
+
+/**
+ * The organization's distinct group names, by a loose index scan on (organization_id, group):
+ * one index probe per group, however many accounts there are.
+ */
+async function distinctGroups(db: Db, organizationId: string): Promise<string[]> {
+  const result = await db.execute<{ group: string }>(sql`
+    with recursive g as (
+      (select "group" from trading_accounts s where s.organization_id = ${organizationId}::uuid order by "group" limit 1)
+      union all
+      select (
+        select t."group" from trading_accounts t
+        where t.organization_id = ${organizationId}::uuid and t."group" > g."group"
+        order by t."group" limit 1
+      ) from g where g."group" is not null
+    )
+    select "group" from g where "group" is not null`);
+  return rowsOf<{ group: string }>(result).map((r) => r.group);
+}
+
+/**
+ * A group mask as a condition: the mask is matched with core/trading/mask.ts itself (the
+ * platforms' semantics by construction: `*`, `!` exclusions first, any case) against the few
+ * distinct group names, and the rows are selected by equality on the indexed column.
+ */
+async function groupCondition(db: Db, organizationId: string, q: ListAccountsQuery): Promise<SQL | undefined> {
+  if (!q.groupMask || q.groupMask.split(",").every((p) => p.trim() === "")) return undefined;
+  const matches = compileMask(q.groupMask);
+  const groups = (await cachesOf(db).groups.get(organizationId, () => distinctGroups(db, organizationId))).filter((g) => matches(g));
+  return groups.length > 0 ? inArray(t.group, groups) : sql`false`;
+}
+
+function filters(organizationId: string, q: ListAccountsQuery, groups: SQL | undefined): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(t.organizationId, organizationId), groups];
+  if (q.platformId) conditions.push(eq(t.platformId, q.platformId));
+  if (q.login) conditions.push(q.login.endsWith("*") ? sql`${t.login} like ${`${escapeLike(q.login.slice(0, -1))}%`}` : eq(t.login, q.login));
+  if (q.name) conditions.push(sql`${t.name} ilike ${`%${escapeLike(q.name)}%`}`);
+  if (q.email) conditions.push(sql`${t.email} ilike ${`%${escapeLike(q.email)}%`}`);
+  if (q.balanceMin !== undefined) conditions.push(gte(t.balance, q.balanceMin));
+  if (q.balanceMax !== undefined) conditions.push(lte(t.balance, q.balanceMax));
+  if (q.equityMin !== undefined) conditions.push(gte(t.equity, q.equityMin));
+  if (q.equityMax !== undefined) conditions.push(lte(t.equity, q.equityMax));
+  return and(...conditions);
+}
+
+/** What identifies a count: the organization and the filters (not the sort, not the page). */
+function countKey(organizationId: string, q: ListAccountsQuery): string {
+  const { platformId, login, groupMask, name, email, balanceMin, balanceMax, equityMin, equityMax } = q;
+  return JSON.stringify([organizationId, platformId, login, groupMask, name, email, balanceMin, balanceMax, equityMin, equityMax]);
+}
+
+/** An ISO 8601 UTC time with milliseconds, as Date.toISOString writes it (null stays null). */
+const isoTime = <T extends string | null>(column: AnyPgColumn) => sql<T>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const listColumns = {
+  platformId: t.platformId,
+  login: t.login,
+  group: t.group,
+  name: t.name,
+  email: t.email,
+  leverage: t.leverage,
+  currency: t.currency,
+  balance: t.balance,
+  credit: t.credit,
+  equity: t.equity,
+  margin: t.margin,
+  freeMargin: t.freeMargin,
+  marginLevel: t.marginLevel,
+  marginState: t.marginState,
+  enabled: t.enabled,
+  readOnly: t.readOnly,
+  registration: isoTime<string>(t.registration),
+  lastAccess: isoTime<string | null>(t.lastAccess),
+};
+
+function selectList(db: Db, where: SQL | undefined, sort: AccountSortField) {
+  const query = db.select(listColumns).from(t).$dynamic();
+  // Only a sort by the platform's name or type needs its table.
+  const sortedByPlatform = sort === "platformName" || sort === "platformType";
+  return (sortedByPlatform ? query.innerJoin(tradePlatforms, eq(tradePlatforms.id, t.platformId)) : query).where(where);
+}
+
+type ListRow = Awaited<ReturnType<typeof selectList>>[number];
+
+function selectPage(db: Db, where: SQL | undefined, q: ListAccountsQuery) {
+  return selectList(db, where, q.sort)
+    .orderBy(...ordering(q.sort, q.dir))
+    .limit(q.limit)
+    .offset(q.offset);
+}
+
+/** The page's query as SQL, unrun (tests check its plan). */
+export async function pageQuery(db: Db, organizationId: string, q: ListAccountsQuery): Promise<SQL> {
+  return selectPage(db, filters(organizationId, q, await groupCondition(db, organizationId, q)), q).getSQL();
+}
+
+export async function listAccounts(db: Db, organizationId: string, q: ListAccountsQuery): Promise<{ items: AccountRow[]; total: number }> {
+  const where = filters(organizationId, q, await groupCondition(db, organizationId, q));
+  const counting = cachesOf(db).counts.get(countKey(organizationId, q), async () => {
+    const [row] = await db
+      .select({ total: sql<string | number>`count(*)` })
+      .from(t)
+      .where(where);
+    return Number(row?.total ?? 0);
+  });
+  counting.catch(() => undefined); // awaited below only when needed; never left unhandled
+  const [rows, names] = await Promise.all([selectPage(db, where, q), platformNames(db, organizationId)]);
+  // A platform added since the names were read: read them again.
+  const named = rows.every((r) => names.has(r.platformId)) ? names : await platformNames(db, organizationId, true);
+  const seen = q.offset + rows.length;
+  // A short page ends the list: the total is exact without counting. Otherwise the count (maybe
+  // a few seconds old) is never less than what this page shows.
+  const total = rows.length < q.limit && (rows.length > 0 || q.offset === 0) ? seen : Math.max(await counting, seen);
+  // A platform deleted meanwhile takes its accounts with it: they are no longer listed.
+  return { items: rows.filter((row) => named.has(row.platformId)).map((row) => toListRow(row, named)), total };
+}
+
+/**
+ * The API's row, built field by field (one object shape for every row). Money columns are
+ * numeric(20,2), which the database always writes with two decimals ("1250.50"), as the API shows
+ * them; times come formatted.
+ */
+function toListRow(row: ListRow, platforms: PlatformNames): AccountRow {
+  const platform = platforms.get(row.platformId)!;
+  return {
+    platformId: row.platformId,
+    platformName: platform.platformName,
+    platformType: platform.platformType,
+    login: row.login,
+    group: row.group,
+    name: row.name,
+    email: row.email,
+    leverage: row.leverage,
+    currency: row.currency,
+    balance: row.balance,
+    credit: row.credit,
+    equity: row.equity,
+    margin: row.margin,
+    freeMargin: row.freeMargin,
+    marginLevel: row.marginLevel,
+    marginState: row.marginState,
+    enabled: row.enabled,
+    readOnly: row.readOnly,
+    registration: row.registration,
+    lastAccess: row.lastAccess,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Runs the accounts mirror for the app: every platform the runtime connects is mirrored, every
+ * platform it removes stops being followed (a disabled one's connector ends its stream, which
+ * stops the mirror's loop too); the mirror stops when the app closes.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../../context.ts";
+import { AccountMirror, type AccountMirrorOptions } from "./mirror.ts";
+import { platformRuntimeOf } from "../platformPort.ts";
+
+const mirrors = new WeakMap<AppContext, AccountMirror>();
+
+/** The mirror of an app (the routes, tests and the benchmark reach it through the app's context). */
+export function accountsMirrorOf(ctx: AppContext): AccountMirror | undefined {
+  return mirrors.get(ctx);
+}
+
+export async function accountsMirrorPlugin(app: FastifyInstance, options: Partial<AccountMirrorOptions> = {}) {
+  const { db, kind } = app.ctx.database;
+  const mirror = new AccountMirror({
+    db,
+    log: app.log.child({ module: "accountsMirror" }),
+    // PGlite runs its queries on this thread: smaller statements keep each one short.
+    ...(kind === "pglite" ? { pageSize: 100 } : {}),
+    ...options,
+  });
+  mirrors.set(app.ctx, mirror);
+  const runtime = platformRuntimeOf(app);
+  const offConnected = runtime.onConnected((platform, connector) => mirror.attach(platform, connector));
+  const offRemoved = runtime.onRemoved((platformId) => void mirror.detach(platformId));
+  app.addHook("onClose", async () => {
+    offConnected();
+    offRemoved();
+    await mirror.stopAll();
+    if (mirrors.get(app.ctx) === mirror) mirrors.delete(app.ctx);
+  });
+}

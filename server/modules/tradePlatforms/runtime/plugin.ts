@@ -1,0 +1,42 @@
+/**
+ * Decorates `app.platforms` (the PlatformRuntime) and `app.secrets` (the cipher of secrets at
+ * rest). The runtime starts once the app is ready — connecting every enabled platform without
+ * waiting for any — and disconnects everything when the app closes.
+ */
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { createSecretCipher, type SecretCipher } from "../../../secrets/cipher.ts";
+import { loadSecretsKey } from "../../../secrets/key.ts";
+import { PlatformRuntime, type PlatformRuntimeOptions } from "./runtime.ts";
+
+export interface PlatformsPluginOptions {
+  runtime?: PlatformRuntimeOptions;
+}
+
+export const platformsPlugin = fp<PlatformsPluginOptions>(
+  async function platforms(app: FastifyInstance, opts) {
+    const { config, database } = app.ctx;
+    const log = app.log.child({ module: "platforms" });
+    const cipher = createSecretCipher(() =>
+      loadSecretsKey({
+        secretsKey: config.secretsKey,
+        dataDir: config.dataDir,
+        usesDatabaseServer: database.kind === "postgres",
+        warn: (message) => log.warn(message),
+      }),
+    );
+    const runtime = new PlatformRuntime(database.db, cipher, log, opts.runtime);
+    app.decorate("secrets", cipher);
+    app.decorate("platforms", runtime);
+    app.addHook("onReady", () => runtime.start());
+    app.addHook("onClose", () => runtime.stop());
+  },
+  { name: "toolbox-platforms", fastify: "5.x" },
+);
+
+declare module "fastify" {
+  interface FastifyInstance {
+    platforms: PlatformRuntime;
+    secrets: SecretCipher;
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * The live side of trade platforms: one connection per enabled platform of every organization,
+ * kept by the ConnectionManager (backoff with jitter; a slow or failing platform never blocks
+ * another), its state and server time published to listeners (the live page, the accounts
+ * mirror), and the connector handed to whoever acts on a platform — only for the organization
+ * that owns it. The database is the source of truth: after each committed change the routes call
+ * `refresh(id)`, which reads the row again and brings the connection in line. Each platform's
+ * background work runs under its supervisor (supervisor.ts).
+ *
+ * Its parts: managedPlatform.ts (from a row to what runs for it), serverClocks.ts (the servers'
+ * clocks), listeners.ts (who hears about platforms), supervisor.ts (failures and restarts),
+ * refreshQueue.ts and connectionWait.ts.
+ *
+ * One runtime per process. Several Toolbox nodes each keep their own connections; a change made
+ * on one node reaches the others when they next read the row or restart; carrying it at once is
+ * the event bus's work (NATS JetStream between nodes, a later issue).
+ */
+import { and, eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { isUuid } from "../../../../core/ids.ts";
+import type { ConnectionState } from "../../../../core/trading/index.ts";
+import { DEFAULT_BACKOFF } from "../../../connectors/backoff.ts";
+import type { TradePlatformConnector } from "../../../connectors/connector.ts";
+import { createConnector } from "../../../connectors/factory.ts";
+import { ConnectionManager, type PlatformStatus } from "../../../connectors/manager.ts";
+import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
+import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
+import type { Db } from "../../../db/client.ts";
+import { tradePlatforms } from "../../../db/tables/platforms.ts";
+import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
+import type { SecretCipher } from "../../../secrets/cipher.ts";
+import { whenConnected } from "./connectionWait.ts";
+import { PlatformListeners } from "./listeners.ts";
+import { knownOf, managedOf, serverIdentity, type KnownPlatform, type Managed, type PlatformRow } from "./managedPlatform.ts";
+import { RefreshQueue } from "./refreshQueue.ts";
+import { ServerClocks } from "./serverClocks.ts";
+import { PlatformSupervisor } from "./supervisor.ts";
+import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
+import type { PlatformRef, PlatformRuntimeOptions, PlatformState, PlatformStateEvent } from "./types.ts";
+
+export type { PlatformRef, PlatformRuntimeOptions, PlatformState, PlatformStateEvent } from "./types.ts";
+
+export class PlatformRuntime {
+  private readonly manager: ConnectionManager;
+  private readonly supervisor: PlatformSupervisor;
+  private readonly listeners: PlatformListeners;
+  private readonly clocks: ServerClocks;
+  /** Large servers are built in slices, so creating one never holds up the event loop for long. */
+  private readonly simulatedServers = new SimulatedServerRegistry(undefined, { populateInSlices: true });
+  private readonly known = new Map<string, KnownPlatform>();
+  private readonly managed = new Map<string, Managed>();
+  /** Enabled platforms that cannot connect at all (real kind not available yet, unreadable secret). */
+  private readonly unavailable = new Map<string, string>();
+  /** What each running simulated server was started with (see serverIdentity). */
+  private readonly serverIdentities = new Map<string, string>();
+  private readonly lastStates = new Map<string, ConnectionState>();
+  private readonly refreshes = new RefreshQueue();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly cipher: SecretCipher,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: PlatformRuntimeOptions = {},
+  ) {
+    this.listeners = new PlatformListeners(log);
+    this.supervisor = new PlatformSupervisor(log, { ...DEFAULT_BACKOFF, ...options.manager?.backoff }, options.manager?.random ?? Math.random, {
+      takeDown: (id) => this.takeDown(id),
+      bringUp: (id) => void this.refresh(id),
+      changed: (id) => this.publishState(id),
+    });
+    const onFault = (platformId: string, error: unknown) => this.supervisor.fault(platformId, error);
+    this.manager = new ConnectionManager({
+      ...options.manager,
+      createConnector: (config, platformId) =>
+        createConnector(config, { simulatedServers: this.simulatedServers, onFault: (error) => onFault(platformId, error) }),
+      onFault,
+    });
+    this.manager.onStatus((status) => this.onManagerStatus(status));
+    this.clocks = new ServerClocks({
+      connected: () => this.connectedConnectors(),
+      isCurrent: (id, connector) => this.manager.get(id) === connector,
+      firstReading: (id) => this.publishState(id),
+    });
+  }
+
+  // ── Lifecycle ────────────────────────────────────────────────────────────────────────────
+
+  /** Loads every platform of every organization and starts connecting the enabled ones; does not wait for them. */
+  async start(): Promise<void> {
+    const rows = await this.db.select().from(tradePlatforms);
+    for (const row of rows) this.apply(row, { sync: false });
+    this.sync();
+    this.clocks.start(this.options.serverTimeRefreshMs ?? 60_000);
+    this.log.info({ platforms: rows.length, enabled: this.managed.size }, "trade platforms started");
+  }
+
+  /** Disconnects every platform and stops the simulated servers. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.supervisor.stop();
+    this.clocks.stop();
+    await this.manager.stop();
+    this.simulatedServers.stopAll();
+    this.listeners.clear();
+  }
+
+  /**
+   * Brings one platform's connection in line with its row (created, changed, enabled, disabled,
+   * deleted). Call after the change is committed. Calls for one platform run one after another,
+   * each reading the row anew, so the last one always applies the latest state. Never rejects
+   * (a failure is logged).
+   */
+  refresh(platformId: string): Promise<void> {
+    return this.refreshes.run(platformId, async () => {
+      if (this.stopped) return;
+      try {
+        const [row] = await this.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, platformId));
+        if (this.stopped) return;
+        if (row) this.apply(row, { sync: true });
+        else this.forget(platformId);
+      } catch (err) {
+        // The change is committed; the next refresh (or restart) brings the connection in line.
+        this.log.error({ err, platformId }, "cannot refresh trade platform");
+      }
+    });
+  }
+
+  // ── Reading ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The live connector of an enabled platform of THAT organization. 404 when the platform is not
+   * the organization's (others' are never revealed), 409 when disabled, 503 when not connected
+   * (after waiting a moment for one that is connecting).
+   */
+  async connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector> {
+    if (!isUuid(platformId)) throw new NotFoundError("No such trade platform");
+    const [row] = await this.db
+      .select({ name: tradePlatforms.name, enable: tradePlatforms.enable })
+      .from(tradePlatforms)
+      .where(and(eq(tradePlatforms.id, platformId.toLowerCase()), eq(tradePlatforms.organizationId, organizationId)));
+    if (!row) throw new NotFoundError("No such trade platform");
+    const id = platformId.toLowerCase();
+    if (!row.enable) throw new ConflictError(`${row.name} is disabled. Enable it in its settings to work with it.`);
+    // A row the runtime has not seen (written by another node or directly): take it in now.
+    if (!this.managed.has(id) && !this.unavailable.has(id) && !this.supervisor.isDown(id)) await this.refresh(id);
+    const unavailable = this.unavailable.get(id);
+    if (unavailable) throw new UnavailableError(`${row.name} cannot connect. ${unavailable}`);
+    const connector = await whenConnected(this.manager, id, this.options.connectWaitMs ?? 5_000);
+    if (connector) return connector;
+    const state = this.state(id);
+    throw new UnavailableError(`${row.name} is not connected (${state.state}). ${state.lastError ?? "Try again in a moment."}`);
+  }
+
+  state(platformId: string): PlatformState {
+    // (A disabled platform's simulated server may fail too; the platform still shows as disabled.)
+    const down = this.known.get(platformId)?.enable ? this.supervisor.reason(platformId) : null;
+    const unavailable = this.unavailable.get(platformId) ?? down;
+    if (unavailable) return { state: "failed", lastError: unavailable };
+    const status = this.manager.status(platformId);
+    if (!status) return { state: "disconnected", lastError: null };
+    const state: PlatformState = { state: status.state, lastError: status.state === "connected" ? null : (status.error?.message ?? null) };
+    const serverTime = status.state === "connected" ? this.clocks.serverTime(platformId) : undefined;
+    if (serverTime) state.serverTime = serverTime;
+    return state;
+  }
+
+  /** The platforms the runtime knows of one organization (enabled or not), for the live page. */
+  platformsOf(organizationId: string): PlatformRef[] {
+    return [...this.known.values()]
+      .filter((p) => p.organizationId === organizationId)
+      .map(({ id, organizationId: org, type }) => ({ id, organizationId: org, type }));
+  }
+
+  /** The in-process simulated server behind a simulated platform (demo tools and tests switch its faults). */
+  simulatedServer(platformId: string): SimulatedServer | undefined {
+    return this.simulatedServers.get(platformId);
+  }
+
+  // ── Subscriptions ────────────────────────────────────────────────────────────────────────
+
+  /** Every state change of every platform (all organizations: filter by `organizationId`). */
+  onPlatformState(listener: (event: PlatformStateEvent) => void): () => void {
+    return this.listeners.onState(listener);
+  }
+
+  /**
+   * Each time a platform (re)connects, with its connector — at once for those already connected.
+   * After a connection change the connector is a new object; one that was disconnected on purpose
+   * ends its event streams.
+   */
+  onConnected(listener: (platform: PlatformRef, connector: TradePlatformConnector) => void): () => void {
+    const unlisten = this.listeners.onConnected(listener);
+    for (const [id, connector] of this.connectedConnectors()) {
+      const managed = this.managed.get(id)!;
+      this.listeners.publishConnected({ id, organizationId: managed.organizationId, type: managed.type }, connector, listener);
+    }
+    return unlisten;
+  }
+
+  /** A platform was deleted (its connection is already closed). */
+  onRemoved(listener: (platformId: string) => void): () => void {
+    return this.listeners.onRemoved(listener);
+  }
+
+  // ── Test connection ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * A real attempt with a connection that is not (or not yet) saved: connect, read the server's
+   * clock and one account, disconnect. With `platformId` (a saved simulated platform whose
+   * options are unchanged) the attempt reaches that platform's own simulated server.
+   */
+  testConnection(input: TestConnectionInput & { platformId?: string }): Promise<TestConnectionResult> {
+    let liveServer: SimulatedServer | undefined;
+    if (input.platformId && input.connection.kind === "simulated") {
+      const managed = this.managed.get(input.platformId);
+      const identity = serverIdentity({ id: input.platformId, type: input.type, timeZone: input.timeZone, connection: input.connection });
+      if (managed && managed.serverIdentity === identity) liveServer = this.simulatedServers.get(input.platformId);
+    }
+    return testConnection(input, { liveServer, timeoutMs: this.options.testConnectionTimeoutMs ?? 10_000 });
+  }
+
+  // ── Internals ────────────────────────────────────────────────────────────────────────────
+
+  private apply(row: PlatformRow, opts: { sync: boolean }): void {
+    this.known.set(row.id, knownOf(row));
+    const before = this.managed.get(row.id);
+    this.unavailable.delete(row.id);
+
+    let next: Managed | null = null;
+    // A platform down after a failure stays down until its supervisor brings it up.
+    if (row.enable && !this.supervisor.isDown(row.id)) {
+      const built = managedOf(row, before, { cipher: this.cipher, log: this.log });
+      if ("unavailable" in built) this.unavailable.set(row.id, built.unavailable);
+      else next = built.managed;
+    }
+
+    if (before && (!next || JSON.stringify(before.config) !== JSON.stringify(next.config))) {
+      // Close the old connection first, so its simulated server can be replaced underneath.
+      this.managed.delete(row.id);
+      this.sync();
+    }
+    // A disabled platform's simulated server keeps running (it stands for a server Toolbox merely
+    // stopped talking to); a change of its options starts a new one from its seed.
+    const running = this.serverIdentities.get(row.id);
+    if (running !== undefined && next && next.serverIdentity !== running) {
+      this.simulatedServers.remove(row.id);
+      this.serverIdentities.delete(row.id);
+    }
+    if (next) {
+      this.managed.set(row.id, next);
+      if (next.serverIdentity !== null) this.serverIdentities.set(row.id, next.serverIdentity);
+    } else {
+      this.lastStates.delete(row.id);
+      this.clocks.forget(row.id);
+    }
+    if (opts.sync) this.sync();
+    // The manager publishes the states of the connections it runs; the others are said here.
+    if (!next) this.publishState(row.id);
+  }
+
+  /** After a failure: its connection closes and its simulated server stops (a restart starts it again from its seed). */
+  private takeDown(platformId: string): void {
+    if (this.managed.delete(platformId)) this.sync();
+    this.simulatedServers.remove(platformId);
+    this.serverIdentities.delete(platformId);
+    this.clocks.forget(platformId);
+    this.lastStates.delete(platformId);
+  }
+
+  private forget(platformId: string): void {
+    const known = this.known.get(platformId);
+    this.supervisor.forget(platformId);
+    this.managed.delete(platformId);
+    this.unavailable.delete(platformId);
+    this.known.delete(platformId);
+    this.clocks.forget(platformId);
+    this.lastStates.delete(platformId);
+    this.sync();
+    this.simulatedServers.remove(platformId);
+    this.serverIdentities.delete(platformId);
+    if (known) this.listeners.publishRemoved(platformId);
+  }
+
+  private sync(): void {
+    if (this.stopped) return;
+    this.manager.sync([...this.managed.values()]);
+  }
+
+  private *connectedConnectors(): Generator<[string, TradePlatformConnector]> {
+    for (const id of this.managed.keys()) {
+      const connector = this.manager.get(id);
+      if (connector && this.manager.status(id)?.state === "connected") yield [id, connector];
+    }
+  }
+
+  private onManagerStatus(status: PlatformStatus): void {
+    const managed = this.managed.get(status.platformId);
+    if (!managed) return;
+    const previous = this.lastStates.get(status.platformId);
+    this.lastStates.set(status.platformId, status.state);
+    if (status.state !== "connected") this.clocks.forget(status.platformId);
+    this.publishState(status.platformId);
+    if (status.state === "connected" && previous !== "connected") {
+      const connector = this.manager.get(status.platformId);
+      if (!connector) return;
+      this.listeners.publishConnected({ id: managed.id, organizationId: managed.organizationId, type: managed.type }, connector);
+      void this.clocks.read(status.platformId, connector);
+    }
+  }
+
+  private publishState(platformId: string): void {
+    const known = this.known.get(platformId);
+    if (!known) return;
+    this.listeners.publishState({ platformId, organizationId: known.organizationId, ...this.state(platformId) });
+  }
+}

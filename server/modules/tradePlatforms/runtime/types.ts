@@ -1,0 +1,34 @@
+/** What the platform runtime tells others about a platform (the live page, the accounts mirror). */
+import type { ConnectionState, TradePlatformType } from "../../../../core/trading/index.ts";
+import type { ConnectionManagerOptions } from "../../../connectors/manager.ts";
+
+export interface PlatformRef {
+  id: string;
+  organizationId: string;
+  type: TradePlatformType;
+}
+
+export interface PlatformState {
+  state: ConnectionState;
+  /** Why the platform is not connected, in a dealer's words; null when connected or disabled. */
+  lastError: string | null;
+  /** The server's clock, RFC 3339 with the server's offset; while connected. */
+  serverTime?: string;
+}
+
+/** A state event: published on every change of a platform's connection. */
+export interface PlatformStateEvent extends PlatformState {
+  platformId: string;
+  organizationId: string;
+}
+
+export interface PlatformRuntimeOptions {
+  /** Overrides for the connection manager and the supervisor's restarts (tests: backoff, connect timeout). */
+  manager?: Pick<ConnectionManagerOptions, "backoff" | "connectTimeoutMs" | "random">;
+  /** How long "Test connection" waits for the server, 10 s by default. */
+  testConnectionTimeoutMs?: number;
+  /** How long `connectorFor` waits for a platform that is still connecting, 5 s by default. */
+  connectWaitMs?: number;
+  /** How often each connected platform's clock is read again, 60 s by default (in between it is extrapolated). */
+  serverTimeRefreshMs?: number;
+}

@@ -1,0 +1,165 @@
+/**
+ * Every /api operation belongs to one organization unless it is listed below as not scoped. The
+ * operations are enumerated from the routes the real app registers (its `onRoute` hook), so a
+ * route added later is covered without anyone adding it here: each must answer 400 without the
+ * `OrganizationId` header and 403 for an organization the caller is not in, and change nothing.
+ * A route that loses its scoping (`organization: "none"` or `auth: false` where it should not)
+ * fails; so does a listed route that becomes scoped, or a listed route that no longer exists.
+ */
+import crypto from "node:crypto";
+import type { RouteOptions } from "fastify";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { describeDb } from "../helpers/db.ts";
+import { createTestApp, type TestApp } from "../helpers/testApp.ts";
+import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
+import { addTradePlatform, signUp } from "./support/fixtures.ts";
+
+/** The operations that are not about one organization, and why. Anything else under /api is. */
+const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
+  "GET /api/health": "public: the service's health",
+  "HEAD /api/health": "public: the service's health",
+  "GET /api/profile/preflight": "the caller themselves, before they have an organization (SPEC §4)",
+  "HEAD /api/profile/preflight": "the caller themselves, before they have an organization (SPEC §4)",
+  "GET /api/profile/user-claims": "the caller's claims in all their organizations",
+  "HEAD /api/profile/user-claims": "the caller's claims in all their organizations",
+  "GET /api/organizations": "the organizations the caller belongs to",
+  "HEAD /api/organizations": "the organizations the caller belongs to",
+  "POST /api/organizations": "creates a new organization",
+  "GET /api/tradePlatforms": "the platforms of all the caller's organizations (SPEC §7)",
+  "HEAD /api/tradePlatforms": "the platforms of all the caller's organizations (SPEC §7)",
+  "ALL /api": "404 for unknown /api paths",
+  "ALL /api/*": "404 for unknown /api paths",
+};
+
+/** The API's documentation (@fastify/swagger-ui, registered outside the API): public, see health.test.ts. */
+const DOCS = "/api/docs";
+
+interface Operation {
+  method: string;
+  url: string;
+  hasBody: boolean;
+}
+const keyOf = (op: Operation) => `${op.method} ${op.url}`;
+
+/** The API's operations, one per method, from a route as the app registers it. */
+function operationsOf(route: RouteOptions): Operation[] {
+  if (!route.url.startsWith("/api") || route.url === DOCS || route.url.startsWith(`${DOCS}/`)) return [];
+  const methods = [route.method].flat();
+  const hasBody = Boolean(route.schema?.body);
+  // A catch-all answers every method alike.
+  if (methods.length > 2) return [{ method: "ALL", url: route.url, hasBody }];
+  return methods.map((method) => ({ method, url: route.url, hasBody }));
+}
+
+describeDb("organization scope of every API operation", () => {
+  /** Taken as each route is registered (Fastify reuses the options object for the trailing-slash twin of a prefix route). */
+  const operations: Operation[] = [];
+  let t: TestApp;
+  let tokens: TokenFactory;
+  const ada = newPerson("Ada");
+  const bob = newPerson("Bob");
+  let bobOrg: string;
+  let bobPlatform: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { onRoute: (route) => void operations.push(...operationsOf(route)) });
+    tokens = await tokenFactory(t.ctx);
+    await signUp(t, tokens, ada);
+    bobOrg = await signUp(t, tokens, bob);
+    // Something of Bob's for the path to name: a route that forgot the check would find it.
+    bobPlatform = (await addTradePlatform(t.ctx, bobOrg, "Bob's MT5")).id;
+  });
+  afterAll(() => t?.close());
+
+  /** Path parameters filled with values that look right (ids of Bob's organization). */
+  function urlOf(op: Operation): string {
+    return op.url.replace(/:(\w+)/g, (_, name: string) => {
+      const value = { id: bobPlatform, platformId: bobPlatform, login: "1001", key: "users.grid.columns" }[name];
+      if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
+      return value;
+    });
+  }
+
+  async function send(op: Operation, person: Person, organizationId: string | undefined) {
+    const method = op.method === "ALL" ? "GET" : op.method;
+    return t.app.inject({
+      method: method as "GET",
+      url: op.url.endsWith("*") ? op.url.replace("*", "no/such/thing") : urlOf(op),
+      headers: { ...apiHeaders(await tokens.mint(person), organizationId), "idempotency-key": crypto.randomUUID() },
+      ...(op.hasBody ? { payload: {} } : {}),
+    });
+  }
+
+  /** Rows in every table of the database, to show the refused calls changed nothing. */
+  async function rowCounts(): Promise<Record<string, number>> {
+    const tables = rowsOf<{ name: string }>(
+      await t.ctx.database.db.execute(
+        sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+      ),
+    );
+    const counts: Record<string, number> = {};
+    for (const { name } of tables) {
+      const [row] = rowsOf<{ n: number }>(await t.ctx.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`));
+      counts[name] = row!.n;
+    }
+    return counts;
+  }
+
+  const scoped = () => operations.filter((op) => !(keyOf(op) in NOT_ORGANIZATION_SCOPED));
+
+  it("finds the API's operations, and every operation listed as not scoped still exists", () => {
+    const keys = operations.map(keyOf);
+    expect(keys).toEqual(expect.arrayContaining(Object.keys(NOT_ORGANIZATION_SCOPED)));
+    // The enumeration is not empty or partial: operations of every module are there.
+    expect(scoped().map(keyOf)).toEqual(
+      expect.arrayContaining([
+        "POST /api/tradePlatforms",
+        "GET /api/tradePlatforms/live",
+        "DELETE /api/tradePlatforms/:id",
+        "GET /api/members",
+        "GET /api/accounts",
+        "POST /api/accounts/:platformId/:login/balance-operations",
+        "PUT /api/preferences/:key",
+      ]),
+    );
+    expect(scoped().length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("answers 400 without the OrganizationId header on every organization-scoped operation, changing nothing", async () => {
+    const before = await rowCounts();
+    for (const op of scoped()) {
+      const res = await send(op, ada, undefined);
+      expect.soft(res.statusCode, keyOf(op)).toBe(400);
+      if (op.method !== "HEAD") {
+        expect.soft(res.json().message, keyOf(op)).toBe("Choose an organization: send its id in the OrganizationId header.");
+      }
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("answers 403 for an organization the caller is not in (or that does not exist) on every organization-scoped operation, changing nothing", async () => {
+    const before = await rowCounts();
+    for (const op of scoped()) {
+      for (const organizationId of [bobOrg, crypto.randomUUID()]) {
+        const res = await send(op, ada, organizationId);
+        expect.soft(res.statusCode, `${keyOf(op)} in ${organizationId === bobOrg ? "Bob's organization" : "no organization"}`).toBe(403);
+        if (op.method !== "HEAD") expect.soft(res.json().message, keyOf(op)).toBe("You are not a member of this organization");
+      }
+    }
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it("does not ask for an organization on the operations listed as not scoped", async () => {
+    for (const op of operations.filter((o) => keyOf(o) in NOT_ORGANIZATION_SCOPED)) {
+      for (const organizationId of [undefined, bobOrg]) {
+        const res = await send(op, ada, organizationId);
+        const what = `${keyOf(op)} ${organizationId ? "with another organization's header" : "without the header"}`;
+        expect.soft(res.statusCode, what).not.toBe(403);
+        expect.soft(res.statusCode, what).toBeLessThan(500);
+        if (op.method !== "HEAD") expect.soft(res.json().message ?? "", what).not.toMatch(/OrganizationId|not a member/);
+      }
+    }
+  });
+});

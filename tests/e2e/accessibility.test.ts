@@ -1,0 +1,129 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+
+/**
+ * axe-core on every screen that is built, in light and in dark colour mode: no serious or
+ * critical violation (WCAG 2.2 A/AA and axe's best practices). The mode comes from the system
+ * preference, which both the app ("system", its default) and the provider's pages follow.
+ */
+
+const MODES = ["light", "dark"] as const;
+
+/**
+ * The serious and critical violations on the page as it stands (or only `within` a selector), one
+ * readable line per element.
+ */
+async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  // Let entry animations (dialogs, sheets, toasts) finish: a half-faded element has no real contrast.
+  // Endless ones (spinners, live-state pulses) never finish and are not waited for.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity));
+  // Only violations are read; collecting every passing node too doubles the time on the grid.
+  const axe = new AxeBuilder({ page }).options({ resultTypes: ["violations"] });
+  if (within) axe.include(within);
+  const { violations } = await axe.analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(" ")}: ${v.help}. ${n.failureSummary ?? ""}`.trim()));
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { name, level: 1 }).waitFor({ timeout: 20_000 });
+const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
+
+describe.each(MODES)("accessibility in %s mode", (mode) => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** Path of the demo MT5 server's settings, found through the sidebar. */
+  let platformSettings: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, { colorScheme: mode });
+    page = await context.newPage();
+    await page.goto("/");
+    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
+    await signInAtProvider(page, demo());
+    await page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
+    await page
+      .getByRole("link", { name: /Demo MT5/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/tradePlatforms\/MT5\/[0-9a-f-]{36}\/settings$/, { timeout: 20_000 });
+    platformSettings = new URL(page.url()).pathname;
+  });
+  afterAll(() => browser?.close());
+
+  it("the provider's sign-in page, a refused sign-in and the sign-up page", async () => {
+    const signedOut = await (await newContext(browser, { colorScheme: mode })).newPage();
+    await signedOut.goto("/");
+    await signedOut.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
+    await signedOut.getByRole("button", { name: /sign in/i }).waitFor();
+    expect(await seriousViolations(signedOut), "sign-in page").toEqual([]);
+
+    await signInAtProvider(signedOut, { email: demo().email, password: "not-the-password" });
+    await signedOut.locator('[aria-invalid="true"], .form-alert, [role="alert"]').first().waitFor();
+    expect(await seriousViolations(signedOut), "refused sign-in").toEqual([]);
+
+    await signedOut.getByRole("link", { name: "Create an account" }).click();
+    await signedOut.getByLabel("Confirm password").waitFor();
+    expect(await seriousViolations(signedOut), "sign-up page").toEqual([]);
+    await signedOut.context().close();
+  });
+
+  it("the app follows the colour mode", async () => {
+    await page.goto("/");
+    await heading(page, "Overview");
+    expect(await isDark(page)).toBe(mode === "dark");
+  });
+
+  /** A screen: where it is, and what shows once it has loaded (scanning a skeleton proves little). */
+  const screens: { name: string; path: () => string; ready: (page: Page) => Promise<void> }[] = [
+    { name: "overview", path: () => "/", ready: (p) => p.getByText("Connected").first().waitFor({ timeout: 20_000 }) },
+    {
+      name: "health",
+      path: () => "/health",
+      ready: (p) =>
+        p
+          .getByText(/database/i)
+          .first()
+          .waitFor(),
+    },
+    { name: "diagnostics", path: () => "/debug", ready: (p) => heading(p, "Diagnostics") },
+    { name: "settings: organizations", path: () => "/settings/organizations", ready: (p) => p.getByText("Demo Brokerage").first().waitFor() },
+    { name: "a screen still to come (placeholder)", path: () => "/settings/members", ready: (p) => heading(p, /\w/) },
+    { name: "connect a trade platform", path: () => "/tradePlatforms/new", ready: (p) => heading(p, "Connect a trade platform") },
+    { name: "trade platform settings", path: () => platformSettings, ready: (p) => p.getByLabel("Name").first().waitFor({ timeout: 20_000 }) },
+    { name: "trade platform apps", path: () => `${platformSettings}/apps`, ready: (p) => heading(p, /\w/) },
+    { name: "users", path: () => "/users", ready: (p) => loginCell(p).waitFor({ timeout: 30_000 }) },
+    { name: "style guide", path: () => "/index-sample", ready: (p) => heading(p, "UI building blocks") },
+    { name: "not found", path: () => "/no/such/page", ready: (p) => heading(p, "Page not found") },
+  ];
+
+  it.each(screens)("$name", async ({ name, path, ready }) => {
+    await page.goto(path());
+    await ready(page);
+    expect(await seriousViolations(page), name).toEqual([]);
+  });
+
+  it("a trading account's panel and its balance operation dialog", async () => {
+    await page.goto("/users");
+    await loginCell(page).waitFor({ timeout: 30_000 });
+    await loginCell(page).click();
+    await page.getByRole("button", { name: "Balance operation" }).waitFor({ timeout: 20_000 });
+    // The list behind the panel was checked as "users"; scan only what opened over it.
+    expect(await seriousViolations(page, '[role="dialog"]'), "account panel").toEqual([]);
+
+    await page.getByRole("button", { name: "Balance operation" }).click();
+    await page.getByLabel("Amount").waitFor();
+    expect(await seriousViolations(page, '[role="dialog"]'), "balance operation dialog").toEqual([]);
+  });
+});
+
+/** A cell of the accounts grid holding a login (rows render before their data arrives). */
+const loginCell = (page: Page) =>
+  page
+    .locator('[role="gridcell"][col-id="login"]')
+    .filter({ hasText: /^\s*\d+\s*$/ })
+    .first();

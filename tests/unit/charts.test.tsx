@@ -1,0 +1,44 @@
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { BarChart } from "~/ui/charts/BarChart";
+import { Sparkline } from "~/ui/charts/Sparkline";
+import { withAlpha } from "~/ui/charts/theme";
+
+describe("charts (uPlot on a canvas; the figures in text for screen readers)", () => {
+  afterEach(cleanup);
+
+  it("a bar chart reads as a named list of label and value, its canvas hidden from screen readers", () => {
+    const { container } = render(
+      <BarChart
+        label="Platforms by type"
+        format={(v) => `${v} servers`}
+        data={[
+          { label: "MT4", value: 2, tone: "info" },
+          { label: "MT5", value: 5 },
+        ]}
+      />,
+    );
+    const list = screen.getByRole("list", { name: "Platforms by type" });
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["MT4: 2 servers", "MT5: 5 servers"]);
+    expect(container.querySelector("figcaption")?.textContent).toBe("Platforms by type");
+    const drawing = container.querySelector("[aria-hidden]") as HTMLElement;
+    expect(drawing.style.height).toBe("160px");
+  });
+
+  it("a sparkline is one image whose name summarises the series", () => {
+    render(<Sparkline label="Equity" values={[102, 99, 124, 120]} format={(v) => `$${v}`} />);
+    expect(screen.getByRole("img").getAttribute("aria-label")).toBe("Equity: from $102 to $120, lowest $99, highest $124");
+    cleanup();
+    render(<Sparkline label="Equity" values={[102]} />);
+    expect(screen.getByRole("img").getAttribute("aria-label")).toBe("Equity: not enough data");
+  });
+
+  it("fades theme colours for the area under a line", () => {
+    expect(withAlpha("oklch(0.52 0.14 152)", 0.25)).toBe("oklch(0.52 0.14 152 / 0.25)");
+    expect(withAlpha("rgb(1, 2, 3)", 0.5)).toBe("transparent");
+  });
+});
