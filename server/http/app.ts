@@ -12,6 +12,8 @@ import { registerApiDocs } from "./docs.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
+import { eventBusPlugin } from "../events/plugin.ts";
+import type { EventBus } from "../events/bus.ts";
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
 import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
 
@@ -23,6 +25,8 @@ export interface BuildAppOptions {
   logStream?: LogOptions["logStream"];
   /** Trade platform runtime tuning (tests: shorter timeouts and backoff). */
   platforms?: PlatformRuntimeOptions;
+  /** The event bus to use (tests: several apps on one bus); else the app makes its own. */
+  bus?: EventBus;
   /** Sees every route as it is registered, with its config (tests enumerate the API from it). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -65,6 +69,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerApiDocs(app);
 
   await app.register(accessStatePlugin);
+  await app.register(eventBusPlugin, { bus: opts.bus });
   await app.register(platformsPlugin, { runtime: opts.platforms });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);

@@ -1,0 +1,29 @@
+/**
+ * The event bus: one typed way for the parts of Toolbox to publish and follow domain events
+ * (./types.ts). In-process by default (./inProcess.ts); NATS JetStream across nodes when
+ * NATS_URL is set. One contract test suite runs against both.
+ */
+import type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType } from "./types.ts";
+
+export interface EventBus {
+  readonly kind: BusHealth["kind"];
+  /** Publishes in order; resolves once the bus holds them (NATS: once JetStream acknowledged them). */
+  publish(events: DomainEvent | readonly DomainEvent[]): Promise<void>;
+  /** Handlers run in sequence order; a handler that throws is logged and does not stop the subscription. */
+  subscribe<T extends DomainEventType>(
+    filter: BusFilter<T>,
+    handler: BusHandler<Extract<DomainEvent, { type: T }>>,
+    options?: BusSubscribeOptions,
+  ): BusSubscription;
+  health(): BusHealth;
+  close(): Promise<void>;
+}
+
+export function matches(filter: BusFilter, event: DomainEvent): boolean {
+  if (!filter.types.includes(event.type)) return false;
+  if (filter.organizationId !== undefined && filter.organizationId !== event.organizationId) return false;
+  if (filter.platformIds !== undefined && !filter.platformIds.includes(event.platformId)) return false;
+  return true;
+}
+
+export type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType };

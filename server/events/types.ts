@@ -1,0 +1,95 @@
+/**
+ * The domain events Toolbox nodes tell each other about, on the event bus (./bus.ts). Every event
+ * belongs to one organization and one platform; subscribers filter on both, and the NATS
+ * implementation puts both in the subject, so one organization's events never reach a
+ * subscription for another's.
+ */
+import type { TradeEvent } from "../../core/trading/index.ts";
+import type { PlatformState } from "../modules/tradePlatforms/runtime/types.ts";
+
+interface EventBase {
+  organizationId: string;
+  platformId: string;
+}
+
+/** A live trade event from a platform's connector (positions, deals, account changes), as the connector numbered it. */
+export interface TradeBusEvent extends EventBase {
+  type: "trade";
+  event: TradeEvent;
+}
+
+/**
+ * The platform's trade events between two sequences were lost to Toolbox (the connector could no
+ * longer replay them): followers that keep state from trade events read it again from the platform.
+ */
+export interface TradeGapBusEvent extends EventBase {
+  type: "tradeGap";
+}
+
+/** A platform's connection changed (or its clock was read again while connected). */
+export interface PlatformStateBusEvent extends EventBase, PlatformState {
+  type: "platformState";
+}
+
+/** A platform was deleted or disabled: its followers stop. */
+export interface PlatformRemovedBusEvent extends EventBase {
+  type: "platformRemoved";
+}
+
+export type DomainEvent = TradeBusEvent | TradeGapBusEvent | PlatformStateBusEvent | PlatformRemovedBusEvent;
+export type DomainEventType = DomainEvent["type"];
+
+/** An event as the bus delivers it. */
+export interface BusMessage<E extends DomainEvent = DomainEvent> {
+  /**
+   * The bus's own sequence: grows with every event published (across organizations and
+   * platforms), so a subscriber that stored the last one it handled resumes after it with
+   * nothing lost or repeated. Gaps are normal for a filtered subscription.
+   */
+  seq: number;
+  /** When the bus accepted it (ms since the epoch). */
+  publishedAt: number;
+  event: E;
+}
+
+/** What a subscription receives; every field narrows it, none widens it. */
+export interface BusFilter<T extends DomainEventType = DomainEventType> {
+  types: readonly T[];
+  organizationId?: string;
+  /** Only these platforms (within the organization). */
+  platformIds?: readonly string[];
+}
+
+export interface BusSubscribeOptions {
+  /**
+   * Deliver the retained events with a sequence greater than this first, then live ones. Without
+   * it, only events published from now on. When the events after it are no longer retained, the
+   * subscription's `onGap` is called once before anything else is delivered; so it is when the
+   * sequence is ahead of the bus (a restarted in-process bus), and then everything retained follows.
+   */
+  after?: number;
+  /**
+   * A name that makes the subscription durable where the implementation can (NATS JetStream): it
+   * resumes where it stopped, even after a restart. In-process, a name has no effect beyond logs.
+   */
+  durable?: string;
+  /** Called when events between `after` and the first delivered one were dropped by retention. */
+  onGap?: (gap: { after: number; firstAvailable: number }) => void;
+}
+
+export type BusHandler<E extends DomainEvent = DomainEvent> = (message: BusMessage<E>) => void;
+
+export interface BusSubscription {
+  /** The sequence of the last message handed to the handler (0 before any). */
+  readonly lastSeq: number;
+  close(): void;
+}
+
+export interface BusHealth {
+  kind: "in-process" | "nats";
+  state: "up" | "connecting" | "down";
+  /** The last sequence the bus handed out. */
+  lastSeq: number;
+  /** Why it is not up, in plain words. */
+  error?: string;
+}
