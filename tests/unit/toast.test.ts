@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TOAST_QUEUE_CAP, TOAST_REMOVE_DELAY_MS, toast, useToastStore } from "~/ui/toast/store";
+import { registerToaster, TOAST_QUEUE_CAP, TOAST_REMOVE_DELAY_MS, toast, toastsOnScreen, useToastStore } from "~/ui/toast/store";
 
 const titles = () => useToastStore.getState().toasts.map((t) => t.title);
 
@@ -45,5 +45,41 @@ describe("toast queue (SPEC §4, §9)", () => {
     useToastStore.getState().close(id);
     useToastStore.getState().close(id);
     expect(vi.getTimerCount()).toBe(1);
+  });
+});
+
+describe("waiting for a toast to be on screen (the sign-in redirect's warning)", () => {
+  beforeEach(() => useToastStore.getState().clear());
+  afterEach(() => document.body.replaceChildren());
+
+  it("resolves at once when no toaster is on the page, or no toast waits", async () => {
+    toast({ title: "Authentication expired" });
+    await expect(toastsOnScreen(60_000)).resolves.toBeUndefined();
+    const unregister = registerToaster();
+    useToastStore.getState().clear();
+    await expect(toastsOnScreen(60_000)).resolves.toBeUndefined();
+    unregister();
+  });
+
+  it("with a toaster and a waiting toast, resolves only once the toast is in the page", async () => {
+    const unregister = registerToaster();
+    toast({ title: "Authentication expired" });
+    let settled = false;
+    const waiting = toastsOnScreen(60_000).then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBe(false);
+    const el = document.createElement("li");
+    el.setAttribute("data-toast", "warning");
+    document.body.append(el);
+    await waiting;
+    expect(settled).toBe(true);
+    unregister();
+  });
+
+  it("gives up after the wait, so a missing toaster never blocks the redirect", async () => {
+    const unregister = registerToaster();
+    toast({ title: "Authentication expired" });
+    await expect(toastsOnScreen(50)).resolves.toBeUndefined();
+    unregister();
   });
 });

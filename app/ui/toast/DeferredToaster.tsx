@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from "react";
-import { useToastStore } from "./store";
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from "react";
+import { registerToaster, useToastStore } from "./store";
 
 const loadToaster = () => import("./Toaster");
 const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
@@ -12,6 +12,8 @@ const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
 export function DeferredToaster() {
   const wanted = useToastStore((s) => s.toasts.length > 0);
   const [mounted, setMounted] = useState(false);
+  // Before any effect of this commit (the sign-in guard's among them) can wait for a toast to show.
+  useLayoutEffect(registerToaster, []);
   useEffect(() => {
     void loadToaster().then(() => setMounted(true));
   }, []);

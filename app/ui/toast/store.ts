@@ -64,14 +64,25 @@ export function toast(input: ToastInput): string {
   return useToastStore.getState().add(input);
 }
 
+/** How many toasters are on the page (normally one, the app's); none where a page has no toaster. */
+let toasters = 0;
+
+/** A toaster is on the page until the returned function is called. */
+export function registerToaster(): () => void {
+  toasters++;
+  return () => {
+    toasters--;
+  };
+}
+
 /**
  * Resolves once the toasts waiting in the store are on screen (in the page and painted), or after
- * `waitMs`; at once when none is waiting or outside a browser. The toaster loads after hydration
+ * `waitMs`; at once when none is waiting, no toaster is on the page, or outside a browser. The toaster loads after hydration
  * and Radix draws a toast one render after the toaster mounts, so a toast raised just before the
  * page leaves (the sign-in redirect's warning, SPEC §8) waits here to be seen.
  */
 export function toastsOnScreen(waitMs: number): Promise<void> {
-  if (typeof document === "undefined" || useToastStore.getState().toasts.length === 0) return Promise.resolve();
+  if (toasters === 0 || typeof document === "undefined" || useToastStore.getState().toasts.length === 0) return Promise.resolve();
   const deadline = performance.now() + waitMs;
   return new Promise<void>((resolve) => {
     const check = () => {
