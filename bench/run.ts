@@ -2,6 +2,8 @@
  * `npm run bench`: figures for the accounts area at scale, on PostgreSQL. Not a test: it prints
  * numbers and asserts nothing beyond "it worked".
  *
+ *  0. The longest event-loop stall while a 100,000-account simulated server is created, on
+ *     PostgreSQL and on the embedded PGlite.
  *  1. A simulated MT5 server with 100,000 accounts, connected through the platforms API; the
  *     time the accounts mirror takes to copy it into a fresh PostgreSQL database.
  *  2. The accounts list endpoint (through `app.inject`, so routing, the auth guard, validation
@@ -22,6 +24,7 @@ import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { loadConfig } from "../server/config.ts";
 import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
+import { measurePgliteCreationStall } from "./pgliteStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -87,6 +90,7 @@ async function main() {
       const headers = apiHeaders(token, org);
       const mirror = accountsMirrorOf(ctx)!;
       await measurePlatformCreationStall({ app, ctx, headers, accounts: ACCOUNTS, line });
+      await measurePgliteCreationStall(ACCOUNTS, line);
 
       // 1. Mirror 100,000 accounts.
       line("");

@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { PgliteProxy } from "./pglite/proxy.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -49,10 +48,15 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     dir = path.join(opts.dataDir, "pglite");
     fs.mkdirSync(dir, { recursive: true });
   }
-  // Extensions the migrations create (PostgreSQL ships them; PGlite loads them here).
-  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  // PGlite runs on its own thread (./pglite/worker.mjs, with the extensions the migrations create).
+  const client = await PgliteProxy.open(dir);
+  const db = drizzlePglite({ client: client as never, schema });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   return {
     db: db as unknown as Db,
     kind: "pglite",

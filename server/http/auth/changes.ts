@@ -1,4 +1,4 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { PgliteProxy } from "../../db/pglite/proxy.ts";
 import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
 import type { Database } from "../../db/client.ts";
@@ -67,7 +67,7 @@ export class AccessChangeFeed {
     const client = (this.database.db as unknown as { $client: unknown }).$client;
     try {
       if (this.database.kind === "pglite") {
-        const unlisten = await (client as PGlite).listen(ACCESS_CHANNEL, this.deliver);
+        const unlisten = await (client as PgliteProxy).listen(ACCESS_CHANNEL, this.deliver);
         this.stopListening = () => unlisten();
       } else {
         await this.connectPostgres((client as pg.Pool).options);

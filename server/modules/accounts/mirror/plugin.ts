@@ -16,12 +16,10 @@ export function accountsMirrorOf(ctx: AppContext): AccountMirror | undefined {
 }
 
 export async function accountsMirrorPlugin(app: FastifyInstance, options: Partial<AccountMirrorOptions> = {}) {
-  const { db, kind } = app.ctx.database;
+  const { db } = app.ctx.database;
   const mirror = new AccountMirror({
     db,
     log: app.log.child({ module: "accountsMirror" }),
-    // PGlite runs its queries on this thread: smaller statements keep each one short.
-    ...(kind === "pglite" ? { pageSize: 100 } : {}),
     ...options,
   });
   mirrors.set(app.ctx, mirror);
