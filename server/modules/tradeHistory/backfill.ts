@@ -64,11 +64,13 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       while (next < logins.length && !job.cancelled()) {
         const login = logins[next++]!;
         const history = await connector.dealHistory({ login, from: job.from.getTime(), to: job.to.getTime() });
-        deals += await insertDeals(
+        // Not `deals += await …`: that reads `deals` before the await and loses the other workers' counts.
+        const inserted = await insertDeals(
           db,
           platform,
           history.map((d) => dealColumns(d)),
         );
+        deals += inserted;
         done++;
         await report();
         await yieldToEventLoop();
