@@ -17,7 +17,7 @@ import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../accounts/mirror/writes.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { filterConditions } from "./filters.ts";
+import { filterConditions, maskCondition } from "./filters.ts";
 import { dealTicket, lotsText } from "./rows.ts";
 
 interface DealRecord {
@@ -102,12 +102,18 @@ function toDeal(r: DealRecord): BlotterDeal {
 
 const keyOf = (r: DealRecord): [number, number] => [Math.round(Number(r.t)), Number(r.seq)];
 
-/** Matching deals, counted up to `cap` (the count stops there). */
-async function countDeals(db: Db, condition: SQL, cap: number | null): Promise<number> {
+/**
+ * Matching deals, counted up to `cap` (the count stops there). Only the tables a filter needs: the
+ * platform's row never, the account's only for a group mask.
+ */
+async function countDeals(db: Db, condition: SQL, byGroup: boolean, cap: number | null): Promise<number> {
   const limit = cap === null ? sql`` : sql`limit ${cap + 1}`;
-  const result = await db.execute(sql`select count(*)::int as n from (select 1 ${FROM} where ${condition} ${limit}) x`);
+  const from = byGroup ? sql`from trade_deals d join trading_accounts a on a.platform_id = d.platform_id and a.login = d.login` : sql`from trade_deals d`;
+  const result = await db.execute(sql`select count(*)::int as n from (select 1 ${from} where ${condition} ${limit}) x`);
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
 }
+
+const byGroup = (q: BlotterDealFilters) => maskCondition(sql`a."group"`, q.groupMask) !== undefined;
 
 export async function dealsPage(db: Db, organizationId: string, q: BlotterDealQuery): Promise<BlotterDealPage> {
   const after = q.cursor === undefined ? null : decodeCursor<[number, number]>(q.cursor, ["n", "n"]);
@@ -121,7 +127,7 @@ export async function dealsPage(db: Db, organizationId: string, q: BlotterDealQu
   let totalCapped = false;
   if (after === null) {
     // A page that holds everything is the count; otherwise count, up to the cap.
-    const counted = more ? await countDeals(db, condition, BLOTTER_TOTAL_CAP) : page.length;
+    const counted = more ? await countDeals(db, condition, byGroup(q), BLOTTER_TOTAL_CAP) : page.length;
     totalCapped = counted > BLOTTER_TOTAL_CAP;
     total = Math.min(counted, BLOTTER_TOTAL_CAP);
   }
@@ -141,7 +147,7 @@ export async function allDeals(
   // header matches the lines that follow.
   const newest = rowsOf<{ seq: string }>(await db.execute(sql`select last_value::text as seq from trade_deals_seq`))[0]?.seq ?? "0";
   const condition = sql`${where(organizationId, platformIds, q)} and d.seq <= ${newest}::bigint`;
-  const total = await countDeals(db, condition, null);
+  const total = await countDeals(db, condition, byGroup(q), null);
   async function* pages(): AsyncGenerator<BlotterDeal[]> {
     let after: [number, number] | null = null;
     // Never more rows than counted, so the count header stays true while deals are being added.
