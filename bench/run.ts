@@ -11,6 +11,9 @@
  *  3. The simulated servers' event rates: normalized trade events per second reaching a
  *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
  *
+ * Then the HTTP load of the accounts list (./accountsLoad.ts) and the trade history's queries at
+ * 1,000,000 deals (./tradeHistory.ts).
+ *
  * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
  * created for the run and dropped after it.
  */
@@ -26,6 +29,7 @@ import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { measurePgliteCreationStall } from "./pgliteStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
+import { tradeHistoryBench } from "./tradeHistory.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -210,6 +214,7 @@ async function main() {
   });
   await runHttpBenchmark({ line });
   await accountsLoad({ adminUrl, line });
+  await tradeHistoryBench({ adminUrl, deals: Number(process.env.BENCH_DEALS ?? 1_000_000), line });
   line("");
   // The JavaScript a signed-in person loads for `/` (target ≤ 150 KB compressed, decision 0027).
   if (fs.existsSync("build/client")) {

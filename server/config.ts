@@ -46,6 +46,9 @@ const EnvSchema = z
     TOOLBOX_MAX_SIMULATED_TRADE_RATE: quota("TOOLBOX_MAX_SIMULATED_TRADE_RATE", QUOTA_DEFAULTS.simulatedTradeRate),
     TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON: quota("TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON", QUOTA_DEFAULTS.organizationsPerPerson),
     TOOLBOX_MAX_PREFERENCE_KEYS: quota("TOOLBOX_MAX_PREFERENCE_KEYS", QUOTA_DEFAULTS.preferenceKeys),
+    // The trade history store (docs/decisions/0039-trade-history-store.md).
+    TRADE_HISTORY_BACKFILL_DAYS: days("TRADE_HISTORY_BACKFILL_DAYS", 30, 0),
+    TRADE_HISTORY_RETENTION_DAYS: days("TRADE_HISTORY_RETENTION_DAYS", 90, 1),
   })
   .refine(
     (e) =>
@@ -70,6 +73,8 @@ export interface Config {
   demoPassword?: string;
   /** Limits per organization and per person (server/quotas.ts). */
   quotas: Quotas;
+  /** The trade history store: days read on a platform's first connect, days deals are kept. */
+  tradeHistory: { backfillDays: number; retentionDays: number };
   /**
    * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
    * older keys still accepted for reading, comma-separated. Unset: one is generated once into
@@ -121,6 +126,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       organizationsPerPerson: e.TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON,
       preferenceKeys: e.TOOLBOX_MAX_PREFERENCE_KEYS,
     },
+    tradeHistory: { backfillDays: e.TRADE_HISTORY_BACKFILL_DAYS, retentionDays: e.TRADE_HISTORY_RETENTION_DAYS },
     secretsKey: e.SECRETS_KEY?.split(",")
       .map((k) => k.trim())
       .join(","),
@@ -141,6 +147,16 @@ function quota(name: string, fallback: number) {
     .int(`${name} must be a whole number`)
     .min(0, `${name} cannot be negative (0 allows none)`)
     .max(Number.MAX_SAFE_INTEGER, `${name} is too large`)
+    .default(fallback);
+}
+
+/** A number of days, from `min` to ten years. */
+function days(name: string, fallback: number, min: number) {
+  return z.coerce
+    .number({ error: `${name} must be a whole number of days` })
+    .int(`${name} must be a whole number of days`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(3650, `${name} is at most 3650 (ten years)`)
     .default(fallback);
 }
 

@@ -8,3 +8,4 @@ export * from "./tables/identity.ts";
 export * from "./tables/audit.ts";
 export * from "./tables/platforms.ts";
 export * from "./tables/accounts.ts";
+export * from "./tables/trades.ts";

@@ -9,6 +9,7 @@ import type {
   TestConnectionResult,
   UpdatePlatformBody,
 } from "@core/schemas/platform";
+import type { TradeHistorySync } from "@core/schemas/tradesBlotter";
 import type { TradePlatform } from "~/profile";
 
 /**
@@ -40,6 +41,8 @@ export const platformApi = {
   testConnection: (body: TestConnectionBody) => api.post<TestConnectionResult>("/api/tradePlatforms/test-connection", body, { silent: true }),
   apps: (id: string, signal?: AbortSignal) => api.get<PlatformAppAssignment[]>(`${path(id)}/apps`, { signal }),
   setApps: (id: string, apps: PlatformAppAssignment[]) => api.put<PlatformAppAssignment[]>(`${path(id)}/apps`, apps),
+  /** The trade history store's backfill progress; silent: the card says when it cannot be read. */
+  tradeHistory: (id: string, signal?: AbortSignal) => api.get<TradeHistorySync>(`${path(id)}/trade-history`, { signal, silent: true }),
   assignApplication: (app: PlatformApp, platformIds: string[]) =>
     api.post<AssignApplicationResult>("/api/tradePlatforms/assign-application", { app, platformIds }, { silent: true }),
 };

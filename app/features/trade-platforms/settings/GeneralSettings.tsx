@@ -6,6 +6,7 @@ import { Skeleton } from "~/ui/Skeleton";
 import { DangerZone } from "./DangerZone";
 import { LiveStatusCard } from "./LiveStatusCard";
 import { PlatformDetailsForm } from "./PlatformDetailsForm";
+import { TradeHistoryCard } from "./TradeHistoryCard";
 import { usePlatformDetail } from "./usePlatformDetail";
 
 /** `…/settings`: live state and enable switch, details and connection, danger zone. */
@@ -35,6 +36,7 @@ export function GeneralSettings({ platformId }: { platformId: string }) {
   return (
     <div className="grid gap-6">
       <LiveStatusCard platform={platform} receivedAt={detail.dataUpdatedAt} canWrite={canWrite} />
+      <TradeHistoryCard platformId={platform.id} />
       {/* Keyed by what it edits: a saved change starts the form from the new values; toggling enable does not reset it. */}
       <PlatformDetailsForm key={JSON.stringify([platform.name, platform.timeZone, platform.connection])} platform={platform} canWrite={canWrite} />
       {canWrite ? <DangerZone platform={platform} /> : null}

@@ -1,0 +1,89 @@
+/**
+ * One platform's backfill:
+ *  1. note the database time, read the open positions, write them (a position a live event wrote
+ *     since, or closed meanwhile, is left as the event left it) and remove the stored ones the
+ *     platform no longer lists;
+ *  2. list every account (pages of listAccounts), then read each one's deals within the window
+ *     (`dealHistory` is per login), a few accounts at a time, and insert them in short batches;
+ *  3. record progress (accounts done of total) as it goes, and the outcome.
+ * The caller subscribed to the bus before starting, so nothing between is missed; overlap with
+ * live events is harmless (idempotent writes).
+ */
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { TradePlatformConnector } from "../../connectors/connector.ts";
+import type { Db } from "../../db/client.ts";
+import { dealColumns, positionColumns } from "./rows.ts";
+import { backfillProgress, finishBackfill, startBackfill } from "./syncState.ts";
+import { databaseNow, insertDeals, removePositionsNotListed, upsertPositions, type PlatformKey } from "./writes.ts";
+
+export interface BackfillJob {
+  db: Db;
+  platform: PlatformKey;
+  connector: TradePlatformConnector;
+  from: Date;
+  to: Date;
+  /** Accounts read at once. */
+  concurrency: number;
+  /** Positions closed by live events since the backfill began (filled by the caller). */
+  closedMeanwhile: ReadonlySet<string>;
+  cancelled: () => boolean;
+}
+
+const PROGRESS_EVERY_MS = 250;
+const ACCOUNT_PAGE = 500;
+
+/** Answers the deals stored (new ones); records its outcome, and throws nothing. */
+export async function backfill(job: BackfillJob): Promise<{ deals: number; error: string | null }> {
+  const { db, platform, connector } = job;
+  let deals = 0;
+  try {
+    await startBackfill(db, platform, { from: job.from, to: job.to });
+    const readBefore = await databaseNow(db);
+    const positions = (await connector.openPositions()).filter((p) => !job.closedMeanwhile.has(p.id));
+    await upsertPositions(db, platform, positions.map(positionColumns), readBefore);
+    await removePositionsNotListed(db, platform.id, new Set(positions.map((p) => p.id)), readBefore);
+
+    const logins: string[] = [];
+    for (let cursor: string | null | undefined = undefined; ;) {
+      if (job.cancelled()) return { deals, error: null };
+      const page = await connector.listAccounts({ cursor, limit: ACCOUNT_PAGE });
+      for (const account of page.items) logins.push(account.login);
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    let done = 0;
+    let reportedAt = 0;
+    const report = async (force = false) => {
+      if (!force && Date.now() - reportedAt < PROGRESS_EVERY_MS) return;
+      reportedAt = Date.now();
+      await backfillProgress(db, platform.id, { accountsDone: done, accountsTotal: logins.length, deals });
+    };
+    await report(true);
+    let next = 0;
+    const worker = async () => {
+      while (next < logins.length && !job.cancelled()) {
+        const login = logins[next++]!;
+        const history = await connector.dealHistory({ login, from: job.from.getTime(), to: job.to.getTime() });
+        // Not `deals += await …`: that reads `deals` before the await and loses the other workers' counts.
+        const inserted = await insertDeals(
+          db,
+          platform,
+          history.map((d) => dealColumns(d)),
+        );
+        deals += inserted;
+        done++;
+        await report();
+        await yieldToEventLoop();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, worker));
+    if (job.cancelled()) return { deals, error: null };
+    await report(true);
+    await finishBackfill(db, platform.id, { error: null });
+    return { deals, error: null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await finishBackfill(db, platform.id, { error: message }).catch(() => undefined);
+    return { deals, error: message };
+  }
+}

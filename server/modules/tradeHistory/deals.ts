@@ -1,0 +1,165 @@
+/**
+ * The blotter's historical deals (GET /api/tradesBlotter/deals and deals.csv): one query on the
+ * store, newest first by (time, ingest seq) — a keyset, so a page is an index range of the
+ * organization's time index (or its login index), and paging never repeats or skips a row while
+ * deals are being added. The group comes from the accounts mirror (a primary-key lookup per row),
+ * the platform's name and clock from its row.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import {
+  BLOTTER_TOTAL_CAP,
+  type BlotterDeal,
+  type BlotterDealFilters,
+  type BlotterDealPage,
+  type BlotterDealQuery,
+} from "../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../accounts/mirror/writes.ts";
+import { blotterPlatformIds } from "./blotterPlatforms.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { filterConditions, maskCondition } from "./filters.ts";
+import { dealTicket, lotsText } from "./rows.ts";
+
+interface DealRecord {
+  platform_id: string;
+  platform_name: string;
+  deal_id: string;
+  seq: string | number;
+  t: string | number;
+  login: string;
+  group: string | null;
+  time: string;
+  server_time: string;
+  action: BlotterDeal["action"];
+  entry: BlotterDeal["entry"];
+  position_id: string | null;
+  symbol: string | null;
+  volume: string;
+  price: number;
+  sl: number | null;
+  tp: number | null;
+  profit: string;
+  commission: string;
+  swap: string;
+  reason: string;
+  comment: string;
+  native: Record<string, unknown>;
+}
+
+const FROM = sql`from trade_deals d
+  join trade_platforms p on p.id = d.platform_id
+  left join trading_accounts a on a.platform_id = d.platform_id and a.login = d.login`;
+
+function where(organizationId: string, platformIds: readonly string[], q: BlotterDealFilters): SQL {
+  const conditions = filterConditions("d", organizationId, platformIds, q, sql`d.action`);
+  conditions.push(sql`d.time >= ${q.from}::timestamptz`, sql`d.time < ${q.to}::timestamptz`);
+  return sql.join(conditions, sql` and `);
+}
+
+async function selectDeals(db: Db, condition: SQL, after: [number, number] | null, limit: number): Promise<DealRecord[]> {
+  const keyset = after === null ? sql`` : sql`and (d.time, d.seq) < (to_timestamp(${after[0]}::float8 / 1000), ${after[1]}::bigint)`;
+  const result = await db.execute(sql`
+    select d.platform_id, p.name as platform_name, d.deal_id, d.seq, (extract(epoch from d.time) * 1000)::float8 as t, d.login, a."group",
+      to_char(d.time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time,
+      to_char(d.time at time zone p.time_zone, 'YYYY-MM-DD HH24:MI:SS.MS') as server_time,
+      d.action, d.entry, d.position_id, d.symbol, d.volume::text as volume, d.price, d.sl, d.tp,
+      d.profit::text as profit, d.commission::text as commission, d.swap::text as swap, d.reason, d.comment, d.native
+    ${FROM}
+    where ${condition} ${keyset}
+    order by d.time desc nulls last, d.seq desc nulls last
+    limit ${limit}`);
+  return rowsOf<DealRecord>(result);
+}
+
+function toDeal(r: DealRecord): BlotterDeal {
+  return {
+    key: `${r.platform_id}:${r.deal_id}`,
+    platformId: r.platform_id,
+    platformName: r.platform_name,
+    dealId: r.deal_id,
+    ticket: dealTicket(r.native, r.deal_id),
+    login: r.login,
+    group: r.group ?? "",
+    time: r.time,
+    serverTime: r.server_time,
+    action: r.action,
+    side: r.action === "buy" || r.action === "sell" ? r.action : null,
+    entry: r.entry,
+    positionId: r.position_id,
+    symbol: r.symbol,
+    volume: lotsText(r.volume),
+    price: Number(r.price),
+    sl: r.sl === null ? null : Number(r.sl),
+    tp: r.tp === null ? null : Number(r.tp),
+    profit: r.profit,
+    commission: r.commission,
+    swap: r.swap,
+    reason: r.reason,
+    comment: r.comment,
+    native: r.native,
+  };
+}
+
+const keyOf = (r: DealRecord): [number, number] => [Math.round(Number(r.t)), Number(r.seq)];
+
+/**
+ * Matching deals, counted up to `cap` (the count stops there). Only the tables a filter needs: the
+ * platform's row never, the account's only for a group mask.
+ */
+async function countDeals(db: Db, condition: SQL, byGroup: boolean, cap: number | null): Promise<number> {
+  const limit = cap === null ? sql`` : sql`limit ${cap + 1}`;
+  const from = byGroup ? sql`from trade_deals d join trading_accounts a on a.platform_id = d.platform_id and a.login = d.login` : sql`from trade_deals d`;
+  const result = await db.execute(sql`select count(*)::int as n from (select 1 ${from} where ${condition} ${limit}) x`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+}
+
+const byGroup = (q: BlotterDealFilters) => maskCondition(sql`a."group"`, q.groupMask) !== undefined;
+
+export async function dealsPage(db: Db, organizationId: string, q: BlotterDealQuery): Promise<BlotterDealPage> {
+  const after = q.cursor === undefined ? null : decodeCursor<[number, number]>(q.cursor, ["n", "n"]);
+  const platformIds = await blotterPlatformIds(db, organizationId, q.platformIds);
+  if (platformIds.length === 0) return { items: [], nextCursor: null, total: after === null ? 0 : null, totalCapped: false };
+  const condition = where(organizationId, platformIds, q);
+  const rows = await selectDeals(db, condition, after, q.limit + 1);
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  let total: number | null = null;
+  let totalCapped = false;
+  if (after === null) {
+    // A page that holds everything is the count; otherwise count, up to the cap.
+    const counted = more ? await countDeals(db, condition, byGroup(q), BLOTTER_TOTAL_CAP) : page.length;
+    totalCapped = counted > BLOTTER_TOTAL_CAP;
+    total = Math.min(counted, BLOTTER_TOTAL_CAP);
+  }
+  return { items: page.map(toDeal), nextCursor: more ? encodeCursor(keyOf(page[page.length - 1]!)) : null, total, totalCapped };
+}
+
+/** Every matching deal, newest first, page by page (the CSV export): the count first, then the rows. */
+export async function allDeals(
+  db: Db,
+  organizationId: string,
+  q: BlotterDealFilters,
+  pageSize = 1000,
+): Promise<{ total: number; pages: AsyncGenerator<BlotterDeal[]> }> {
+  const platformIds = await blotterPlatformIds(db, organizationId, q.platformIds);
+  if (platformIds.length === 0) return { total: 0, pages: (async function* () {})() };
+  // The rows stored when the export starts: deals added meanwhile are not in it, so the count
+  // header matches the lines that follow.
+  const newest = rowsOf<{ seq: string }>(await db.execute(sql`select last_value::text as seq from trade_deals_seq`))[0]?.seq ?? "0";
+  const condition = sql`${where(organizationId, platformIds, q)} and d.seq <= ${newest}::bigint`;
+  const total = await countDeals(db, condition, byGroup(q), null);
+  async function* pages(): AsyncGenerator<BlotterDeal[]> {
+    let after: [number, number] | null = null;
+    // Never more rows than counted, so the count header stays true while deals are being added.
+    let left = total;
+    while (left > 0) {
+      const rows = await selectDeals(db, condition, after, Math.min(pageSize, left));
+      if (rows.length === 0) return;
+      left -= rows.length;
+      yield rows.map(toDeal);
+      if (rows.length < pageSize) return;
+      after = keyOf(rows[rows.length - 1]!);
+    }
+  }
+  return { total, pages: pages() };
+}

@@ -1,0 +1,49 @@
+/**
+ * The blotter's filters as SQL, shared by deals and positions. Parameters only; masks follow
+ * core/trading/mask.ts (comma-separated, `*` any run of characters, a leading `!` excludes and is
+ * checked first, any case), translated to ILIKE patterns with the other LIKE characters escaped.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
+import { escapeLike } from "../accounts/accountList.ts";
+
+export type BlotterFilters = Omit<BlotterPositionQuery, "cursor" | "limit">;
+
+/** A mask as a condition on `column` (undefined: the mask is empty and matches everything). */
+export function maskCondition(column: SQL, mask: string | undefined): SQL | undefined {
+  const parts = (mask ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return undefined;
+  const pattern = (p: string) => escapeLike(p).replace(/\*/g, "%");
+  const includes = parts.filter((p) => !p.startsWith("!")).map((p) => sql`${column} ilike ${pattern(p)}`);
+  const excludes = parts.filter((p) => p.startsWith("!")).map((p) => sql`${column} not ilike ${pattern(p.slice(1))}`);
+  const conditions = [sql`${column} is not null`, ...excludes];
+  if (includes.length > 0) conditions.push(sql`(${sql.join(includes, sql` or `)})`);
+  return sql.join(conditions, sql` and `);
+}
+
+/**
+ * The conditions every blotter query shares: the rows of `alias` ("d" for deals, "o" for positions) on the allowed
+ * platforms of the organization, then each filter present. `side` is the column holding buy/sell.
+ */
+export function filterConditions(alias: "d" | "o", organizationId: string, platformIds: readonly string[], q: BlotterFilters, side: SQL): SQL[] {
+  const c = (name: string) => sql.raw(`${alias}.${name}`);
+  const conditions: SQL[] = [sql`${c("organization_id")} = ${organizationId}::uuid`, sql`${c("platform_id")} = any(${sql.param(platformIds)}::uuid[])`];
+  if (q.login) {
+    conditions.push(q.login.endsWith("*") ? sql`${c("login")} like ${`${escapeLike(q.login.slice(0, -1))}%`}` : sql`${c("login")} = ${q.login}`);
+  }
+  const group = maskCondition(sql`a."group"`, q.groupMask);
+  if (group) conditions.push(group);
+  const symbol = maskCondition(c("symbol"), q.symbolMask);
+  if (symbol) conditions.push(symbol);
+  if (q.side) conditions.push(sql`${side} = ${q.side}`);
+  if (q.volumeMin !== undefined) conditions.push(sql`${c("volume")} >= ${q.volumeMin}::numeric`);
+  if (q.volumeMax !== undefined) conditions.push(sql`${c("volume")} <= ${q.volumeMax}::numeric`);
+  if (q.text) {
+    const like = `%${escapeLike(q.text)}%`;
+    conditions.push(sql`(${c("comment")} ilike ${like} or ${c("symbol")} ilike ${like} or ${c("login")} ilike ${like})`);
+  }
+  return conditions;
+}

@@ -1,0 +1,125 @@
+/**
+ * Applies the bus's `trade` events to the store as they arrive, in batches: whatever arrived while
+ * the last batch was written goes into the next one (at most MAX_BATCH events). Per platform and
+ * batch: positions opened or modified are upserted first (so the batch's deals find their stops),
+ * then deals inserted, then closed positions deleted. Every write is idempotent, so an event seen
+ * twice (a redelivery, a backfill that read it too) changes nothing.
+ */
+import type { TradeEvent } from "../../../core/trading/index.ts";
+import type { Db } from "../../db/client.ts";
+import { dealColumns, positionColumns, type DealColumns, type PositionColumns, type Stops } from "./rows.ts";
+import { recordSequences } from "./syncState.ts";
+import { deletePositions, insertDeals, upsertPositions, type PlatformKey } from "./writes.ts";
+
+const MAX_BATCH = 1000;
+/** Stops of recently closed positions, for their exit deals when those come in a later batch. */
+const RECENT_STOPS = 10_000;
+
+export interface LiveTradeEvent {
+  organizationId: string;
+  platformId: string;
+  event: TradeEvent;
+}
+
+export interface LiveApplierHooks {
+  /** A position closed: a backfill running for its platform must not write it back from an older snapshot. */
+  onClosed?: (platformId: string, positionId: string) => void;
+  onError: (error: unknown) => void;
+}
+
+interface PlatformBatch {
+  platform: PlatformKey;
+  positions: Map<string, PositionColumns | null>;
+  deals: DealColumns[];
+  sequence: number;
+}
+
+export class LiveApplier {
+  private readonly buffer: LiveTradeEvent[] = [];
+  private flushing: Promise<void> | null = null;
+  private stopped = false;
+  private readonly recentStops = new Map<string, Stops>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly hooks: LiveApplierHooks,
+  ) {}
+
+  push(event: LiveTradeEvent): void {
+    if (this.stopped) return;
+    this.buffer.push(event);
+    this.flushing ??= this.flush().finally(() => (this.flushing = null));
+  }
+
+  /** Resolves once every event pushed so far is written. */
+  async settled(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.settled();
+  }
+
+  private async flush(): Promise<void> {
+    while (this.buffer.length > 0 && !this.stopped) {
+      const batch = this.buffer.splice(0, MAX_BATCH);
+      try {
+        await this.apply(batch);
+      } catch (error) {
+        // The events stay recoverable: the next backfill (on reconnect or gap) reads them again.
+        this.hooks.onError(error);
+      }
+    }
+  }
+
+  private async apply(events: readonly LiveTradeEvent[]): Promise<void> {
+    const byPlatform = new Map<string, PlatformBatch>();
+    for (const { organizationId, platformId, event } of events) {
+      let batch = byPlatform.get(platformId);
+      if (!batch) byPlatform.set(platformId, (batch = { platform: { id: platformId, organizationId }, positions: new Map(), deals: [], sequence: 0 }));
+      batch.sequence = Math.max(batch.sequence, event.sequence);
+      const key = `${platformId}:`;
+      switch (event.type) {
+        case "positionOpened":
+        case "positionModified":
+          batch.positions.set(event.position.id, positionColumns(event.position));
+          this.remember(key + event.position.id, event.position);
+          break;
+        case "positionClosed":
+          batch.positions.set(event.position.id, null);
+          this.remember(key + event.position.id, event.position);
+          this.hooks.onClosed?.(platformId, event.position.id);
+          break;
+        case "dealAdded": {
+          const stops = event.deal.positionId === null ? undefined : this.recentStops.get(key + event.deal.positionId);
+          batch.deals.push(dealColumns(event.deal, stops));
+          break;
+        }
+        case "accountChanged":
+          break;
+      }
+    }
+    const sequences = new Map<string, { organizationId: string; sequence: number }>();
+    for (const [platformId, batch] of byPlatform) {
+      const open = [...batch.positions.values()].filter((p): p is PositionColumns => p !== null);
+      const closed = [...batch.positions].filter(([, p]) => p === null).map(([id]) => id);
+      try {
+        await upsertPositions(this.db, batch.platform, open);
+        await insertDeals(this.db, batch.platform, batch.deals);
+        await deletePositions(this.db, platformId, closed);
+        sequences.set(platformId, { organizationId: batch.platform.organizationId, sequence: batch.sequence });
+      } catch (error) {
+        // One platform's failure (deleted meanwhile) is its own; the others' events are written.
+        this.hooks.onError(error);
+      }
+    }
+    await recordSequences(this.db, sequences);
+  }
+
+  private remember(key: string, stops: Stops): void {
+    this.recentStops.delete(key);
+    this.recentStops.set(key, { sl: stops.sl, tp: stops.tp });
+    if (this.recentStops.size > RECENT_STOPS) this.recentStops.delete(this.recentStops.keys().next().value!);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Runs the trade history store for the app: it follows the bus from the start, backfills every
+ * platform the runtime connects, forgets the ones it removes, and stops when the app closes.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
+import { platformRuntimeOf } from "../accounts/platformPort.ts";
+import { TradeHistoryStore, type TradeHistoryOptions } from "./store.ts";
+
+const stores = new WeakMap<AppContext, TradeHistoryStore>();
+
+/** The store of an app (tests and the benchmark reach it through the app's context). */
+export function tradeHistoryOf(ctx: AppContext): TradeHistoryStore | undefined {
+  return stores.get(ctx);
+}
+
+export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<TradeHistoryOptions> = {}) {
+  const { config, database } = app.ctx;
+  const store = new TradeHistoryStore({
+    db: database.db,
+    bus: app.bus,
+    log: app.log.child({ module: "tradeHistory" }),
+    backfillDays: config.tradeHistory.backfillDays,
+    retentionDays: config.tradeHistory.retentionDays,
+    retentionEveryMs: 10 * 60_000,
+    // PGlite runs its queries on this thread: fewer accounts at once keep the event loop free.
+    concurrency: database.kind === "pglite" ? 2 : 4,
+    ...options,
+  });
+  stores.set(app.ctx, store);
+  store.start();
+  const runtime = platformRuntimeOf(app);
+  const offConnected = runtime.onConnected((platform, connector) => store.attach(platform, connector));
+  const offRemoved = runtime.onRemoved((platformId) => store.detach(platformId));
+  app.addHook("onClose", async () => {
+    offConnected();
+    offRemoved();
+    await store.stop();
+    if (stores.get(app.ctx) === store) stores.delete(app.ctx);
+  });
+}

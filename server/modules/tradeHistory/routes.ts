@@ -1,0 +1,102 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { NotFoundError } from "../../errors.ts";
+import { NOT_FOUND } from "../tradePlatforms/deps.ts";
+import { findPlatform } from "../tradePlatforms/repository.ts";
+import { csvStream } from "./csv.ts";
+import { allDeals, dealsPage } from "./deals.ts";
+import { tradeHistoryPlugin } from "./plugin.ts";
+import { positionsPage } from "./positions.ts";
+import {
+  BlotterDealFiltersSchema,
+  BlotterDealPageSchema,
+  BlotterDealQuerySchema,
+  BlotterPositionPageSchema,
+  BlotterPositionQuerySchema,
+  PlatformParamsSchema,
+  TradeHistorySyncSchema,
+} from "./schemas.ts";
+import { getSync, syncView } from "./syncState.ts";
+
+const tags = ["tradesBlotter"];
+const read = { permission: { module: "tradesBlotter", value: "read" } } as const;
+const platformRead = { permission: { module: "tradePlatforms", value: "read" } } as const;
+
+/**
+ * The Trades Blotter's historical side: deals and open positions from the trade history store
+ * (./store.ts), only of the organization's platforms with the blotter assigned. Reference:
+ * docs/trades-blotter.md ("API").
+ */
+export async function tradeHistoryRoutes(app: FastifyInstance) {
+  await app.register(tradeHistoryPlugin);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.ctx.database;
+
+  api.get(
+    "/tradesBlotter/deals",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Deals within [from, to) on the blotter's platforms, newest first, keyset paged",
+        querystring: BlotterDealQuerySchema,
+        response: { 200: BlotterDealPageSchema },
+      },
+    },
+    async (request) => dealsPage(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/tradesBlotter/deals.csv",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Every deal matching the filters as CSV, streamed; X-Total-Count gives the number of data lines",
+        querystring: BlotterDealFiltersSchema,
+      },
+    },
+    async (request, reply) => {
+      const { total, pages } = await allDeals(db, request.organization.id, request.query);
+      const day = (iso: string) => iso.slice(0, 10);
+      return reply
+        .header("Content-Type", "text/csv; charset=utf-8")
+        .header("Content-Disposition", `attachment; filename="trades-${day(request.query.from)}-${day(request.query.to)}.csv"`)
+        .header("X-Total-Count", String(total))
+        .header("Access-Control-Expose-Headers", "X-Total-Count, Content-Disposition")
+        .send(csvStream(pages));
+    },
+  );
+
+  api.get(
+    "/tradesBlotter/positions",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Open positions on the blotter's platforms, newest opened first, keyset paged",
+        querystring: BlotterPositionQuerySchema,
+        response: { 200: BlotterPositionPageSchema },
+      },
+    },
+    async (request) => positionsPage(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/tradePlatforms/:id/trade-history",
+    {
+      config: platformRead,
+      schema: {
+        tags: ["tradePlatforms"],
+        summary: "The trade history store's backfill progress and state for the platform",
+        params: PlatformParamsSchema,
+        response: { 200: TradeHistorySyncSchema },
+      },
+    },
+    async (request) => {
+      const platform = await findPlatform(db, request.organization.id, request.params.id);
+      if (!platform) throw new NotFoundError(NOT_FOUND);
+      return syncView(platform.id, await getSync(db, platform.id));
+    },
+  );
+}

@@ -1,0 +1,178 @@
+/**
+ * The trade history store (docs/decisions/0039-trade-history-store.md): deals and open positions
+ * of every connected platform, in the database, so the blotter's historical mode is a query (fast,
+ * and it works while a platform is offline).
+ *  - It subscribes to the bus's `trade` and `tradeGap` events once, at start, before any backfill,
+ *    so nothing that happens during one is missed (./liveApplier.ts).
+ *  - Each time the runtime connects a platform, it backfills (./backfill.ts): the configured
+ *    window the first time, from the last deal stored (less a minute) afterwards; a `tradeGap`
+ *    does the same. One backfill per platform at a time; one asked for meanwhile runs after it.
+ *  - Retention deletes old deals periodically (./retention.ts).
+ */
+import type { TradePlatformConnector } from "../../connectors/connector.ts";
+import type { Db } from "../../db/client.ts";
+import type { EventBus } from "../../events/bus.ts";
+import type { BusSubscription } from "../../events/types.ts";
+import type { MirrorLogger } from "../accounts/mirror/types.ts";
+import { backfill } from "./backfill.ts";
+import { LiveApplier } from "./liveApplier.ts";
+import { deleteDealsBefore } from "./retention.ts";
+import { getSync, lastDealTime } from "./syncState.ts";
+import type { PlatformKey } from "./writes.ts";
+
+const DAY_MS = 86_400_000;
+/** How far before the last stored deal an incremental backfill starts (clock skew, same-millisecond deals). */
+const OVERLAP_MS = 60_000;
+
+export interface TradeHistoryOptions {
+  db: Db;
+  bus: EventBus;
+  log: MirrorLogger;
+  /** The window read on a platform's first connect. */
+  backfillDays: number;
+  /** Deals older than this are deleted. */
+  retentionDays: number;
+  /** How often retention runs; 0 turns the timer off. */
+  retentionEveryMs: number;
+  /** Accounts whose history is read at once. */
+  concurrency: number;
+  now?: () => number;
+}
+
+interface Followed {
+  platform: PlatformKey;
+  connector: TradePlatformConnector;
+  running: Promise<void> | null;
+  again: boolean;
+  removed: boolean;
+  closedMeanwhile: Set<string>;
+}
+
+export class TradeHistoryStore {
+  private readonly platforms = new Map<string, Followed>();
+  private readonly live: LiveApplier;
+  private subscription: BusSubscription | null = null;
+  private retentionTimer: ReturnType<typeof setInterval> | null = null;
+  private retentionRun: Promise<number> | null = null;
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TradeHistoryOptions) {
+    this.now = options.now ?? Date.now;
+    this.live = new LiveApplier(options.db, {
+      onClosed: (platformId, positionId) => this.platforms.get(platformId)?.closedMeanwhile.add(positionId),
+      onError: (err) => options.log.error({ err }, "trade history: a live batch failed"),
+    });
+  }
+
+  start(): void {
+    this.subscription = this.options.bus.subscribe(
+      { types: ["trade", "tradeGap"] },
+      ({ event }) => {
+        if (event.type === "trade") this.live.push(event);
+        else this.backfillLater(event.platformId);
+      },
+      { durable: "trade-history" },
+    );
+    if (this.options.retentionEveryMs > 0) {
+      this.retentionTimer = setInterval(() => void this.applyRetention(), this.options.retentionEveryMs);
+      this.retentionTimer.unref?.();
+    }
+  }
+
+  /** A platform (re)connected: follow it with this connector and backfill. */
+  attach(platform: PlatformKey, connector: TradePlatformConnector): void {
+    const existing = this.platforms.get(platform.id);
+    if (existing) {
+      existing.connector = connector;
+      existing.removed = false;
+    } else {
+      this.platforms.set(platform.id, { platform, connector, running: null, again: false, removed: false, closedMeanwhile: new Set() });
+    }
+    this.backfillLater(platform.id);
+  }
+
+  detach(platformId: string): void {
+    const followed = this.platforms.get(platformId);
+    if (followed) followed.removed = true;
+    this.platforms.delete(platformId);
+  }
+
+  /** Resolves once no backfill of the platform is running or queued (tests, the benchmark). */
+  async whenBackfilled(platformId: string): Promise<void> {
+    for (;;) {
+      const running = this.platforms.get(platformId)?.running;
+      if (!running) return;
+      await running;
+    }
+  }
+
+  /** Resolves once every live event delivered so far is written. */
+  settled(): Promise<void> {
+    return this.live.settled();
+  }
+
+  /** Deletes the deals past retention now (one run at a time); answers how many. */
+  applyRetention(): Promise<number> {
+    this.retentionRun ??= deleteDealsBefore(this.options.db, new Date(this.now() - this.options.retentionDays * DAY_MS), () => this.stopped)
+      .catch((err: unknown) => {
+        this.options.log.error({ err }, "trade history retention failed");
+        return 0;
+      })
+      .finally(() => (this.retentionRun = null));
+    return this.retentionRun;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.subscription?.close();
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    const running = [...this.platforms.values()].flatMap((f) => (f.running ? [f.running] : []));
+    for (const f of this.platforms.values()) f.removed = true;
+    this.platforms.clear();
+    await Promise.all(running);
+    await this.retentionRun;
+    await this.live.stop();
+  }
+
+  private backfillLater(platformId: string): void {
+    const followed = this.platforms.get(platformId);
+    if (!followed || this.stopped) return;
+    if (followed.running) {
+      followed.again = true;
+      return;
+    }
+    followed.running = this.backfillLoop(followed).finally(() => (followed.running = null));
+  }
+
+  private async backfillLoop(followed: Followed): Promise<void> {
+    do {
+      followed.again = false;
+      followed.closedMeanwhile = new Set();
+      const to = new Date(this.now());
+      const from = await this.windowStart(followed.platform, to);
+      const outcome = await backfill({
+        db: this.options.db,
+        platform: followed.platform,
+        connector: followed.connector,
+        from,
+        to,
+        concurrency: this.options.concurrency,
+        closedMeanwhile: followed.closedMeanwhile,
+        cancelled: () => followed.removed || this.stopped,
+      });
+      if (outcome.error !== null) this.options.log.warn({ platformId: followed.platform.id, err: outcome.error }, "trade history backfill failed");
+      else this.options.log.info({ platformId: followed.platform.id, deals: outcome.deals }, "trade history backfilled");
+    } while (followed.again && !followed.removed && !this.stopped);
+  }
+
+  /** The configured window the first time; afterwards from the last deal stored (a reconnect, a gap). */
+  private async windowStart(platform: PlatformKey, to: Date): Promise<Date> {
+    const full = to.getTime() - this.options.backfillDays * DAY_MS;
+    const sync = await getSync(this.options.db, platform.id);
+    // Only after a complete backfill is everything up to the last stored deal known to be there.
+    if (sync?.status !== "live" || sync.finishedAt === null) return new Date(full);
+    const last = await lastDealTime(this.options.db, platform);
+    return new Date(last === null ? full : Math.max(full, last - OVERLAP_MS));
+  }
+}
