@@ -7,6 +7,7 @@ import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
 import { accountRoutes } from "./accounts/routes.ts";
 import { preferenceRoutes } from "./preferences/routes.ts";
+import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -21,6 +22,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(memberRoutes);
   await api.register(accountRoutes);
   await api.register(preferenceRoutes);
+  await api.register(blotterStreamRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };
