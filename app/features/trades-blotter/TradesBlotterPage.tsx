@@ -32,6 +32,7 @@ import { createRowBatcher, type RowBatcher } from "./rowBatcher";
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
 const ALL = "all";
+const NO_ROWS: BlotterRow[] = [];
 
 /** `/apps/trades-blotter`: every trade and deal on the blotter's platforms, live or for a range of days. */
 export function TradesBlotterPage() {
@@ -335,7 +336,8 @@ function LiveBlotter({
           label="Trades"
           stateKey={BLOTTER_GRID_STATE_KEY}
           columnDefs={columnDefs}
-          rowData={[]}
+          // A constant: a new array on each render would make AG Grid drop the streamed rows.
+          rowData={NO_ROWS}
           getRowId={(p) => p.data.key}
           defaultColDef={{ enableCellChangeFlash: true }}
           onReady={setGridApi}

@@ -69,7 +69,13 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
       model = new Map();
       for (const row of rows) model.set(key(row), row);
       trim(null);
-      reset([...model.values()]);
+      const all = [...model.values()];
+      reset(all);
+      if (pending.size === 0) {
+        held = 0;
+        notify(all);
+        return;
+      }
     }
     if (pending.size === 0) {
       if (held !== 0) {
