@@ -16,6 +16,8 @@ import { eventBusPlugin } from "../events/plugin.ts";
 import type { EventBus } from "../events/bus.ts";
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
 import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
+import { blotterStreamPlugin } from "../modules/tradesBlotter/streamPlugin.ts";
+import type { BlotterStreamOptions } from "../modules/tradesBlotter/stream.ts";
 
 export interface BuildAppOptions {
   /** Serve the React app too (off in API-only tests). */
@@ -27,6 +29,8 @@ export interface BuildAppOptions {
   platforms?: PlatformRuntimeOptions;
   /** The event bus to use (tests: several apps on one bus); else the app makes its own. */
   bus?: EventBus;
+  /** Trades Blotter stream tuning (tests: small buffers). */
+  blotterStream?: BlotterStreamOptions;
   /** Sees every route as it is registered, with its config (tests enumerate the API from it). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -71,6 +75,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(accessStatePlugin);
   await app.register(eventBusPlugin, { bus: opts.bus });
   await app.register(platformsPlugin, { runtime: opts.platforms });
+  await app.register(blotterStreamPlugin, { options: opts.blotterStream });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);
   if (opts.web !== false) await registerWeb(app, ctx, opts.web ?? { mode: "production" });

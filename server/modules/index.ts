@@ -8,6 +8,7 @@ import { memberRoutes } from "./members/routes.ts";
 import { accountRoutes } from "./accounts/routes.ts";
 import { preferenceRoutes } from "./preferences/routes.ts";
 import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
+import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -23,6 +24,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(accountRoutes);
   await api.register(preferenceRoutes);
   await api.register(tradeHistoryRoutes);
+  await api.register(blotterStreamRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

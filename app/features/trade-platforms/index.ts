@@ -10,4 +10,5 @@ export { PlatformTypeBadge } from "./PlatformTypeBadge";
 export { formatServerTime, ServerClock, useServerTime } from "./ServerClock";
 export { PLATFORM_TYPE_LABELS, PLATFORM_TYPE_SHORT, platformSettingsPath } from "./platformTypes";
 export { useLiveStateStore, type PlatformLiveState } from "./live/liveStateStore";
+export { openLiveStream, type LiveMessage, type StreamStatus } from "./live/liveStream";
 export { displayState, useLiveStateStream, usePlatformLiveState, type PlatformDisplayState, type PlatformLiveView } from "./live/usePlatformLiveState";

@@ -1,6 +1,8 @@
 import {
   CellStyleModule,
+  ClientSideRowModelApiModule,
   ClientSideRowModelModule,
+  HighlightChangesModule,
   ColumnApiModule,
   InfiniteRowModelModule,
   ModuleRegistry,
@@ -22,6 +24,9 @@ export function registerGridModules() {
   registered = true;
   ModuleRegistry.registerModules([
     ClientSideRowModelModule,
+    // Transactions and walking the rows (the blotter's batches and its export), and flashing changed rows.
+    ClientSideRowModelApiModule,
+    HighlightChangesModule,
     InfiniteRowModelModule,
     ColumnApiModule,
     CellStyleModule,

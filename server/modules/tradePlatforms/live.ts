@@ -10,12 +10,11 @@
  * opened it expires (the client reconnects with a fresh one).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
 import type { PlatformRuntime, PlatformStateEvent } from "./runtime/runtime.ts";
 
 const TICK_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
-/** Even with a long-lived token, reconnect at least hourly (permissions are checked again then). */
-const MAX_STREAM_MS = 60 * 60_000;
 
 export interface LiveStreams {
   open(request: FastifyRequest, reply: FastifyReply, platformIds: string[]): void;
@@ -68,7 +67,7 @@ export function liveStreams(runtime: PlatformRuntime): LiveStreams {
       const heartbeat = setInterval(() => {
         if (!res.writableEnded) res.write(": ping\n\n");
       }, HEARTBEAT_MS);
-      const expiry = setTimeout(() => close(), Math.max(1_000, Math.min(MAX_STREAM_MS, tokenLifetimeMs(request))));
+      const expiry = setTimeout(() => close(), streamLifetimeMs(request));
 
       let closed = false;
       const close = () => {
@@ -92,18 +91,4 @@ export function liveStreams(runtime: PlatformRuntime): LiveStreams {
       for (const close of [...open]) close();
     },
   };
-}
-
-/** Time left on the (already verified) access token that opened the stream. */
-function tokenLifetimeMs(request: FastifyRequest): number {
-  const token = /^Bearer +(\S+)/i.exec(request.headers.authorization ?? "")?.[1];
-  const claims = token?.split(".")[1];
-  if (claims === undefined) return MAX_STREAM_MS; // not a JWT we can read: the hourly limit applies
-  try {
-    const payload = JSON.parse(Buffer.from(claims, "base64url").toString("utf8")) as { exp?: unknown };
-    if (typeof payload.exp === "number") return payload.exp * 1000 - Date.now();
-  } catch {
-    // Not a JWT we can read: the hourly limit applies.
-  }
-  return MAX_STREAM_MS;
 }

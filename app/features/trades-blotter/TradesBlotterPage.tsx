@@ -1,0 +1,412 @@
+import { useQuery } from "@tanstack/react-query";
+import type { GridApi } from "ag-grid-community";
+import { Activity, Download, FilterX, History, Pause, Play, Radio, ShieldOff } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
+import { api } from "~/api";
+import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPreferences } from "~/profile";
+import { Button } from "~/ui/Button";
+import { EmptyState } from "~/ui/EmptyState";
+import { Field } from "~/ui/Field";
+import { Input } from "~/ui/Input";
+import { Select } from "~/ui/Select";
+import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridStatus, GridToolbar, saveCsv } from "~/ui/grid";
+import { Page } from "~/ui/Page";
+import { blotterColumns, blotterCsvColumns } from "./blotterColumns";
+import {
+  activeFilterCount,
+  dayRange,
+  EMPTY_FILTERS,
+  filtersQuery,
+  invalidLots,
+  paramsOfView,
+  viewFromParams,
+  type BlotterFilterText,
+  type BlotterView,
+} from "./blotterFilters";
+import { openBlotterStream } from "./blotterStream";
+import { BlotterSidePanel } from "./BlotterSidePanel";
+import { exportHistoryCsv, historyDatasource } from "./historySource";
+import { createRowBatcher, type RowBatcher } from "./rowBatcher";
+
+export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
+const ALL = "all";
+const NO_ROWS: BlotterRow[] = [];
+
+/** `/apps/trades-blotter`: every trade and deal on the blotter's platforms, live or for a range of days. */
+export function TradesBlotterPage() {
+  const { hasModule } = useAccess();
+  const organizationId = useCurrentOrganizationId();
+  const preferences = useMemberPreferences();
+  const [params, setParams] = useSearchParams();
+  const view = useMemo(() => viewFromParams(params), [params]);
+  const setView = useCallback((next: BlotterView) => setParams(paramsOfView(next), { replace: true }), [setParams]);
+  const [streamPlatforms, setStreamPlatforms] = useState<BlotterPlatform[] | null>(null);
+  const platformsQuery = useQuery({
+    queryKey: ["tradesBlotter", organizationId, "platforms"],
+    queryFn: ({ signal }) => api.get<BlotterPlatform[]>("/api/tradesBlotter/platforms", { signal }),
+    enabled: hasModule("tradesBlotter", "read"),
+  });
+  const platformList = streamPlatforms ?? platformsQuery.data ?? null;
+  const platforms = useMemo(() => new Map((platformList ?? []).map((p) => [p.id, p])), [platformList]);
+
+  if (!hasModule("tradesBlotter", "read")) {
+    return (
+      <Page title="Trades Blotter">
+        <EmptyState
+          icon={ShieldOff}
+          title="You can't see the blotter"
+          description="The Trades Blotter needs read access to its module. Ask an administrator of this organization."
+        />
+      </Page>
+    );
+  }
+  if (platformList !== null && platformList.length === 0) {
+    return (
+      <Page title="Trades Blotter" description="Every trade and deal on your platforms">
+        <EmptyState
+          icon={Activity}
+          title="No platform uses the blotter yet"
+          description="Assign the Trades Blotter to one or more trade platforms and their trades show here, live."
+          action={
+            hasModule("tradePlatforms", "write") ? (
+              <Button asChild>
+                <Link to="/tradePlatforms/AssignApplicationModal?app=tradesBlotter">Assign the Trades Blotter</Link>
+              </Button>
+            ) : (
+              <p className="text-sm text-muted">Ask someone who manages trade platforms to assign it.</p>
+            )
+          }
+        />
+      </Page>
+    );
+  }
+
+  return (
+    <ColumnPreferenceProvider store={preferences}>
+      <Page
+        title="Trades Blotter"
+        description="Every trade and deal on the blotter's platforms, live or for a range of days."
+        className="max-w-none"
+        actions={<ModeSwitch mode={view.mode} onChange={(mode) => setView({ ...view, mode })} />}
+      >
+        <div className="grid gap-3">
+          <BlotterFiltersBar view={view} platforms={platformList ?? []} onChange={setView} />
+          {view.mode === "live" ? (
+            <LiveBlotter key={organizationId ?? ""} view={view} platforms={platforms} onPlatforms={setStreamPlatforms} />
+          ) : (
+            <HistoryBlotter key={organizationId ?? ""} view={view} platforms={platforms} />
+          )}
+        </div>
+      </Page>
+    </ColumnPreferenceProvider>
+  );
+}
+
+function ModeSwitch({ mode, onChange }: { mode: BlotterView["mode"]; onChange: (mode: BlotterView["mode"]) => void }) {
+  return (
+    <div role="group" aria-label="Mode" className="flex rounded-md border border-border bg-surface p-0.5">
+      <Button size="sm" variant={mode === "live" ? "secondary" : "ghost"} aria-pressed={mode === "live"} onClick={() => onChange("live")}>
+        <Radio aria-hidden />
+        Streaming
+      </Button>
+      <Button size="sm" variant={mode === "history" ? "secondary" : "ghost"} aria-pressed={mode === "history"} onClick={() => onChange("history")}>
+        <History aria-hidden />
+        Historical
+      </Button>
+    </div>
+  );
+}
+
+/** Filters as typed go to the URL; the grid follows them once they stop changing for a moment. */
+function BlotterFiltersBar({ view, platforms, onChange }: { view: BlotterView; platforms: BlotterPlatform[]; onChange: (next: BlotterView) => void }) {
+  const [draft, setDraft] = useState(view.filters);
+  const applied = useRef(view.filters);
+  // The URL changed from elsewhere (back, a link): show it.
+  useEffect(() => {
+    if (JSON.stringify(view.filters) !== JSON.stringify(applied.current)) {
+      applied.current = view.filters;
+      setDraft(view.filters);
+    }
+  }, [view.filters]);
+  useEffect(() => {
+    if (JSON.stringify(draft) === JSON.stringify(applied.current) || invalidLots(draft).length > 0) return;
+    const timer = setTimeout(() => {
+      applied.current = draft;
+      onChange({ ...view, filters: draft });
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [draft, view, onChange]);
+  const invalid = new Set(invalidLots(draft));
+  const set = (key: keyof BlotterFilterText) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const text = (key: "login" | "group" | "symbol" | "minLots" | "maxLots" | "text", label: string, placeholder?: string) => (
+    <Field
+      label={label}
+      error={invalid.has(key as "minLots") ? (key === "minLots" && /^\d/.test(draft.minLots) ? "Above the maximum" : "Not a number of lots") : undefined}
+    >
+      <Input
+        type="search"
+        value={draft[key]}
+        onChange={(e) => set(key)(e.target.value)}
+        placeholder={placeholder}
+        inputMode={key.endsWith("Lots") ? "decimal" : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        className="h-8"
+      />
+    </Field>
+  );
+  const count = activeFilterCount(draft);
+  return (
+    <div
+      role="search"
+      aria-label="Filter trades"
+      className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-3 lg:grid-cols-6"
+    >
+      <Field label="Platform">
+        <Select
+          value={draft.platforms[0] ?? ALL}
+          onValueChange={(v) => setDraft((d) => ({ ...d, platforms: v === ALL ? [] : [v] }))}
+          options={[{ value: ALL, label: "All platforms" }, ...platforms.map((p) => ({ value: p.id, label: p.name }))]}
+          className="h-8"
+        />
+      </Field>
+      {text("login", "Login", "100234, 100235")}
+      {text("group", "Group mask", "real\\*, !*test*")}
+      {text("symbol", "Symbol mask", "EUR*, XAUUSD")}
+      <Field label="Side">
+        <Select
+          value={draft.side || ALL}
+          onValueChange={(v) => set("side")(v === ALL ? "" : v)}
+          options={[
+            { value: ALL, label: "Any side" },
+            { value: "buy", label: "Buy" },
+            { value: "sell", label: "Sell" },
+            { value: "balance", label: "Balance" },
+            { value: "credit", label: "Credit" },
+          ]}
+          className="h-8"
+        />
+      </Field>
+      {text("text", "Text", "Ticket, comment …")}
+      {text("minLots", "Volume from (lots)", "Min")}
+      {text("maxLots", "Volume to (lots)", "Max")}
+      {view.mode === "history" ? (
+        <>
+          <Field label="From day">
+            <Input
+              type="date"
+              value={view.from}
+              max={view.to}
+              onChange={(e) => e.target.value && onChange({ ...view, from: e.target.value })}
+              className="h-8"
+            />
+          </Field>
+          <Field label="To day">
+            <Input type="date" value={view.to} min={view.from} onChange={(e) => e.target.value && onChange({ ...view, to: e.target.value })} className="h-8" />
+          </Field>
+        </>
+      ) : null}
+      <div className="flex items-end self-end">
+        <Button variant="ghost" size="sm" onClick={() => setDraft(EMPTY_FILTERS)} disabled={count === 0} className="w-full justify-start lg:justify-center">
+          <FilterX aria-hidden />
+          Clear filters{count ? ` (${count})` : ""}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Exports the grid as shown: visible columns in their order, rows in their sort order. */
+function exportView(gridApi: GridApi<BlotterRow>, platforms: ReadonlyMap<string, BlotterPlatform>, prefix: string) {
+  const csv = blotterCsvColumns(platforms);
+  const columns = gridApi
+    .getAllDisplayedColumns()
+    .map((c) => csv[c.getColId()])
+    .filter((c) => c !== undefined);
+  const rows: BlotterRow[] = [];
+  gridApi.forEachNodeAfterFilterAndSort((node) => node.data && rows.push(node.data));
+  saveCsv(buildCsv(columns, rows), csvFileName(prefix));
+}
+
+function LiveBlotter({
+  view,
+  platforms,
+  onPlatforms,
+}: {
+  view: BlotterView;
+  platforms: ReadonlyMap<string, BlotterPlatform>;
+  onPlatforms: (platforms: BlotterPlatform[]) => void;
+}) {
+  const [gridApi, setGridApi] = useState<GridApi<BlotterRow> | null>(null);
+  const batcher = useRef<RowBatcher<BlotterRow> | null>(null);
+  const [state, setState] = useState({ held: 0, paused: false, rowCount: 0 });
+  const [status, setStatus] = useState<string>("connecting");
+  const [panelRows, setPanelRows] = useState<BlotterRow[]>([]);
+  const query = filtersQuery(view.filters).toString();
+  const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
+
+  // The batcher lives as long as the grid; the stream restarts with the filters (a new snapshot).
+  useEffect(() => {
+    if (!gridApi) return;
+    let panelDue = 0;
+    const b = createRowBatcher<BlotterRow>({
+      key: (r) => r.key,
+      reset: (rows) => gridApi.setGridOption("rowData", rows),
+      apply: (batch) => {
+        const result = gridApi.applyTransaction(batch);
+        // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
+        if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
+      },
+      onChange: ({ held, paused, rowCount }) => {
+        setState((s) => (s.held === held && s.paused === paused && s.rowCount === rowCount ? s : { held, paused, rowCount }));
+        // The side panel's figures follow at most twice a second.
+        const now = Date.now();
+        if (!paused && now >= panelDue) {
+          panelDue = now + 500;
+          setPanelRows(b.rows());
+        }
+      },
+    });
+    batcher.current = b;
+    return () => {
+      b.dispose();
+      batcher.current = null;
+    };
+  }, [gridApi]);
+
+  useEffect(() => {
+    const b = batcher.current;
+    if (!gridApi || !b) return;
+    const start = () =>
+      openBlotterStream(new URLSearchParams(query), {
+        onSnapshot: (rows) => b.snapshot(rows),
+        onFrame: (rows) => b.push(rows),
+        onPlatforms,
+        onStatus: (s) => setStatus(s),
+      });
+    let stop = start();
+    const unwatch = onOrganizationChange(() => {
+      stop();
+      b.clear();
+      stop = start();
+    });
+    return () => {
+      unwatch();
+      stop();
+    };
+  }, [gridApi, query, onPlatforms]);
+
+  const paused = state.paused;
+  return (
+    <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
+      <div className="grid min-w-0 gap-3">
+        <GridToolbar
+          label="Trades table"
+          className="items-center"
+          filters={
+            <>
+              <GridStatus total={state.rowCount} noun={["row", "rows"]} />
+              <span className="text-xs text-muted" aria-live="polite">
+                {status === "open" ? "Live" : status === "connecting" ? "Connecting…" : "Reconnecting…"}
+              </span>
+              {paused ? (
+                <span role="status" className="text-xs font-medium text-warning" data-testid="held-count">
+                  Paused · {state.held.toLocaleString("en")} {state.held === 1 ? "update" : "updates"} held back
+                </span>
+              ) : null}
+            </>
+          }
+          actions={
+            <>
+              <Button size="sm" variant="secondary" aria-pressed={paused} onClick={() => (paused ? batcher.current?.resume() : batcher.current?.pause())}>
+                {paused ? <Play aria-hidden /> : <Pause aria-hidden />}
+                {paused ? "Resume" : "Pause"}
+              </Button>
+              <ColumnsMenu api={gridApi} columnDefs={columnDefs} />
+              <Button size="sm" variant="secondary" disabled={!gridApi} onClick={() => gridApi && exportView(gridApi, platforms, "trades-live")}>
+                <Download aria-hidden />
+                Export CSV
+              </Button>
+            </>
+          }
+        />
+        <DataGrid<BlotterRow>
+          label="Trades"
+          stateKey={BLOTTER_GRID_STATE_KEY}
+          columnDefs={columnDefs}
+          // A constant: a new array on each render would make AG Grid drop the streamed rows.
+          rowData={NO_ROWS}
+          getRowId={(p) => p.data.key}
+          defaultColDef={{ enableCellChangeFlash: true }}
+          onReady={setGridApi}
+          emptyText="No trade yet: they show here as they happen."
+          className="h-[calc(100dvh-24rem)] min-h-[24rem]"
+        />
+      </div>
+      <BlotterSidePanel rows={panelRows} />
+    </div>
+  );
+}
+
+function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: ReadonlyMap<string, BlotterPlatform> }) {
+  const [gridApi, setGridApi] = useState<GridApi<BlotterRow> | null>(null);
+  const [loaded, setLoaded] = useState<{ rows: BlotterRow[]; complete: boolean }>({ rows: [], complete: false });
+  const [exporting, setExporting] = useState<number | null>(null);
+  const query = useMemo(() => {
+    const q = filtersQuery(view.filters);
+    const range = dayRange(view.from, view.to);
+    q.set("from", range.from);
+    q.set("to", range.to);
+    return q.toString();
+  }, [view.filters, view.from, view.to]);
+  const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
+  const datasource = useMemo(() => historyDatasource(new URLSearchParams(query), (rows, complete) => setLoaded({ rows, complete })), [query]);
+
+  const exportAll = async () => {
+    setExporting(0);
+    try {
+      await exportHistoryCsv(new URLSearchParams(query), setExporting);
+    } catch {
+      // The failure toast is shown by the export.
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  return (
+    <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
+      <div className="grid min-w-0 gap-3">
+        <GridToolbar
+          label="Trades table"
+          className="items-center"
+          filters={<GridStatus total={loaded.complete ? loaded.rows.length : null} noun={["deal", "deals"]} loading={!loaded.complete} />}
+          actions={
+            <>
+              <ColumnsMenu api={gridApi} columnDefs={columnDefs} />
+              <Button size="sm" variant="secondary" onClick={() => void exportAll()} loading={exporting !== null} disabled={exporting !== null}>
+                <Download aria-hidden />
+                {exporting === null ? "Export CSV" : `Exporting… ${exporting.toLocaleString("en")} rows`}
+              </Button>
+            </>
+          }
+        />
+        <DataGrid<BlotterRow>
+          label="Trades"
+          stateKey={BLOTTER_GRID_STATE_KEY}
+          columnDefs={columnDefs.map((c) => ({ ...c, sortable: false, sort: undefined }))}
+          rowModelType="infinite"
+          datasource={datasource}
+          cacheBlockSize={200}
+          maxBlocksInCache={50}
+          getRowId={(p) => p.data.key}
+          onReady={setGridApi}
+          emptyText="No deal in these days matches these filters."
+          className="h-[calc(100dvh-24rem)] min-h-[24rem]"
+        />
+      </div>
+      <BlotterSidePanel rows={loaded.rows} partial={!loaded.complete} />
+    </div>
+  );
+}

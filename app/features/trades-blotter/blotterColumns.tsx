@@ -1,0 +1,142 @@
+import type { ColDef, ValueFormatterParams } from "ag-grid-community";
+import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
+import { formatLots } from "@core/trading/volume";
+import { formatMoney, textColumn, type CsvColumn } from "~/ui/grid";
+
+/** Money arrives in minor units (core/trading/money.ts). */
+const money = (minor: number | null | undefined) => (minor === null || minor === undefined ? "—" : formatMoney(minor / 100));
+const price = (v: number | null | undefined) => (v === null || v === undefined ? "—" : String(v));
+const SIDE_LABELS: Record<BlotterRow["side"], string> = { buy: "Buy", sell: "Sell", balance: "Balance", credit: "Credit" };
+const ENTRY_LABELS = { in: "In", out: "Out" } as const;
+const REASON_LABELS: Record<BlotterRow["reason"], string> = {
+  client: "Client",
+  mobile: "Mobile",
+  web: "Web",
+  expert: "Expert",
+  dealer: "Dealer",
+  api: "API",
+  sl: "Stop loss",
+  tp: "Take profit",
+  stopOut: "Stop out",
+};
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** A time as the platform's server shows it (its configured time zone), "21/11/2025, 14:03:07". */
+export function formatServerTime(time: number, timeZone: string | undefined): string {
+  if (!timeZone) return "—";
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-GB", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hour12: false,
+      });
+    } catch {
+      return "—";
+    }
+    zoneFormats.set(timeZone, format);
+  }
+  return format.format(new Date(time));
+}
+
+const utcFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
+export const formatUtc = (time: number) => utcFormat.format(new Date(time));
+
+export const sideLabel = (side: BlotterRow["side"]) => SIDE_LABELS[side];
+export const entryLabel = (entry: BlotterRow["entry"]) => (entry ? ENTRY_LABELS[entry] : "");
+export const reasonLabel = (reason: BlotterRow["reason"]) => REASON_LABELS[reason] ?? reason;
+export const kindLabel = (row: BlotterRow) => (row.kind === "deal" ? "Deal" : row.state === "closed" ? "Position (closed)" : "Position");
+
+type F = ValueFormatterParams<BlotterRow>;
+const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as const;
+
+/** The blotter's columns (PRODUCT.md field reference); `platforms` names each platform and gives its server zone. */
+export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<BlotterRow>[] {
+  return [
+    {
+      colId: "serverTime",
+      field: "time",
+      headerName: "Time (server)",
+      width: 170,
+      cellClass: "tabular-nums",
+      pinned: "left",
+      sort: "desc",
+      valueFormatter: (p: F) => (p.data ? formatServerTime(p.data.time, platforms.get(p.data.platformId)?.timeZone) : ""),
+    },
+    {
+      colId: "utcTime",
+      field: "time",
+      headerName: "Time (UTC)",
+      width: 170,
+      cellClass: "tabular-nums",
+      valueFormatter: (p: F) => (p.data ? formatUtc(p.data.time) : ""),
+    },
+    textColumn({ field: "platformId", headerName: "Platform", width: 150, valueFormatter: (p: F) => platforms.get(String(p.value))?.name ?? "—" }),
+    textColumn({ field: "login", headerName: "Login", width: 100, cellClass: "font-mono tabular-nums" }),
+    textColumn({ field: "group", headerName: "Group", width: 150 }),
+    textColumn({ field: "kind", headerName: "Type", width: 110, valueFormatter: (p: F) => (p.data ? kindLabel(p.data) : "") }),
+    textColumn({ field: "ticket", headerName: "Ticket / deal", width: 120, cellClass: "font-mono tabular-nums" }),
+    textColumn({
+      field: "position",
+      headerName: "Position",
+      width: 120,
+      cellClass: "font-mono tabular-nums",
+      valueFormatter: (p: F) => (p.value as string | null) ?? "—",
+    }),
+    textColumn({ field: "symbol", headerName: "Symbol", width: 105, valueFormatter: (p: F) => (p.value as string | null) ?? "—" }),
+    textColumn({ field: "side", headerName: "Side", width: 90, valueFormatter: (p: F) => sideLabel(p.value as BlotterRow["side"]) }),
+    textColumn({ field: "entry", headerName: "Entry", width: 80, valueFormatter: (p: F) => entryLabel(p.value as BlotterRow["entry"]) }),
+    { field: "volume", headerName: "Volume (lots)", width: 120, ...right, valueFormatter: (p: F) => formatLots(Number(p.value)) },
+    { field: "price", headerName: "Price", width: 110, ...right, valueFormatter: (p: F) => price(p.value as number) },
+    { field: "sl", headerName: "SL", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
+    { field: "tp", headerName: "TP", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
+    { field: "profit", headerName: "Profit", width: 120, ...right, valueFormatter: (p: F) => money(p.value as number) },
+    { field: "commission", headerName: "Commission", width: 120, ...right, valueFormatter: (p: F) => money(p.value as number) },
+    { field: "swap", headerName: "Swap", width: 100, ...right, valueFormatter: (p: F) => money(p.value as number) },
+    textColumn({ field: "reason", headerName: "Reason", width: 110, valueFormatter: (p: F) => reasonLabel(p.value as BlotterRow["reason"]) }),
+    textColumn({ field: "comment", headerName: "Comment", width: 200 }),
+  ];
+}
+
+const decimal = (minor: number) => (minor / 100).toFixed(2);
+
+/** The CSV of the current view, per column id: exact decimals and ISO times (spreadsheets format them). */
+export function blotterCsvColumns(platforms: ReadonlyMap<string, BlotterPlatform>): Record<string, CsvColumn<BlotterRow>> {
+  return {
+    serverTime: { header: "Time (server)", value: (r) => formatServerTime(r.time, platforms.get(r.platformId)?.timeZone) },
+    utcTime: { header: "Time (UTC)", value: (r) => new Date(r.time).toISOString() },
+    platformId: { header: "Platform", value: (r) => platforms.get(r.platformId)?.name ?? r.platformId },
+    login: { header: "Login", value: (r) => r.login },
+    group: { header: "Group", value: (r) => r.group },
+    kind: { header: "Type", value: kindLabel },
+    ticket: { header: "Ticket / deal", value: (r) => r.ticket },
+    position: { header: "Position", value: (r) => r.position },
+    symbol: { header: "Symbol", value: (r) => r.symbol },
+    side: { header: "Side", value: (r) => sideLabel(r.side) },
+    entry: { header: "Entry", value: (r) => entryLabel(r.entry) },
+    volume: { header: "Volume (lots)", value: (r) => formatLots(r.volume) },
+    price: { header: "Price", value: (r) => r.price },
+    sl: { header: "SL", value: (r) => r.sl },
+    tp: { header: "TP", value: (r) => r.tp },
+    profit: { header: "Profit", value: (r) => decimal(r.profit) },
+    commission: { header: "Commission", value: (r) => decimal(r.commission) },
+    swap: { header: "Swap", value: (r) => decimal(r.swap) },
+    reason: { header: "Reason", value: (r) => reasonLabel(r.reason) },
+    comment: { header: "Comment", value: (r) => r.comment },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The blotter's filters and mode as the URL holds them (/apps/trades-blotter?symbol=EUR*&mode=history&from=…),
+ * so a view can be bookmarked and shared. The same names go to the stream and the history API,
+ * which validate them (core/schemas/blotterLive.ts); here they stay text as typed.
+ */
+import { blotterFiltersQuery } from "@core/schemas/blotterLive";
+
+export type BlotterMode = "live" | "history";
+
+export interface BlotterFilterText {
+  platforms: string[];
+  login: string;
+  group: string;
+  symbol: string;
+  side: "" | "buy" | "sell" | "balance" | "credit";
+  minLots: string;
+  maxLots: string;
+  text: string;
+}
+
+export interface BlotterView {
+  mode: BlotterMode;
+  filters: BlotterFilterText;
+  /** History: days (YYYY-MM-DD), inclusive, in the viewer's calendar. */
+  from: string;
+  to: string;
+}
+
+export const EMPTY_FILTERS: BlotterFilterText = { platforms: [], login: "", group: "", symbol: "", side: "", minLots: "", maxLots: "", text: "" };
+const SIDES = new Set(["buy", "sell", "balance", "credit"]);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function dayText(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
+}
+
+export function yesterday(now = new Date()): string {
+  const d = new Date(now);
+  d.setDate(d.getDate() - 1);
+  return dayText(d);
+}
+
+export function viewFromParams(params: URLSearchParams, now = new Date()): BlotterView {
+  const get = (name: string) => params.get(name)?.trim() ?? "";
+  const side = get("side");
+  const from = get("from");
+  const to = get("to");
+  return {
+    mode: get("mode") === "history" ? "history" : "live",
+    filters: {
+      platforms: get("platforms")
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+      login: get("login"),
+      group: get("group"),
+      symbol: get("symbol"),
+      side: SIDES.has(side) ? (side as BlotterFilterText["side"]) : "",
+      minLots: get("minLots"),
+      maxLots: get("maxLots"),
+      text: get("text"),
+    },
+    from: DAY.test(from) ? from : yesterday(now),
+    to: DAY.test(to) ? to : DAY.test(from) ? from : yesterday(now),
+  };
+}
+
+/** The URL's query for a view: filters, then the mode and (history) the days; defaults left out. */
+export function paramsOfView(view: BlotterView): URLSearchParams {
+  const q = filtersQuery(view.filters);
+  if (view.mode === "history") {
+    q.set("mode", "history");
+    q.set("from", view.from);
+    q.set("to", view.to);
+  }
+  return q;
+}
+
+/** The filters as the stream and the history API take them. */
+export function filtersQuery(filters: BlotterFilterText): URLSearchParams {
+  return blotterFiltersQuery({ ...filters, side: filters.side || undefined });
+}
+
+/** Lots bounds that are not numbers, or a minimum above the maximum: shown as errors, not sent. */
+export function invalidLots(filters: BlotterFilterText): ("minLots" | "maxLots")[] {
+  const bad: ("minLots" | "maxLots")[] = [];
+  const read = (v: string) => (v.trim() === "" ? null : /^\d+(\.\d{1,4})?$/.test(v.trim()) ? Number(v) : NaN);
+  const min = read(filters.minLots);
+  const max = read(filters.maxLots);
+  if (min !== null && Number.isNaN(min)) bad.push("minLots");
+  if (max !== null && Number.isNaN(max)) bad.push("maxLots");
+  if (bad.length === 0 && min !== null && max !== null && min > max) bad.push("minLots");
+  return bad;
+}
+
+export function activeFilterCount(filters: BlotterFilterText): number {
+  return (Object.keys(EMPTY_FILTERS) as (keyof BlotterFilterText)[]).filter((k) => (Array.isArray(filters[k]) ? filters[k].length > 0 : filters[k] !== ""))
+    .length;
+}
+
+/** The history range as instants: from the start of `from` to the end of `to`, in the viewer's zone. */
+export function dayRange(from: string, to: string): { from: string; to: string } {
+  const start = new Date(`${from}T00:00:00`);
+  const end = new Date(`${to}T00:00:00`);
+  end.setDate(end.getDate() + 1);
+  return { from: start.toISOString(), to: end.toISOString() };
+}
