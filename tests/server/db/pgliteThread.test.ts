@@ -3,6 +3,8 @@ import { sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 import { PgliteProxy } from "../../../server/db/pglite/proxy.ts";
 
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
 describe("the embedded database on its own thread (decision 0046)", () => {
   let database: Database;
   beforeAll(async () => {
@@ -17,7 +19,7 @@ describe("the embedded database on its own thread (decision 0046)", () => {
     const result = await database.db.execute(sql`select count(*)::int as n from generate_series(1, 4000000) g where g % 7 = 0`);
     const elapsed = performance.now() - started;
     clearInterval(timer);
-    expect((result.rows[0] as { n: number }).n).toBe(571428);
+    expect(rowsOf<{ n: number }>(result)[0]?.n).toBe(571428);
     // On the server's thread the timer could not fire until the statement ended.
     expect(elapsed).toBeGreaterThan(50);
     expect(ticks).toBeGreaterThanOrEqual(3);
@@ -39,7 +41,7 @@ describe("the embedded database on its own thread (decision 0046)", () => {
     expect(cause.code).toBe("23505");
     expect(cause.constraint).toBe("thread_probe_pkey");
     const rows = await database.db.execute(sql`select id, note from thread_probe order by id`);
-    expect(rows.rows).toEqual([{ id: 1, note: "kept" }]);
+    expect(rowsOf(rows)).toEqual([{ id: 1, note: "kept" }]);
   });
 
   it("nests savepoints, and other statements wait for an open transaction", async () => {
@@ -57,7 +59,7 @@ describe("the embedded database on its own thread (decision 0046)", () => {
     });
     const outside = database.db.execute(sql`select count(*)::int as n from thread_probe where id >= 10`).then((r) => {
       order.push("outside read");
-      return (r.rows[0] as { n: number }).n;
+      return rowsOf<{ n: number }>(r)[0]?.n;
     });
     await outer;
     expect(await outside).toBe(1);
