@@ -4,7 +4,7 @@
  * now; a bus that refuses a publish gets it again, in order, with nothing lost.
  */
 import { afterEach, expect, it, describe } from "vitest";
-import type { TradeEvent } from "../../../core/trading/index.ts";
+import type { UnsequencedTradeEvent } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../server/connectors/connector.ts";
 import { EventJournal } from "../../../server/connectors/events/eventJournal.ts";
 import { JournalStream } from "../../../server/connectors/events/eventStream.ts";
@@ -23,11 +23,11 @@ function journalConnector(journal: EventJournal): TradePlatformConnector {
       journal.assertResumable(fromSequence);
       return new JournalStream(journal, fromSequence);
     },
-  } as TradePlatformConnector;
+  } as unknown as TradePlatformConnector;
 }
 
-function deal(login: string): Omit<TradeEvent, "sequence"> {
-  return { type: "accountChanged", time: Date.now(), login, account: { login } } as unknown as Omit<TradeEvent, "sequence">;
+function deal(login: string): UnsequencedTradeEvent {
+  return { type: "accountChanged", time: Date.now(), login, account: { login } } as unknown as UnsequencedTradeEvent;
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
