@@ -1,6 +1,7 @@
 /**
  * Runs the trade feed (./tradeFeed.ts) for the app, next to the platform runtime: each platform
- * the runtime connects has its trade events published on `app.bus`; each one it removes stops.
+ * the runtime connects has its trade events published on `app.bus`; each one removed
+ * (`platformRemoved` on the bus) stops.
  * Registered after the bus and the runtime; stops before the bus closes.
  */
 import fp from "fastify-plugin";
@@ -11,10 +12,10 @@ export const tradeFeedPlugin = fp<Partial<Omit<TradeFeedOptions, "bus">>>(
     const feed = new TradeFeed({ bus: app.bus, log: app.log.child({ module: "tradeFeed" }), ...opts });
     app.decorate("tradeFeed", feed);
     const offConnected = app.platforms.onConnected((platform, connector) => feed.attach(platform, connector));
-    const offRemoved = app.platforms.onRemoved((platformId) => void feed.detach(platformId));
+    const removals = app.bus.subscribe({ types: ["platformRemoved"] }, ({ event }) => void feed.detach(event.platformId));
     app.addHook("onClose", async () => {
       offConnected();
-      offRemoved();
+      removals.close();
       await feed.stopAll();
     });
   },
