@@ -8,6 +8,7 @@
  *     and serialization included) for filtered, sorted pages: p50 / p99 over 200 requests each.
  *  3. The simulated servers' event rates: normalized trade events per second reaching a
  *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
+ *  4. The event bus (in-process and NATS JetStream) at 20,000 trade events a second (./eventBus.ts).
  *
  * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
  * created for the run and dropped after it.
@@ -23,6 +24,7 @@ import { loadConfig } from "../server/config.ts";
 import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
+import { measureEventBus } from "./eventBus.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -206,6 +208,8 @@ async function main() {
   });
   await runHttpBenchmark({ line });
   await accountsLoad({ adminUrl, line });
+  line("");
+  await measureEventBus({ line });
   line("");
   // The JavaScript a signed-in person loads for `/` (target ≤ 150 KB compressed, decision 0027).
   if (fs.existsSync("build/client")) {
