@@ -163,6 +163,27 @@ describe.each(implementations)("event bus contract: %s", (_name, harnessOf) => {
     expect(fresh.map(label)).toEqual(["#8"]);
   });
 
+  it("resumes after the last sequence when nothing of its own followed: only what comes next, no gap", async () => {
+    harness = harnessOf();
+    const bus = await open();
+    const first: BusMessage[] = [];
+    const sub = bus.subscribe({ types: ["platformState"], organizationId: orgA }, (m) => first.push(m));
+    await bus.publish(state(orgA, p1, 1));
+    await until(() => first.length === 1, "the first");
+    sub.close();
+    // Another organization's event follows; none of A's.
+    await bus.publish(state(orgB, p3, 2));
+    const gaps: unknown[] = [];
+    const resumed: BusMessage[] = [];
+    bus.subscribe({ types: ["platformState"], organizationId: orgA }, (m) => resumed.push(m), { after: first[0]!.seq, onGap: (g) => gaps.push(g) });
+    await settle(bus);
+    expect(resumed).toEqual([]);
+    await bus.publish(state(orgA, p1, 3));
+    await until(() => resumed.length === 1, "the next one");
+    expect(resumed.map(label)).toEqual(["#3"]);
+    expect(gaps).toEqual([]);
+  });
+
   it("reports a gap when the events after the sequence are no longer kept, then delivers what is", async () => {
     harness = harnessOf();
     const bus = await open({ retain: 5 });
