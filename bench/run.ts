@@ -10,6 +10,7 @@
  *     and serialization included) for filtered, sorted pages: p50 / p99 over 200 requests each.
  *  3. The simulated servers' event rates: normalized trade events per second reaching a
  *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
+ *  4. The event bus (in-process and NATS JetStream) at 20,000 trade events a second (./eventBus.ts).
  *
  * Then the HTTP load of the accounts list (./accountsLoad.ts) and the trade history's queries at
  * 1,000,000 deals (./tradeHistory.ts).
@@ -30,6 +31,7 @@ import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { measurePgliteCreationStall } from "./pgliteStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
+import { measureEventBus } from "./eventBus.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -215,6 +217,8 @@ async function main() {
   await runHttpBenchmark({ line });
   await accountsLoad({ adminUrl, line });
   await tradeHistoryBench({ adminUrl, deals: Number(process.env.BENCH_DEALS ?? 1_000_000), line });
+  line("");
+  await measureEventBus({ line });
   line("");
   // The JavaScript a signed-in person loads for `/` (target ≤ 150 KB compressed, decision 0027).
   if (fs.existsSync("build/client")) {

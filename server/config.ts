@@ -29,6 +29,22 @@ const EnvSchema = z
         "SECRETS_KEY must be 32 random bytes in base64 (generate one with: openssl rand -base64 32); to rotate, the new key first, then the older ones, comma-separated",
       )
       .optional(),
+    // The event bus across nodes (server/events/nats.ts; docs/events.md). Unset: in-process.
+    NATS_URL: z
+      .string()
+      .refine((v) => v.split(",").every((u) => /^(nats|tls|wss?):\/\/[^\s,]+$/.test(u.trim())), "NATS_URL must be nats://host:port (several comma-separated)")
+      .optional(),
+    NATS_STREAM: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, "NATS_STREAM holds letters, digits, - and _ only")
+      .default("TOOLBOX_EVENTS"),
+    NATS_SUBJECT_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "NATS_SUBJECT_PREFIX is dot-separated tokens of letters, digits, - and _")
+      .default("toolbox.ev"),
+    NATS_STREAM_MAX_AGE_HOURS: positive("NATS_STREAM_MAX_AGE_HOURS", 24),
+    NATS_STREAM_MAX_BYTES: positive("NATS_STREAM_MAX_BYTES", 1024 ** 3),
+    NATS_STREAM_MAX_MESSAGES: positive("NATS_STREAM_MAX_MESSAGES", 10_000_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
     // Never "trust every hop": any client could then choose its own IP (rate limits, audit).
@@ -71,6 +87,16 @@ export interface Config {
   /** false, a number of proxy hops, or the proxies' addresses (comma-separated) — never "all". */
   trustProxy: false | number | string;
   demoPassword?: string;
+  /** The event bus across nodes; absent: in-process (docs/events.md). */
+  nats?: {
+    /** May hold credentials: never logged or shown (health shows host:port only). */
+    url: string;
+    stream: string;
+    subjectPrefix: string;
+    maxAgeMs: number;
+    maxBytes: number;
+    maxMessages: number;
+  };
   /** Limits per organization and per person (server/quotas.ts). */
   quotas: Quotas;
   /** The trade history store: days read on a platform's first connect, days deals are kept. */
@@ -119,6 +145,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoPassword: e.DEMO_PASSWORD,
+    ...(e.NATS_URL
+      ? {
+          nats: {
+            url: e.NATS_URL,
+            stream: e.NATS_STREAM,
+            subjectPrefix: e.NATS_SUBJECT_PREFIX,
+            maxAgeMs: e.NATS_STREAM_MAX_AGE_HOURS * 3_600_000,
+            maxBytes: e.NATS_STREAM_MAX_BYTES,
+            maxMessages: e.NATS_STREAM_MAX_MESSAGES,
+          },
+        }
+      : {}),
     quotas: {
       simulatedPlatforms: e.TOOLBOX_MAX_SIMULATED_PLATFORMS,
       simulatedAccounts: e.TOOLBOX_MAX_SIMULATED_ACCOUNTS,
@@ -157,6 +195,16 @@ function days(name: string, fallback: number, min: number) {
     .int(`${name} must be a whole number of days`)
     .min(min, `${name} must be at least ${min}`)
     .max(3650, `${name} is at most 3650 (ten years)`)
+    .default(fallback);
+}
+
+/** A positive whole number. */
+function positive(name: string, fallback: number) {
+  return z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(Number.MAX_SAFE_INTEGER, `${name} is too large`)
     .default(fallback);
 }
 

@@ -111,7 +111,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     },
 
     health(): BusHealth {
-      return { kind: "in-process", state: closed ? "down" : "up", lastSeq: seq };
+      return { kind: "in-process", state: closed ? "down" : "up", lastSeq: seq, subscriptions: subscribers.size };
     },
 
     close() {

@@ -88,8 +88,10 @@ export interface BusSubscription {
 export interface BusHealth {
   kind: "in-process" | "nats";
   state: "up" | "connecting" | "down";
-  /** The last sequence the bus handed out. */
+  /** The last sequence the bus handed out (NATS: the stream's last sequence, as last seen). */
   lastSeq: number;
+  /** Open subscriptions on this node. */
+  subscriptions?: number;
   /** Why it is not up, in plain words. */
   error?: string;
 }

@@ -14,6 +14,7 @@ import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
 import { eventBusPlugin } from "../events/plugin.ts";
 import type { EventBus } from "../events/bus.ts";
+import { tradeFeedPlugin } from "../events/tradeFeedPlugin.ts";
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
 import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
 import { blotterStreamPlugin } from "../modules/tradesBlotter/streamPlugin.ts";
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(accessStatePlugin);
   await app.register(eventBusPlugin, { bus: opts.bus });
   await app.register(platformsPlugin, { runtime: opts.platforms });
+  await app.register(tradeFeedPlugin);
   await app.register(blotterStreamPlugin, { options: opts.blotterStream });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);

@@ -4,7 +4,7 @@
  * reason, and restarted after a backoff; the other platforms keep trading and the API answers.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { PlatformStateEvent } from "../../server/modules/tradePlatforms/runtime/runtime.ts";
+import type { PlatformStateBusEvent } from "../../server/events/types.ts";
 import { describeDb } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
 import { FAST_RUNTIME, startPlatformsApp, waitFor, type PlatformsApp } from "./platformsHarness.ts";
@@ -61,8 +61,8 @@ describeDb("a platform that fails inside its own timers", () => {
     ] as const)
       await waitFor(async () => (await detail(id, headers)).state === "connected", `${id} connected`);
 
-    const events: PlatformStateEvent[] = [];
-    const unlisten = t.app.platforms.onPlatformState((e) => events.push(e));
+    const events: PlatformStateBusEvent[] = [];
+    const states = t.app.bus.subscribe({ types: ["platformState"] }, ({ event }) => events.push(event));
     const broken = t.app.platforms.simulatedServer(failing)!;
     const others = [t.app.platforms.simulatedServer(sibling)!, t.app.platforms.simulatedServer(neighbour)!];
     const tradedBefore = others.map((s) => s.traders.attempted);
@@ -102,7 +102,7 @@ describeDb("a platform that fails inside its own timers", () => {
     const connector = await t.app.platforms.connectorFor(adaOrg, failing);
     expect((await connector.listAccounts({ limit: 5 })).items).toHaveLength(5);
     expect(events.filter((e) => e.platformId === failing).at(-1)).toMatchObject({ state: "connected", lastError: null });
-    unlisten();
+    states.close();
     expect(escaped).toEqual([]);
   });
 

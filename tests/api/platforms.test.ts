@@ -363,7 +363,7 @@ describeDb("trade platforms API", () => {
       await untilState(p.id, "connected");
       await adaApi().put(`/api/tradePlatforms/${p.id}/apps`, [{ app: "tradesBlotter", enabled: true }]);
       const removed: string[] = [];
-      const unlisten = t.app.platforms.onRemoved((id) => removed.push(id));
+      const removals = t.app.bus.subscribe({ types: ["platformRemoved"] }, ({ event }) => removed.push(event.platformId));
 
       for (const confirmName of ["doomed", "Doomed ", ""]) {
         const wrong = await adaApi().delete(`/api/tradePlatforms/${p.id}`, { confirmName });
@@ -381,7 +381,7 @@ describeDb("trade platforms API", () => {
       expect(t.app.platforms.state(p.id)).toEqual({ state: "disconnected", lastError: null });
       expect(t.app.platforms.simulatedServer(p.id)).toBeUndefined();
       expect(removed).toEqual([p.id]);
-      unlisten();
+      removals.close();
       expect(await t.ctx.database.db.select().from(tradePlatformApps).where(eq(tradePlatformApps.platformId, p.id))).toEqual([]);
       const audits = await auditsOf(p.id);
       expect(audits.map((a) => a.action)).toEqual(["tradePlatform.created", "tradePlatform.appsAssigned", "tradePlatform.deleted"]);

@@ -6,6 +6,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
+import type { EventBus } from "../../server/events/bus.ts";
 import { buildApp } from "../../server/http/app.ts";
 import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/runtime.ts";
 import { openTestDatabase } from "../helpers/db.ts";
@@ -34,7 +35,7 @@ export const FAST_RUNTIME: PlatformRuntimeOptions = {
 };
 
 export async function startPlatformsApp(
-  opts: { database?: TestDatabase; env?: Record<string, string>; runtime?: PlatformRuntimeOptions } = {},
+  opts: { database?: TestDatabase; env?: Record<string, string>; runtime?: PlatformRuntimeOptions; bus?: EventBus } = {},
 ): Promise<PlatformsApp> {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -54,6 +55,7 @@ export async function startPlatformsApp(
     logger: true,
     logStream: { write: (line) => void logs.push(line) },
     platforms: opts.runtime ?? FAST_RUNTIME,
+    bus: opts.bus,
   });
   await app.ready();
   return {

@@ -74,9 +74,9 @@ describeDb("live platform states (server-sent events)", () => {
       fetch(`${base}/api/tradePlatforms`, { method: "POST", headers: { ...h, "content-type": "application/json" }, body: JSON.stringify(body) });
     const first = await (await post({ type: "MT5", name: "Live one", timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0 } })).json();
 
-    // The runtime's listeners (server/modules/tradePlatforms/runtime/listeners.ts), to see the stream's go.
-    const runtime = (t.app.platforms as unknown as { listeners: { state: Set<unknown> } }).listeners;
-    const listenersBefore = runtime.state.size;
+    // The bus's subscriptions, to see the stream's go.
+    const subscriptions = () => t.app.bus.health().subscriptions;
+    const subscriptionsBefore = subscriptions()!;
     const controller = new AbortController();
     const res = await fetch(`${base}/api/tradePlatforms/live`, {
       headers: { ...headers, "accept-encoding": "gzip, br" },
@@ -127,10 +127,10 @@ describeDb("live platform states (server-sent events)", () => {
     expect(sse.events.some((e) => e.data.platformId === foreign.id)).toBe(false);
     expect(sse.raw()).toContain("retry: 3000");
 
-    expect(runtime.state.size).toBe(listenersBefore + 1);
+    expect(subscriptions()).toBe(subscriptionsBefore + 1);
     controller.abort();
     await sse.cancel();
-    await waitFor(async () => runtime.state.size === listenersBefore, "the stream's listener to go");
+    await waitFor(async () => subscriptions() === subscriptionsBefore, "the stream's subscription to go");
   });
 
   it("refuses without a token, without the organization, and without tradePlatforms:read", async () => {

@@ -45,7 +45,7 @@ export function HealthPage({ report }: { report: HealthReport }) {
                   <p className="font-medium">{dependencyName(key)}</p>
                   {dep.detail ? <p className="truncate text-xs text-muted">{dep.detail}</p> : null}
                 </div>
-                <Badge tone={dep.state === "up" ? "success" : "danger"}>{dep.state === "up" ? "Up" : "Down"}</Badge>
+                <Badge tone={BADGES[dep.state].tone}>{BADGES[dep.state].label}</Badge>
               </li>
             ))}
           </ul>
@@ -61,6 +61,12 @@ export function HealthPage({ report }: { report: HealthReport }) {
     </main>
   );
 }
+
+const BADGES = {
+  up: { tone: "success", label: "Up" },
+  connecting: { tone: "warning", label: "Connecting" },
+  down: { tone: "danger", label: "Down" },
+} as const;
 
 const VERDICTS = {
   ok: { Icon: CircleCheck, title: "All systems operational", tone: { border: "border-l-success", text: "text-success" } },

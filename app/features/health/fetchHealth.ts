@@ -3,7 +3,8 @@
  * debug page's latency both ask through it.
  */
 export interface DependencyHealth {
-  state: "up" | "down";
+  /** `connecting`: the event bus lost NATS and is reconnecting. */
+  state: "up" | "connecting" | "down";
   detail?: string;
 }
 

@@ -1,6 +1,7 @@
 /**
  * What the accounts area uses of the platforms runtime (`app.platforms`, server/modules/tradePlatforms/runtime/): the
- * live connector of an organization's platform, and word when a platform connects or goes away.
+ * live connector of an organization's platform, and word when a platform connects (that it went
+ * away is on the event bus, `platformRemoved`).
  * The narrow slice is named here so the mirror and the balance operations can also be driven by
  * a test double; the real PlatformRuntime satisfies it.
  */
@@ -15,8 +16,6 @@ export interface AccountsPlatformRuntime {
   connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
   /** Each time a platform (re)connects — at once for those already connected. */
   onConnected(listener: (platform: MirroredPlatform, connector: TradePlatformConnector) => void): () => void;
-  /** A platform was deleted. */
-  onRemoved(listener: (platformId: string) => void): () => void;
 }
 
 export function platformRuntimeOf(app: FastifyInstance): AccountsPlatformRuntime {

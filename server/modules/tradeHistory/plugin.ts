@@ -1,6 +1,7 @@
 /**
  * Runs the trade history store for the app: it follows the bus from the start, backfills every
- * platform the runtime connects, forgets the ones it removes, and stops when the app closes.
+ * platform the runtime connects, forgets the ones removed (`platformRemoved` on the bus), and stops
+ * when the app closes.
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context.ts";
@@ -23,7 +24,7 @@ export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<
     backfillDays: config.tradeHistory.backfillDays,
     retentionDays: config.tradeHistory.retentionDays,
     retentionEveryMs: 10 * 60_000,
-    // PGlite runs its queries on this thread: fewer accounts at once keep the event loop free.
+    // PGlite is one connection (on its own thread): more accounts at once would only queue.
     concurrency: database.kind === "pglite" ? 2 : 4,
     ...options,
   });
@@ -31,10 +32,10 @@ export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<
   store.start();
   const runtime = platformRuntimeOf(app);
   const offConnected = runtime.onConnected((platform, connector) => store.attach(platform, connector));
-  const offRemoved = runtime.onRemoved((platformId) => store.detach(platformId));
+  const removals = app.bus.subscribe({ types: ["platformRemoved"] }, ({ event }) => void store.detach(event.platformId));
   app.addHook("onClose", async () => {
     offConnected();
-    offRemoved();
+    removals.close();
     await store.stop();
     if (stores.get(app.ctx) === store) stores.delete(app.ctx);
   });

@@ -6,12 +6,15 @@
  *                   then on every change, and every second while connected (the server's clock);
  *   event: removed  data: {platformId}                                  — a platform was deleted;
  *   `: ping` comments every 15 s keep proxies from closing an idle stream.
+ * States and removals come from the event bus (`platformState`, `platformRemoved`, this
+ * organization's only), so a stream on one node also shows what another node's runtime says.
  * The stream ends when the client goes, when the app closes, or when the access token that
  * opened it expires (the client reconnects with a fresh one).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { EventBus } from "../../events/bus.ts";
 import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
-import type { PlatformRuntime, PlatformStateEvent } from "./runtime/runtime.ts";
+import type { PlatformRuntime } from "./runtime/runtime.ts";
 
 const TICK_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
@@ -22,7 +25,7 @@ export interface LiveStreams {
   closeAll(): void;
 }
 
-export function liveStreams(runtime: PlatformRuntime): LiveStreams {
+export function liveStreams(runtime: PlatformRuntime, bus: EventBus): LiveStreams {
   const open = new Set<() => void>();
 
   return {
@@ -51,15 +54,15 @@ export function liveStreams(runtime: PlatformRuntime): LiveStreams {
       res.write("retry: 3000\n\n");
       for (const id of known) sendState(id);
 
-      const unlistenState = runtime.onPlatformState((event: PlatformStateEvent) => {
-        if (event.organizationId !== organizationId) return;
-        known.add(event.platformId);
-        const { platformId, state, lastError, serverTime } = event;
+      const subscription = bus.subscribe({ types: ["platformState", "platformRemoved"], organizationId }, ({ event }) => {
+        const { platformId } = event;
+        if (event.type === "platformRemoved") {
+          if (known.delete(platformId)) send("removed", { platformId });
+          return;
+        }
+        known.add(platformId);
+        const { state, lastError, serverTime } = event;
         send("state", { platformId, state, lastError, ...(serverTime ? { serverTime } : {}) });
-      });
-      const unlistenRemoved = runtime.onRemoved((platformId) => {
-        if (!known.delete(platformId)) return;
-        send("removed", { platformId });
       });
       const tick = setInterval(() => {
         for (const id of known) if (runtime.state(id).state === "connected") sendState(id);
@@ -76,8 +79,7 @@ export function liveStreams(runtime: PlatformRuntime): LiveStreams {
         clearInterval(tick);
         clearInterval(heartbeat);
         clearTimeout(expiry);
-        unlistenState();
-        unlistenRemoved();
+        subscription.close();
         open.delete(close);
         if (!res.writableEnded) res.end();
       };

@@ -37,7 +37,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
   const deps: service.PlatformDeps = { db, platforms: app.platforms, secrets: app.secrets, quotas: app.ctx.config.quotas };
-  const live = liveStreams(app.platforms);
+  const live = liveStreams(app.platforms, app.bus);
   app.addHook("preClose", async () => live.closeAll());
 
   api.get(

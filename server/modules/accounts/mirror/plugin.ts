@@ -1,6 +1,6 @@
 /**
  * Runs the accounts mirror for the app: every platform the runtime connects is mirrored, every
- * platform it removes stops being followed (a disabled one's connector ends its stream, which
+ * platform removed (`platformRemoved` on the event bus) stops being followed (a disabled one's connector ends its stream, which
  * stops the mirror's loop too); the mirror stops when the app closes.
  */
 import type { FastifyInstance } from "fastify";
@@ -25,10 +25,10 @@ export async function accountsMirrorPlugin(app: FastifyInstance, options: Partia
   mirrors.set(app.ctx, mirror);
   const runtime = platformRuntimeOf(app);
   const offConnected = runtime.onConnected((platform, connector) => mirror.attach(platform, connector));
-  const offRemoved = runtime.onRemoved((platformId) => void mirror.detach(platformId));
+  const removals = app.bus.subscribe({ types: ["platformRemoved"] }, ({ event }) => void mirror.detach(event.platformId));
   app.addHook("onClose", async () => {
     offConnected();
-    offRemoved();
+    removals.close();
     await mirror.stopAll();
     if (mirrors.get(app.ctx) === mirror) mirrors.delete(app.ctx);
   });

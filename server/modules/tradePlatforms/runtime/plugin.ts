@@ -25,13 +25,13 @@ export const platformsPlugin = fp<PlatformsPluginOptions>(
         warn: (message) => log.warn(message),
       }),
     );
-    const runtime = new PlatformRuntime(database.db, cipher, log, opts.runtime);
+    const runtime = new PlatformRuntime(database.db, cipher, log, app.bus, opts.runtime);
     app.decorate("secrets", cipher);
     app.decorate("platforms", runtime);
     app.addHook("onReady", () => runtime.start());
     app.addHook("onClose", () => runtime.stop());
   },
-  { name: "toolbox-platforms", fastify: "5.x" },
+  { name: "toolbox-platforms", fastify: "5.x", dependencies: ["toolbox-event-bus"] },
 );
 
 declare module "fastify" {

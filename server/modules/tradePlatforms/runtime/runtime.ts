@@ -1,19 +1,20 @@
 /**
  * The live side of trade platforms: one connection per enabled platform of every organization,
  * kept by the ConnectionManager (backoff with jitter; a slow or failing platform never blocks
- * another), its state and server time published to listeners (the live page, the accounts
- * mirror), and the connector handed to whoever acts on a platform — only for the organization
- * that owns it. The database is the source of truth: after each committed change the routes call
+ * another), its state and server time published on the event bus (`platformState`, and
+ * `platformRemoved` when it is deleted: the live page, the accounts mirror and the trade feed
+ * follow them), and the connector handed to whoever acts on a platform — only for the
+ * organization that owns it, or to the in-process followers of `onConnected`. The database is the source of truth: after each committed change the routes call
  * `refresh(id)`, which reads the row again and brings the connection in line. Each platform's
  * background work runs under its supervisor (supervisor.ts).
  *
  * Its parts: managedPlatform.ts (from a row to what runs for it), serverClocks.ts (the servers'
- * clocks), listeners.ts (who hears about platforms), supervisor.ts (failures and restarts),
+ * clocks), listeners.ts (who is handed connectors), supervisor.ts (failures and restarts),
  * refreshQueue.ts and connectionWait.ts.
  *
  * One runtime per process. Several Toolbox nodes each keep their own connections; a change made
- * on one node reaches the others when they next read the row or restart; carrying it at once is
- * the event bus's work (NATS JetStream between nodes, a later issue).
+ * on one node reaches the others' runtimes when they next read the row or restart (their
+ * followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -30,20 +31,22 @@ import { tradePlatforms } from "../../../db/tables/platforms.ts";
 import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
 import type { SecretCipher } from "../../../secrets/cipher.ts";
 import { whenConnected } from "./connectionWait.ts";
-import { PlatformListeners } from "./listeners.ts";
+import type { EventBus } from "../../../events/bus.ts";
+import type { DomainEvent } from "../../../events/types.ts";
+import { ConnectedListeners } from "./listeners.ts";
 import { knownOf, managedOf, serverIdentity, type KnownPlatform, type Managed, type PlatformRow } from "./managedPlatform.ts";
 import { RefreshQueue } from "./refreshQueue.ts";
 import { ServerClocks } from "./serverClocks.ts";
 import { PlatformSupervisor } from "./supervisor.ts";
 import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
-import type { PlatformRef, PlatformRuntimeOptions, PlatformState, PlatformStateEvent } from "./types.ts";
+import type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types.ts";
 
-export type { PlatformRef, PlatformRuntimeOptions, PlatformState, PlatformStateEvent } from "./types.ts";
+export type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types.ts";
 
 export class PlatformRuntime {
   private readonly manager: ConnectionManager;
   private readonly supervisor: PlatformSupervisor;
-  private readonly listeners: PlatformListeners;
+  private readonly listeners: ConnectedListeners;
   private readonly clocks: ServerClocks;
   /** Large servers are built in slices, so creating one never holds up the event loop for long. */
   private readonly simulatedServers = new SimulatedServerRegistry(undefined, { populateInSlices: true });
@@ -61,9 +64,10 @@ export class PlatformRuntime {
     private readonly db: Db,
     private readonly cipher: SecretCipher,
     private readonly log: FastifyBaseLogger,
+    private readonly bus: EventBus,
     private readonly options: PlatformRuntimeOptions = {},
   ) {
-    this.listeners = new PlatformListeners(log);
+    this.listeners = new ConnectedListeners(log);
     this.supervisor = new PlatformSupervisor(log, { ...DEFAULT_BACKOFF, ...options.manager?.backoff }, options.manager?.random ?? Math.random, {
       takeDown: (id) => this.takeDown(id),
       bringUp: (id) => void this.refresh(id),
@@ -178,11 +182,8 @@ export class PlatformRuntime {
   }
 
   // ── Subscriptions ────────────────────────────────────────────────────────────────────────
-
-  /** Every state change of every platform (all organizations: filter by `organizationId`). */
-  onPlatformState(listener: (event: PlatformStateEvent) => void): () => void {
-    return this.listeners.onState(listener);
-  }
+  // States and removals are on the bus (`platformState`, `platformRemoved`); only the live
+  // connector, which cannot leave this node, is handed out here.
 
   /**
    * Each time a platform (re)connects, with its connector — at once for those already connected.
@@ -190,17 +191,12 @@ export class PlatformRuntime {
    * ends its event streams.
    */
   onConnected(listener: (platform: PlatformRef, connector: TradePlatformConnector) => void): () => void {
-    const unlisten = this.listeners.onConnected(listener);
+    const unlisten = this.listeners.add(listener);
     for (const [id, connector] of this.connectedConnectors()) {
       const managed = this.managed.get(id)!;
-      this.listeners.publishConnected({ id, organizationId: managed.organizationId, type: managed.type }, connector, listener);
+      this.listeners.publish({ id, organizationId: managed.organizationId, type: managed.type }, connector, listener);
     }
     return unlisten;
-  }
-
-  /** A platform was deleted (its connection is already closed). */
-  onRemoved(listener: (platformId: string) => void): () => void {
-    return this.listeners.onRemoved(listener);
   }
 
   // ── Test connection ──────────────────────────────────────────────────────────────────────
@@ -279,7 +275,7 @@ export class PlatformRuntime {
     this.sync();
     this.simulatedServers.remove(platformId);
     this.serverIdentities.delete(platformId);
-    if (known) this.listeners.publishRemoved(platformId);
+    if (known) this.publish({ type: "platformRemoved", organizationId: known.organizationId, platformId });
   }
 
   private sync(): void {
@@ -304,7 +300,7 @@ export class PlatformRuntime {
     if (status.state === "connected" && previous !== "connected") {
       const connector = this.manager.get(status.platformId);
       if (!connector) return;
-      this.listeners.publishConnected({ id: managed.id, organizationId: managed.organizationId, type: managed.type }, connector);
+      this.listeners.publish({ id: managed.id, organizationId: managed.organizationId, type: managed.type }, connector);
       void this.clocks.read(status.platformId, connector);
     }
   }
@@ -312,6 +308,13 @@ export class PlatformRuntime {
   private publishState(platformId: string): void {
     const known = this.known.get(platformId);
     if (!known) return;
-    this.listeners.publishState({ platformId, organizationId: known.organizationId, ...this.state(platformId) });
+    this.publish({ type: "platformState", platformId, organizationId: known.organizationId, ...this.state(platformId) });
+  }
+
+  /** On the bus, in order; a bus that cannot take it (NATS away) is logged, and the next change says the state again. */
+  private publish(event: DomainEvent): void {
+    this.bus.publish(event).catch((err: unknown) => {
+      if (!this.stopped) this.log.warn({ err, platformId: event.platformId, type: event.type }, "cannot publish a trade platform event on the bus");
+    });
   }
 }

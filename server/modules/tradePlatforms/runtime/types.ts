@@ -1,4 +1,4 @@
-/** What the platform runtime tells others about a platform (the live page, the accounts mirror). */
+/** What the platform runtime tells others about a platform (on the event bus: `platformState`). */
 import type { ConnectionState, TradePlatformType } from "../../../../core/trading/index.ts";
 import type { ConnectionManagerOptions } from "../../../connectors/manager.ts";
 
@@ -14,12 +14,6 @@ export interface PlatformState {
   lastError: string | null;
   /** The server's clock, RFC 3339 with the server's offset; while connected. */
   serverTime?: string;
-}
-
-/** A state event: published on every change of a platform's connection. */
-export interface PlatformStateEvent extends PlatformState {
-  platformId: string;
-  organizationId: string;
 }
 
 export interface PlatformRuntimeOptions {
