@@ -17,6 +17,8 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           environment: "jsdom",
+          // Property tests run hundreds of cases: on a loaded two-core machine 5 s is not enough.
+          testTimeout: 20_000,
         },
       },
       {

@@ -117,7 +117,7 @@ export class PlatformFeed {
           this.lastSequence = this.stream.lastSequence;
           this.fresh = false;
           this.gaps++;
-          this.enqueue({ type: "tradeGap", organizationId: this.platform.organizationId, platformId: this.platform.id });
+          this.enqueue({ type: "tradeGap", organizationId: this.platform.organizationId, platformId: this.platform.id, resumedAt: Date.now() });
         } else {
           this.stream = this.connector.subscribe(this.lastSequence);
         }

@@ -19,11 +19,18 @@ export interface TradeBusEvent extends EventBase {
 }
 
 /**
- * The platform's trade events between two sequences were lost to Toolbox (the connector could no
- * longer replay them): followers that keep state from trade events read it again from the platform.
+ * Some of the platform's trade events are not on the bus (the feed started on a new connection, or
+ * the connector could no longer replay what came next): followers that keep state from trade
+ * events read it again from the platform.
  */
 export interface TradeGapBusEvent extends EventBase {
   type: "tradeGap";
+  /**
+   * When the feed's new subscription started (ms since the epoch): every trade event from then on
+   * is on the bus, so only what the platform did before it may be missing. A read of the platform
+   * begun at or after this moment already covers the gap.
+   */
+  resumedAt: number;
 }
 
 /** A platform's connection changed (or its clock was read again while connected). */

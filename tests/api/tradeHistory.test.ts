@@ -163,7 +163,7 @@ describeDb("trade history store and blotter API", () => {
     it("a tradeGap backfills again from the last deal stored, writing no duplicates", async () => {
       await backfilled(platformA);
       const before = await storedDeals(platformA);
-      await t.app.bus.publish({ type: "tradeGap", organizationId: orgA, platformId: platformA });
+      await t.app.bus.publish({ type: "tradeGap", organizationId: orgA, platformId: platformA, resumedAt: Date.now() });
       await store().whenBackfilled(platformA);
       const sync = await backfilled(platformA);
       // Incremental: it starts a minute before the newest stored deal, not 30 days back.

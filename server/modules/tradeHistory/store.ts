@@ -14,6 +14,7 @@ import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusSubscription } from "../../events/types.ts";
 import type { MirrorLogger } from "../accounts/mirror/types.ts";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { backfill } from "./backfill.ts";
 import { LiveApplier } from "./liveApplier.ts";
 import { deleteDealsBefore } from "./retention.ts";
@@ -44,6 +45,8 @@ interface Followed {
   connector: TradePlatformConnector;
   running: Promise<void> | null;
   again: boolean;
+  /** When the running backfill pass began reading the platform (ms since the epoch). */
+  passStartedAt: number;
   removed: boolean;
   closedMeanwhile: Set<string>;
 }
@@ -70,7 +73,7 @@ export class TradeHistoryStore {
       { types: ["trade", "tradeGap"] },
       ({ event }) => {
         if (event.type === "trade") this.live.push(event);
-        else this.backfillLater(event.platformId);
+        else this.backfillLater(event.platformId, event.resumedAt);
       },
       { durable: "trade-history" },
     );
@@ -87,7 +90,7 @@ export class TradeHistoryStore {
       existing.connector = connector;
       existing.removed = false;
     } else {
-      this.platforms.set(platform.id, { platform, connector, running: null, again: false, removed: false, closedMeanwhile: new Set() });
+      this.platforms.set(platform.id, { platform, connector, running: null, again: false, passStartedAt: 0, removed: false, closedMeanwhile: new Set() });
     }
     this.backfillLater(platform.id);
   }
@@ -135,11 +138,17 @@ export class TradeHistoryStore {
     await this.live.stop();
   }
 
-  private backfillLater(platformId: string): void {
+  /**
+   * Backfill now, or again after the pass that is running. A gap whose events all happened before
+   * the running pass began reading (`resumedAt` ≤ its start: the feed's start on the connection that
+   * pass was started for) is covered by that pass and asks for nothing more.
+   */
+  private backfillLater(platformId: string, gapResumedAt?: number): void {
     const followed = this.platforms.get(platformId);
     if (!followed || this.stopped) return;
     if (followed.running) {
-      followed.again = true;
+      const covered = gapResumedAt !== undefined && followed.passStartedAt > 0 && gapResumedAt <= followed.passStartedAt;
+      if (!covered) followed.again = true;
       return;
     }
     followed.running = this.backfillLoop(followed).finally(() => (followed.running = null));
@@ -148,6 +157,11 @@ export class TradeHistoryStore {
   private async backfillLoop(followed: Followed): Promise<void> {
     do {
       followed.again = false;
+      followed.passStartedAt = 0;
+      // Let the other listeners of this connection run first (the trade feed subscribes in one):
+      // what this pass reads then includes everything its gap can have missed.
+      await nextTurn();
+      followed.passStartedAt = Date.now();
       followed.closedMeanwhile = new Set();
       const to = new Date(this.now());
       const from = await this.windowStart(followed.platform, to);

@@ -348,12 +348,14 @@ describeEachDb("accounts mirror", (kind) => {
     mirror.attach(p, connector);
     await mirror.whenSynced(p.id);
     const [a] = (await connector.listAccounts({ limit: 1 })).items;
+    // Row versions before the tampering: a pass that runs between the two writes below and the
+    // snapshot cannot hide its own write (the periodic sync runs every 40 ms).
+    const before = await versions(p.id);
     await database.db.execute(sql`update trading_accounts set leverage = 1 where platform_id = ${p.id}::uuid and login = ${a!.login}`);
     await database.db.execute(
       sql`insert into trading_accounts (organization_id, platform_id, login, "group", name, email, leverage, currency, balance, credit, equity, margin, free_margin, margin_state, enabled, read_only, registration)
           values (${organizationId}, ${p.id}, '99999998', 'x', 'Gone', '', 100, 'USD', 0, 0, 0, 0, 0, 'ok', true, false, now())`,
     );
-    const before = await versions(p.id);
     await until(async () => {
       const rows = await mirrored(p.id);
       return rows.length === 200 && rows.find((r) => r.login === a!.login)!.leverage === a!.leverage;

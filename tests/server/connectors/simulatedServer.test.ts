@@ -30,11 +30,10 @@ describe("simulated servers", () => {
     expect(txs(a)).not.toBe(txs(c));
   });
 
-  it.each(TRADE_PLATFORM_TYPES)("%s creates 100,000 accounts in well under a few seconds and pages them fast", async (platform) => {
+  // How fast is for `npm run bench` (never a timed test): here, that 100,000 accounts exist and page in login order.
+  it.each(TRADE_PLATFORM_TYPES)("%s creates 100,000 accounts and pages them in login order", async (platform) => {
     const clock = new ManualClock();
-    const started = performance.now();
     const server = new SimulatedServer({ platform, clock, accounts: 100_000, tradeRate: 0 });
-    expect(performance.now() - started).toBeLessThan(5_000);
     const connector = createSimulatedConnector(server);
     await connector.connect();
     const page = await connector.listAccounts({ limit: 1000 });

@@ -57,7 +57,7 @@ const p3 = randomUUID();
 function state(organizationId: string, platformId: string, n: number): PlatformStateBusEvent {
   return { type: "platformState", organizationId, platformId, state: "connected", lastError: `#${n}` };
 }
-const gapOf = (organizationId: string, platformId: string): DomainEvent => ({ type: "tradeGap", organizationId, platformId });
+const gapOf = (organizationId: string, platformId: string): DomainEvent => ({ type: "tradeGap", organizationId, platformId, resumedAt: 1_700_000_000_000 });
 const label = (m: BusMessage) => (m.event.type === "platformState" ? m.event.lastError : `${m.event.type}@${m.event.platformId.slice(0, 4)}`);
 
 async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
