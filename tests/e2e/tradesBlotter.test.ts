@@ -161,7 +161,15 @@ describe("the Trades Blotter as a dealer uses it", () => {
   });
 
   it("reads yesterday in historical mode and exports it: the CSV holds every deal the grid counts, the grid's first", async () => {
-    const symbol = new URL(page.url()).searchParams.get("symbol")!;
+    const blotter = page.url();
+    const symbol = new URL(blotter).searchParams.get("symbol")!;
+    // The store read each server's history when it connected: its page says when that is done.
+    for (const name of ["Demo MT4", "Demo MT5", "Demo Match-Trader"]) {
+      await page.getByRole("link", { name }).first().click();
+      await page.waitForURL(/\/tradePlatforms\/\w+\/[0-9a-f-]{36}\/settings$/, { timeout: 20_000 });
+      await page.getByText(/^Up to date/).waitFor({ timeout: 60_000 });
+    }
+    await page.goto(blotter);
     await page.getByRole("button", { name: "Historical" }).click();
     await page.waitForURL((u) => u.searchParams.get("mode") === "history");
     // The default range is yesterday, on the dealer's calendar.
