@@ -6,6 +6,7 @@ import { Link, useSearchParams } from "react-router";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import { api } from "~/api";
 import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPreferences } from "~/profile";
+import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
@@ -312,9 +313,10 @@ function LiveBlotter({
                 {status === "open" ? "Live" : status === "connecting" ? "Connecting…" : "Reconnecting…"}
               </span>
               {paused ? (
-                <span role="status" className="text-xs font-medium text-warning" data-testid="held-count">
+                // A tinted badge, not warning-coloured text: that is too faint on the light page (WCAG 1.4.3).
+                <Badge tone="warning" role="status" data-testid="held-count">
                   Paused · {state.held.toLocaleString("en")} {state.held === 1 ? "update" : "updates"} held back
-                </span>
+                </Badge>
               ) : null}
             </>
           }
