@@ -1,7 +1,7 @@
 /**
  * The Trades Blotter's historical API, written once: the server validates and shapes with these
  * (server/modules/tradeHistory/), the OpenAPI document shows them, the blotter screen infers its
- * types from them. Reference: docs/trades-blotter.md ("API"). Money is a two-decimal string
+ * types from them. Reference: docs/trades-blotter.md ("Historical API"). Money is a two-decimal string
  * (decision 0019), volume a string of lots, times ISO 8601 UTC with milliseconds.
  */
 import { z } from "zod";
