@@ -3,16 +3,20 @@
  * stream.ts) and the screen (app/features/trades-blotter/). One row per deal and one per
  * position: a position's later events replace its row (the key stays), so a frame and the grid
  * both coalesce by `key`. Money is in minor units (core/trading/money.ts), volume in 1/10000
- * lots (core/trading/volume.ts), times in ms UTC.
+ * lots (core/trading/volume.ts), times in ms UTC. Historical mode's deals (the store's
+ * `BlotterDeal`, ./tradesBlotter.ts) become the same rows (`rowOfStoredDeal`): one grid, one
+ * column set, one CSV of the view for both modes.
  */
 import { z } from "zod";
 import { compileMask } from "../trading/mask.ts";
 import type { Deal } from "../trading/deal.ts";
 import type { TradeEvent } from "../trading/events.ts";
 import type { NativeDealRef, NativePositionRef } from "../trading/native.ts";
+import { moneyFromDecimal } from "../trading/money.ts";
 import type { Position, TradeReason } from "../trading/position.ts";
 import { lotsToVolume } from "../trading/volume.ts";
 import { optionalQuery } from "./query.ts";
+import type { BlotterDeal } from "./tradesBlotter.ts";
 
 export type BlotterRowKind = "deal" | "position";
 export type BlotterSide = "buy" | "sell" | "balance" | "credit";
@@ -257,4 +261,40 @@ export function rowOfTradeEvent(platformId: string, event: TradeEvent, lookups: 
     case "accountChanged":
       return null;
   }
+}
+
+const REASONS = new Set<string>(["client", "mobile", "web", "expert", "dealer", "api", "sl", "tp", "stopOut"]);
+
+/**
+ * A deal of the trade history store (GET /api/tradesBlotter/deals) as the row the live stream
+ * would have sent for it: same key (`d:<platformId>:<dealId>`), ticket and position as the
+ * platform shows them (from its native ids, as `dealRow` does), money and volume in minor units.
+ */
+export function rowOfStoredDeal(deal: BlotterDeal): BlotterRow {
+  const native = deal.native as unknown as NativeDealRef;
+  const known = typeof native.platform === "string";
+  return {
+    key: `d:${deal.platformId}:${deal.dealId}`,
+    kind: "deal",
+    platformId: deal.platformId,
+    login: deal.login,
+    group: deal.group,
+    time: Date.parse(deal.time),
+    ticket: deal.ticket,
+    position: known ? nativeDealPosition(native) : deal.positionId,
+    symbol: deal.symbol,
+    side: deal.action,
+    entry: deal.entry,
+    volume: lotsToVolume(Number(deal.volume)),
+    price: deal.price,
+    sl: deal.sl,
+    tp: deal.tp,
+    profit: moneyFromDecimal(deal.profit),
+    commission: moneyFromDecimal(deal.commission),
+    swap: moneyFromDecimal(deal.swap),
+    reason: REASONS.has(deal.reason) ? (deal.reason as TradeReason) : "client",
+    comment: deal.comment,
+    state: null,
+    contractSize: null,
+  };
 }

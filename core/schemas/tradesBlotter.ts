@@ -1,7 +1,7 @@
 /**
  * The Trades Blotter's historical API, written once: the server validates and shapes with these
  * (server/modules/tradeHistory/), the OpenAPI document shows them, the blotter screen infers its
- * types from them. Reference: docs/trades-blotter.md ("API"). Money is a two-decimal string
+ * types from them. Reference: docs/trades-blotter.md ("Historical API"). Money is a two-decimal string
  * (decision 0019), volume a string of lots, times ISO 8601 UTC with milliseconds.
  */
 import { z } from "zod";
@@ -141,11 +141,15 @@ const maskFilter = (name: string) =>
 /** The filters deals and positions share. */
 const filterFields = {
   platformIds,
+  /** The screen's login filter as typed: logins separated by commas, each exact or a prefix followed by `*`. */
   login: optionalQuery(
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9._-]{1,32}\*?$/, { error: "login must be a login (exact) or the start of one followed by * (e.g. 1002*)" }),
+      .max(2000, { error: "login is at most 2000 characters" })
+      .regex(/^[A-Za-z0-9._-]{1,32}\*?(\s*,\s*[A-Za-z0-9._-]{1,32}\*?)*$/, {
+        error: "login must be logins (exact) or the start of one followed by * (e.g. 1002*), separated by commas",
+      }),
   ),
   groupMask: maskFilter("groupMask"),
   symbolMask: maskFilter("symbolMask"),
@@ -155,6 +159,12 @@ const filterFields = {
   text: optionalQuery(
     z.string().trim().max(200, { error: "text is at most 200 characters" }).meta({ description: "Comment, symbol or login contains (any case)" }),
   ),
+};
+
+/** Deals also filter on balance and credit (their action); positions are only buy or sell. */
+const dealFilterFields = {
+  ...filterFields,
+  side: optionalQuery(z.enum(DEAL_ACTIONS, { error: "side must be buy, sell, balance or credit" })),
 };
 
 const cursorField = optionalQuery(z.string().trim().max(200, { error: "cursor is not one this API gave" }));
@@ -175,7 +185,7 @@ const volumeOrder = (q: { volumeMin?: string | undefined; volumeMax?: string | u
 
 /** GET /api/tradesBlotter/deals.csv: every deal matching, `from` ≤ time < `to`. */
 export const BlotterDealFiltersSchema = z
-  .object({ from: required("from"), to: required("to"), ...filterFields })
+  .object({ from: required("from"), to: required("to"), ...dealFilterFields })
   .refine((q) => Date.parse(q.from) < Date.parse(q.to), { error: "from must be before to", path: ["from"] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= BLOTTER_MAX_RANGE_DAYS * 86_400_000, {
     error: `The date range is at most ${BLOTTER_MAX_RANGE_DAYS} days`,
@@ -186,7 +196,7 @@ export type BlotterDealFilters = z.infer<typeof BlotterDealFiltersSchema>;
 
 /** GET /api/tradesBlotter/deals: a page, newest first. */
 export const BlotterDealQuerySchema = z
-  .object({ from: required("from"), to: required("to"), ...filterFields, cursor: cursorField, limit: limitField })
+  .object({ from: required("from"), to: required("to"), ...dealFilterFields, cursor: cursorField, limit: limitField })
   .refine((q) => Date.parse(q.from) < Date.parse(q.to), { error: "from must be before to", path: ["from"] })
   .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= BLOTTER_MAX_RANGE_DAYS * 86_400_000, {
     error: `The date range is at most ${BLOTTER_MAX_RANGE_DAYS} days`,

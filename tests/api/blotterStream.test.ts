@@ -15,6 +15,8 @@ import type { Position } from "../../core/trading/position.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import { buildApp } from "../../server/http/app.ts";
+import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
+import { finishBackfill, startBackfill } from "../../server/modules/tradeHistory/syncState.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
 import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
@@ -287,6 +289,56 @@ describeDb("Trades Blotter live stream", () => {
     const snapshot = lost.events.find((e) => e.event === "snapshot")!;
     // The snapshot holds the recent deals this node saw.
     expect((snapshot.data as { rows: BlotterRow[] }).rows.map((r) => r.ticket)).toEqual(["401", "402", "403", "404", "405", "406", "407", "408", "409"]);
+  });
+
+  it("snapshots come from the trade history store: another node (or the app after a restart) that never saw the trades has them", async () => {
+    const a = await organization("Sto", [{ name: "Stored", blotter: true }]);
+    const [p] = a.ids as [string];
+    const pos = position("5001", "601", { symbol: "XAUUSD" });
+    const closing = position("5001", "602");
+    await publish(a.organizationId, p, [
+      ...[1, 2, 3].map((n) => dealEvent(deal("5001", `60${n}`, { time: Date.now() - 60_000 + n, profit: 1234, commission: -50, volume: 2_500 }))),
+      { type: "positionOpened", sequence: ++sequence, time: Date.now(), login: "5001", position: pos },
+      { type: "positionOpened", sequence: ++sequence, time: Date.now(), login: "5001", position: closing },
+      {
+        type: "positionClosed",
+        sequence: ++sequence,
+        time: Date.now(),
+        login: "5001",
+        position: { ...closing, closeTime: Date.now(), closePrice: 2302, closeReason: "client" },
+      },
+    ]);
+    await tradeHistoryOf(ctx)!.settled();
+
+    // A second app on the same database: its bus never carried these events.
+    const other = await buildApp(ctx, { web: false, logger: false });
+    try {
+      const otherBase = await other.listen({ port: 0, host: "127.0.0.1" });
+      const snapshotOf = async () => {
+        const res = await fetch(`${otherBase}/api/tradesBlotter/stream`, { headers: a.headers });
+        const sse = sseReader(res.body!);
+        try {
+          const event = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "the other node's snapshot");
+          return (event.data as { rows: BlotterRow[] }).rows;
+        } finally {
+          await sse.cancel();
+        }
+      };
+      const deals = (await snapshotOf()).filter((r) => r.kind === "deal");
+      expect(deals.map((r) => r.ticket)).toEqual(["601", "602", "603"]);
+      // The same row as the live frame would have carried: minor units, 1/10000 lots, native ids.
+      expect(deals[0]).toMatchObject({ key: `d:${p}:601`, profit: 1234, commission: -50, volume: 2_500, position: "7", symbol: "EURUSD" });
+
+      // Open positions from the store once the platform's history is read (before, its connector answers: here none).
+      const platform = { id: p, organizationId: a.organizationId };
+      await startBackfill(ctx.database.db, platform, { from: new Date(Date.now() - 86_400_000), to: new Date() });
+      await finishBackfill(ctx.database.db, p, { error: null });
+      const positions = (await snapshotOf()).filter((r) => r.kind === "position");
+      expect(positions).toHaveLength(1);
+      expect(positions[0]).toMatchObject({ key: `p:${p}:601`, symbol: "XAUUSD", side: "sell", volume: 5_000, profit: -500, state: "open", ticket: "601" });
+    } finally {
+      await other.close();
+    }
   });
 
   it("keeps a client that does not read within its buffer bound, then resynchronizes it with a snapshot", async () => {

@@ -250,12 +250,21 @@ describeDb("trade history store and blotter API", () => {
       const someLogin = all[0]!.login;
       await check(`login=${someLogin}`, (d) => d.login === someLogin);
       await check(`login=${someLogin.slice(0, 4)}*`, (d) => d.login.startsWith(someLogin.slice(0, 4)));
+      // As the screen's login field sends it: several, exact or prefixes, separated by commas.
+      const otherLogin = all.find((d) => d.login !== someLogin)!.login;
+      await check(`login=${encodeURIComponent(`${someLogin}, ${otherLogin}`)}`, (d) => d.login === someLogin || d.login === otherLogin);
+      await check(
+        `login=${encodeURIComponent(`${someLogin},${otherLogin.slice(0, 3)}*`)}`,
+        (d) => d.login === someLogin || d.login.startsWith(otherLogin.slice(0, 3)),
+      );
       const group = all.find((d) => d.group !== "")!.group;
       expect(group).not.toBe("");
       await check(`groupMask=${encodeURIComponent(group.toUpperCase())}`, (d) => d.group === group);
       await check(`groupMask=${encodeURIComponent(`*,!${group}`)}`, (d) => d.group !== "" && d.group !== group);
       await check("symbolMask=EUR*", (d) => d.symbol?.startsWith("EUR") ?? false);
       await check("side=buy", (d) => d.side === "buy");
+      expect(all.some((d) => d.action === "balance")).toBe(true);
+      await check("side=balance", (d) => d.action === "balance");
       await check("volumeMin=0.05&volumeMax=0.3", (d) => Number(d.volume) >= 0.05 && Number(d.volume) <= 0.3);
       await check("text=deposit", (d) => d.comment.toLowerCase().includes("deposit"));
       // The newest first, by time.
@@ -306,7 +315,7 @@ describeDb("trade history store and blotter API", () => {
         [`from=2025-01-01T00:00:00Z&to=2024-01-01T00:00:00Z`, "from must be before to"],
         [`from=2023-01-01T00:00:00Z&to=2025-01-01T00:00:00Z`, "at most 366 days"],
         [`${range()}&limit=1001`, "limit must be from 1 to 1000"],
-        [`${range()}&side=long`, "side must be buy or sell"],
+        [`${range()}&side=long`, "side must be buy, sell, balance or credit"],
         [`${range()}&volumeMin=abc`, "volumeMin must be a volume"],
         [`${range()}&volumeMin=2&volumeMax=1`, "volumeMin must not be greater"],
         [`${range()}&platformIds=nope`, "platformIds must be platform ids"],

@@ -107,6 +107,39 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     expect(await seriousViolations(page), name).toEqual([]);
   });
 
+  it("the Trades Blotter: its call to action, streaming and historical modes with the side panel", async () => {
+    await page.goto("/apps/trades-blotter");
+    const cta = page.getByRole("link", { name: "Assign the Trades Blotter" });
+    const cell = page.locator('[role="gridcell"][col-id="login"]').first();
+    await cta.or(cell).first().waitFor({ timeout: 30_000 });
+    // Whichever test file runs first assigns the app; until then the page is a call to action.
+    if (await cta.isVisible()) {
+      expect(await seriousViolations(page), "blotter call to action").toEqual([]);
+      await cta.click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("checkbox").first().waitFor({ timeout: 20_000 });
+      expect(await seriousViolations(page, '[role="dialog"]'), "assign the blotter").toEqual([]);
+      for (const box of await dialog.getByRole("checkbox").all()) if (!(await box.isDisabled())) await box.check();
+      await dialog.getByRole("button", { name: /^Assign to \d+ platforms?$/ }).click();
+      await dialog.waitFor({ state: "detached", timeout: 20_000 });
+      await page.goto("/apps/trades-blotter");
+    }
+    await cell.waitFor({ timeout: 30_000 });
+    await page.getByRole("complementary", { name: "Totals and exposure" }).getByRole("rowheader").first().waitFor({ timeout: 30_000 });
+    // Live rows keep arriving (and flashing): held still while axe reads the page.
+    await page.getByRole("button", { name: "Pause" }).click();
+    expect(await seriousViolations(page), "blotter, streaming (paused)").toEqual([]);
+    await page.getByRole("button", { name: "Resume" }).click();
+
+    await page.getByRole("button", { name: "Historical" }).click();
+    await page.getByLabel("From day").waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^\d[\d,]* deals?$/ })
+      .waitFor({ timeout: 30_000 });
+    expect(await seriousViolations(page), "blotter, historical").toEqual([]);
+  });
+
   it("a trading account's panel and its balance operation dialog", async () => {
     await page.goto("/users");
     await loginCell(page).waitFor({ timeout: 30_000 });

@@ -6,6 +6,7 @@ import { Link, useSearchParams } from "react-router";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import { api } from "~/api";
 import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPreferences } from "~/profile";
+import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
@@ -16,9 +17,9 @@ import { Page } from "~/ui/Page";
 import { blotterColumns, blotterCsvColumns } from "./blotterColumns";
 import {
   activeFilterCount,
-  dayRange,
   EMPTY_FILTERS,
   filtersQuery,
+  historyQuery,
   invalidLots,
   paramsOfView,
   viewFromParams,
@@ -27,7 +28,7 @@ import {
 } from "./blotterFilters";
 import { openBlotterStream } from "./blotterStream";
 import { BlotterSidePanel } from "./BlotterSidePanel";
-import { exportHistoryCsv, historyDatasource } from "./historySource";
+import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
 import { createRowBatcher, type RowBatcher } from "./rowBatcher";
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
@@ -312,9 +313,10 @@ function LiveBlotter({
                 {status === "open" ? "Live" : status === "connecting" ? "Connecting…" : "Reconnecting…"}
               </span>
               {paused ? (
-                <span role="status" className="text-xs font-medium text-warning" data-testid="held-count">
+                // A tinted badge, not warning-coloured text: that is too faint on the light page (WCAG 1.4.3).
+                <Badge tone="warning" role="status" data-testid="held-count">
                   Paused · {state.held.toLocaleString("en")} {state.held === 1 ? "update" : "updates"} held back
-                </span>
+                </Badge>
               ) : null}
             </>
           }
@@ -352,22 +354,16 @@ function LiveBlotter({
 
 function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: ReadonlyMap<string, BlotterPlatform> }) {
   const [gridApi, setGridApi] = useState<GridApi<BlotterRow> | null>(null);
-  const [loaded, setLoaded] = useState<{ rows: BlotterRow[]; complete: boolean }>({ rows: [], complete: false });
-  const [exporting, setExporting] = useState<number | null>(null);
-  const query = useMemo(() => {
-    const q = filtersQuery(view.filters);
-    const range = dayRange(view.from, view.to);
-    q.set("from", range.from);
-    q.set("to", range.to);
-    return q.toString();
-  }, [view.filters, view.from, view.to]);
+  const [loaded, setLoaded] = useState<HistoryLoaded>({ rows: [], complete: false, total: null, capped: false });
+  const [exporting, setExporting] = useState<{ done: number; total: number | null } | null>(null);
+  const query = useMemo(() => historyQuery(view).toString(), [view]);
   const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
-  const datasource = useMemo(() => historyDatasource(new URLSearchParams(query), (rows, complete) => setLoaded({ rows, complete })), [query]);
+  const datasource = useMemo(() => historyDatasource(new URLSearchParams(query), setLoaded), [query]);
 
   const exportAll = async () => {
-    setExporting(0);
+    setExporting({ done: 0, total: null });
     try {
-      await exportHistoryCsv(new URLSearchParams(query), setExporting);
+      await exportHistoryCsv(new URLSearchParams(query), (done, total) => setExporting({ done, total }));
     } catch {
       // The failure toast is shown by the export.
     } finally {
@@ -381,13 +377,19 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
         <GridToolbar
           label="Trades table"
           className="items-center"
-          filters={<GridStatus total={loaded.complete ? loaded.rows.length : null} noun={["deal", "deals"]} loading={!loaded.complete} />}
+          filters={
+            <GridStatus total={loaded.total} noun={["deal", "deals"]} loading={loaded.total === null}>
+              {loaded.capped ? <span className="text-xs text-muted">at least; narrow the filters for an exact count</span> : null}
+            </GridStatus>
+          }
           actions={
             <>
               <ColumnsMenu api={gridApi} columnDefs={columnDefs} />
               <Button size="sm" variant="secondary" onClick={() => void exportAll()} loading={exporting !== null} disabled={exporting !== null}>
                 <Download aria-hidden />
-                {exporting === null ? "Export CSV" : `Exporting… ${exporting.toLocaleString("en")} rows`}
+                {exporting === null
+                  ? "Export CSV"
+                  : `Exporting… ${exporting.done.toLocaleString("en")}${exporting.total === null ? "" : ` of ${exporting.total.toLocaleString("en")}`} rows`}
               </Button>
             </>
           }

@@ -1,9 +1,11 @@
 /**
  * The blotter's filters and mode as the URL holds them (/apps/trades-blotter?symbol=EUR*&mode=history&from=…),
- * so a view can be bookmarked and shared. The same names go to the stream and the history API,
- * which validate them (core/schemas/blotterLive.ts); here they stay text as typed.
+ * so a view can be bookmarked and shared. The stream takes these names (core/schemas/blotterLive.ts),
+ * the history API its own (core/schemas/tradesBlotter.ts: `historyQuery`); both validate them,
+ * here they stay text as typed.
  */
 import { blotterFiltersQuery } from "@core/schemas/blotterLive";
+import type { BlotterDealQuery } from "@core/schemas/tradesBlotter";
 
 export type BlotterMode = "live" | "history";
 
@@ -105,4 +107,27 @@ export function dayRange(from: string, to: string): { from: string; to: string }
   const end = new Date(`${to}T00:00:00`);
   end.setDate(end.getDate() + 1);
   return { from: start.toISOString(), to: end.toISOString() };
+}
+
+type HistoryParam = keyof Omit<BlotterDealQuery, "cursor" | "limit">;
+
+/** The filters and days as the history API (deals, deals.csv) names them. */
+export function historyQuery(view: Pick<BlotterView, "filters" | "from" | "to">): URLSearchParams {
+  const { filters } = view;
+  const range = dayRange(view.from, view.to);
+  const q = new URLSearchParams();
+  const set = (name: HistoryParam, value: string) => {
+    if (value.trim() !== "") q.set(name, value.trim());
+  };
+  set("from", range.from);
+  set("to", range.to);
+  set("platformIds", filters.platforms.join(","));
+  set("login", filters.login);
+  set("groupMask", filters.group);
+  set("symbolMask", filters.symbol);
+  set("side", filters.side);
+  set("volumeMin", filters.minLots);
+  set("volumeMax", filters.maxLots);
+  set("text", filters.text);
+  return q;
 }

@@ -1,11 +1,12 @@
 /**
  * Historical mode's rows: the trade history store's deals (GET /api/tradesBlotter/deals, keyset
- * paged) behind AG Grid's infinite row model, and its CSV (GET /api/tradesBlotter/deals.csv)
- * streamed with progress. The page's answer is read tolerantly (`items` or `rows`, `nextCursor`
- * or `cursor`) and each deal mapped to the blotter's row shape in one place, `toRow`.
+ * paged, `BlotterDealPage` of core/schemas/tradesBlotter.ts) behind AG Grid's infinite row model,
+ * each deal turned into the live stream's row shape (`rowOfStoredDeal`) so both modes share one
+ * grid; and its CSV (GET /api/tradesBlotter/deals.csv) streamed with progress.
  */
 import type { IDatasource, IGetRowsParams } from "ag-grid-community";
-import type { BlotterRow } from "@core/schemas/blotterLive";
+import { rowOfStoredDeal, type BlotterRow } from "@core/schemas/blotterLive";
+import type { BlotterDealPage } from "@core/schemas/tradesBlotter";
 import { api } from "~/api";
 import { apiHeaders } from "~/api/headers";
 import { toastFailure } from "~/api/failureToasts";
@@ -14,47 +15,14 @@ import { csvFileName } from "~/ui/grid";
 
 export const HISTORY_PAGE = 200;
 
-type Item = Partial<BlotterRow> & Record<string, unknown>;
-interface HistoryPage {
-  items?: Item[];
-  rows?: Item[];
-  nextCursor?: string | null;
-  cursor?: string | null;
-}
-
-const num = (v: unknown, fallback = 0) =>
-  typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : fallback;
-const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "");
-
-/** One deal of the history API as a blotter row. */
-export function toRow(item: Item): BlotterRow {
-  const platformId = text(item.platformId);
-  const id = text(item.key ?? item.id ?? item.ticket);
-  const time = typeof item.time === "string" ? Date.parse(item.time) : num(item.time);
-  return {
-    key: text(item.key) || `d:${platformId}:${id}`,
-    kind: "deal",
-    platformId,
-    login: text(item.login),
-    group: text(item.group),
-    time,
-    ticket: text(item.ticket ?? item.id),
-    position: item.position === null || item.position === undefined ? null : text(item.position),
-    symbol: item.symbol === null || item.symbol === undefined ? null : text(item.symbol),
-    side: (item.side ?? item.action ?? "buy") as BlotterRow["side"],
-    entry: item.entry ?? null,
-    volume: num(item.volume),
-    price: num(item.price),
-    sl: item.sl === null || item.sl === undefined ? null : num(item.sl),
-    tp: item.tp === null || item.tp === undefined ? null : num(item.tp),
-    profit: num(item.profit),
-    commission: num(item.commission),
-    swap: num(item.swap),
-    reason: item.reason ?? "client",
-    comment: text(item.comment),
-    state: null,
-    contractSize: item.contractSize === null || item.contractSize === undefined ? null : num(item.contractSize),
-  };
+export interface HistoryLoaded {
+  /** The rows loaded so far, newest first. */
+  rows: BlotterRow[];
+  /** Every matching row is loaded. */
+  complete: boolean;
+  /** Matching rows (the first page's count, at most BLOTTER_TOTAL_CAP; `capped`: more than that). */
+  total: number | null;
+  capped: boolean;
 }
 
 /**
@@ -62,15 +30,21 @@ export function toRow(item: Item): BlotterRow {
  * are kept by start row; a block asked for before the one ahead of it loaded walks forward from
  * the nearest known cursor.
  */
-export function historyDatasource(query: URLSearchParams, onLoaded: (rows: BlotterRow[], complete: boolean) => void): IDatasource {
+export function historyDatasource(query: URLSearchParams, onLoaded: (loaded: HistoryLoaded) => void): IDatasource {
   const cursors = new Map<number, string | null>([[0, null]]);
   const loaded: BlotterRow[] = [];
+  let total: number | null = null;
+  let capped = false;
   async function page(cursor: string | null): Promise<{ rows: BlotterRow[]; next: string | null }> {
     const q = new URLSearchParams(query);
     q.set("limit", String(HISTORY_PAGE));
     if (cursor) q.set("cursor", cursor);
-    const answer = await api.get<HistoryPage>(`/api/tradesBlotter/deals?${q.toString()}`);
-    return { rows: (answer.items ?? answer.rows ?? []).map(toRow), next: answer.nextCursor ?? answer.cursor ?? null };
+    const answer = await api.get<BlotterDealPage>(`/api/tradesBlotter/deals?${q.toString()}`);
+    if (answer.total !== null) {
+      total = answer.total;
+      capped = answer.totalCapped;
+    }
+    return { rows: answer.items.map(rowOfStoredDeal), next: answer.nextCursor };
   }
   return {
     rowCount: undefined,
@@ -86,7 +60,7 @@ export function historyDatasource(query: URLSearchParams, onLoaded: (rows: Blott
             if (start >= params.startRow || next === null) {
               const lastRow = next === null ? start + rows.length : undefined;
               params.successCallback(rows, lastRow);
-              onLoaded(loaded.filter(Boolean), next === null);
+              onLoaded({ rows: loaded.filter(Boolean), complete: next === null, total, capped });
               return;
             }
             start += rows.length;
@@ -100,8 +74,12 @@ export function historyDatasource(query: URLSearchParams, onLoaded: (rows: Blott
   };
 }
 
-/** Every matching deal as CSV from the server, read as it streams (progress: bytes and lines so far), then saved. */
-export async function exportHistoryCsv(query: URLSearchParams, onProgress: (lines: number) => void, signal?: AbortSignal): Promise<number> {
+/** Every matching deal as CSV from the server, read as it streams (progress: lines of X-Total-Count), then saved. */
+export async function exportHistoryCsv(
+  query: URLSearchParams,
+  onProgress: (done: number, total: number | null) => void,
+  signal?: AbortSignal,
+): Promise<number> {
   const headers = await apiHeaders();
   let response: Response;
   try {
@@ -114,16 +92,20 @@ export async function exportHistoryCsv(query: URLSearchParams, onProgress: (line
     toastFailure(await response.text().catch(() => ""));
     throw new Error(`HTTP ${response.status}`);
   }
+  const counted = response.headers.get("X-Total-Count");
+  const total = counted === null ? null : Number(counted);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
+  // Line ends, less the header's; a comment holding a line break makes this run ahead a little, never past `total`.
   let lines = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
     for (const byte of value) if (byte === 10) lines++;
-    onProgress(Math.max(0, lines - 1));
+    const rows = Math.max(0, lines - 1);
+    onProgress(total === null ? rows : Math.min(rows, total), total);
   }
   saveFile(new Blob(chunks as BlobPart[], { type: "text/csv;charset=utf-8" }), csvFileName("trades-history"));
-  return Math.max(0, lines - 1);
+  return total ?? Math.max(0, lines - 1);
 }

@@ -4,10 +4,10 @@
  * checked first, any case), translated to ILIKE patterns with the other LIKE characters escaped.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
+import type { BlotterDealFilters, BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
 import { escapeLike } from "../accounts/accountList.ts";
 
-export type BlotterFilters = Omit<BlotterPositionQuery, "cursor" | "limit">;
+export type BlotterFilters = Omit<BlotterPositionQuery, "cursor" | "limit" | "side"> & { side?: BlotterDealFilters["side"] };
 
 /** A mask as a condition on `column` (undefined: the mask is empty and matches everything). */
 export function maskCondition(column: SQL, mask: string | undefined): SQL | undefined {
@@ -32,7 +32,12 @@ export function filterConditions(alias: "d" | "o", organizationId: string, platf
   const c = (name: string) => sql.raw(`${alias}.${name}`);
   const conditions: SQL[] = [sql`${c("organization_id")} = ${organizationId}::uuid`, sql`${c("platform_id")} = any(${sql.param(platformIds)}::uuid[])`];
   if (q.login) {
-    conditions.push(q.login.endsWith("*") ? sql`${c("login")} like ${`${escapeLike(q.login.slice(0, -1))}%`}` : sql`${c("login")} = ${q.login}`);
+    const logins = q.login
+      .split(",")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const one = (login: string) => (login.endsWith("*") ? sql`${c("login")} like ${`${escapeLike(login.slice(0, -1))}%`}` : sql`${c("login")} = ${login}`);
+    conditions.push(logins.length === 1 ? one(logins[0]!) : sql`(${sql.join(logins.map(one), sql` or `)})`);
   }
   const group = maskCondition(sql`a."group"`, q.groupMask);
   if (group) conditions.push(group);

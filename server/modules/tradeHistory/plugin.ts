@@ -28,6 +28,8 @@ export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<
     concurrency: database.kind === "pglite" ? 2 : 4,
     ...options,
   });
+  // Tests run a second app on one context (another node, a restart): the first one's store comes back when it closes.
+  const previous = stores.get(app.ctx);
   stores.set(app.ctx, store);
   store.start();
   const runtime = platformRuntimeOf(app);
@@ -37,6 +39,8 @@ export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<
     offConnected();
     removals.close();
     await store.stop();
-    if (stores.get(app.ctx) === store) stores.delete(app.ctx);
+    if (stores.get(app.ctx) !== store) return;
+    if (previous) stores.set(app.ctx, previous);
+    else stores.delete(app.ctx);
   });
 }

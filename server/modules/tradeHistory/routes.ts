@@ -25,7 +25,7 @@ const platformRead = { permission: { module: "tradePlatforms", value: "read" } }
 /**
  * The Trades Blotter's historical side: deals and open positions from the trade history store
  * (./store.ts), only of the organization's platforms with the blotter assigned. Reference:
- * docs/trades-blotter.md ("API").
+ * docs/trades-blotter.md ("Historical API").
  */
 export async function tradeHistoryRoutes(app: FastifyInstance) {
   await app.register(tradeHistoryPlugin);

@@ -54,10 +54,13 @@ export interface BlotterStreamOptions {
   heartbeatMs?: number;
 }
 
-/** Where a snapshot's open positions and recent deals come from (the trade history store can take this over). */
+/**
+ * Where a snapshot's open positions and recent deals come from besides this node (the trade
+ * history store: tradeHistory/snapshotSource.ts). null: not known there, ask the node.
+ */
 export interface BlotterSnapshotSource {
-  openPositions(organizationId: string, platformId: string): Promise<Position[]>;
-  recentDeals(organizationId: string, platformId: string): Promise<Deal[]>;
+  openPositions(organizationId: string, platformId: string, limit: number): Promise<Position[] | null>;
+  recentDeals(organizationId: string, platformId: string, limit: number): Promise<Deal[] | null>;
 }
 
 export interface BlotterStreamDeps {
@@ -65,7 +68,10 @@ export interface BlotterStreamDeps {
   bus: EventBus;
   platforms: { connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector> };
   log: FastifyBaseLogger;
-  /** Replaces the default (connectors' open positions, the deals this node saw on the bus). */
+  /**
+   * Read first (the store: it survives restarts and sees every node's trades). Positions fall back
+   * to the platform's connector; deals are merged with those this node saw on the bus.
+   */
   snapshots?: BlotterSnapshotSource;
 }
 
@@ -130,12 +136,22 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     }
   });
 
-  const snapshots: BlotterSnapshotSource = deps.snapshots ?? {
-    async openPositions(organizationId, platformId) {
+  const snapshots = {
+    async openPositions(organizationId: string, platformId: string): Promise<Position[]> {
+      const stored = await deps.snapshots?.openPositions(organizationId, platformId, o.snapshotPositions);
+      if (stored) return stored;
       const connector = await deps.platforms.connectorFor(organizationId, platformId);
       return connector.openPositions();
     },
-    recentDeals: (_organizationId, platformId) => Promise.resolve((recent.get(platformId) ?? []).slice(-o.recentDeals)),
+    /** The store's and this node's, one per deal id, the newest `recentDeals` in time order. */
+    async recentDeals(organizationId: string, platformId: string): Promise<Deal[]> {
+      const seen = recent.get(platformId) ?? [];
+      const stored = (await deps.snapshots?.recentDeals(organizationId, platformId, o.recentDeals)) ?? [];
+      if (stored.length === 0) return seen.slice(-o.recentDeals);
+      const byId = new Map(stored.map((d) => [d.id, d]));
+      for (const d of seen) byId.set(d.id, d);
+      return [...byId.values()].sort((a, b) => a.time - b.time).slice(-o.recentDeals);
+    },
   };
 
   async function loadFacts(organizationId: string, platformId: string): Promise<PlatformFacts> {

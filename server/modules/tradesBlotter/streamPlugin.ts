@@ -1,8 +1,11 @@
 /**
  * Gives the app its blotter streams (`app.blotterStreams`, ./stream.ts): this node's follower of
- * the bus (groups, recent deals) and every open blotter stream, closed with the app.
+ * the bus (groups, recent deals), snapshots read from the trade history store first, and every
+ * open blotter stream, closed with the app.
  */
 import fp from "fastify-plugin";
+import { tradeHistoryOf } from "../tradeHistory/plugin.ts";
+import { storeSnapshotSource } from "../tradeHistory/snapshotSource.ts";
 import { blotterStreams, type BlotterStreamOptions, type BlotterStreams } from "./stream.ts";
 
 export interface BlotterStreamPluginOptions {
@@ -11,7 +14,10 @@ export interface BlotterStreamPluginOptions {
 
 export const blotterStreamPlugin = fp<BlotterStreamPluginOptions>(
   async (app, opts) => {
-    const streams = blotterStreams({ db: app.ctx.database.db, bus: app.bus, platforms: app.platforms, log: app.log }, opts.options);
+    const { db } = app.ctx.database;
+    // The store is registered with the API routes, after this: looked up when a snapshot is read.
+    const snapshots = storeSnapshotSource(db, () => tradeHistoryOf(app.ctx));
+    const streams = blotterStreams({ db, bus: app.bus, platforms: app.platforms, log: app.log, snapshots }, opts.options);
     app.decorate("blotterStreams", streams);
     app.addHook("preClose", async () => streams.closeAll());
   },

@@ -1,0 +1,84 @@
+/**
+ * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/stream.ts,
+ * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
+ * snapshot after a restart, or on another node than the one that saw the trades, has them too.
+ *  - Before reading, the store's live writes delivered so far are awaited (`settled`): a snapshot
+ *    taken at bus sequence S then holds every event up to S this node delivered to the store.
+ *  - Open positions only once the platform's backfill is complete (sync status `live`); before
+ *    that the store's are partial and the stream asks the platform's connector instead (null).
+ */
+import { and, desc, eq } from "drizzle-orm";
+import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../core/trading/index.ts";
+import { lotsToVolume, moneyFromDecimal } from "../../../core/trading/index.ts";
+import type { Db } from "../../db/client.ts";
+import { tradeDeals, tradePositions } from "../../db/schema.ts";
+import type { BlotterSnapshotSource } from "../tradesBlotter/stream.ts";
+import type { TradeHistoryStore } from "./store.ts";
+import { getSync } from "./syncState.ts";
+
+const volume = (lots: string) => lotsToVolume(Number(lots));
+const reason = (value: string) => value as TradeReason;
+
+export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | undefined): BlotterSnapshotSource {
+  return {
+    async openPositions(organizationId, platformId, limit) {
+      const history = store();
+      if (!history) return null;
+      await history.settled();
+      if ((await getSync(db, platformId))?.status !== "live") return null;
+      const rows = await db
+        .select()
+        .from(tradePositions)
+        .where(and(eq(tradePositions.organizationId, organizationId), eq(tradePositions.platformId, platformId)))
+        .orderBy(desc(tradePositions.openTime))
+        .limit(limit);
+      return rows.map((r): Position => ({
+        id: r.positionId,
+        login: r.login,
+        symbol: r.symbol,
+        side: r.side,
+        volume: volume(r.volume),
+        openTime: r.openTime.getTime(),
+        openPrice: r.openPrice,
+        currentPrice: r.currentPrice,
+        sl: r.sl,
+        tp: r.tp,
+        profit: moneyFromDecimal(r.profit),
+        swap: moneyFromDecimal(r.swap),
+        comment: r.comment,
+        reason: reason(r.reason),
+        previousId: null,
+        native: r.native as NativePositionRef,
+      }));
+    },
+
+    async recentDeals(organizationId, platformId, limit) {
+      const history = store();
+      if (!history) return null;
+      await history.settled();
+      const rows = await db
+        .select()
+        .from(tradeDeals)
+        .where(and(eq(tradeDeals.organizationId, organizationId), eq(tradeDeals.platformId, platformId)))
+        .orderBy(desc(tradeDeals.time), desc(tradeDeals.seq))
+        .limit(limit);
+      return rows.reverse().map((r): Deal => ({
+        id: r.dealId,
+        login: r.login,
+        time: r.time.getTime(),
+        action: r.action,
+        entry: r.entry,
+        positionId: r.positionId,
+        symbol: r.symbol,
+        volume: volume(r.volume),
+        price: r.price,
+        profit: moneyFromDecimal(r.profit),
+        commission: moneyFromDecimal(r.commission),
+        swap: moneyFromDecimal(r.swap),
+        comment: r.comment,
+        reason: reason(r.reason),
+        native: r.native as NativeDealRef,
+      }));
+    },
+  };
+}
