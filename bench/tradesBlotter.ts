@@ -388,11 +388,24 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       const publisher = publishAtRate(running.app.bus, trades, rate);
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "bench/blotter/subscribers.ts", JSON.stringify({ url: `http://127.0.0.1:${port}/api/tradesBlotter/stream`, headers, count, slow })],
-        { stdio: ["pipe", "pipe", "inherit"] },
+        ["--import", "tsx", "bench/blotter/subscribers.ts"],
+        // In the environment, not on the command line (where `ps` would show the token).
+        {
+          stdio: ["pipe", "pipe", "inherit"],
+          env: { ...process.env, BENCH_SUBSCRIBERS: JSON.stringify({ url: `http://127.0.0.1:${port}/api/tradesBlotter/stream`, headers, count, slow }) },
+        },
       );
       const lines = readline.createInterface({ input: child.stdout });
-      const nextLine = () => new Promise<string>((resolve) => lines.once("line", resolve));
+      // A server that cannot keep up may never answer every subscriber: give up after a minute, and say so.
+      const nextLine = () =>
+        Promise.race([
+          new Promise<string>((resolve) => lines.once("line", resolve)),
+          sleep(60_000).then(() => {
+            child.kill();
+            const m = process.memoryUsage();
+            throw new Error(`the subscribers' child got no answer within 60 s (server RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}): stopped`);
+          }),
+        ]);
       const ready = JSON.parse(await nextLine()) as { statuses: number[] };
       const ok = ready.statuses.filter((s) => s === 200).length;
       await sleep(WARM_UP_MS);

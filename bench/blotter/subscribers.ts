@@ -4,7 +4,7 @@
  * its own loopback address (127.0.x.y), as the stream's rate limit counts per address. The last
  * `slow` of them stop reading after a second: the server must hold them within its bound.
  *
- * Protocol on stdin/stdout (one JSON line each): it prints {ready, statuses} once every response
+ * Options in BENCH_SUBSCRIBERS (JSON). Protocol on stdin/stdout (one JSON line each): it prints {ready, statuses} once every response
  * has started; "start" zeroes the byte counts, "stop" prints {seconds, bytes[], slow} and exits.
  */
 import http from "node:http";
@@ -17,7 +17,7 @@ interface Options {
   slow: number;
 }
 
-const options = JSON.parse(process.argv[2] ?? "{}") as Options;
+const options = JSON.parse(process.env.BENCH_SUBSCRIBERS ?? "{}") as Options;
 const bytes = new Array<number>(options.count).fill(0);
 const statuses = new Array<number>(options.count).fill(0);
 const requests: http.ClientRequest[] = [];
