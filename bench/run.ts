@@ -13,7 +13,10 @@
  *  4. The event bus (in-process and NATS JetStream) at 20,000 trade events a second (./eventBus.ts).
  *
  * Then the HTTP load of the accounts list (./accountsLoad.ts) and the trade history's queries at
- * 1,000,000 deals (./tradeHistory.ts).
+ * 1,000,000 deals (./tradeHistory.ts), and the Trades Blotter streaming to headless Chromium at
+ * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
+ *
+ * `npm run bench -- blotter` runs the Trades Blotter's part alone.
  *
  * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
  * created for the run and dropped after it.
@@ -32,6 +35,7 @@ import { measurePgliteCreationStall } from "./pgliteStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
 import { measureEventBus } from "./eventBus.ts";
+import { tradesBlotterBench } from "./tradesBlotter.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -226,10 +230,13 @@ async function main() {
     line(`shell for /: ${shell.servedKb} KB as sent (Brotli), ${shell.totalKb} KB gzip -9, target ≤ 150 KB (${(shell.servedKb / 150).toFixed(2)}× of it)`);
   } else line("shell for /: no build (run `npm run build` first)");
   line("");
+  await tradesBlotterBench({ adminUrl, line });
+  line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main().then(
+const only = process.argv.slice(2);
+(only.includes("blotter") ? tradesBlotterBench({ adminUrl, line }) : main()).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error);

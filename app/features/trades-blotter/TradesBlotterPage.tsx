@@ -27,6 +27,7 @@ import {
   type BlotterView,
 } from "./blotterFilters";
 import { openBlotterStream } from "./blotterStream";
+import { countGridChange } from "./benchProbe";
 import { BlotterSidePanel } from "./BlotterSidePanel";
 import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
 import { createRowBatcher, type RowBatcher } from "./rowBatcher";
@@ -254,9 +255,13 @@ function LiveBlotter({
     let panelDue = 0;
     const b = createRowBatcher<BlotterRow>({
       key: (r) => r.key,
-      reset: (rows) => gridApi.setGridOption("rowData", rows),
+      reset: (rows) => {
+        gridApi.setGridOption("rowData", rows);
+        countGridChange({ add: rows, reset: true });
+      },
       apply: (batch) => {
         const result = gridApi.applyTransaction(batch);
+        countGridChange(batch);
         // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
         if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
       },
