@@ -50,6 +50,9 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       for (const account of page.items) logins.push(account.login);
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
+      // An in-process connector answers at once (microtasks only): without this, listing 100,000
+      // accounts would hold the event loop for a second.
+      await yieldToEventLoop();
     }
     let done = 0;
     let reportedAt = 0;
