@@ -25,7 +25,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { moneyToDecimal, type TradePlatformType } from "../core/trading/index.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { loadConfig } from "../server/config.ts";
@@ -42,6 +41,7 @@ import { buildApp } from "../server/http/app.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { runHttpBenchmark } from "./http.ts";
 import { shellSize } from "../scripts/shellSize.ts";
+import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -57,28 +57,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[index]!;
 }
 
-async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
-  const name = `toolbox_bench_${crypto.randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  }
-}
-
 async function main() {
   const started = performance.now();
   line(`Toolbox benchmark — Node ${process.version}, ${os.cpus().length} CPU(s), PostgreSQL at ${adminUrl.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}`);
-  await withDatabase(async (databaseUrl) => {
+  await withEmptyPostgresDatabase(adminUrl, "toolbox_bench", async (databaseUrl) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
     const config = loadConfig({
       NODE_ENV: "test",

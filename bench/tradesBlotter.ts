@@ -31,7 +31,6 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import pg from "pg";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
@@ -39,6 +38,7 @@ import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { agGridBundle, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
 import { installPageProbe, type PageFigures } from "./blotter/pageProbe.ts";
 import { publishAtRate, SyntheticTrades, type SyntheticSymbol } from "./blotter/syntheticTrades.ts";
+import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
 
 const DEMO_PASSWORD = "bench-demo-password-1";
 const TIME_ZONE = "Europe/Nicosia";
@@ -67,24 +67,6 @@ async function freePort(): Promise<number> {
     });
     srv.on("error", reject);
   });
-}
-
-async function withDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
-  const name = `toolbox_bench_blotter_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  }
 }
 
 /** Server CPU and memory over a window: CPU as a share of one core, the largest RSS and heap sampled. */
@@ -161,7 +143,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       .map((l) => l.toFixed(2))
       .join(", ")} (${os.cpus().length} cores, shared with other work)`,
   );
-  await withDatabase(adminUrl, async (databaseUrl) => {
+  await withEmptyPostgresDatabase(adminUrl, "toolbox_bench_blotter", async (databaseUrl) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-blotter-"));
     const port = await freePort();
     const base = `http://localhost:${port}`;

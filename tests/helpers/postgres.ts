@@ -25,18 +25,34 @@ export async function postgresProblem(url: string, timeoutMs = 3000): Promise<st
 
 /** A fresh, migrated database on the server at `adminUrl`; `drop` closes it and drops it. */
 export async function createPostgresDatabase(adminUrl: string, prefix = "toolbox_test"): Promise<DroppableDatabase> {
-  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
-  await onServer(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+  const empty = await createEmptyPostgresDatabase(adminUrl, prefix);
+  const database = await openDatabase({ databaseUrl: empty.url, dataDir: "" });
   return {
     ...database,
     async drop() {
       await database.close();
-      await onServer(adminUrl, `drop database if exists ${name} with (force)`);
+      await empty.drop();
     },
   };
+}
+
+/** A new, empty database on the server at `adminUrl` (for a process of its own to migrate); `drop` removes it. */
+export async function createEmptyPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
+  await onServer(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(adminUrl, `drop database if exists ${name} with (force)`) };
+}
+
+/** Runs `run` with the URL of a new, empty database, and drops it after. */
+export async function withEmptyPostgresDatabase<T>(adminUrl: string, prefix: string, run: (url: string) => Promise<T>): Promise<T> {
+  const empty = await createEmptyPostgresDatabase(adminUrl, prefix);
+  try {
+    return await run(empty.url);
+  } finally {
+    await empty.drop();
+  }
 }
 
 /** In-memory PGlite, migrated; `drop` closes it. */
