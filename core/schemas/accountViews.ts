@@ -51,8 +51,12 @@ export const AccountDetailSchema = AccountRowSchema.extend({
 export type AccountDetail = z.infer<typeof AccountDetailSchema>;
 
 const side = z.enum(["buy", "sell"]);
-const lots = z.string().meta({ description: 'Volume in lots, e.g. "0.1"' });
-const native = z.record(z.string(), z.unknown()).meta({ description: "The platform's own ids (MT4 ticket, MT5 position, Match-Trader UUID)" });
+export const LotsSchema = z.string().meta({ description: 'Volume in lots, e.g. "0.1"' });
+const lots = LotsSchema;
+export const NativeIdsSchema = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "The platform's own ids (MT4 ticket, MT5 deal/order/position, Match-Trader UUIDs)" });
+const native = NativeIdsSchema;
 
 export const PositionSchema = z.object({
   id: z.string(),
