@@ -21,7 +21,8 @@
  * at its maximum and, below the target, publishes synthetic trade events on the bus
  * (./blotter/syntheticTrades.ts) — it says so in its output.
  *
- * `npm run bench -- blotter` runs this alone (a build is needed: `npm run build`).
+ * `npm run bench -- blotter` runs this alone (a build is needed: `npm run build`);
+ * `npm run bench -- blotter subscribers` only its 100 subscribers (Chromium still signs in).
  * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000").
  */
 import crypto from "node:crypto";
@@ -82,14 +83,8 @@ function serverMeter(running: Running) {
     rss = Math.max(rss, m.rss);
     heap = Math.max(heap, m.heapUsed);
     const s = running.app.blotterStreams.stats();
-    buffered = Math.max(
-      buffered,
-      s.each.reduce((t, c) => t + c.bufferedBytes, 0),
-    );
-    pending = Math.max(
-      pending,
-      s.each.reduce((t, c) => t + c.pendingRows, 0),
-    );
+    buffered = Math.max(buffered, s.unsentBytes);
+    pending = Math.max(pending, s.gatheredRows);
   };
   sample();
   const timer = setInterval(sample, 250);
@@ -132,6 +127,8 @@ interface PhaseFigures {
 export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string; line: Line }): Promise<void> {
   const seconds = Number(process.env.BENCH_BLOTTER_SECONDS ?? 10);
   const rates = (process.env.BENCH_BLOTTER_RATES ?? "5000,10000,20000").split(",").map(Number);
+  // `npm run bench -- blotter subscribers`: only the 100 subscribers in Node (no rate probe, no grid phases).
+  const subscribersOnly = process.argv.slice(2).includes("subscribers");
   line(`== Trades Blotter: the real server streaming to headless Chromium, ${seconds} s per phase ==`);
   if (!fs.existsSync("build/server/index.js")) {
     line("no build: run `npm run build` first");
@@ -210,43 +207,45 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       };
       const mirror = accountsMirrorOf(running.ctx)!;
 
-      // What the simulated server produces at its highest trade rate (the organization's quota, less what the demo platforms use), in real time.
-      const maxRate = running.ctx.config.quotas.simulatedTradeRate - 50;
-      const probe = (await api("POST", "/api/tradePlatforms", {
-        type: "MT5",
-        name: "Rate probe",
-        timeZone: TIME_ZONE,
-        connection: { kind: "simulated", accounts: 2000, tradeRate: maxRate, seed: 3 },
-      })) as { id: string };
-      await mirror.whenSynced(probe.id, 60_000);
-      let probeEvents = 0;
-      const probeSub = running.app.bus.subscribe({ types: ["trade"], organizationId, platformIds: [probe.id] }, () => probeEvents++);
-      await sleep(1000);
-      probeEvents = 0;
-      await sleep(3000);
-      probeSub.close();
-      const simulatedRate = probeEvents / 3;
-      // Deleting a platform trading this fast has answered 500 now and then: try again (and say so).
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await api("DELETE", `/api/tradePlatforms/${probe.id}`, { confirmName: "Rate probe" });
-          break;
-        } catch (error) {
-          if (attempt === 5) throw error;
-          line(`(deleting the rate probe failed: ${(error as Error).message.slice(0, 120)}; trying again)`);
-          await sleep(1000);
+      if (!subscribersOnly) {
+        // What the simulated server produces at its highest trade rate (the organization's quota, less what the demo platforms use), in real time.
+        const maxRate = running.ctx.config.quotas.simulatedTradeRate - 50;
+        const probe = (await api("POST", "/api/tradePlatforms", {
+          type: "MT5",
+          name: "Rate probe",
+          timeZone: TIME_ZONE,
+          connection: { kind: "simulated", accounts: 2000, tradeRate: maxRate, seed: 3 },
+        })) as { id: string };
+        await mirror.whenSynced(probe.id, 60_000);
+        let probeEvents = 0;
+        const probeSub = running.app.bus.subscribe({ types: ["trade"], organizationId, platformIds: [probe.id] }, () => probeEvents++);
+        await sleep(1000);
+        probeEvents = 0;
+        await sleep(3000);
+        probeSub.close();
+        const simulatedRate = probeEvents / 3;
+        // Deleting a platform trading this fast has answered 500 now and then: try again (and say so).
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await api("DELETE", `/api/tradePlatforms/${probe.id}`, { confirmName: "Rate probe" });
+            break;
+          } catch (error) {
+            if (attempt === 5) throw error;
+            line(`(deleting the rate probe failed: ${(error as Error).message.slice(0, 120)}; trying again)`);
+            await sleep(1000);
+          }
         }
+        line(
+          `simulated MT5 at its maximum (${n(maxRate)} actions/s, TOOLBOX_MAX_SIMULATED_TRADE_RATE): ${n(simulatedRate)} trade events/s on the bus` +
+            (simulatedRate < Math.max(...rates)
+              ? ` — short of ${rates
+                  .filter((r) => r > simulatedRate)
+                  .map(n)
+                  .join(" and ")}/s, so every rate below uses SYNTHETIC events (realistic opens, stop changes, ` +
+                `closes and their deals on the platform's real logins and symbols, each deal stamped with its publish time), published on the server's bus as the trade feed publishes`
+              : " — the events below are still synthetic, to carry publish stamps"),
+        );
       }
-      line(
-        `simulated MT5 at its maximum (${n(maxRate)} actions/s, TOOLBOX_MAX_SIMULATED_TRADE_RATE): ${n(simulatedRate)} trade events/s on the bus` +
-          (simulatedRate < Math.max(...rates)
-            ? ` — short of ${rates
-                .filter((r) => r > simulatedRate)
-                .map(n)
-                .join(" and ")}/s, so every rate below uses SYNTHETIC events (realistic opens, stop changes, ` +
-              `closes and their deals on the platform's real logins and symbols, each deal stamped with its publish time), published on the server's bus as the trade feed publishes`
-            : " — the events below are still synthetic, to carry publish stamps"),
-      );
 
       // The blotter's platform: a simulated MT5 server that trades by itself only a little, with the app assigned.
       const platform = (await api("POST", "/api/tradePlatforms", {
@@ -272,93 +271,95 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       );
       line(`platform: ${n(accounts.items.length)} accounts, ${symbols.length} symbols; the Trades Blotter assigned to it alone`);
 
-      const bytes = await streamBytes(context, page);
-      const bareContext = await browser.newContext(contextOptions);
-      await bareContext.addInitScript({ content: PROBE_SCRIPT });
-      const bundle = agGridBundle();
-      let bareHtml = "";
-      await bareContext.route(`${base}${BARE_PAGE_PATH}`, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: bareHtml }));
-      await bareContext.route(`${base}${BARE_SCRIPT_PATH}`, (route) => route.fulfill({ contentType: "text/javascript; charset=utf-8", body: bundle }));
-      const barePage = await bareContext.newPage();
-      const bareBytes = await streamBytes(bareContext, barePage);
+      if (!subscribersOnly) {
+        const bytes = await streamBytes(context, page);
+        const bareContext = await browser.newContext(contextOptions);
+        await bareContext.addInitScript({ content: PROBE_SCRIPT });
+        const bundle = agGridBundle();
+        let bareHtml = "";
+        await bareContext.route(`${base}${BARE_PAGE_PATH}`, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: bareHtml }));
+        await bareContext.route(`${base}${BARE_SCRIPT_PATH}`, (route) => route.fulfill({ contentType: "text/javascript; charset=utf-8", body: bundle }));
+        const barePage = await bareContext.newPage();
+        const bareBytes = await streamBytes(bareContext, barePage);
 
-      const measure = async (target: Page, meter: { reset(): void; read(): number }, rate: number, open: () => Promise<void>): Promise<PhaseFigures> => {
-        const publisher = publishAtRate(running.app.bus, trades, rate);
-        try {
-          return await measureWhile(publisher, target, meter, open);
-        } finally {
-          await publisher.stop();
+        const measure = async (target: Page, meter: { reset(): void; read(): number }, rate: number, open: () => Promise<void>): Promise<PhaseFigures> => {
+          const publisher = publishAtRate(running.app.bus, trades, rate);
+          try {
+            return await measureWhile(publisher, target, meter, open);
+          } finally {
+            await publisher.stop();
+          }
+        };
+        const measureWhile = async (
+          publisher: ReturnType<typeof publishAtRate>,
+          target: Page,
+          meter: { reset(): void; read(): number },
+          open: () => Promise<void>,
+        ): Promise<PhaseFigures> => {
+          await open();
+          await sleep(WARM_UP_MS);
+          await target.evaluate(() => (window as unknown as { __benchProbe: { reset(): void } }).__benchProbe.reset());
+          meter.reset();
+          const server = serverMeter(running);
+          const publishedBefore = publisher.published();
+          const t0 = performance.now();
+          await sleep(seconds * 1000);
+          const figures = await target.evaluate(() => (window as unknown as { __benchProbe: { read(): PageFigures } }).__benchProbe.read());
+          const received = meter.read();
+          const serverFigures = server.stop();
+          const published = (publisher.published() - publishedBefore) / ((performance.now() - t0) / 1000);
+          await target.goto("about:blank");
+          await sleep(500);
+          return { page: figures, bytes: received, published, server: serverFigures };
+        };
+
+        const print = (name: string, f: PhaseFigures) => {
+          const s = f.page.seconds;
+          const lat = f.page.latencies;
+          line(
+            `  ${name.padEnd(9)} ${n((f.page.stats.added + f.page.stats.updated) / s)} row updates/s applied in ${n(f.page.stats.transactions / s)} transactions/s, ` +
+              `${(f.page.frames / s).toFixed(1)} fps (longest frame ${f.page.maxFrameGapMs.toFixed(0)} ms), ` +
+              `${f.page.longTasks} long tasks (max ${f.page.longTaskMaxMs.toFixed(0)} ms, ${f.page.longTaskTotalMs.toFixed(0)} ms in all), ` +
+              `event→visible p50 ${percentile(lat, 50).toFixed(0)} ms p99 ${percentile(lat, 99).toFixed(0)} ms (${n(lat.length)} rows seen), ` +
+              `${kb(f.bytes / s)}/s received`,
+          );
+          line(
+            `            server: ${n(f.published)} events/s published, CPU ${(f.server.cpu * 100).toFixed(0)}% of a core, RSS ≤ ${mb(f.server.rss)}, heap ≤ ${mb(f.server.heap)}, ` +
+              `stream buffers ≤ ${kb(f.server.buffered)} and ≤ ${n(f.server.pending)} rows gathered`,
+          );
+        };
+
+        let viewport = { width: 1100, height: 600 };
+        for (const rate of rates) {
+          line("");
+          line(`${n(rate)} events/s:`);
+          const blotter = await measure(page, bytes, rate, async () => {
+            await page.goto("/apps/trades-blotter");
+            await page
+              .locator('[role="region"][aria-label="Trades"] .ag-grid-scrolling-container')
+              .waitFor({ state: "attached", timeout: 30_000 })
+              .catch(async (error: unknown) => {
+                const shot = path.join(os.tmpdir(), "toolbox-bench-blotter.png");
+                await page.screenshot({ path: shot }).catch(() => {});
+                const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, " ").slice(0, 400)).catch(() => "");
+                throw new Error(`the blotter's grid did not show (screenshot: ${shot}; the page says: ${text})`, { cause: error });
+              });
+            const box = await page.locator('[role="region"][aria-label="Trades"]').boundingBox();
+            if (box) viewport = { width: Math.round(box.width), height: Math.round(box.height) };
+          });
+          print("blotter", blotter);
+          bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE });
+          const bare = await measure(barePage, bareBytes, rate, async () => {
+            await barePage.goto(`${base}${BARE_PAGE_PATH}`);
+            await barePage.locator(".ag-grid-scrolling-container").waitFor({ state: "attached", timeout: 30_000 });
+          });
+          print("bare grid", bare);
+          const ratio = blotter.page.frames / blotter.page.seconds / (bare.page.frames / bare.page.seconds);
+          line(`  fps blotter / bare: ${ratio.toFixed(2)}× (target ≥ 0.9×)`);
         }
-      };
-      const measureWhile = async (
-        publisher: ReturnType<typeof publishAtRate>,
-        target: Page,
-        meter: { reset(): void; read(): number },
-        open: () => Promise<void>,
-      ): Promise<PhaseFigures> => {
-        await open();
-        await sleep(WARM_UP_MS);
-        await target.evaluate(() => (window as unknown as { __benchProbe: { reset(): void } }).__benchProbe.reset());
-        meter.reset();
-        const server = serverMeter(running);
-        const publishedBefore = publisher.published();
-        const t0 = performance.now();
-        await sleep(seconds * 1000);
-        const figures = await target.evaluate(() => (window as unknown as { __benchProbe: { read(): PageFigures } }).__benchProbe.read());
-        const received = meter.read();
-        const serverFigures = server.stop();
-        const published = (publisher.published() - publishedBefore) / ((performance.now() - t0) / 1000);
-        await target.goto("about:blank");
-        await sleep(500);
-        return { page: figures, bytes: received, published, server: serverFigures };
-      };
-
-      const print = (name: string, f: PhaseFigures) => {
-        const s = f.page.seconds;
-        const lat = f.page.latencies;
-        line(
-          `  ${name.padEnd(9)} ${n((f.page.stats.added + f.page.stats.updated) / s)} row updates/s applied in ${n(f.page.stats.transactions / s)} transactions/s, ` +
-            `${(f.page.frames / s).toFixed(1)} fps (longest frame ${f.page.maxFrameGapMs.toFixed(0)} ms), ` +
-            `${f.page.longTasks} long tasks (max ${f.page.longTaskMaxMs.toFixed(0)} ms, ${f.page.longTaskTotalMs.toFixed(0)} ms in all), ` +
-            `event→visible p50 ${percentile(lat, 50).toFixed(0)} ms p99 ${percentile(lat, 99).toFixed(0)} ms (${n(lat.length)} rows seen), ` +
-            `${kb(f.bytes / s)}/s received`,
-        );
-        line(
-          `            server: ${n(f.published)} events/s published, CPU ${(f.server.cpu * 100).toFixed(0)}% of a core, RSS ≤ ${mb(f.server.rss)}, heap ≤ ${mb(f.server.heap)}, ` +
-            `stream buffers ≤ ${kb(f.server.buffered)} and ≤ ${n(f.server.pending)} rows gathered`,
-        );
-      };
-
-      let viewport = { width: 1100, height: 600 };
-      for (const rate of rates) {
-        line("");
-        line(`${n(rate)} events/s:`);
-        const blotter = await measure(page, bytes, rate, async () => {
-          await page.goto("/apps/trades-blotter");
-          await page
-            .locator('[role="region"][aria-label="Trades"] .ag-grid-scrolling-container')
-            .waitFor({ state: "attached", timeout: 30_000 })
-            .catch(async (error: unknown) => {
-              const shot = path.join(os.tmpdir(), "toolbox-bench-blotter.png");
-              await page.screenshot({ path: shot }).catch(() => {});
-              const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, " ").slice(0, 400)).catch(() => "");
-              throw new Error(`the blotter's grid did not show (screenshot: ${shot}; the page says: ${text})`, { cause: error });
-            });
-          const box = await page.locator('[role="region"][aria-label="Trades"]').boundingBox();
-          if (box) viewport = { width: Math.round(box.width), height: Math.round(box.height) };
-        });
-        print("blotter", blotter);
-        bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE });
-        const bare = await measure(barePage, bareBytes, rate, async () => {
-          await barePage.goto(`${base}${BARE_PAGE_PATH}`);
-          await barePage.locator(".ag-grid-scrolling-container").waitFor({ state: "attached", timeout: 30_000 });
-        });
-        print("bare grid", bare);
-        const ratio = blotter.page.frames / blotter.page.seconds / (bare.page.frames / bare.page.seconds);
-        line(`  fps blotter / bare: ${ratio.toFixed(2)}× (target ≥ 0.9×)`);
+        await barePage.close();
+        await page.close();
       }
-      await barePage.close();
-      await page.close();
 
       // 100 subscribers in Node.
       const count = 100;
@@ -392,6 +393,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       const ok = ready.statuses.filter((s) => s === 200).length;
       await sleep(WARM_UP_MS);
       child.stdin.write("start\n");
+      const serializedBefore = running.app.blotterStreams.stats().serialized;
       const server = serverMeter(running);
       await sleep(seconds * 1000);
       const result = nextLine();
@@ -409,8 +411,10 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       );
       line(
         `  server: CPU ${(figures.cpu * 100).toFixed(0)}% of a core, RSS ${mb(idle.rss)} before → ≤ ${mb(figures.rss)}, heap ${mb(idle.heapUsed)} → ≤ ${mb(figures.heap)}; ` +
-          `all streams' buffers ≤ ${kb(figures.buffered)} in total (bound: 1 MiB written + 20,000 rows gathered per stream), ≤ ${n(figures.pending)} rows gathered; ` +
-          `${snapshots} resynchronizing snapshots sent after a stream passed its bound`,
+          `all streams' buffers ≤ ${kb(figures.buffered)} in total (bound: ${kb(running.ctx.config.blotterStream.maxBufferedBytes)} unsent per stream, ` +
+          `${mb(running.ctx.config.blotterStream.maxTotalBytes)} and ${n(running.ctx.config.blotterStream.maxTotalRows)} rows gathered per node), ≤ ${n(figures.pending)} rows gathered; ` +
+          `${snapshots} resynchronizing snapshots sent after a stream passed its bound; ${figures.streams.channels.length} channel(s), ` +
+          `${n(figures.streams.serialized - serializedBefore)} frames serialized in the window`,
       );
       await new Promise((r) => child.once("exit", r));
     } finally {

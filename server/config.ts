@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import type { PublicConfig } from "../core/publicConfig.ts";
+import { parseTargetPolicy } from "./net/targets.ts";
 import { QUOTA_DEFAULTS, type Quotas } from "./quotas.ts";
 
 /**
@@ -45,6 +47,26 @@ const EnvSchema = z
     NATS_STREAM_MAX_AGE_HOURS: positive("NATS_STREAM_MAX_AGE_HOURS", 24),
     NATS_STREAM_MAX_BYTES: positive("NATS_STREAM_MAX_BYTES", 1024 ** 3),
     NATS_STREAM_MAX_MESSAGES: positive("NATS_STREAM_MAX_MESSAGES", 10_000_000),
+    NATS_STREAM_DUPLICATE_WINDOW_SECONDS: positive("NATS_STREAM_DUPLICATE_WINDOW_SECONDS", 120),
+    // Several nodes: which one publishes each platform's trade feed (server/events/feedLeases.ts).
+    NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "NODE_ID holds 1 to 100 letters, digits, and . _ : -")
+      .optional(),
+    FEED_LEASE_TTL_MS: z.coerce
+      .number({ error: "FEED_LEASE_TTL_MS must be a whole number of milliseconds" })
+      .int("FEED_LEASE_TTL_MS must be a whole number of milliseconds")
+      .min(300, "FEED_LEASE_TTL_MS must be at least 300")
+      .max(600_000, "FEED_LEASE_TTL_MS is at most 600000 (10 minutes)")
+      .default(15_000),
+    // E-mail (server/mail/; docs/administration.md). Unset: messages go to the organization's outbox.
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must be smtp://[user:password@]host:port or smtps://… (TLS from the start)")
+      .optional(),
+    SMTP_FROM: z.string().min(3, "SMTP_FROM must be an address, like Toolbox <toolbox@example.com>").optional(),
+    // Who may create an account with the embedded provider.
+    SIGN_UP: z.enum(["open", "invite-only", "off"], { error: 'SIGN_UP must be "open", "invite-only" or "off"' }).default("open"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
     // Never "trust every hop": any client could then choose its own IP (rate limits, audit).
@@ -65,6 +87,30 @@ const EnvSchema = z
     // The trade history store (docs/decisions/0039-trade-history-store.md).
     TRADE_HISTORY_BACKFILL_DAYS: days("TRADE_HISTORY_BACKFILL_DAYS", 30, 0),
     TRADE_HISTORY_RETENTION_DAYS: days("TRADE_HISTORY_RETENTION_DAYS", 90, 1),
+    TRADE_HISTORY_MAX_QUEUED_EVENTS: positive("TRADE_HISTORY_MAX_QUEUED_EVENTS", 50_000),
+    // The Trades Blotter's live streams (docs/decisions/0048-blotter-channels-and-node-budget.md).
+    BLOTTER_STREAM_MAX_TOTAL_BYTES: positive("BLOTTER_STREAM_MAX_TOTAL_BYTES", 64 * 1024 * 1024),
+    BLOTTER_STREAM_MAX_TOTAL_ROWS: positive("BLOTTER_STREAM_MAX_TOTAL_ROWS", 100_000),
+    BLOTTER_STREAM_MAX_BUFFERED_BYTES: positive("BLOTTER_STREAM_MAX_BUFFERED_BYTES", 512 * 1024),
+    // Notifications (docs/notifications.md): where outgoing requests may go, the Telegram Bot API, retries.
+    TOOLBOX_ALLOWED_TARGETS: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          parseTargetPolicy(v);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+        }
+      }),
+    TELEGRAM_API_URL: z
+      .string()
+      .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "TELEGRAM_API_URL must be an http:// or https:// address")
+      .default("https://api.telegram.org"),
+    NOTIFICATIONS_MAX_ATTEMPTS: positive("NOTIFICATIONS_MAX_ATTEMPTS", 5),
+    NOTIFICATIONS_RETRY_BASE_MS: positive("NOTIFICATIONS_RETRY_BASE_MS", 2_000),
+    NOTIFICATIONS_DISABLE_AFTER: positive("NOTIFICATIONS_DISABLE_AFTER", 5),
+    NOTIFICATIONS_RECONNECT_SETTLE_MS: positive("NOTIFICATIONS_RECONNECT_SETTLE_MS", 10_000),
   })
   .refine(
     (e) =>
@@ -96,11 +142,45 @@ export interface Config {
     maxAgeMs: number;
     maxBytes: number;
     maxMessages: number;
+    /** How long the stream drops a repeated message id (`Nats-Msg-Id`). */
+    duplicateWindowMs: number;
   };
+  /**
+   * This process among several nodes: its id (NODE_ID, else random per process) and the time to
+   * live of the trade feed leases it takes (docs/events.md, "Several nodes").
+   */
+  node: { id: string; feedLeaseTtlMs: number };
   /** Limits per organization and per person (server/quotas.ts). */
   quotas: Quotas;
-  /** The trade history store: days read on a platform's first connect, days deals are kept. */
-  tradeHistory: { backfillDays: number; retentionDays: number };
+  /**
+   * The trade history store: days read on a platform's first connect, days deals are kept, live
+   * events queued for the database at most (past it they are dropped and the platforms read again).
+   */
+  tradeHistory: { backfillDays: number; retentionDays: number; maxQueuedEvents: number };
+  /** The Trades Blotter's live streams: the node's budget (rows gathered, bytes unsent) and each stream's bound. */
+  blotterStream: { maxTotalBytes: number; maxTotalRows: number; maxBufferedBytes: number };
+  /** Outgoing e-mail; absent: messages go to each organization's outbox (docs/administration.md). */
+  mail: {
+    /** May hold credentials: never logged or shown. */
+    smtpUrl?: string;
+    from: string;
+  };
+  /** Who may create an account with the embedded provider: anyone, invitees only, nobody. */
+  signUp: "open" | "invite-only" | "off";
+  /** Outgoing notifications (docs/notifications.md). */
+  notifications: {
+    /** Private, loopback and metadata addresses webhooks and Telegram may still reach (TOOLBOX_ALLOWED_TARGETS). */
+    allowedTargets: string;
+    telegramApiUrl: string;
+    /** Tries of one delivery, the first included. */
+    maxAttempts: number;
+    /** The wait before the first retry; doubled for each next one. */
+    retryBaseMs: number;
+    /** Deliveries failed in a row (after their retries) that switch a channel off. */
+    disableAfter: number;
+    /** How long a platform must stay connected again before "reconnected" is sent (a flapping link sends nothing more). */
+    reconnectSettleMs: number;
+  };
   /**
    * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
    * older keys still accepted for reading, comma-separated. Unset: one is generated once into
@@ -154,9 +234,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             maxAgeMs: e.NATS_STREAM_MAX_AGE_HOURS * 3_600_000,
             maxBytes: e.NATS_STREAM_MAX_BYTES,
             maxMessages: e.NATS_STREAM_MAX_MESSAGES,
+            duplicateWindowMs: e.NATS_STREAM_DUPLICATE_WINDOW_SECONDS * 1000,
           },
         }
       : {}),
+    node: { id: e.NODE_ID ?? `node-${randomUUID()}`, feedLeaseTtlMs: e.FEED_LEASE_TTL_MS },
     quotas: {
       simulatedPlatforms: e.TOOLBOX_MAX_SIMULATED_PLATFORMS,
       simulatedAccounts: e.TOOLBOX_MAX_SIMULATED_ACCOUNTS,
@@ -164,7 +246,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       organizationsPerPerson: e.TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON,
       preferenceKeys: e.TOOLBOX_MAX_PREFERENCE_KEYS,
     },
-    tradeHistory: { backfillDays: e.TRADE_HISTORY_BACKFILL_DAYS, retentionDays: e.TRADE_HISTORY_RETENTION_DAYS },
+    tradeHistory: {
+      backfillDays: e.TRADE_HISTORY_BACKFILL_DAYS,
+      retentionDays: e.TRADE_HISTORY_RETENTION_DAYS,
+      maxQueuedEvents: e.TRADE_HISTORY_MAX_QUEUED_EVENTS,
+    },
+    blotterStream: {
+      maxTotalBytes: e.BLOTTER_STREAM_MAX_TOTAL_BYTES,
+      maxTotalRows: e.BLOTTER_STREAM_MAX_TOTAL_ROWS,
+      maxBufferedBytes: e.BLOTTER_STREAM_MAX_BUFFERED_BYTES,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM ?? `Toolbox <toolbox@${new URL(publicUrl).hostname}>` },
+    signUp: e.SIGN_UP,
+    notifications: {
+      allowedTargets: e.TOOLBOX_ALLOWED_TARGETS ?? "",
+      telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ""),
+      maxAttempts: e.NOTIFICATIONS_MAX_ATTEMPTS,
+      retryBaseMs: e.NOTIFICATIONS_RETRY_BASE_MS,
+      disableAfter: e.NOTIFICATIONS_DISABLE_AFTER,
+      reconnectSettleMs: e.NOTIFICATIONS_RECONNECT_SETTLE_MS,
+    },
     secretsKey: e.SECRETS_KEY?.split(",")
       .map((k) => k.trim())
       .join(","),

@@ -1,16 +1,7 @@
-import { Inbox } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
-import { Page } from "~/ui/Page";
+import { InboxPage } from "~/features/inbox/InboxPage";
 
 export const meta = () => [{ title: "Inbox · Toolbox" }];
 
-export default function InboxPage() {
-  return (
-    <Page title="Inbox" description="Notifications for you in this organization">
-      <ComingLater
-        icon={Inbox}
-        what="Platform disconnections, copier errors, leverage changes, new members and settings changes, with severity, filters and a live unread count."
-      />
-    </Page>
-  );
+export default function InboxRoute() {
+  return <InboxPage />;
 }

@@ -2,7 +2,8 @@
  * The baseline of bench/tradesBlotter.ts: the blotter's grid without the app. A static page (no
  * React, no shell, no side panel, no row batcher) with AG Grid Community from node_modules (its
  * UMD bundle), the blotter's columns, formatters, theme sizes and options (cell change flash,
- * row ids, DOM order, text selection, sort by time descending, at most 50,000 rows), reading the
+ * row ids, DOM order, text selection, sort by time descending with `deltaSort`, at most 20,000
+ * rows: STREAM_MAX_ROWS, both since 2026-11-23; before, no deltaSort and 50,000), reading the
  * same live stream (`GET /api/tradesBlotter/stream` with the same bearer token and organization)
  * coalescing per row what arrives and applying it every 50 ms as one transaction (the blotter's
  * row batcher does the same). It counts what it applies in
@@ -31,7 +32,7 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
   const el = document.getElementById("grid");
   el.style.width = config.width + "px";
   el.style.height = config.height + "px";
-  const MAX_ROWS = 50000;
+  const MAX_ROWS = 20000;
   const pad = (n) => String(n).padStart(2, "0");
   const serverFormat = new Intl.DateTimeFormat("en-GB", { timeZone: config.timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
   const utcFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
@@ -73,6 +74,7 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     suppressDragLeaveHidesColumns: true,
     rowData: [],
     getRowId: (x) => x.data.key,
+    deltaSort: true,
   });
   const stats = window.__blotterStats;
   let model = new Map();

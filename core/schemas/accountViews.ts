@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { JOURNAL_LEVELS } from "../trading/journal.ts";
+import { SIDES } from "../trading/position.ts";
 import { TRADE_PLATFORM_TYPES } from "../trading/platform.ts";
 
 export const MoneySchema = z.string().meta({ description: 'Decimal amount in the account currency, e.g. "1250.50"' });
@@ -50,7 +51,7 @@ export const AccountDetailSchema = AccountRowSchema.extend({
 });
 export type AccountDetail = z.infer<typeof AccountDetailSchema>;
 
-const side = z.enum(["buy", "sell"]);
+const side = z.enum(SIDES);
 export const LotsSchema = z.string().meta({ description: 'Volume in lots, e.g. "0.1"' });
 const lots = LotsSchema;
 export const NativeIdsSchema = z

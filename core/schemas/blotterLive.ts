@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { compileMask } from "../trading/mask.ts";
-import type { Deal } from "../trading/deal.ts";
+import { DEAL_ACTIONS, type Deal } from "../trading/deal.ts";
 import type { TradeEvent } from "../trading/events.ts";
 import type { NativeDealRef, NativePositionRef } from "../trading/native.ts";
 import { moneyFromDecimal } from "../trading/money.ts";
@@ -66,7 +66,8 @@ export interface BlotterFrame {
   rows: BlotterRow[];
 }
 
-export const BLOTTER_SIDES = ["buy", "sell", "balance", "credit"] as const;
+/** A row's side: a position's buy or sell, or a deal's action (balance and credit included). */
+export const BLOTTER_SIDES = DEAL_ACTIONS;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const lots = (name: string) =>

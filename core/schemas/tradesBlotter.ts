@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { LotsSchema as lots, MoneySchema as money, NativeIdsSchema as native } from "./accountViews.ts";
+import { DEAL_ACTIONS, DEAL_ENTRIES } from "../trading/deal.ts";
+import { SIDES } from "../trading/position.ts";
 import { blankToUndefined, optionalQuery } from "./query.ts";
 
 /** The longest date range one query may ask for. */
@@ -15,11 +17,6 @@ export const BLOTTER_PAGE_LIMIT_MAX = 1000;
 export const BLOTTER_PAGE_LIMIT_DEFAULT = 200;
 /** A first page counts matching rows up to this many; beyond it `total` is this and `totalCapped` is true. */
 export const BLOTTER_TOTAL_CAP = 10_000;
-
-/** A trade's side (a position's, or a buy or sell deal's); the live filter's BLOTTER_SIDES adds balance and credit. */
-export const TRADE_SIDES = ["buy", "sell"] as const;
-export const DEAL_ACTIONS = ["buy", "sell", "balance", "credit"] as const;
-export const DEAL_ENTRIES = ["in", "out"] as const;
 
 const utc = z.iso.datetime().meta({ description: "UTC, ISO 8601 with milliseconds" });
 const serverTime = z.string().meta({ description: "The same instant on the platform's clock (its time zone), 'YYYY-MM-DD HH:MM:SS.mmm'" });
@@ -41,7 +38,7 @@ export const BlotterDealSchema = z.object({
   serverTime,
   action: z.enum(DEAL_ACTIONS),
   /** buy or sell for trades; null for balance and credit deals. */
-  side: z.enum(TRADE_SIDES).nullable(),
+  side: z.enum(SIDES).nullable(),
   entry: z.enum(DEAL_ENTRIES).nullable(),
   positionId: z.string().nullable(),
   symbol: z.string().nullable(),
@@ -69,7 +66,7 @@ export const BlotterPositionSchema = z.object({
   login: z.string(),
   group: z.string(),
   symbol: z.string(),
-  side: z.enum(TRADE_SIDES),
+  side: z.enum(SIDES),
   volume: lots,
   openTime: utc,
   serverOpenTime: serverTime,
@@ -152,7 +149,7 @@ const filterFields = {
   ),
   groupMask: maskFilter("groupMask"),
   symbolMask: maskFilter("symbolMask"),
-  side: optionalQuery(z.enum(TRADE_SIDES, { error: "side must be buy or sell" })),
+  side: optionalQuery(z.enum(SIDES, { error: "side must be buy or sell" })),
   volumeMin: lotsFilter("volumeMin"),
   volumeMax: lotsFilter("volumeMax"),
   text: optionalQuery(

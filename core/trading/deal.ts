@@ -5,8 +5,10 @@ import type { PositionRecord, ClosedPositionRecord, TradeReason } from "./positi
 import type { Volume } from "./volume.ts";
 
 /** Deals follow MetaTrader 5: every trade and every money movement is one deal. */
-export type DealAction = "buy" | "sell" | "balance" | "credit";
-export type DealEntry = "in" | "out";
+export const DEAL_ACTIONS = ["buy", "sell", "balance", "credit"] as const;
+export type DealAction = (typeof DEAL_ACTIONS)[number];
+export const DEAL_ENTRIES = ["in", "out"] as const;
+export type DealEntry = (typeof DEAL_ENTRIES)[number];
 
 export interface Deal {
   id: string;

@@ -3,7 +3,8 @@ import type { NativePositionRef } from "./native.ts";
 import type { Timestamp } from "./platform.ts";
 import type { Volume } from "./volume.ts";
 
-export type Side = "buy" | "sell";
+export const SIDES = ["buy", "sell"] as const;
+export type Side = (typeof SIDES)[number];
 
 /** Who or what caused a trade, in MetaTrader's terms. */
 export type TradeReason = "client" | "mobile" | "web" | "expert" | "dealer" | "api" | "sl" | "tp" | "stopOut";

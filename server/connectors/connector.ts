@@ -115,6 +115,11 @@ export interface TradePlatformConnector {
 
   /** Open positions of one account, or of the whole server. */
   openPositions(login?: string): Promise<Position[]>;
+  /**
+   * Open positions of the given accounts (a page of them, at most 1,000), the way the MT5 Web API's
+   * `position/get_batch` reads them. Accounts that no longer exist are left out.
+   */
+  openPositionsOf(logins: readonly string[]): Promise<Position[]>;
   /** Deals of an account whose time is within [from, to], oldest first. */
   dealHistory(query: DealQuery): Promise<Deal[]>;
   journal(query: JournalQuery): Promise<JournalEntry[]>;

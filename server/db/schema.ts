@@ -9,3 +9,6 @@ export * from "./tables/audit.ts";
 export * from "./tables/platforms.ts";
 export * from "./tables/accounts.ts";
 export * from "./tables/trades.ts";
+export * from "./tables/feedLeases.ts";
+export * from "./tables/members.ts";
+export * from "./tables/notifications.ts";

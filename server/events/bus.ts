@@ -3,12 +3,27 @@
  * (./types.ts). In-process by default (./inProcess.ts); NATS JetStream across nodes when
  * NATS_URL is set. One contract test suite runs against both.
  */
-import type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType } from "./types.ts";
+import type {
+  BusFilter,
+  BusHandler,
+  BusHealth,
+  BusMessage,
+  BusPublishOptions,
+  BusSubscribeOptions,
+  BusSubscription,
+  DomainEvent,
+  DomainEventType,
+} from "./types.ts";
 
 export interface EventBus {
   readonly kind: BusHealth["kind"];
-  /** Publishes in order; resolves once the bus holds them (NATS: once JetStream acknowledged them). */
-  publish(events: DomainEvent | readonly DomainEvent[]): Promise<void>;
+  /**
+   * Publishes in order; resolves once the bus holds them (NATS: once JetStream acknowledged them).
+   * `ids`, one per event (or undefined for none), make a repeated publish harmless: NATS drops an
+   * event whose id it stored within the stream's duplicate window (in-process, a publish never
+   * half-succeeds, so ids are not needed there and are ignored).
+   */
+  publish(events: DomainEvent | readonly DomainEvent[], options?: BusPublishOptions): Promise<void>;
   /** Handlers run in sequence order; a handler that throws is logged and does not stop the subscription. */
   subscribe<T extends DomainEventType>(
     filter: BusFilter<T>,
@@ -26,4 +41,4 @@ export function matches(filter: BusFilter, event: DomainEvent): boolean {
   return true;
 }
 
-export type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType };
+export type { BusFilter, BusHandler, BusHealth, BusMessage, BusPublishOptions, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType };

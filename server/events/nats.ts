@@ -4,7 +4,8 @@
  * limits, durability: docs/events.md.
  *  - Publish: each event to `<prefix>.<org>.<platform>.<type>` (./nats/subjects.ts), JSON, with
  *    JetStream acks pipelined: a batch is written at once, in order, and `publish` resolves when
- *    every ack is in. Calls are written in the order they were made.
+ *    every ack is in. Calls are written in the order they were made. An event's id (`ids`) is its
+ *    `Nats-Msg-Id`: the stream stores it once within its duplicate window (docs/decisions/0037).
  *  - `seq` is the stream's sequence. The node reads the stream once (./nats/tap.ts) and hands
  *    each event to its matching subscriptions (./nats/localSubscription.ts), which catch up from
  *    `after` with a consumer of their own first; a `durable` subscription is a durable consumer
@@ -18,7 +19,7 @@ import type { NatsContext } from "./nats/context.ts";
 import { DurableSubscription } from "./nats/durableSubscription.ts";
 import { LocalSubscription } from "./nats/localSubscription.ts";
 import { Tap } from "./nats/tap.ts";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, headers, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import type { EventBus } from "./bus.ts";
 import { ensureStream, STREAM_DEFAULTS, type StreamLimits } from "./nats/stream.ts";
 import { subjectOf } from "./nats/subjects.ts";
@@ -192,15 +193,21 @@ export function createNatsBus(options: NatsBusOptions): NatsBus {
     }
   }
 
-  const write = async (list: readonly DomainEvent[]): Promise<Promise<PubAck>> => {
+  const write = async (list: readonly DomainEvent[], ids: readonly (string | undefined)[] | undefined): Promise<Promise<PubAck>> => {
     const c = await whenConnected(publishTimeoutMs);
     if (!c) throw new Error(closed ? "The event bus is closed." : `The event bus cannot reach NATS at ${where}.`);
     // Synchronous, so the messages leave in this order. Only the last asks JetStream for an ack:
     // the server stores one connection's messages in the order they came, so its ack confirms the
     // batch (an ack per message cost 30x the CPU: docs/decisions/0036).
+    // Each id is the message's `Nats-Msg-Id`: the stream stores an id it already holds (within its
+    // duplicate window) once, so a batch published again after a failed ack is not stored twice.
     const last = list.length - 1;
-    for (let i = 0; i < last; i++) c.nc.publish(subjectOf(subjectPrefix, list[i]!), JSON.stringify(list[i]));
-    return c.js.publish(subjectOf(subjectPrefix, list[last]!), JSON.stringify(list[last]));
+    for (let i = 0; i < last; i++) {
+      const id = ids?.[i];
+      c.nc.publish(subjectOf(subjectPrefix, list[i]!), JSON.stringify(list[i]), id === undefined ? undefined : { headers: msgIdHeader(id) });
+    }
+    const lastId = ids?.[last];
+    return c.js.publish(subjectOf(subjectPrefix, list[last]!), JSON.stringify(list[last]), lastId === undefined ? undefined : { msgID: lastId });
   };
 
   return {
@@ -209,10 +216,12 @@ export function createNatsBus(options: NatsBusOptions): NatsBus {
     stream,
     subjectPrefix,
 
-    async publish(events) {
+    async publish(events, publishOptions) {
       const list: readonly DomainEvent[] = Array.isArray(events) ? events : [events as DomainEvent];
       if (list.length === 0) return;
-      const written = tail.then(() => write(list));
+      const ids = publishOptions?.ids;
+      if (ids !== undefined && ids.length !== list.length) throw new Error(`${ids.length} message ids for ${list.length} events.`);
+      const written = tail.then(() => write(list, ids));
       tail = written.catch(() => undefined);
       const { seq } = await written;
       if (seq > lastSeq) lastSeq = seq;
@@ -252,11 +261,19 @@ export function createNatsBus(options: NatsBusOptions): NatsBus {
   };
 }
 
+/** JetStream's message id header, as `msgID` sets it on a JetStream publish. */
+function msgIdHeader(id: string): MsgHdrs {
+  const h = headers();
+  h.set("Nats-Msg-Id", id);
+  return h;
+}
+
 function definedOf(options: NatsBusOptions): Partial<StreamLimits> {
   const out: Partial<StreamLimits> = {};
   if (options.maxAgeMs !== undefined) out.maxAgeMs = options.maxAgeMs;
   if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
   if (options.maxMessages !== undefined) out.maxMessages = options.maxMessages;
+  if (options.duplicateWindowMs !== undefined) out.duplicateWindowMs = options.duplicateWindowMs;
   if (options.storage !== undefined) out.storage = options.storage;
   return out;
 }

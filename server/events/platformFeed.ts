@@ -36,7 +36,27 @@ export interface PlatformFeedOptions {
   maxQueued: number;
 }
 
-export type FeedPhase = "starting" | "live" | "waiting" | "retrying" | "stopped";
+export interface PlatformFeedRun {
+  /**
+   * Makes the message ids of this run's events (`<prefix>:<sequence>` for trades, `<prefix>:gap<n>`
+   * for gaps), asked when they are published: unique for the platform as long as no other run has
+   * the same prefix (the trade feed builds it from the platform, the lease's epoch and the run's
+   * number within it). Undefined: no ids.
+   */
+  idPrefix?: () => string | undefined;
+  /** The lease's epoch (status only). */
+  epoch?: () => number | undefined;
+  /**
+   * Publishing waits for it (the feed reads and queues meanwhile, from its start): true once this
+   * node holds the lease, false when it does not get it, which drops the queue and halts the feed.
+   */
+  ready?: Promise<boolean>;
+  /** Asked before each publish: false (the lease is lost or may be) drops the batch and halts the feed. */
+  mayPublish?: () => boolean;
+}
+
+/** `standby`: another node holds the platform's lease (or nobody yet): this node does not publish it. */
+export type FeedPhase = "standby" | "starting" | "live" | "waiting" | "retrying" | "stopped";
 
 export interface FeedStatus {
   platformId: string;
@@ -48,6 +68,8 @@ export interface FeedStatus {
   /** `tradeGap`s published (1 after the start; more after missed events). */
   gaps: number;
   lastError: string | null;
+  /** The lease's epoch this run publishes under (absent without leases). */
+  epoch?: number;
 }
 
 export class PlatformFeed {
@@ -63,6 +85,7 @@ export class PlatformFeed {
   private published = 0;
   private gaps = 0;
   private queue: DomainEvent[] = [];
+  private queueIds: string[] = [];
   /** A publish of the queue is scheduled (or running) on `publishing`. */
   private flushPending = false;
   /** The chain of publishes, in order; never rejects. */
@@ -74,6 +97,7 @@ export class PlatformFeed {
     readonly platform: PlatformRef,
     readonly connector: TradePlatformConnector,
     private readonly options: PlatformFeedOptions,
+    private readonly lease: PlatformFeedRun = {},
   ) {
     this.backoff = { initialMs: options.retryDelayMs, maxMs: 30_000, multiplier: 2, jitter: 0.5 };
   }
@@ -86,6 +110,7 @@ export class PlatformFeed {
       published: this.published,
       gaps: this.gaps,
       lastError: this.lastError,
+      ...(this.lease.epoch?.() === undefined ? {} : { epoch: this.lease.epoch()! }),
     };
   }
 
@@ -109,6 +134,20 @@ export class PlatformFeed {
     await this.publishing;
   }
 
+  /**
+   * Stops at once, the queue dropped: this node no longer owns the platform's feed (the lease was
+   * lost), so nothing more of it may reach the bus. A publish already written cannot be recalled.
+   */
+  halt(): Promise<void> {
+    this.stopped = true;
+    this.phase = "stopped";
+    this.queue = [];
+    this.queueIds = [];
+    this.stream?.close();
+    this.wakeSleepers();
+    return this.running ?? Promise.resolve();
+  }
+
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
@@ -117,7 +156,10 @@ export class PlatformFeed {
           this.lastSequence = this.stream.lastSequence;
           this.fresh = false;
           this.gaps++;
-          this.enqueue({ type: "tradeGap", organizationId: this.platform.organizationId, platformId: this.platform.id, resumedAt: Date.now() });
+          this.enqueue(
+            { type: "tradeGap", organizationId: this.platform.organizationId, platformId: this.platform.id, resumedAt: Date.now() },
+            `gap${this.gaps}`,
+          );
         } else {
           this.stream = this.connector.subscribe(this.lastSequence);
         }
@@ -152,14 +194,16 @@ export class PlatformFeed {
       this.lastSequence = event.sequence;
       this.failures = 0;
       this.lastError = null;
-      this.enqueue({ type: "trade", organizationId, platformId, event: event satisfies TradeEvent });
+      this.enqueue({ type: "trade", organizationId, platformId, event: event satisfies TradeEvent }, String(event.sequence));
       // The bus is behind (NATS slow or away): stop reading; the connector's journal holds the rest.
       if (this.queue.length >= this.options.maxQueued) await this.publishing;
     }
   }
 
-  private enqueue(event: DomainEvent): void {
+  /** `id`: what makes the event's message id within the run (its sequence, `gap<n>`). */
+  private enqueue(event: DomainEvent, id: string): void {
     this.queue.push(event);
+    this.queueIds.push(id);
     if (this.flushPending) return;
     this.flushPending = true;
     // One batch per turn of the event loop: everything the connector delivered in this turn.
@@ -169,11 +213,24 @@ export class PlatformFeed {
   private async publishQueued(): Promise<void> {
     this.flushPending = false;
     const batch = this.queue;
+    const ids = this.queueIds;
     this.queue = [];
+    this.queueIds = [];
     if (batch.length === 0) return;
+    if (this.lease.ready && !(await this.lease.ready)) {
+      void this.halt();
+      return;
+    }
+    const prefix = this.lease.idPrefix?.();
+    const withIds = prefix === undefined ? undefined : { ids: ids.map((id) => `${prefix}:${id}`) };
     for (let attempt = 1; ; attempt++) {
+      if (this.lease.mayPublish && !this.lease.mayPublish()) {
+        this.options.log.warn({ platformId: this.platform.id, events: batch.length }, "trade feed no longer holds the platform's lease; events dropped");
+        void this.halt();
+        return;
+      }
       try {
-        await this.options.bus.publish(batch);
+        await this.options.bus.publish(batch, withIds);
         this.published += batch.length;
         return;
       } catch (error) {

@@ -43,7 +43,92 @@ export interface PlatformRemovedBusEvent extends EventBase {
   type: "platformRemoved";
 }
 
-export type DomainEvent = TradeBusEvent | TradeGapBusEvent | PlatformStateBusEvent | PlatformRemovedBusEvent;
+/**
+ * The node that published a platform's trade feed gave its lease up (a clean shutdown, or it can
+ * no longer reach the platform): the other nodes try to take the feed over now, not after the
+ * lease's time to live (server/events/feedLeases.ts).
+ */
+export interface TradeFeedReleasedBusEvent extends EventBase {
+  type: "tradeFeedReleased";
+}
+
+/**
+ * The `platformId` of an event about the organization as a whole (a member joined, security
+ * settings changed, an inbox changed): no platform's subscription receives it.
+ */
+export const ORGANIZATION_WIDE = "organization";
+
+/** A balance operation was applied by the platform and recorded (the notifications compare it with the large-operation threshold). */
+export interface BalanceOperationDoneBusEvent extends EventBase {
+  type: "balanceOperationDone";
+  operationId: string;
+  login: string;
+  operationType: string;
+  /** Two-decimal string (decision 0019). */
+  amount: string;
+  actorSub: string;
+  actorName: string | null;
+}
+
+/** The trades copier could not copy (or stopped copying) for a link. Published by the copier engine. */
+export interface CopierFailureBusEvent extends EventBase {
+  type: "copierFailure";
+  linkId: string;
+  message: string;
+}
+
+/** A follower's positions no longer match its master's. Published by the copier engine. */
+export interface CopierDivergenceBusEvent extends EventBase {
+  type: "copierDivergence";
+  linkId: string;
+  message: string;
+}
+
+/** A leverage plugin changed an account's leverage. Published by the flexible leverage runner. */
+export interface LeverageChangedBusEvent extends EventBase {
+  type: "leverageChanged";
+  login: string;
+  from: number;
+  to: number;
+  plugin: string;
+}
+
+/** A member joined or left the organization (platformId: ORGANIZATION_WIDE). Published by the members area. */
+export interface MemberBusEvent extends EventBase {
+  type: "memberJoined" | "memberLeft";
+  sub: string;
+  name: string | null;
+}
+
+/** The organization's security settings changed (platformId: ORGANIZATION_WIDE). Published by the security settings. */
+export interface SecuritySettingsChangedBusEvent extends EventBase {
+  type: "securitySettingsChanged";
+  actorName: string | null;
+  summary: string;
+}
+
+/**
+ * Members' inboxes changed (new notifications, some marked read): open inbox streams recount
+ * (platformId: ORGANIZATION_WIDE). `userSubs` names whose; absent: everyone's.
+ */
+export interface InboxChangedBusEvent extends EventBase {
+  type: "inboxChanged";
+  userSubs?: string[];
+}
+
+export type DomainEvent =
+  | TradeBusEvent
+  | TradeGapBusEvent
+  | PlatformStateBusEvent
+  | PlatformRemovedBusEvent
+  | TradeFeedReleasedBusEvent
+  | BalanceOperationDoneBusEvent
+  | CopierFailureBusEvent
+  | CopierDivergenceBusEvent
+  | LeverageChangedBusEvent
+  | MemberBusEvent
+  | SecuritySettingsChangedBusEvent
+  | InboxChangedBusEvent;
 export type DomainEventType = DomainEvent["type"];
 
 /** An event as the bus delivers it. */
@@ -57,6 +142,15 @@ export interface BusMessage<E extends DomainEvent = DomainEvent> {
   /** When the bus accepted it (ms since the epoch). */
   publishedAt: number;
   event: E;
+}
+
+export interface BusPublishOptions {
+  /**
+   * One id per event (undefined: none), unique for what the event stands for: NATS JetStream sets
+   * it as the message id (`Nats-Msg-Id`) and stores an id it already holds within the stream's
+   * duplicate window only once, so a publish repeated after a failed ack is not seen twice.
+   */
+  ids?: readonly (string | undefined)[];
 }
 
 /** What a subscription receives; every field narrows it, none widens it. */

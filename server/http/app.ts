@@ -14,7 +14,7 @@ import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
 import { eventBusPlugin } from "../events/plugin.ts";
 import type { EventBus } from "../events/bus.ts";
-import { tradeFeedPlugin } from "../events/tradeFeedPlugin.ts";
+import { tradeFeedPlugin, type TradeFeedPluginOptions } from "../events/tradeFeedPlugin.ts";
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
 import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
 import { blotterStreamPlugin } from "../modules/tradesBlotter/streamPlugin.ts";
@@ -30,6 +30,8 @@ export interface BuildAppOptions {
   platforms?: PlatformRuntimeOptions;
   /** The event bus to use (tests: several apps on one bus); else the app makes its own. */
   bus?: EventBus;
+  /** Trade feed tuning (tests: a lease store whose renewals fail). */
+  tradeFeed?: TradeFeedPluginOptions;
   /** Trades Blotter stream tuning (tests: small buffers). */
   blotterStream?: BlotterStreamOptions;
   /** Sees every route as it is registered, with its config (tests enumerate the API from it). */
@@ -76,7 +78,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(accessStatePlugin);
   await app.register(eventBusPlugin, { bus: opts.bus });
   await app.register(platformsPlugin, { runtime: opts.platforms });
-  await app.register(tradeFeedPlugin);
+  await app.register(tradeFeedPlugin, opts.tradeFeed ?? {});
   await app.register(blotterStreamPlugin, { options: opts.blotterStream });
   await app.register(registerApi, { prefix: "/api" });
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);

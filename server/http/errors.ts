@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ConnectorError } from "../connectors/errors.ts";
+import { databaseErrorCode, isTransientConflict } from "../db/errors.ts";
 import { DomainError, domainErrorOf, type DomainErrorKind } from "../errors.ts";
 
 /** Body of every API error: a message a person can read, and the status it came with. */
@@ -76,6 +77,14 @@ export function registerErrorHandling(app: FastifyInstance) {
         .status(400)
         .send({ statusCode: 400, error: "Bad Request", message: "Text in the request may not contain the NUL character (\\u0000)." } satisfies ApiErrorBody);
     }
+    // Another change to the same rows won a race the retries could not (transactionWithRetry): say so, not "something went wrong".
+    if (isTransientConflict(err)) {
+      return reply.status(503).send({
+        statusCode: 503,
+        error: "Service Unavailable",
+        message: "Another change to the same data was being saved at that moment. Please try again.",
+      } satisfies ApiErrorBody);
+    }
     const deliberate = deliberateError(err);
     if (deliberate) {
       // Thrown on purpose (e.g. 503 "the identity provider does not answer"): its message is for the user.
@@ -103,10 +112,4 @@ export function registerErrorHandling(app: FastifyInstance) {
       message: `No such endpoint: ${request.method} ${request.url.split("?")[0]}`,
     } satisfies ApiErrorBody);
   });
-}
-
-/** The PostgreSQL error code behind a failed query (Drizzle wraps the driver's error as `cause`). */
-function databaseErrorCode(err: unknown): string | undefined {
-  const cause = (err as { cause?: { code?: unknown } }).cause;
-  return cause && typeof cause.code === "string" && /^[0-9A-Z]{5}$/.test(cause.code) ? cause.code : undefined;
 }

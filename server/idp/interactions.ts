@@ -7,6 +7,7 @@ import type { Db } from "../db/client.ts";
 import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./people.ts";
 import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
+import { hasPendingInvitation } from "../modules/members/repository.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
 import { idpPageCsp } from "./views/csp.ts";
@@ -63,7 +64,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   };
 
   const renderSignIn = (reply: FastifyReply, uid: string, status: number, email?: string, errors?: FormErrors<"email" | "password">) =>
-    sendPage(reply, status, signInPage({ homeUrl, action: urls(uid).login, signUpUrl: urls(uid).signUp, email, errors }));
+    sendPage(reply, status, signInPage({ homeUrl, action: urls(uid).login, signUpUrl: config.signUp === "off" ? undefined : urls(uid).signUp, email, errors }));
+
+  // SIGN_UP=off: no account can be created here (docs/administration.md).
+  const sendSignUpOff = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      403,
+      errorPage({
+        homeUrl,
+        title: "Sign-up is off",
+        message: "New accounts cannot be created here. Ask your Toolbox administrator for an invitation or an account.",
+      }),
+    );
 
   const renderSignUp = (
     reply: FastifyReply,
@@ -83,6 +96,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
         errors,
         minPasswordLength: MIN_PASSWORD_LENGTH,
         maxPasswordLength: MAX_PASSWORD_LENGTH,
+        inviteOnly: config.signUp === "invite-only",
       }),
     );
 
@@ -167,6 +181,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   app.get("/:uid/signup", async (request: UidRequest, reply) => {
     const interaction = await loadInteraction(request, reply);
     if (!interaction) return sendExpired(reply);
+    if (config.signUp === "off") return sendSignUpOff(reply);
     return renderSignUp(reply, interaction.uid, 200);
   });
 
@@ -180,9 +195,16 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     async (request: UidRequest, reply) => {
       const interaction = await loadInteraction(request, reply);
       if (!interaction) return sendExpired(reply);
+      if (config.signUp === "off") return sendSignUpOff(reply);
       const values = { name: formValue(request.body, "name"), email: formValue(request.body, "email") };
       const parsed = await SignUpForm.safeParseAsync(request.body ?? {});
       if (!parsed.success) return renderSignUp(reply, interaction.uid, 400, values, fieldErrors(parsed.error));
+      if (config.signUp === "invite-only" && !(await hasPendingInvitation(db, parsed.data.email))) {
+        return renderSignUp(reply, interaction.uid, 403, values, {
+          email:
+            "No invitation is waiting for this email address. Use the address your invitation was sent to, or ask the organization's administrator to invite you.",
+        });
+      }
       try {
         const account = await createAccount(db, parsed.data);
         return await finishLogin(request, reply, account.id);

@@ -9,6 +9,8 @@ import { accountRoutes } from "./accounts/routes.ts";
 import { preferenceRoutes } from "./preferences/routes.ts";
 import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
+import { notificationRoutes } from "./notifications/routes.ts";
+import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -25,6 +27,8 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(preferenceRoutes);
   await api.register(tradeHistoryRoutes);
   await api.register(blotterStreamRoutes);
+  await api.register(notificationRoutes);
+  await api.register(simulatorRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

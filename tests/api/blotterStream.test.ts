@@ -350,8 +350,13 @@ describeDb("Trades Blotter live stream", () => {
       http.get(url, { headers: a.headers }, resolve).on("error", reject);
     });
     expect(res.statusCode).toBe(200);
-    res.pause();
+    // It reads its first snapshot (the bound under test is a live stream's), then stops reading.
     const chunks: Buffer[] = [];
+    const collect = (c: Buffer) => chunks.push(c);
+    res.on("data", collect);
+    await waitUntil(() => Buffer.concat(chunks).includes("event: snapshot"), "the first snapshot");
+    res.off("data", collect);
+    res.pause();
 
     // 100 deals of ~2.4 kB every 15 ms: about 300 rows per 50 ms frame, under the rows bound, so the bytes bound is what trips.
     const comment = "x".repeat(2_000);

@@ -27,6 +27,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "GET /api/organizations": "the organizations the caller belongs to",
   "HEAD /api/organizations": "the organizations the caller belongs to",
   "POST /api/organizations": "creates a new organization",
+  "POST /api/invitations/accept": "the invitee joins the organization of the invitation (named by its token)",
   "GET /api/tradePlatforms": "the platforms of all the caller's organizations (SPEC §7)",
   "HEAD /api/tradePlatforms": "the platforms of all the caller's organizations (SPEC §7)",
   "ALL /api": "404 for unknown /api paths",
@@ -76,7 +77,7 @@ describeDb("organization scope of every API operation", () => {
   /** Path parameters filled with values that look right (ids of Bob's organization). */
   function urlOf(op: Operation): string {
     return op.url.replace(/:(\w+)/g, (_, name: string) => {
-      const value = { id: bobPlatform, platformId: bobPlatform, login: "1001", key: "users.grid.columns" }[name];
+      const value = { id: bobPlatform, platformId: bobPlatform, login: "1001", key: "users.grid.columns", sub: bob.sub }[name];
       if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
       return value;
     });

@@ -7,6 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import type { EventBus } from "../../server/events/bus.ts";
+import type { TradeFeedPluginOptions } from "../../server/events/tradeFeedPlugin.ts";
 import { buildApp } from "../../server/http/app.ts";
 import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/runtime.ts";
 import { openTestDatabase } from "../helpers/db.ts";
@@ -35,7 +36,7 @@ export const FAST_RUNTIME: PlatformRuntimeOptions = {
 };
 
 export async function startPlatformsApp(
-  opts: { database?: TestDatabase; env?: Record<string, string>; runtime?: PlatformRuntimeOptions; bus?: EventBus } = {},
+  opts: { database?: TestDatabase; env?: Record<string, string>; runtime?: PlatformRuntimeOptions; bus?: EventBus; tradeFeed?: TradeFeedPluginOptions } = {},
 ): Promise<PlatformsApp> {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -56,6 +57,7 @@ export async function startPlatformsApp(
     logStream: { write: (line) => void logs.push(line) },
     platforms: opts.runtime ?? FAST_RUNTIME,
     bus: opts.bus,
+    tradeFeed: opts.tradeFeed,
   });
   await app.ready();
   return {

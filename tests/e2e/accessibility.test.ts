@@ -92,7 +92,17 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     },
     { name: "diagnostics", path: () => "/debug", ready: (p) => heading(p, "Diagnostics") },
     { name: "settings: organizations", path: () => "/settings/organizations", ready: (p) => p.getByText("Demo Brokerage").first().waitFor() },
-    { name: "a screen still to come (placeholder)", path: () => "/settings/members", ready: (p) => heading(p, /\w/) },
+    {
+      name: "settings: members",
+      path: () => "/settings/members",
+      ready: (p) => p.getByRole("gridcell", { name: "demo@toolbox.local" }).waitFor({ timeout: 20_000 }),
+    },
+    { name: "inbox", path: () => "/inbox", ready: (p) => p.getByRole("radiogroup", { name: "Show" }).waitFor() },
+    {
+      name: "settings: notifications",
+      path: () => "/settings/notifications",
+      ready: (p) => p.getByRole("form", { name: "Rules" }).waitFor({ timeout: 20_000 }),
+    },
     { name: "connect a trade platform", path: () => "/tradePlatforms/new", ready: (p) => heading(p, "Connect a trade platform") },
     { name: "trade platform settings", path: () => platformSettings, ready: (p) => p.getByLabel("Name").first().waitFor({ timeout: 20_000 }) },
     { name: "trade platform apps", path: () => `${platformSettings}/apps`, ready: (p) => heading(p, /\w/) },
@@ -105,6 +115,20 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     await page.goto(path());
     await ready(page);
     expect(await seriousViolations(page), name).toEqual([]);
+  });
+
+  it("settings: members, a member's role dialog with the permission editor", async () => {
+    await page.goto("/settings/members");
+    await page.getByRole("gridcell", { name: "demo@toolbox.local" }).click({ timeout: 20_000 });
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("combobox", { name: "Role" }).waitFor();
+    // A custom role shows the module × permission table.
+    await dialog.getByRole("combobox", { name: "Role" }).click();
+    await page.getByRole("option", { name: "Custom" }).click();
+    await dialog.getByRole("table", { name: "Permissions by module" }).waitFor();
+    expect(await seriousViolations(page, '[role="dialog"]'), "member dialog").toEqual([]);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
   });
 
   it("the Trades Blotter: its call to action, streaming and historical modes with the side panel", async () => {

@@ -43,6 +43,8 @@ export default async function setup(project: TestProject) {
     if (r.status !== 0) throw new Error("build failed");
   }
   const port = await freePort();
+  // Invitations are e-mailed here: the browser test that invites runs its own SMTP server on this port.
+  const smtpPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-e2e-"));
   const baseUrl = `http://localhost:${port}`;
   const logFile = path.resolve("test-results", "e2e-server.log");
@@ -57,6 +59,7 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
     },
@@ -65,6 +68,7 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseUrl, child);
   project.provide("e2eBaseUrl", baseUrl);
   project.provide("e2eDemo", { email: "demo@toolbox.local", password: DEMO_PASSWORD });
+  project.provide("e2eSmtpPort", smtpPort);
   return async () => {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -76,5 +80,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     e2eBaseUrl: string;
     e2eDemo: { email: string; password: string };
+    e2eSmtpPort: number;
   }
 }

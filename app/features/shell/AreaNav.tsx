@@ -1,6 +1,7 @@
 import { NavLink } from "react-router";
 import { useAccess } from "~/profile";
 import { cn, focusRing } from "~/ui/cn";
+import { UnreadBadge } from "~/features/inbox";
 import { AREA_GROUPS } from "./areas";
 
 /** The sidebar's navigation; the current area is marked for sight and for screen readers. */
@@ -37,6 +38,7 @@ export function AreaNav() {
                   >
                     <Icon aria-hidden className="size-4 shrink-0" />
                     {label}
+                    {to === "/inbox" ? <UnreadBadge /> : null}
                   </NavLink>
                 </li>
               ))}

@@ -1,21 +1,33 @@
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import type { BlotterRow } from "@core/schemas/blotterLive";
 import { formatLots } from "@core/trading/volume";
 import { BarChart } from "~/ui/charts/BarChart";
 import { Card, CardContent, CardHeader, CardTitle } from "~/ui/Card";
 import { formatMoney } from "~/ui/grid";
-import { exposureOf, totalsOf } from "./blotterTotals";
+import { exposureOf, totalsOf, type BlotterFigures } from "./blotterTotals";
 
 const CHART_SYMBOLS = 8;
+const formatNetLots = (v: number) => String(Number(v.toFixed(2)));
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
 
-/** Totals of the rows in view, and net exposure per symbol (lots, notional) with a chart of the largest. */
-export function BlotterSidePanel({ rows, partial = false }: { rows: readonly BlotterRow[]; partial?: boolean }) {
-  const totals = useMemo(() => totalsOf(rows), [rows]);
-  const exposure = useMemo(() => exposureOf(rows), [rows]);
-  const chart = exposure
-    .slice(0, CHART_SYMBOLS)
-    .map((e) => ({ label: e.symbol, value: e.netLots, tone: e.netLots >= 0 ? ("primary" as const) : ("danger" as const) }));
+/**
+ * Totals of the rows in view, and net exposure per symbol (lots, notional) with a chart of the
+ * largest: computed here from `rows` (historical mode), or given as `figures` (streaming mode,
+ * where the stream's worker keeps them incrementally).
+ */
+export const BlotterSidePanel = memo(function BlotterSidePanel(
+  props: { rows: readonly BlotterRow[]; partial?: boolean } | { figures: BlotterFigures; partial?: undefined },
+) {
+  const { partial = false } = props;
+  const rows = "rows" in props ? props.rows : null;
+  const given = "figures" in props ? props.figures : null;
+  const totals = useMemo(() => given?.totals ?? totalsOf(rows ?? []), [given, rows]);
+  const exposure = useMemo(() => given?.exposure ?? exposureOf(rows ?? []), [given, rows]);
+  const chart = useMemo(
+    () =>
+      exposure.slice(0, CHART_SYMBOLS).map((e) => ({ label: e.symbol, value: e.netLots, tone: e.netLots >= 0 ? ("primary" as const) : ("danger" as const) })),
+    [exposure],
+  );
   return (
     <aside aria-label="Totals and exposure" className="grid content-start gap-3">
       <Card>
@@ -48,7 +60,7 @@ export function BlotterSidePanel({ rows, partial = false }: { rows: readonly Blo
             <p className="text-sm text-muted">No open exposure in view.</p>
           ) : (
             <>
-              <BarChart data={chart} label="Net lots by symbol (buy minus sell)" format={(v) => String(Number(v.toFixed(2)))} height={150} />
+              <BarChart data={chart} label="Net lots by symbol (buy minus sell)" format={formatNetLots} height={150} />
               <table className="w-full text-sm">
                 <caption className="sr-only">Net exposure by symbol</caption>
                 <thead>
@@ -82,4 +94,4 @@ export function BlotterSidePanel({ rows, partial = false }: { rows: readonly Blo
       </Card>
     </aside>
   );
-}
+});

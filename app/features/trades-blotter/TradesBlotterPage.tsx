@@ -12,7 +12,7 @@ import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Select } from "~/ui/Select";
-import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridStatus, GridToolbar, saveCsv } from "~/ui/grid";
+import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridSkeleton, GridStatus, GridToolbar, saveCsv } from "~/ui/grid";
 import { Page } from "~/ui/Page";
 import { blotterColumns, blotterCsvColumns } from "./blotterColumns";
 import {
@@ -26,15 +26,20 @@ import {
   type BlotterFilterText,
   type BlotterView,
 } from "./blotterFilters";
-import { openBlotterStream } from "./blotterStream";
+import { openBlotterStream, type BlotterStream } from "./blotterStream";
+import type { BlotterStreamState } from "./blotterStreamCore";
+import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
 import { BlotterSidePanel } from "./BlotterSidePanel";
 import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
-import { createRowBatcher, type RowBatcher } from "./rowBatcher";
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
 const ALL = "all";
 const NO_ROWS: BlotterRow[] = [];
+const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volume: 0, profit: 0, commission: 0, swap: 0 }, exposure: [] };
+/** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
+const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
+const LIVE_COLUMN_DEFAULTS = { enableCellChangeFlash: true };
 
 /** `/apps/trades-blotter`: every trade and deal on the blotter's platforms, live or for a range of days. */
 export function TradesBlotterPage() {
@@ -61,6 +66,15 @@ export function TradesBlotterPage() {
           title="You can't see the blotter"
           description="The Trades Blotter needs read access to its module. Ask an administrator of this organization."
         />
+      </Page>
+    );
+  }
+  if (platformList === null && platformsQuery.isPending) {
+    // Until the platforms are known, neither the call to action nor the grid and its Pause button:
+    // one of them would show for a moment and then give way to the other.
+    return (
+      <Page title="Trades Blotter" description="Every trade and deal on the blotter's platforms, live or for a range of days." className="max-w-none">
+        <GridSkeleton label="Trades" className="h-[calc(100dvh-24rem)] min-h-[24rem]" />
       </Page>
     );
   }
@@ -242,67 +256,55 @@ function LiveBlotter({
   onPlatforms: (platforms: BlotterPlatform[]) => void;
 }) {
   const [gridApi, setGridApi] = useState<GridApi<BlotterRow> | null>(null);
-  const batcher = useRef<RowBatcher<BlotterRow> | null>(null);
-  const [state, setState] = useState({ held: 0, paused: false, rowCount: 0 });
+  const stream = useRef<BlotterStream | null>(null);
+  const [state, setState] = useState<BlotterStreamState>({ held: 0, paused: false, rowCount: 0 });
   const [status, setStatus] = useState<string>("connecting");
-  const [panelRows, setPanelRows] = useState<BlotterRow[]>([]);
+  const [figures, setFigures] = useState<BlotterFigures>(NO_FIGURES);
   const query = filtersQuery(view.filters).toString();
   const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
 
-  // The batcher lives as long as the grid; the stream restarts with the filters (a new snapshot).
+  // The stream's worker lives as long as the grid (it holds the rows' coalescing state); the
+  // stream itself restarts with the filters (a new snapshot).
   useEffect(() => {
     if (!gridApi) return;
-    let panelDue = 0;
-    const b = createRowBatcher<BlotterRow>({
-      key: (r) => r.key,
-      reset: (rows) => {
-        gridApi.setGridOption("rowData", rows);
-        countGridChange({ add: rows, reset: true });
-      },
-      apply: (batch) => {
-        const result = gridApi.applyTransaction(batch);
-        countGridChange(batch);
-        // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
-        if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
-      },
-      onChange: ({ held, paused, rowCount }) => {
-        setState((s) => (s.held === held && s.paused === paused && s.rowCount === rowCount ? s : { held, paused, rowCount }));
-        // The side panel's figures follow at most twice a second.
-        const now = Date.now();
-        if (!paused && now >= panelDue) {
-          panelDue = now + 500;
-          setPanelRows(b.rows());
+    const s = openBlotterStream({
+      onRows: (reset, batch) => {
+        if (reset) {
+          gridApi.setGridOption("rowData", reset);
+          countGridChange({ add: reset, reset: true });
+        }
+        if (batch) {
+          const result = gridApi.applyTransaction(batch);
+          countGridChange(batch);
+          // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
+          if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
         }
       },
+      onState: (next, nextFigures) => {
+        setState((s) => (s.held === next.held && s.paused === next.paused && s.rowCount === next.rowCount ? s : next));
+        if (nextFigures) setFigures(nextFigures);
+      },
+      onPlatforms,
+      onStatus: (s) => setStatus(s),
     });
-    batcher.current = b;
+    stream.current = s;
     return () => {
-      b.dispose();
-      batcher.current = null;
+      s.close();
+      stream.current = null;
     };
-  }, [gridApi]);
+  }, [gridApi, onPlatforms]);
 
   useEffect(() => {
-    const b = batcher.current;
-    if (!gridApi || !b) return;
-    const start = () =>
-      openBlotterStream(new URLSearchParams(query), {
-        onSnapshot: (rows) => b.snapshot(rows),
-        onFrame: (rows) => b.push(rows),
-        onPlatforms,
-        onStatus: (s) => setStatus(s),
-      });
-    let stop = start();
-    const unwatch = onOrganizationChange(() => {
-      stop();
-      b.clear();
-      stop = start();
-    });
+    const s = stream.current;
+    if (!gridApi || !s) return;
+    const filters = new URLSearchParams(query);
+    s.start(filters);
+    const unwatch = onOrganizationChange(() => s.start(filters, true));
     return () => {
       unwatch();
-      stop();
+      s.stop();
     };
-  }, [gridApi, query, onPlatforms]);
+  }, [gridApi, query]);
 
   const paused = state.paused;
   return (
@@ -327,7 +329,7 @@ function LiveBlotter({
           }
           actions={
             <>
-              <Button size="sm" variant="secondary" aria-pressed={paused} onClick={() => (paused ? batcher.current?.resume() : batcher.current?.pause())}>
+              <Button size="sm" variant="secondary" aria-pressed={paused} onClick={() => (paused ? stream.current?.resume() : stream.current?.pause())}>
                 {paused ? <Play aria-hidden /> : <Pause aria-hidden />}
                 {paused ? "Resume" : "Pause"}
               </Button>
@@ -345,14 +347,16 @@ function LiveBlotter({
           columnDefs={columnDefs}
           // A constant: a new array on each render would make AG Grid drop the streamed rows.
           rowData={NO_ROWS}
-          getRowId={(p) => p.data.key}
-          defaultColDef={{ enableCellChangeFlash: true }}
+          getRowId={rowIdOf}
+          // Each transaction sorts only the rows it changed into place, not every row again.
+          deltaSort
+          defaultColDef={LIVE_COLUMN_DEFAULTS}
           onReady={setGridApi}
           emptyText="No trade yet: they show here as they happen."
           className="h-[calc(100dvh-24rem)] min-h-[24rem]"
         />
       </div>
-      <BlotterSidePanel rows={panelRows} />
+      <BlotterSidePanel figures={figures} />
     </div>
   );
 }
@@ -407,7 +411,7 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
           datasource={datasource}
           cacheBlockSize={200}
           maxBlocksInCache={50}
-          getRowId={(p) => p.data.key}
+          getRowId={rowIdOf}
           onReady={setGridApi}
           emptyText="No deal in these days matches these filters."
           className="h-[calc(100dvh-24rem)] min-h-[24rem]"

@@ -1,48 +1,160 @@
 /**
- * The blotter's one live connection (GET /api/tradesBlotter/stream, SSE over fetch with the
- * bearer token: docs/decisions/0042). Each attempt sends the API headers as they are then (a
- * renewed token after the server ended the stream at expiry) and `Last-Event-ID`, so a
- * reconnect resumes with nothing lost or repeated; `snapshot` replaces the rows, `frame` adds
- * to them (through the row batcher), `platforms` says which platforms the stream covers.
+ * The page's side of the blotter's one live connection (GET /api/tradesBlotter/stream, SSE over
+ * fetch with the bearer token: docs/decisions/0042). The stream itself, its parsing, coalescing,
+ * row bound and the side panel's figures run in a Web Worker (blotterStream.worker.ts around
+ * blotterStreamCore.ts, docs/decisions/0047); the page receives at most one batch of rows per
+ * ~50 ms and answers each with `applied` once it is in the grid.
+ *
+ * Each connection attempt asks the page for the API headers as they are then (a renewed token
+ * after the server ended the stream at expiry, the current organization); the worker sends them
+ * with `Last-Event-ID`, so a reconnect resumes with nothing lost or repeated.
  */
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
+import type { StreamStatus } from "~/api/liveStream";
 import { apiHeaders } from "~/api/headers";
-import { openLiveStream, type StreamStatus } from "~/features/trade-platforms";
+import type { BlotterFigures } from "./blotterTotals";
+import {
+  createBlotterStreamCore,
+  type BlotterCommand,
+  type BlotterStreamState,
+  type BlotterUpdate,
+  type BlotterWorkerInput,
+  type BlotterWorkerOutput,
+} from "./blotterStreamCore";
+import type { RowBatch } from "./rowBatcher";
 
 export const BLOTTER_STREAM_URL = "/api/tradesBlotter/stream";
 
 export interface BlotterStreamHandlers {
-  onSnapshot: (rows: BlotterRow[]) => void;
-  onFrame: (rows: BlotterRow[]) => void;
+  /** Replace every row with `reset` (when not null), then apply `batch` (when not null). */
+  onRows: (reset: BlotterRow[] | null, batch: RowBatch<BlotterRow> | null) => void;
+  /** Held-back count, paused, rows held; `figures` when the side panel's figures changed. */
+  onState: (state: BlotterStreamState, figures: BlotterFigures | null) => void;
   onPlatforms: (platforms: BlotterPlatform[]) => void;
-  onStatus?: (status: StreamStatus, detail?: { error?: string }) => void;
+  onStatus?: (status: StreamStatus) => void;
 }
 
-/** Opens the stream for these filters (a query string); returns the function that closes it. */
-export function openBlotterStream(query: URLSearchParams, handlers: BlotterStreamHandlers, fetchImpl?: typeof fetch): () => void {
-  let lastEventId: string | undefined;
+export interface BlotterStream {
+  /** (Re)opens the stream for these filters; `clear` empties the grid first (another organization). */
+  start(query: URLSearchParams, clear?: boolean): void;
+  stop(): void;
+  pause(): void;
+  resume(): void;
+  /** Ends the stream and its worker. */
+  close(): void;
+  /** "worker", or "main" when no worker could start. */
+  readonly runsIn: "worker" | "main";
+}
+
+export function blotterStreamUrl(query: URLSearchParams): string {
   const search = query.toString();
-  return openLiveStream({
-    url: search ? `${BLOTTER_STREAM_URL}?${search}` : BLOTTER_STREAM_URL,
-    headers: async () => {
-      const headers = await apiHeaders();
-      if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
-      return headers;
+  return search ? `${BLOTTER_STREAM_URL}?${search}` : BLOTTER_STREAM_URL;
+}
+
+/**
+ * Starts the stream's worker (browser only: call it from an effect). `worker: false`, or a browser
+ * where no worker starts, runs the same core on the main thread.
+ */
+export function openBlotterStream(handlers: BlotterStreamHandlers, options: { worker?: boolean; fetch?: typeof fetch } = {}): BlotterStream {
+  let send: (command: BlotterCommand) => void;
+  let end: () => void;
+  let runsIn: "worker" | "main" = "main";
+  /** What to replay on the main thread if the worker fails to load. */
+  let lastStart: BlotterCommand | null = null;
+  let paused = false;
+  let closed = false;
+
+  function receive(update: BlotterUpdate) {
+    if (closed) return;
+    switch (update.type) {
+      case "rows":
+        try {
+          handlers.onRows(update.reset, update.batch);
+          handlers.onState(update.state, update.figures);
+        } finally {
+          send({ type: "applied" });
+        }
+        break;
+      case "state":
+        handlers.onState(update.state, update.figures);
+        break;
+      case "platforms":
+        handlers.onPlatforms(update.platforms);
+        break;
+      case "status":
+        handlers.onStatus?.(update.status);
+        break;
+    }
+  }
+
+  function onMainThread() {
+    const core = createBlotterStreamCore({ post: receive, headers: () => apiHeaders(), fetch: options.fetch });
+    runsIn = "main";
+    send = (command) => core.handle(command);
+    end = () => core.dispose();
+  }
+
+  function inWorker(): boolean {
+    // The fallback is for browsers (or tests in jsdom) without module workers, and for a worker
+    // script that fails to load (a strict Content-Security-Policy, a stale deployment): the blotter
+    // must still work there, only with its parsing on the main thread.
+    if (options.worker === false || typeof Worker === "undefined") return false;
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./blotterStream.worker.ts", import.meta.url), { type: "module", name: "trades-blotter-stream" });
+    } catch {
+      return false;
+    }
+    let heard = false;
+    const post = (message: BlotterWorkerInput) => worker.postMessage(message);
+    worker.onmessage = ({ data }: MessageEvent<BlotterWorkerOutput>) => {
+      heard = true;
+      if (data.type !== "headers?") return receive(data);
+      void apiHeaders().then(
+        (headers) => post({ type: "headers", id: data.id, entries: [...headers] }),
+        () => post({ type: "headers", id: data.id, entries: [] }),
+      );
+    };
+    worker.onerror = (event) => {
+      if (heard || closed) return;
+      // It never ran: the same work on the main thread, from where the page is.
+      event.preventDefault();
+      worker.terminate();
+      onMainThread();
+      if (lastStart) send(lastStart);
+      if (paused) send({ type: "pause" });
+    };
+    runsIn = "worker";
+    send = post;
+    end = () => worker.terminate();
+    return true;
+  }
+
+  if (!inWorker()) onMainThread();
+
+  return {
+    start(query, clear = false) {
+      lastStart = { type: "start", url: blotterStreamUrl(query), clear };
+      send(lastStart);
     },
-    // The server writes a frame, or a ping, well within this.
-    idleTimeoutMs: 30_000,
-    fetch: fetchImpl,
-    onStatus: handlers.onStatus,
-    onMessage: (message) => {
-      if (message.event === "platforms") {
-        handlers.onPlatforms(JSON.parse(message.data) as BlotterPlatform[]);
-        return;
-      }
-      if (message.event !== "frame" && message.event !== "snapshot") return;
-      const { rows } = JSON.parse(message.data) as { rows: BlotterRow[] };
-      if (message.event === "snapshot") handlers.onSnapshot(rows);
-      else if (rows.length > 0) handlers.onFrame(rows);
-      if (message.id) lastEventId = message.id;
+    stop() {
+      lastStart = null;
+      send({ type: "stop" });
     },
-  });
+    pause() {
+      paused = true;
+      send({ type: "pause" });
+    },
+    resume() {
+      paused = false;
+      send({ type: "resume" });
+    },
+    close() {
+      closed = true;
+      end();
+    },
+    get runsIn() {
+      return runsIn;
+    },
+  };
 }

@@ -5,6 +5,10 @@
  * adds, updates and removals. Paused, nothing reaches the grid and the updates held back are
  * counted; resumed, they go in one batch. A snapshot replaces everything. The rows kept are
  * bounded (`maxRows`): past it, the oldest rows leave the grid in the same transaction.
+ * `tracker` hears every row that enters or leaves what the grid holds (the side panel's totals,
+ * kept incrementally: blotterTotals.ts).
+ *
+ * In the browser this runs inside the blotter's stream worker (blotterStreamCore.ts).
  */
 export interface RowBatch<T> {
   add: T[];
@@ -22,6 +26,8 @@ export interface RowBatcherOptions<T> {
   onChange?: (state: { held: number; paused: boolean; rowCount: number; changed: readonly T[] }) => void;
   intervalMs?: number;
   maxRows?: number;
+  /** Told of each row that enters or leaves the grid's rows (an update: the old row leaves, the new enters). */
+  tracker?: { add(row: T): void; remove(row: T): void; clear(): void };
   /** setInterval by default; tests drive `flush()` themselves with `() => () => {}`. */
   every?: (fn: () => void, ms: number) => () => void;
 }
@@ -44,8 +50,10 @@ export interface RowBatcher<T> {
 export const BATCH_INTERVAL_MS = 50;
 export const MAX_ROWS = 50_000;
 
+const NO_TRACKER = { add() {}, remove() {}, clear() {} };
+
 export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T> {
-  const { key, apply, reset, onChange = () => {}, intervalMs = BATCH_INTERVAL_MS, maxRows = MAX_ROWS } = options;
+  const { key, apply, reset, onChange = () => {}, intervalMs = BATCH_INTERVAL_MS, maxRows = MAX_ROWS, tracker = NO_TRACKER } = options;
   const every =
     options.every ??
     ((fn: () => void, ms: number) => {
@@ -67,7 +75,14 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
       const rows = pendingSnapshot;
       pendingSnapshot = null;
       model = new Map();
-      for (const row of rows) model.set(key(row), row);
+      tracker.clear();
+      for (const row of rows) {
+        const k = key(row);
+        const previous = model.get(k);
+        if (previous) tracker.remove(previous);
+        model.set(k, row);
+        tracker.add(row);
+      }
       trim(null);
       const all = [...model.values()];
       reset(all);
@@ -86,9 +101,13 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
     }
     const batch: RowBatch<T> = { add: [], update: [], remove: [] };
     for (const [k, row] of pending) {
-      if (model.has(k)) batch.update.push(row);
-      else batch.add.push(row);
+      const previous = model.get(k);
+      if (previous) {
+        batch.update.push(row);
+        tracker.remove(previous);
+      } else batch.add.push(row);
       model.set(k, row);
+      tracker.add(row);
     }
     const changed = [...pending.values()];
     pending = new Map();
@@ -105,6 +124,7 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
     for (const [k, row] of model) {
       if (model.size <= maxRows) break;
       model.delete(k);
+      tracker.remove(row);
       evicted.set(k, row);
     }
     if (!batch) return;
@@ -155,6 +175,7 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
     },
     clear() {
       model = new Map();
+      tracker.clear();
       pending = new Map();
       pendingSnapshot = null;
       held = 0;

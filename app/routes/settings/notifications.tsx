@@ -1,13 +1,7 @@
-import { Bell } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
-import { Section } from "~/ui/Section";
+import { NotificationSettingsPage } from "~/features/notifications/NotificationSettingsPage";
 
 export const meta = () => [{ title: "Notifications · Toolbox" }];
 
-export default function NotificationsPage() {
-  return (
-    <Section title="Where events go">
-      <ComingLater icon={Bell} what="The in-app inbox, e-mail, Telegram and webhooks, which events go to each, and a test message." />
-    </Section>
-  );
+export default function NotificationsRoute() {
+  return <NotificationSettingsPage />;
 }

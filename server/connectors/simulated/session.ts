@@ -88,6 +88,10 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.read(() => this.engine.positions(login === null ? null : this.codec.login.decode(login)).map((p) => this.codec.position.encode(p)));
   }
 
+  openPositionsOf(logins: readonly N["login"][]) {
+    return this.read(() => this.engine.positionsOf(logins.map((login) => this.codec.login.decode(login))).map((p) => this.codec.position.encode(p)));
+  }
+
   history(login: N["login"], from: N["time"], to: N["time"]) {
     return this.read(() =>
       this.codec.history.encode(this.engine.history(this.codec.login.decode(login), this.codec.time.decode(from), this.codec.time.decode(to))),

@@ -57,6 +57,8 @@ export interface WireSession<N extends NativeTypes> {
   listSymbols(): Promise<N["symbol"][]>;
   getQuotes(symbols: readonly string[] | null): Promise<N["quote"][]>;
   openPositions(login: N["login"] | null): Promise<N["position"][]>;
+  /** Positions of these accounts; logins the server does not know are skipped. */
+  openPositionsOf(logins: readonly N["login"][]): Promise<N["position"][]>;
   /** Records that opened or closed within [from, to] (the platform's notion of history). */
   history(login: N["login"], from: N["time"], to: N["time"]): Promise<N["history"][]>;
   journal(from: N["time"], to: N["time"], filter: JournalFilter, limit: number): Promise<N["journal"][]>;

@@ -149,6 +149,14 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     return natives.map((p) => this.codec.position.decode(p));
   }
 
+  async openPositionsOf(logins: readonly string[]) {
+    if (logins.length === 0) return [];
+    if (logins.length > MAX_PAGE) throw connectorErrors.invalidRequest(`At most ${MAX_PAGE} accounts can be read at once.`);
+    for (const login of logins) check.requireLogin(login);
+    const natives = await this.link.call((s) => s.openPositionsOf(logins.map((login) => this.codec.login.encode(login))));
+    return natives.map((p) => this.codec.position.decode(p));
+  }
+
   async dealHistory(query: DealQuery) {
     check.requireLogin(query.login);
     check.checkRange(query.from, query.to);

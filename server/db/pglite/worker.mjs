@@ -5,12 +5,30 @@
 //
 // Plain JavaScript, so that the worker starts the same way under `node --import tsx`, Vitest and
 // the benchmarks. Messages: see ./protocol.ts.
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 const port = parentPort;
 if (!port) throw new Error("server/db/pglite/worker.mjs runs as a worker thread");
+
+/**
+ * On Linux, this thread yields the CPU to the server's event loop: with two cores, a long
+ * statement here and the garbage collector's helpers could otherwise keep the event loop waiting
+ * for a core for tens of milliseconds (decision 0046). setpriority() on a thread id changes only
+ * that thread. Elsewhere (or where not allowed) nothing changes.
+ */
+function yieldCpuToTheEventLoop() {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 5);
+  } catch {
+    // not Linux, or not permitted: the thread keeps the default priority
+  }
+}
+yieldCpuToTheEventLoop();
 
 /** @type {PGlite} */
 let db;

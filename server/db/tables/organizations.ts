@@ -24,6 +24,8 @@ export const users = pgTable("users", {
   name: text("name"),
   /** Set once the first-sign-in organization has been created, so it is created once. */
   provisionedAt: timestamp("provisioned_at", { withTimezone: true }),
+  /** Their last sign-in to the app (the preflight each time the app starts signed in). */
+  lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 

@@ -12,11 +12,22 @@ export interface StreamLimits {
   maxBytes: number;
   /** At most this many events; 10,000,000 by default. */
   maxMessages: number;
+  /**
+   * How long the stream remembers message ids (`Nats-Msg-Id`) to drop a repeated publish; 2 minutes
+   * by default (JetStream's own default, set explicitly). At most `maxAgeMs`.
+   */
+  duplicateWindowMs: number;
   /** `file` (kept across NATS restarts) by default; tests use `memory`. */
   storage: "file" | "memory";
 }
 
-export const STREAM_DEFAULTS: StreamLimits = { maxAgeMs: 24 * 3_600_000, maxBytes: 1024 ** 3, maxMessages: 10_000_000, storage: "file" };
+export const STREAM_DEFAULTS: StreamLimits = {
+  maxAgeMs: 24 * 3_600_000,
+  maxBytes: 1024 ** 3,
+  maxMessages: 10_000_000,
+  duplicateWindowMs: 120_000,
+  storage: "file",
+};
 
 export async function ensureStream(jsm: JetStreamManager, name: string, subjectPrefix: string, limits: StreamLimits): Promise<void> {
   const config: Partial<StreamConfig> = {
@@ -26,13 +37,20 @@ export async function ensureStream(jsm: JetStreamManager, name: string, subjectP
     max_age: limits.maxAgeMs * 1_000_000, // nanoseconds
     max_bytes: limits.maxBytes,
     max_msgs: limits.maxMessages,
+    // Nanoseconds; the server refuses a window longer than max_age.
+    duplicate_window: Math.min(limits.duplicateWindowMs, limits.maxAgeMs) * 1_000_000,
     // Catching-up subscriptions ask for the next message of their subject directly (./localSubscription.ts).
     allow_direct: true,
   };
   try {
     const info = await jsm.streams.info(name);
     const c = info.config;
-    const same = c.max_age === config.max_age && c.max_bytes === config.max_bytes && c.max_msgs === config.max_msgs && c.allow_direct === true;
+    const same =
+      c.max_age === config.max_age &&
+      c.max_bytes === config.max_bytes &&
+      c.max_msgs === config.max_msgs &&
+      c.duplicate_window === config.duplicate_window &&
+      c.allow_direct === true;
     if (!same || c.subjects.join() !== config.subjects!.join()) await jsm.streams.update(name, config);
   } catch (error) {
     if (!isNotFound(error)) throw error;

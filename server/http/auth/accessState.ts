@@ -4,6 +4,8 @@ import { TTL } from "../../idp/provider.ts";
 import { AccessChangeFeed } from "./changes.ts";
 import { MemberClaimsCache } from "./memberCache.ts";
 import { RevocationList } from "./revocations.ts";
+import { StreamAccessWatch } from "./streamAccess.ts";
+import { findMemberClaims } from "../../modules/organizations/repository.ts";
 import { VerifiedTokenCache } from "./tokenCache.ts";
 import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "./tokens.ts";
 
@@ -17,6 +19,8 @@ export interface AccessState {
   /** Only with the embedded provider (an external one's sign-outs are not seen here). */
   revocations?: RevocationList;
   changes: AccessChangeFeed;
+  /** Open event streams, closed when their caller loses access (a member removed, a role changed). */
+  streams: StreamAccessWatch;
 }
 
 /** Decorates `app.access`; the guard reads it, the identity provider records revocations in it. */
@@ -26,22 +30,35 @@ export const accessStatePlugin = fp(
     const log = app.log.child({ module: "access" });
     const revocations = config.oidc.embedded ? new RevocationList(database.db, TTL.AccessToken + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS, log) : undefined;
     const members: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
+    const streams = new StreamAccessWatch((organizationId, sub) => findMemberClaims(database.db, organizationId, sub));
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
       {
         onChange(change) {
-          if (change.kind === "organization") members.dropOrganization(change.organizationId);
-          else if (change.kind === "grant") revocations?.heard(change.grantId);
-          else members.clear();
+          if (change.kind === "organization") {
+            members.dropOrganization(change.organizationId);
+            void streams.changed(change.organizationId);
+          } else if (change.kind === "grant") revocations?.heard(change.grantId);
+          else {
+            members.clear();
+            void streams.recheckAll();
+          }
         },
         onGap() {
           members.clear();
+          void streams.recheckAll();
           revocations?.gap();
         },
       },
       log,
     );
-    app.decorate("access", { tokens: new VerifiedTokenCache(ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS), members, revocations, changes } satisfies AccessState);
+    app.decorate("access", {
+      tokens: new VerifiedTokenCache(ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS),
+      members,
+      revocations,
+      changes,
+      streams,
+    } satisfies AccessState);
     app.addHook("onReady", async () => {
       await changes.start();
       await revocations?.start();

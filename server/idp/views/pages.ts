@@ -39,7 +39,8 @@ function formAlert(message: string | undefined): SafeHtml | "" {
 export interface SignInView {
   homeUrl: string;
   action: string;
-  signUpUrl: string;
+  /** Absent when sign-up is off (SIGN_UP=off): no link to it. */
+  signUpUrl?: string;
   email?: string;
   errors?: FormErrors<"email" | "password">;
 }
@@ -55,7 +56,7 @@ ${field({ id: "email", label: "Email", type: "email", autocomplete: "username", 
 ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", error: e.password, autofocus: focusPassword })}
 <button class="button" type="submit">Sign in</button>
 </form>
-<p class="alt">New to Toolbox? <a href="${v.signUpUrl}">Create an account</a></p>`;
+${v.signUpUrl ? html`<p class="alt">New to Toolbox? <a href="${v.signUpUrl}">Create an account</a></p>` : ""}`;
   return layout({ title: "Sign in", body, homeUrl: v.homeUrl });
 }
 
@@ -67,6 +68,8 @@ export interface SignUpView {
   errors?: FormErrors<"name" | "email" | "password" | "confirmPassword">;
   minPasswordLength: number;
   maxPasswordLength: number;
+  /** SIGN_UP=invite-only: only invited e-mail addresses may create an account. */
+  inviteOnly?: boolean;
 }
 
 export function signUpPage(v: SignUpView): string {
@@ -75,7 +78,7 @@ export function signUpPage(v: SignUpView): string {
   // Focus lands on the first field to fix, or on the first field of a fresh form.
   const focus = (["name", "email", "password", "confirmPassword"] as const).find((k) => e[k]) ?? "name";
   const body = html`<h1>Create your Toolbox account</h1>
-<p class="lead">You will get your own organization to try everything.</p>
+<p class="lead">${v.inviteOnly ? "Accounts are by invitation: use the email address your invitation was sent to." : "You will get your own organization to try everything."}</p>
 ${formAlert(e.form)}
 <form method="post" action="${v.action}">
 ${field({ id: "name", label: "Full name", type: "text", autocomplete: "name", value: values.name ?? "", error: e.name, autofocus: focus === "name", maxlength: 100 })}

@@ -67,6 +67,8 @@ export interface BalanceOperationDeps {
   connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
   /** Called after a done operation, best effort (the mirror re-reads the account). */
   afterDone?(platformId: string, login: string): void;
+  /** Called once per operation recorded as done, best effort (it is published on the event bus). */
+  onDone?(operation: { id: string; organizationId: string; platformId: string; login: string; type: string; amount: string; actor: Actor }): void;
   log?: BalanceOperationLog;
   /** How long a concurrent retry waits for the running attempt before answering 409. */
   waitMs?: number;
@@ -209,6 +211,15 @@ async function execute(
     return recordUnreconciled(deps, call, row, done, NOT_RECORDED, error);
   }
   deps.afterDone?.(row.platformId, row.login);
+  deps.onDone?.({
+    id: row.id,
+    organizationId: call.organizationId,
+    platformId: row.platformId,
+    login: row.login,
+    type: row.type,
+    amount: row.amount,
+    actor: call.actor,
+  });
   return { answer: { status: "done", ...done }, replayed: false };
 }
 

@@ -49,6 +49,21 @@ export async function accountRoutes(app: FastifyInstance) {
         ?.refresh(platformId, [login])
         .catch((err: unknown) => app.log.warn({ err, platformId }, "account refresh failed"));
     },
+    // On the bus once it is recorded: the notifications (large balance operations) and any later follower.
+    balanceOperationDone: (op: Parameters<NonNullable<accounts.AccountsDeps["balanceOperationDone"]>>[0]) => {
+      const event = {
+        type: "balanceOperationDone" as const,
+        organizationId: op.organizationId,
+        platformId: op.platformId,
+        operationId: op.id,
+        login: op.login,
+        operationType: op.type,
+        amount: op.amount,
+        actorSub: op.actor.sub,
+        actorName: op.actor.name,
+      };
+      app.bus.publish(event).catch((err: unknown) => app.log.warn({ err, operationId: op.id }, "cannot publish a balance operation on the bus"));
+    },
   };
   const deps = (request: FastifyRequest): accounts.AccountsDeps => ({ ...base, log: request.log });
   const refOf = (request: FastifyRequest<{ Params: z.infer<typeof AccountParamsSchema> }>): accounts.AccountRef => ({

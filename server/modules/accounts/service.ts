@@ -10,7 +10,13 @@ import { ConnectorError } from "../../connectors/errors.ts";
 import type { Db } from "../../db/client.ts";
 import { DomainError, NotFoundError, viaConnector } from "../../errors.ts";
 import { recordAudit, type Actor, type AuditChange } from "../audit/record.ts";
-import { performBalanceOperation, recentBalanceOperations, type BalanceOperationLog, type BalanceOperationOutcome } from "./balanceOperations.ts";
+import {
+  performBalanceOperation,
+  recentBalanceOperations,
+  type BalanceOperationDeps,
+  type BalanceOperationLog,
+  type BalanceOperationOutcome,
+} from "./balanceOperations.ts";
 import { columnsOf } from "./mirror/rows.ts";
 import { upsertAccounts } from "./mirror/writes.ts";
 import { findAccount, platformOf } from "./repository.ts";
@@ -31,6 +37,8 @@ export interface AccountsDeps {
   connectorFor: (organizationId: string, platformId: string) => Promise<TradePlatformConnector>;
   /** Ask the mirror to re-read an account from its platform, best effort. */
   refreshLater: (platformId: string, login: string) => void;
+  /** Tells the event bus a balance operation was done (`balanceOperationDone`). */
+  balanceOperationDone?: BalanceOperationDeps["onDone"];
   log?: BalanceOperationLog;
 }
 
@@ -165,7 +173,7 @@ export function balanceOperation(
   body: BalanceOperationBody,
 ): Promise<BalanceOperationOutcome> {
   return performBalanceOperation(
-    { db: deps.db, connectorFor: deps.connectorFor, afterDone: deps.refreshLater, log: deps.log },
+    { db: deps.db, connectorFor: deps.connectorFor, afterDone: deps.refreshLater, onDone: deps.balanceOperationDone, log: deps.log },
     { ...ref, idempotencyKey, body, actor },
   );
 }

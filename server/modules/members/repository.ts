@@ -1,41 +1,137 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Claim } from "../../../core/access.ts";
 import type { Db } from "../../db/client.ts";
-import { memberClaims, memberships, users } from "../../db/schema.ts";
+import { invitations, mailOutbox, memberClaims, memberships, organizations, users } from "../../db/schema.ts";
+import type { DbOrTx } from "../audit/record.ts";
 
 export interface Member {
   sub: string;
   email: string | null;
   name: string | null;
   joinedAt: Date;
+  lastSignInAt: Date | null;
   claims: Claim[];
 }
 
 /** Members of one organization with their claims there: one query, grouped here. */
-export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {
+export async function listMembers(db: DbOrTx, organizationId: string, sub?: string): Promise<Member[]> {
   const rows = await db
     .select({
       sub: memberships.userSub,
       email: users.email,
       name: users.name,
       joinedAt: memberships.createdAt,
+      lastSignInAt: users.lastSignInAt,
       type: memberClaims.type,
       value: memberClaims.value,
     })
     .from(memberships)
     .innerJoin(users, eq(users.sub, memberships.userSub))
     .leftJoin(memberClaims, and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)))
-    .where(eq(memberships.organizationId, organizationId))
+    .where(and(eq(memberships.organizationId, organizationId), sub === undefined ? undefined : eq(memberships.userSub, sub)))
     .orderBy(asc(memberships.createdAt), asc(memberships.userSub), asc(memberClaims.type));
 
   const bySub = new Map<string, Member>();
   for (const r of rows) {
     let member = bySub.get(r.sub);
     if (!member) {
-      member = { sub: r.sub, email: r.email, name: r.name, joinedAt: r.joinedAt, claims: [] };
+      member = { sub: r.sub, email: r.email, name: r.name, joinedAt: r.joinedAt, lastSignInAt: r.lastSignInAt, claims: [] };
       bySub.set(r.sub, member);
     }
     if (r.type !== null && r.value !== null) member.claims.push({ type: r.type, value: r.value });
   }
   return [...bySub.values()];
+}
+
+/** Locks the organization's row: member and invitation changes of one organization go one at a time (the last-administrator rule). */
+export async function lockOrganization(tx: DbOrTx, organizationId: string): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await tx
+    .select({ id: organizations.id, name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for("update");
+  return row;
+}
+
+/** Replaces a member's claims in one organization. */
+export async function replaceClaims(tx: DbOrTx, organizationId: string, sub: string, claims: Claim[]): Promise<void> {
+  await tx.delete(memberClaims).where(and(eq(memberClaims.organizationId, organizationId), eq(memberClaims.userSub, sub)));
+  if (claims.length > 0) await tx.insert(memberClaims).values(claims.map((c) => ({ organizationId, userSub: sub, type: c.type, value: c.value })));
+}
+
+export async function deleteMembership(tx: DbOrTx, organizationId: string, sub: string): Promise<void> {
+  await tx.delete(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
+}
+
+export async function isMemberByEmail(tx: DbOrTx, organizationId: string, email: string): Promise<boolean> {
+  const rows = await tx
+    .select({ sub: memberships.userSub })
+    .from(memberships)
+    .innerJoin(users, eq(users.sub, memberships.userSub))
+    .where(and(eq(memberships.organizationId, organizationId), eq(sql`lower(${users.email})`, email)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export type InvitationRow = typeof invitations.$inferSelect;
+
+const open = and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+
+/** Invitations not yet accepted nor revoked (expired ones included: they can be resent). */
+export async function listOpenInvitations(db: DbOrTx, organizationId: string): Promise<InvitationRow[]> {
+  return db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), open))
+    .orderBy(asc(invitations.createdAt));
+}
+
+export async function findOpenInvitation(tx: DbOrTx, organizationId: string, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), eq(invitations.id, id), open));
+  return row;
+}
+
+export async function findOpenInvitationByEmail(tx: DbOrTx, organizationId: string, email: string): Promise<InvitationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), eq(invitations.email, email), open));
+  return row;
+}
+
+export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string): Promise<InvitationRow | undefined> {
+  const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
+  return row;
+}
+
+/** Is there an invitation to this e-mail address, anywhere, still to be accepted (and not expired)? */
+export async function hasPendingInvitation(db: Db, email: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(and(eq(invitations.email, email.trim().toLowerCase()), open, gt(invitations.expiresAt, sql`now()`)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+export async function listOutbox(db: Db, organizationId: string, limit: number): Promise<OutboxRow[]> {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.organizationId, organizationId))
+    .orderBy(sql`${mailOutbox.createdAt} desc`)
+    .limit(limit);
+}
+
+/** The person started the app signed in (the preflight): their "last sign-in" on the members list. */
+export async function recordSignIn(db: Db, sub: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ lastSignInAt: sql`now()` })
+    .where(eq(users.sub, sub));
 }

@@ -1,22 +1,176 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { listMembers } from "./repository.ts";
-import { MemberListSchema } from "./schemas.ts";
+import { accessOfClaims } from "../../../core/roles.ts";
+import { createMailer } from "../../mail/mailer.ts";
+import { secretCipherOf } from "../../secrets/context.ts";
+import { actorOf } from "../audit/record.ts";
+import type { Member } from "./repository.ts";
+import { listMembers, listOpenInvitations } from "./repository.ts";
+import * as service from "./service.ts";
+import {
+  AcceptInvitationSchema,
+  AccessInputSchema,
+  InvitationAcceptedSchema,
+  InvitationListSchema,
+  InvitationParamsSchema,
+  InvitationSentSchema,
+  InviteSchema,
+  MemberListSchema,
+  MemberParamsSchema,
+  MemberSchema,
+  OutboxSchema,
+} from "./schemas.ts";
 
-/** Members of the current organization (the OrganizationId header), guarded by `members:read`. */
+/** Invitation e-mails per organization: each one reaches someone's inbox, so they are bounded. */
+export const INVITATION_SEND_LIMIT = { max: 30, timeWindow: "1 hour" };
+
+const read = { permission: { module: "members", value: "read" } } as const;
+const write = { permission: { module: "members", value: "write" } } as const;
+const tags = ["members"];
+
+function memberView(m: Member, organizationId: string) {
+  return {
+    sub: m.sub,
+    email: m.email,
+    name: m.name,
+    joinedAt: m.joinedAt.toISOString(),
+    lastSignInAt: m.lastSignInAt?.toISOString() ?? null,
+    ...service.accessView(accessOfClaims(m.claims, organizationId)),
+    claims: m.claims,
+  };
+}
+
+/** Members, their roles and invitations of the current organization (docs/administration.md). */
 export async function memberRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
+  const mailer = createMailer(app.ctx.config.mail);
+  app.addHook("onClose", async () => mailer?.close());
+
+  const deps: service.MembersDeps = {
+    db,
+    mailer,
+    cipher: secretCipherOf(app.ctx),
+    publicUrl: app.ctx.config.publicUrl,
+    accessChanged(organizationId) {
+      app.access.members.dropOrganization(organizationId);
+      void app.access.streams.changed(organizationId);
+    },
+    log: app.log.child({ module: "members" }),
+  };
+  const sendLimit = {
+    ...INVITATION_SEND_LIMIT,
+    hook: "preHandler" as const,
+    keyGenerator: (request: FastifyRequest) => `invitations|${request.organization.id}`,
+    errorResponseBuilder: () => ({
+      statusCode: 429,
+      error: "Too Many Requests",
+      message: `This organization has sent ${INVITATION_SEND_LIMIT.max} invitations in the last hour, the most allowed. Try again later.`,
+    }),
+  };
+  const sentView = (r: Awaited<ReturnType<typeof service.invite>>) => ({ invitation: service.invitationView(r.row), delivery: r.delivery, link: r.link });
 
   api.get(
     "/members",
+    { config: read, schema: { tags, summary: "Members of the current organization: role, permissions, last sign-in", response: { 200: MemberListSchema } } },
+    async (request) => (await listMembers(db, request.organization.id)).map((m) => memberView(m, request.organization.id)),
+  );
+
+  api.put(
+    "/members/:sub",
     {
-      config: { permission: { module: "members", value: "read" } },
-      schema: { tags: ["members"], summary: "Members of the current organization and their claims", response: { 200: MemberListSchema } },
+      config: write,
+      schema: {
+        tags,
+        summary: "Give a member a role preset or module permissions (the last administrator cannot be demoted: 422)",
+        params: MemberParamsSchema,
+        body: AccessInputSchema,
+        response: { 200: MemberSchema },
+      },
     },
-    async (request) => {
-      const members = await listMembers(db, request.organization.id);
-      return members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+    async (request) => memberView(await service.changeMemberAccess(deps, actorOf(request), request.params.sub, request.body), request.organization.id),
+  );
+
+  api.delete(
+    "/members/:sub",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Remove a member: their API access and live streams here end at once (not the last administrator: 422)",
+        params: MemberParamsSchema,
+      },
     },
+    async (request, reply) => {
+      await service.removeMember(deps, actorOf(request), request.params.sub);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/members/invitations",
+    { config: read, schema: { tags, summary: "Invitations not yet accepted (pending or expired)", response: { 200: InvitationListSchema } } },
+    async (request) => (await listOpenInvitations(db, request.organization.id)).map((r) => service.invitationView(r)),
+  );
+
+  api.post(
+    "/members/invitations",
+    {
+      config: { ...write, rateLimit: sendLimit },
+      schema: {
+        tags,
+        summary: "Invite someone by e-mail with a role: a single-use link valid for 7 days",
+        description: "E-mailed through SMTP_URL; without it the message goes to the outbox and the link is in the answer, once.",
+        body: InviteSchema,
+        response: { 201: InvitationSentSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(sentView(await service.invite(deps, actorOf(request), request.body))),
+  );
+
+  api.post(
+    "/members/invitations/:id/resend",
+    {
+      config: { ...write, rateLimit: sendLimit },
+      schema: {
+        tags,
+        summary: "Send an invitation again with a new link (the previous link stops working), valid 7 days from now",
+        params: InvitationParamsSchema,
+        response: { 200: InvitationSentSchema },
+      },
+    },
+    async (request) => sentView(await service.resendInvitation(deps, actorOf(request), request.params.id)),
+  );
+
+  api.delete(
+    "/members/invitations/:id",
+    { config: write, schema: { tags, summary: "Revoke an invitation: its link stops working", params: InvitationParamsSchema } },
+    async (request, reply) => {
+      await service.revokeInvitation(deps, actorOf(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/members/outbox",
+    {
+      config: write,
+      schema: { tags, summary: "Messages that would have been e-mailed (no SMTP_URL set), newest first, at most 100", response: { 200: OutboxSchema } },
+    },
+    async (request) => service.readOutbox(deps, request.organization.id),
+  );
+
+  api.post(
+    "/invitations/accept",
+    {
+      config: { organization: "none" },
+      schema: {
+        tags,
+        summary: "Accept an invitation as the signed-in person (its e-mail address must be the invited one)",
+        body: AcceptInvitationSchema,
+        response: { 200: InvitationAcceptedSchema },
+      },
+    },
+    async (request) => service.acceptInvitation(deps, { ...request.auth, ip: request.ip ?? null }, request.body.token),
   );
 }

@@ -4,6 +4,10 @@
  * batch: positions opened or modified are upserted first (so the batch's deals find their stops),
  * then deals inserted, then closed positions deleted. Every write is idempotent, so an event seen
  * twice (a redelivery, a backfill that read it too) changes nothing.
+ *
+ * The queue is bounded (`maxQueued`): when the database falls that far behind, the queued events
+ * are dropped and their platforms reported (`onOverflow`), for the store to read them again from
+ * the platform (a backfill, as after a `tradeGap`; docs/decisions/0048).
  */
 import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
@@ -25,6 +29,18 @@ export interface LiveApplierHooks {
   /** A position closed: a backfill running for its platform must not write it back from an older snapshot. */
   onClosed?: (platformId: string, positionId: string) => void;
   onError: (error: unknown) => void;
+  /** The queue was full: its events (`dropped`) were dropped; these platforms must be read again. */
+  onOverflow?: (platformIds: string[], dropped: number) => void;
+}
+
+export interface LiveApplierStats {
+  /** Events waiting for the database now, and the most there ever were. */
+  queued: number;
+  maxQueuedSeen: number;
+  bound: number;
+  /** Events dropped because the queue was full, and how many times it was. */
+  dropped: number;
+  overflows: number;
 }
 
 interface PlatformBatch {
@@ -39,26 +55,72 @@ export class LiveApplier {
   private flushing: Promise<void> | null = null;
   private stopped = false;
   private readonly recentStops = new Map<string, Stops>();
+  private maxQueuedSeen = 0;
+  /** Events taken into the queue, and those done with (written, failed or dropped): `settled` waits on them. */
+  private pushed = 0;
+  private handled = 0;
+  private waiters: { upTo: number; resolve: () => void }[] = [];
+  private dropped = 0;
+  private overflows = 0;
 
   constructor(
     private readonly db: Db,
     private readonly hooks: LiveApplierHooks,
+    /** Events queued for the database at most. */
+    private readonly maxQueued = 50_000,
   ) {}
 
   push(event: LiveTradeEvent): void {
     if (this.stopped) return;
+    if (this.buffer.length >= this.maxQueued) {
+      this.overflow(event);
+      return;
+    }
     this.buffer.push(event);
+    this.pushed++;
+    if (this.buffer.length > this.maxQueuedSeen) this.maxQueuedSeen = this.buffer.length;
     this.flushing ??= this.flush().finally(() => (this.flushing = null));
   }
 
-  /** Resolves once every event pushed so far is written. */
-  async settled(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  /** The database is this far behind: what waits (and this event) is dropped, and its platforms are read again instead. */
+  private overflow(event: LiveTradeEvent): void {
+    const platforms = new Set([event.platformId, ...this.buffer.map((e) => e.platformId)]);
+    const dropped = this.buffer.length + 1;
+    this.done(this.buffer.length);
+    this.buffer.length = 0;
+    this.dropped += dropped;
+    this.overflows++;
+    this.hooks.onOverflow?.([...platforms], dropped);
+  }
+
+  stats(): LiveApplierStats {
+    return { queued: this.buffer.length, maxQueuedSeen: this.maxQueuedSeen, bound: this.maxQueued, dropped: this.dropped, overflows: this.overflows };
+  }
+
+  /**
+   * Resolves once every event pushed so far is written (or failed, or dropped for a backfill).
+   * Events pushed later are not waited for: under a steady flow the queue is never empty, and a
+   * blotter snapshot must not wait for it to be.
+   */
+  settled(): Promise<void> {
+    const upTo = this.pushed;
+    if (this.handled >= upTo || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ upTo, resolve }));
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.settled();
+    while (this.flushing) await this.flushing;
+    for (const w of this.waiters) w.resolve();
+    this.waiters = [];
+  }
+
+  private done(events: number): void {
+    this.handled += events;
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((w) => this.handled >= w.upTo);
+    this.waiters = this.waiters.filter((w) => this.handled < w.upTo);
+    for (const w of ready) w.resolve();
   }
 
   private async flush(): Promise<void> {
@@ -70,6 +132,7 @@ export class LiveApplier {
         // The events stay recoverable: the next backfill (on reconnect or gap) reads them again.
         this.hooks.onError(error);
       }
+      this.done(batch.length);
     }
   }
 

@@ -23,6 +23,7 @@ export async function tradeHistoryPlugin(app: FastifyInstance, options: Partial<
     log: app.log.child({ module: "tradeHistory" }),
     backfillDays: config.tradeHistory.backfillDays,
     retentionDays: config.tradeHistory.retentionDays,
+    maxQueuedEvents: config.tradeHistory.maxQueuedEvents,
     retentionEveryMs: 10 * 60_000,
     // PGlite is one connection (on its own thread): more accounts at once would only queue.
     concurrency: database.kind === "pglite" ? 2 : 4,

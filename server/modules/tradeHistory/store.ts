@@ -11,12 +11,13 @@
  */
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
+import { isForeignKeyViolation } from "../../db/errors.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusSubscription } from "../../events/types.ts";
 import type { MirrorLogger } from "../accounts/mirror/types.ts";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { backfill } from "./backfill.ts";
-import { LiveApplier } from "./liveApplier.ts";
+import { LiveApplier, type LiveApplierStats } from "./liveApplier.ts";
 import { deleteDealsBefore } from "./retention.ts";
 import { getSync, lastDealTime } from "./syncState.ts";
 import type { PlatformKey } from "./writes.ts";
@@ -37,6 +38,8 @@ export interface TradeHistoryOptions {
   retentionEveryMs: number;
   /** Accounts whose history is read at once. */
   concurrency: number;
+  /** Live events queued for the database at most; past it they are dropped and their platforms backfilled (./liveApplier.ts). */
+  maxQueuedEvents?: number;
   now?: () => number;
 }
 
@@ -58,14 +61,43 @@ export class TradeHistoryStore {
   private retentionTimer: ReturnType<typeof setInterval> | null = null;
   private retentionRun: Promise<number> | null = null;
   private stopped = false;
+  private overflowWarned = false;
   private readonly now: () => number;
 
   constructor(private readonly options: TradeHistoryOptions) {
     this.now = options.now ?? Date.now;
-    this.live = new LiveApplier(options.db, {
-      onClosed: (platformId, positionId) => this.platforms.get(platformId)?.closedMeanwhile.add(positionId),
-      onError: (err) => options.log.error({ err }, "trade history: a live batch failed"),
-    });
+    this.live = new LiveApplier(
+      options.db,
+      {
+        onClosed: (platformId, positionId) => this.platforms.get(platformId)?.closedMeanwhile.add(positionId),
+        onError: (err) => {
+          // A batch for a platform deleted meanwhile: its rows went with it, nothing is lost.
+          if (!isForeignKeyViolation(err)) options.log.error({ err }, "trade history: a live batch failed");
+        },
+        onOverflow: (platformIds, dropped) => this.overflowed(platformIds, dropped),
+      },
+      options.maxQueuedEvents,
+    );
+  }
+
+  /** The live queue's state (tests, the benchmark). */
+  liveStats(): LiveApplierStats {
+    return this.live.stats();
+  }
+
+  /**
+   * The database fell behind the bus by a full queue: the events dropped are read again from their
+   * platforms, as after a `tradeGap` (a pass running now runs again after, so it begins after them).
+   */
+  private overflowed(platformIds: string[], dropped: number): void {
+    if (!this.overflowWarned) {
+      this.overflowWarned = true;
+      this.options.log.warn(
+        { platformIds, dropped, bound: this.live.stats().bound },
+        "trade history: the database is behind the live trades; queued events dropped, their platforms are read again (warned once)",
+      );
+    }
+    for (const platformId of platformIds) this.backfillLater(platformId);
   }
 
   start(): void {

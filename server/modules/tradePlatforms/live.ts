@@ -73,9 +73,12 @@ export function liveStreams(runtime: PlatformRuntime, bus: EventBus): LiveStream
       const expiry = setTimeout(() => close(), streamLifetimeMs(request));
 
       let closed = false;
+      // A member removed (or whose role no longer allows it) loses the stream at once.
+      const unwatch = request.server.access.streams.watch(request, () => close());
       const close = () => {
         if (closed) return;
         closed = true;
+        unwatch();
         clearInterval(tick);
         clearInterval(heartbeat);
         clearTimeout(expiry);

@@ -6,6 +6,7 @@
  * connectionTest.ts; how a platform is shown: views.ts.
  */
 import crypto from "node:crypto";
+import { transactionWithRetry } from "../../db/retry.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { lockForQuota, requireSimulatedQuota, type SimulatedServerUse } from "../../quotas.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
@@ -132,7 +133,9 @@ export async function updatePlatform(deps: PlatformDeps, actor: Actor, id: strin
 }
 
 export async function deletePlatform(deps: PlatformDeps, actor: Actor, id: string, confirmName: string): Promise<void> {
-  const deleted = await deps.db.transaction(async (tx) => {
+  // The cascade over its trade history can meet the history writer's batches in a deadlock: PostgreSQL
+  // then rolls this back whole, and it is simply run again.
+  const deleted = await transactionWithRetry(deps.db, async (tx) => {
     const row = await repo.findPlatform(tx, actor.organizationId, id, { forUpdate: true });
     if (!row) throw new NotFoundError(NOT_FOUND);
     if (confirmName !== row.name) throw new InvalidRequestError("Type the platform's name to confirm");

@@ -1,6 +1,6 @@
 /**
  * GET /api/tradesBlotter/stream: the organization's trades, live, as Server-Sent Events over a
- * hijacked reply (like tradePlatforms/live.ts; why SSE: docs/decisions/0042). Per connection:
+ * hijacked reply (like tradePlatforms/live.ts; why SSE: docs/decisions/0042). Per stream:
  *
  * - scope: the current organization (the bus filter) and its platforms with the Trades Blotter
  *   app assigned, read again every few seconds and when a platform goes away;
@@ -10,9 +10,17 @@
  *   sequence handled. `Last-Event-ID` / `?after=` resumes after it with nothing lost or repeated;
  *   when the bus no longer holds what follows (or on a fresh open) an `event: snapshot` (open
  *   positions and recent deals) comes first and replaces what the client holds;
+ * - channels (docs/decisions/0048): the streams of one organization with the same filters share
+ *   one channel: one bus subscription, one set of gathered rows, one JSON serialization per frame,
+ *   the same bytes (and `id:`) written to every stream in it. A fresh stream joins with a snapshot
+ *   (streams waiting at once share one); a resumed one follows the bus on its own from its id and
+ *   joins when it reaches the sequence the channel last framed;
  * - a slow client: what waits for the socket is bounded (`maxBufferedBytes` written but not yet
- *   sent, `maxPendingRows` gathered). Past either, the gathered rows are dropped, nothing more is
- *   gathered, and once the socket drains a snapshot resynchronizes the client;
+ *   sent). Past it the stream leaves its channel, nothing more is gathered or written for it, and
+ *   once the socket drains a snapshot resynchronizes the client and it joins again;
+ * - one budget for the node (`maxTotalRows` gathered, `maxTotalBytes` unsent, across every
+ *   stream): rows past it are framed at once; bytes past it move the slowest streams to
+ *   "snapshot once drained" first;
  * - the stream ends when the client goes, the app closes, or the access token expires (the client
  *   reconnects with the renewed token and its last id).
  * Batching and coalescing design: docs/decisions/0043.
@@ -34,17 +42,21 @@ import type { TradeEvent } from "../../../core/trading/events.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
-import type { BusMessage, DomainEvent } from "../../events/types.ts";
+import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
 import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
 export interface BlotterStreamOptions {
   /** How long events are gathered into one frame; 50 ms. */
   frameMs?: number;
-  /** Bytes written to a connection and not yet taken by the socket before it counts as slow; 1 MiB. */
+  /** Bytes written to a stream and not yet taken by its socket before it counts as slow; 512 KiB. */
   maxBufferedBytes?: number;
-  /** Rows gathered for a connection before it counts as slow; 20,000. */
+  /** Rows gathered for one frame (a channel's, or a resuming stream's own) before it is written early; 5,000. */
   maxPendingRows?: number;
+  /** The node's budget of rows gathered, every stream together: past it the largest frame is written early; 100,000. */
+  maxTotalRows?: number;
+  /** The node's budget of bytes written and not yet sent, every stream together: past it the slowest streams resynchronize; 64 MiB. */
+  maxTotalBytes?: number;
   /** How often the platforms with the app assigned are read again; 5 s. */
   appsRecheckMs?: number;
   /** Recent deals kept per platform for snapshots; 500. */
@@ -77,8 +89,19 @@ export interface BlotterStreamDeps {
 
 export interface BlotterStreamStats {
   connections: number;
-  /** Per connection: rows gathered, bytes waiting for the socket, snapshots sent. */
-  each: { pendingRows: number; bufferedBytes: number; snapshots: number; dropping: boolean }[];
+  /** Frames and snapshots serialized to JSON since the node started (once per channel frame, whatever the number of streams). */
+  serialized: number;
+  /** The node's totals against its budget: rows gathered, bytes written and not yet sent. */
+  gatheredRows: number;
+  unsentBytes: number;
+  budget: { rows: number; bytes: number };
+  /** Streams moved to "snapshot once drained" because the node's bytes budget was exceeded; streams ended for it. */
+  budgetResyncs: number;
+  budgetEnds: number;
+  /** Per channel: streams in it, streams catching up to join it, rows gathered, frames and snapshots serialized. */
+  channels: { members: number; joining: number; pendingRows: number; frames: number; snapshots: number }[];
+  /** Per stream: rows gathered for it alone (catching up), bytes waiting for it, snapshots sent, resynchronizing, in a channel. */
+  each: { pendingRows: number; bufferedBytes: number; snapshots: number; dropping: boolean; shared: boolean }[];
 }
 
 export interface BlotterStreams {
@@ -89,10 +112,12 @@ export interface BlotterStreams {
   closeAll(): void;
 }
 
-const DEFAULTS: Required<BlotterStreamOptions> = {
+export const BLOTTER_STREAM_DEFAULTS: Required<BlotterStreamOptions> = {
   frameMs: 50,
-  maxBufferedBytes: 1024 * 1024,
-  maxPendingRows: 20_000,
+  maxBufferedBytes: 512 * 1024,
+  maxPendingRows: 5_000,
+  maxTotalRows: 100_000,
+  maxTotalBytes: 64 * 1024 * 1024,
   appsRecheckMs: 5_000,
   recentDeals: 500,
   snapshotPositions: 20_000,
@@ -110,10 +135,38 @@ interface PlatformFacts {
   symbolsLoaded: boolean;
 }
 
+/** What a channel and the streams catching up to it filter on. */
+interface Scope {
+  organizationId: string;
+  platforms: Map<string, BlotterPlatform>;
+  matches: (row: BlotterRow) => boolean;
+}
+
+/** The key of a channel: the organization and the filters, written the same way whatever their order. */
+function channelKey(organizationId: string, filters: BlotterFilters): string {
+  const entries = Object.entries(filters)
+    .filter(([, v]) => v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => [k, Array.isArray(v) ? [...v].sort() : v] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${organizationId} ${JSON.stringify(entries)}`;
+}
+
+const channelFilter = (organizationId: string): BusFilter<"trade" | "tradeGap" | "platformRemoved"> => ({
+  types: ["trade", "tradeGap", "platformRemoved"],
+  organizationId,
+});
+
 export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOptions = {}): BlotterStreams {
-  const o = { ...DEFAULTS, ...options };
+  const o = { ...BLOTTER_STREAM_DEFAULTS, ...options };
   const { db, bus, log } = deps;
   const open = new Set<Connection>();
+  const channels = new Set<Channel>();
+  const channelsByKey = new Map<string, Channel>();
+  let gatheredRows = 0;
+  let serialized = 0;
+  let budgetResyncs = 0;
+  let budgetEnds = 0;
+  let ticker: ReturnType<typeof setInterval> | null = null;
 
   // What this node knows beyond the events: groups (mirror, then accountChanged), contract sizes, recent deals.
   const facts = new Map<string, PlatformFacts>();
@@ -188,36 +241,346 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     };
   };
 
+  /** One JSON serialization, as bytes every stream of a channel writes as they are. */
+  function frameBytes(event: "frame" | "snapshot", rows: BlotterRow[], seq: number): Buffer {
+    serialized++;
+    return Buffer.from(`id: ${seq}\nevent: ${event}\ndata: ${JSON.stringify({ rows })}\n\n`);
+  }
+
+  /** Open positions and recent deals of every platform in scope, filtered. */
+  async function snapshotRows(scope: Scope): Promise<BlotterRow[]> {
+    const rows: BlotterRow[] = [];
+    const positions: BlotterRow[] = [];
+    await Promise.all(
+      [...scope.platforms.keys()].map(async (platformId) => {
+        const lookups = lookupsOf(platformId);
+        const [open, deals] = await Promise.all([
+          snapshots.openPositions(scope.organizationId, platformId).catch((): Position[] => []),
+          snapshots.recentDeals(scope.organizationId, platformId).catch((): Deal[] => []),
+        ]);
+        for (const p of open) {
+          const row = positionRow(platformId, p, lookups);
+          if (scope.matches(row)) positions.push(row);
+        }
+        for (const d of deals) {
+          const row = dealRow(platformId, d, lookups);
+          if (scope.matches(row)) rows.push(row);
+        }
+      }),
+    );
+    positions.sort((a, b) => b.time - a.time);
+    rows.push(...positions.slice(0, o.snapshotPositions));
+    rows.sort((a, b) => a.time - b.time);
+    return rows;
+  }
+
+  /** Rows gathered for one frame, coalesced per row key; counted in the node's budget. */
+  class Gatherer {
+    private rows = new Map<string, BlotterRow>();
+
+    constructor(
+      private readonly scope: Scope,
+      /** Writes the frame now (its own bound, or the node's, is reached). */
+      private readonly flushNow: () => void,
+      private readonly bound = o.maxPendingRows,
+    ) {}
+
+    get size(): number {
+      return this.rows.size;
+    }
+
+    add(platformId: string, trade: TradeEvent) {
+      const row = rowOfTradeEvent(platformId, trade, lookupsOf(platformId));
+      if (row === null || !this.scope.matches(row)) return;
+      // Coalesced per row; re-inserted so that a frame lists rows in the order they last changed.
+      if (!this.rows.delete(row.key)) gatheredRows++;
+      this.rows.set(row.key, row);
+      if (this.rows.size >= this.bound) this.flushNow();
+      else if (gatheredRows > o.maxTotalRows) flushLargest();
+    }
+
+    overflow() {
+      this.flushNow();
+    }
+
+    take(): BlotterRow[] {
+      const rows = [...this.rows.values()];
+      this.clear();
+      return rows;
+    }
+
+    clear() {
+      gatheredRows -= this.rows.size;
+      this.rows = new Map();
+    }
+  }
+
+  /** Over the node's rows budget: the largest frames gathered anywhere are written now. */
+  function flushLargest() {
+    while (gatheredRows > o.maxTotalRows) {
+      let largest: { size: number; flush: () => void } | null = null;
+      for (const c of channels) {
+        if (!largest || c.gatherer.size > largest.size) largest = { size: c.gatherer.size, flush: () => c.flush() };
+        const reading = c.readingRows();
+        if (reading && reading.size > largest.size) largest = { size: reading.size, flush: () => reading.overflow() };
+      }
+      for (const c of open) {
+        const size = c.soloRows();
+        if (size > 0 && (!largest || size > largest.size)) largest = { size, flush: () => c.flushSolo() };
+      }
+      if (!largest || largest.size === 0) return;
+      largest.flush();
+    }
+  }
+
+  /**
+   * The streams of one organization with the same filters: one bus subscription, one gatherer,
+   * one serialization per frame, written as the same bytes to each member.
+   */
+  class Channel implements Scope {
+    readonly members = new Set<Connection>();
+    /** Resumed streams following the bus on their own until they reach `flushedSeq`. */
+    readonly joining = new Set<Connection>();
+    platforms: Map<string, BlotterPlatform>;
+    readonly matches: (row: BlotterRow) => boolean;
+    readonly gatherer: Gatherer;
+    /** The last bus sequence handled; the last one framed (every member has had everything up to it); the last one a frame told. */
+    lastSeq: number;
+    flushedSeq: number;
+    private toldSeq: number;
+    /** The sequence after which this channel saw a gap (or a platform join): a stream resumed from before it needs a snapshot. */
+    gapSeq = 0;
+    private lastWriteAt = Date.now();
+    frames = 0;
+    snapshots = 0;
+    private readonly waiting = new Set<Connection>();
+    private readingSnapshot = false;
+    /** While a snapshot is read: the rows of the events handled meanwhile, which complete it. */
+    private readRows: Gatherer | null = null;
+    private readonly subscription: BusSubscription;
+    private readonly recheck: ReturnType<typeof setInterval>;
+    private closed = false;
+
+    constructor(
+      private key: string | null,
+      readonly organizationId: string,
+      filters: BlotterFilters,
+      platforms: BlotterPlatform[],
+    ) {
+      this.platforms = new Map(platforms.map((p) => [p.id, p]));
+      this.matches = blotterRowFilter(filters);
+      this.gatherer = new Gatherer(this, () => this.flush());
+      this.subscription = bus.subscribe(channelFilter(organizationId), this.onMessage);
+      this.lastSeq = this.flushedSeq = this.toldSeq = this.subscription.lastSeq;
+      this.recheck = setInterval(() => void this.recheckPlatforms(), o.appsRecheckMs);
+      channels.add(this);
+      if (key !== null) channelsByKey.set(key, this);
+    }
+
+    private readonly onMessage = (message: BusMessage<DomainEvent>) => {
+      this.lastSeq = message.seq;
+      const event = message.event;
+      if (!this.platforms.has(event.platformId)) return;
+      if (event.type === "platformRemoved") {
+        this.platforms.delete(event.platformId);
+        this.tellPlatforms();
+      } else if (event.type === "tradeGap") {
+        this.gapSeq = message.seq;
+        for (const c of [...this.members]) this.requestSnapshot(c);
+      } else if (event.type === "trade") {
+        this.gatherer.add(event.platformId, event.event);
+        this.readRows?.add(event.platformId, event.event);
+      }
+    };
+
+    /** A frame of what was gathered (or an empty one now and then to move the id on), the same bytes for every member. */
+    flush() {
+      if (this.closed) return;
+      const seq = this.lastSeq;
+      let frame: Buffer | null = null;
+      if (this.gatherer.size > 0) frame = frameBytes("frame", this.gatherer.take(), seq);
+      else if (seq > this.toldSeq && Date.now() - this.lastWriteAt >= PROGRESS_MS) frame = frameBytes("frame", [], seq);
+      this.flushedSeq = seq;
+      if (frame) {
+        this.frames++;
+        this.toldSeq = seq;
+        this.lastWriteAt = Date.now();
+        for (const c of [...this.members]) c.send(frame);
+      }
+      for (const c of [...this.joining]) if (c.soloSeq() === seq) c.join();
+    }
+
+    readingRows(): Gatherer | null {
+      return this.readRows;
+    }
+
+    tick() {
+      this.flush();
+      if (this.waiting.size > 0) void this.readSnapshots();
+    }
+
+    addMember(c: Connection, snapshot: boolean) {
+      this.members.add(c);
+      if (snapshot) this.requestSnapshot(c);
+    }
+
+    /** The member gets a snapshot; the channel's frames until then are covered by it, the ones after follow it. */
+    requestSnapshot(c: Connection) {
+      c.awaitingSnapshot = true;
+      this.waiting.add(c);
+      void this.readSnapshots();
+    }
+
+    /**
+     * One read and one serialization for every member waiting at once: the open positions and
+     * recent deals read from the store, completed with the rows of the events the channel handled
+     * while it was read, with `id:` = the sequence framed when it is written (frames after it follow).
+     */
+    private async readSnapshots() {
+      if (this.readingSnapshot) return;
+      this.readingSnapshot = true;
+      try {
+        while (this.waiting.size > 0 && !this.closed) {
+          const batch = [...this.waiting];
+          this.waiting.clear();
+          let overflowed = false;
+          const meanwhile = new Gatherer(
+            this,
+            () => {
+              // More changed while it was read than the node's budget allows: read again.
+              overflowed = true;
+              meanwhile.clear();
+            },
+            o.maxTotalRows,
+          );
+          this.readRows = meanwhile;
+          let rows: BlotterRow[];
+          try {
+            rows = await snapshotRows(this);
+          } catch (err) {
+            log.warn({ err, organizationId: this.organizationId }, "blotter snapshot failed");
+            // Tried again on the next frame.
+            for (const c of batch) if (this.members.has(c)) this.waiting.add(c);
+            return;
+          } finally {
+            this.readRows = null;
+          }
+          const caught = meanwhile.take();
+          if (overflowed) {
+            for (const c of batch) if (this.members.has(c)) this.waiting.add(c);
+            continue;
+          }
+          const merged = new Map(rows.map((r) => [r.key, r]));
+          for (const r of caught) {
+            merged.delete(r.key);
+            merged.set(r.key, r);
+          }
+          const bytes = frameBytes("snapshot", [...merged.values()], this.flushedSeq);
+          this.snapshots++;
+          for (const c of batch) if (this.members.has(c) && c.awaitingSnapshot) c.snapshotDone(bytes);
+        }
+      } finally {
+        this.readingSnapshot = false;
+      }
+    }
+
+    leave(c: Connection) {
+      this.members.delete(c);
+      this.joining.delete(c);
+      this.waiting.delete(c);
+      if (this.members.size === 0 && this.joining.size === 0) this.close();
+    }
+
+    private async recheckPlatforms() {
+      if (this.closed) return;
+      try {
+        const now = await blotterPlatformsOf(db, this.organizationId);
+        await Promise.all(now.filter((p) => !this.platforms.has(p.id)).map((p) => loadFacts(this.organizationId, p.id)));
+        this.setPlatforms(now);
+      } catch (err) {
+        log.warn({ err, organizationId: this.organizationId }, "blotter platforms recheck failed");
+      }
+    }
+
+    /** The organization's blotter platforms now (their facts loaded): told to every stream; a platform that joins brings a snapshot. */
+    setPlatforms(now: BlotterPlatform[]) {
+      if (this.closed) return;
+      const same = now.length === this.platforms.size && now.every((p) => this.platforms.get(p.id)?.name === p.name);
+      if (same) return;
+      const added = now.some((p) => !this.platforms.has(p.id));
+      this.platforms = new Map(now.map((p) => [p.id, p]));
+      this.tellPlatforms();
+      if (!added) return;
+      this.gapSeq = this.lastSeq;
+      for (const c of [...this.members]) this.requestSnapshot(c);
+      for (const c of [...this.joining]) c.toSnapshot();
+    }
+
+    platformList(): BlotterPlatform[] {
+      return [...this.platforms.values()];
+    }
+
+    private tellPlatforms() {
+      const list = this.platformList();
+      for (const c of [...this.members, ...this.joining]) c.write("platforms", list);
+    }
+
+    stats() {
+      return { members: this.members.size, joining: this.joining.size, pendingRows: this.gatherer.size, frames: this.frames, snapshots: this.snapshots };
+    }
+
+    close() {
+      if (this.closed) return;
+      this.closed = true;
+      this.subscription.close();
+      clearInterval(this.recheck);
+      this.gatherer.clear();
+      channels.delete(this);
+      if (this.key !== null && channelsByKey.get(this.key) === this) channelsByKey.delete(this.key);
+      this.key = null;
+    }
+  }
+
+  function channelFor(organizationId: string, filters: BlotterFilters, key: string, platforms: BlotterPlatform[]): Channel {
+    return channelsByKey.get(key) ?? new Channel(key, organizationId, filters, platforms);
+  }
+
+  interface Solo {
+    gatherer: Gatherer;
+    /** The last bus sequence handled; the last one its own frames told. */
+    seq: number;
+    toldSeq: number;
+    lastWriteAt: number;
+    subscription: BusSubscription | null;
+    gapped: boolean;
+    done: boolean;
+  }
+
   class Connection {
     private readonly res: FastifyReply["raw"];
-    private readonly matches: (row: BlotterRow) => boolean;
-    private platforms = new Map<string, BlotterPlatform>();
-    private pending = new Map<string, BlotterRow>();
-    /** The last bus sequence handled, and the last one the client was told. */
-    private lastSeq = 0;
-    private sentSeq = 0;
-    private lastWriteAt = Date.now();
-    /** A snapshot must come before the next frame; `dropping`: until the socket drains, nothing is gathered. */
-    private needSnapshot = false;
-    private dropping = false;
-    private snapshotting = false;
+    private readonly key: string;
+    private channel: Channel | null = null;
+    private platformList: BlotterPlatform[] = [];
+    /** solo: catching up from its id on its own; member: in its channel; dropping: waits for its socket to drain. */
+    private state: "opening" | "solo" | "member" | "dropping" | "closed" = "opening";
+    private solo: Solo | null = null;
+    /** A member whose snapshot is being read: its channel's frames until then are covered by the snapshot. */
+    awaitingSnapshot = false;
     snapshotsSent = 0;
-    private closed = false;
     private readonly timers: ReturnType<typeof setInterval>[] = [];
-    private subscription: { close(): void } | undefined;
+    private unwatch: (() => void) | undefined;
 
     constructor(
       private readonly request: FastifyRequest,
       reply: FastifyReply,
       private readonly organizationId: string,
-      filters: BlotterFilters,
+      private readonly filters: BlotterFilters,
     ) {
       this.res = reply.raw;
-      this.matches = blotterRowFilter(filters);
+      this.key = channelKey(organizationId, filters);
     }
 
     async start(reply: FastifyReply, platforms: BlotterPlatform[], after: number | undefined) {
-      this.platforms = new Map(platforms.map((p) => [p.id, p]));
       await Promise.all(platforms.map((p) => loadFacts(this.organizationId, p.id)));
 
       reply.hijack();
@@ -230,179 +593,270 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       });
       this.res.flushHeaders();
       this.res.write("retry: 3000\n\n");
-      this.write("platforms", platforms);
+
+      const channel = channelFor(this.organizationId, this.filters, this.key, platforms);
+      // Read just now: the channel (and its other streams) learn of a change at once.
+      channel.setPlatforms(platforms);
+      this.channel = channel;
+      this.platformList = channel.platformList();
+      this.write("platforms", this.platformList);
       open.add(this);
+      ticker ??= setInterval(tick, o.frameMs);
+      // A member removed (or whose role no longer allows it) loses the stream at once.
+      this.unwatch = this.request.server.access.streams.watch(this.request, this.close);
 
       this.request.raw.on("close", this.close);
       this.res.on("close", this.close);
       this.res.on("error", this.close);
       this.res.on("drain", () => {
-        if (!this.dropping) return;
-        this.dropping = false;
-        void this.flush();
+        if (this.state === "dropping") this.rejoin();
       });
-
-      // A fresh open starts from a snapshot; a resume from the id, unless the bus lost what follows it.
-      this.needSnapshot = after === undefined;
-      this.subscription = bus.subscribe({ types: ["trade", "tradeGap", "platformRemoved"], organizationId: this.organizationId }, this.onMessage, {
-        ...(after === undefined ? {} : { after }),
-        onGap: () => {
-          this.needSnapshot = true;
-        },
-      });
-      if (after !== undefined) this.sentSeq = after;
-
-      this.timers.push(setInterval(() => void this.flush(), o.frameMs));
-      this.timers.push(setInterval(() => void this.recheckPlatforms(), o.appsRecheckMs));
       this.timers.push(
         setInterval(() => {
           if (!this.res.writableEnded) this.res.write(": ping\n\n");
         }, o.heartbeatMs),
       );
       this.timers.push(setTimeout(this.close, streamLifetimeMs(this.request)));
-      void this.flush();
+
+      // A fresh open starts from a snapshot; a resume at the channel's framed sequence joins it as is; another resume catches up first.
+      if (after === undefined) this.becomeMember(channel, true);
+      else if (after === channel.flushedSeq && after >= channel.gapSeq) this.becomeMember(channel, false);
+      else this.startSolo(channel, after);
     }
 
-    private readonly onMessage = (message: BusMessage<DomainEvent>) => {
-      this.lastSeq = message.seq;
+    private becomeMember(channel: Channel, snapshot: boolean) {
+      this.state = "member";
+      this.awaitingSnapshot = false;
+      channel.addMember(this, snapshot);
+    }
+
+    /** Follows the bus from `after` on its own, framing for itself, until it reaches what its channel framed. */
+    private startSolo(channel: Channel, after: number) {
+      this.state = "solo";
+      channel.joining.add(this);
+      const solo: Solo = {
+        gatherer: new Gatherer(channel, () => this.flushSolo()),
+        seq: after,
+        toldSeq: after,
+        lastWriteAt: Date.now(),
+        subscription: null,
+        gapped: false,
+        done: false,
+      };
+      this.solo = solo;
+      const subscription = bus.subscribe(channelFilter(this.organizationId), (message) => this.onSoloMessage(solo, message), {
+        after,
+        onGap: () => {
+          solo.gapped = true;
+          if (solo.subscription !== null && this.solo === solo) this.toSnapshot();
+        },
+      });
+      solo.subscription = subscription;
+      if (solo.done) subscription.close();
+      else if (solo.gapped) this.toSnapshot();
+      else if (solo.seq === channel.flushedSeq) this.join();
+    }
+
+    private onSoloMessage(solo: Solo, message: BusMessage<DomainEvent>) {
+      if (solo.done || solo.gapped || this.solo !== solo) return;
+      const channel = this.channel!;
+      solo.seq = message.seq;
       const event = message.event;
-      if (!this.platforms.has(event.platformId)) return;
-      if (event.type === "platformRemoved") {
-        this.platforms.delete(event.platformId);
-        this.write("platforms", [...this.platforms.values()]);
-        return;
+      if (channel.platforms.has(event.platformId)) {
+        if (event.type === "tradeGap") {
+          this.toSnapshot();
+          return;
+        }
+        if (event.type === "trade") solo.gatherer.add(event.platformId, event.event);
       }
-      if (event.type === "tradeGap") {
-        this.needSnapshot = true;
-        return;
-      }
-      if (event.type !== "trade" || this.dropping) return;
-      this.gather(event.platformId, event.event);
-    };
-
-    private gather(platformId: string, trade: TradeEvent) {
-      const row = rowOfTradeEvent(platformId, trade, lookupsOf(platformId));
-      if (row === null || !this.matches(row)) return;
-      // Coalesced per row; re-inserted so that a frame lists rows in the order they last changed.
-      this.pending.delete(row.key);
-      this.pending.set(row.key, row);
-      if (this.pending.size > o.maxPendingRows) this.slow();
+      if (this.solo === solo && solo.seq === channel.flushedSeq) this.join();
     }
 
-    /** Too much waits for this client: drop it, gather nothing more, and resynchronize once the socket drains. */
-    private slow() {
-      this.pending = new Map();
-      this.needSnapshot = true;
-      this.dropping = this.res.writableLength > 0;
+    soloSeq(): number | undefined {
+      return this.solo?.seq;
     }
 
-    private async flush() {
-      if (this.closed || this.snapshotting || this.dropping) return;
+    soloRows(): number {
+      return this.solo?.gatherer.size ?? 0;
+    }
+
+    /** Its own frame of what it gathered catching up (or an empty one now and then to move the id on). */
+    flushSolo() {
+      const solo = this.solo;
+      if (!solo) return;
       if (this.res.writableLength > o.maxBufferedBytes) {
         this.slow();
         return;
       }
-      if (this.needSnapshot) {
-        await this.sendSnapshot();
+      if (solo.gatherer.size > 0) this.soloFrame(solo, solo.gatherer.take());
+      else if (solo.seq > solo.toldSeq && Date.now() - solo.lastWriteAt >= PROGRESS_MS) this.soloFrame(solo, []);
+    }
+
+    private soloFrame(solo: Solo, rows: BlotterRow[]) {
+      this.writeRaw(frameBytes("frame", rows, solo.seq));
+      solo.toldSeq = solo.seq;
+      solo.lastWriteAt = Date.now();
+    }
+
+    /** Caught up with the channel's last frame: its own rows go out, the channel's next frames follow. */
+    join() {
+      const solo = this.solo;
+      const channel = this.channel;
+      if (!solo || !channel) return;
+      if (solo.seq < channel.gapSeq) {
+        this.toSnapshot();
         return;
       }
-      if (this.pending.size > 0) {
-        const rows = [...this.pending.values()];
-        this.pending = new Map();
-        this.frame("frame", rows);
-      } else if (this.lastSeq > this.sentSeq && Date.now() - this.lastWriteAt >= PROGRESS_MS) {
-        this.frame("frame", []);
+      if (solo.gatherer.size > 0) this.soloFrame(solo, solo.gatherer.take());
+      this.endSolo();
+      channel.joining.delete(this);
+      this.becomeMember(channel, false);
+    }
+
+    /** Catching up cannot be exact (a gap; a platform joined): join with a snapshot instead. */
+    toSnapshot() {
+      const channel = this.channel;
+      if (!channel || this.state !== "solo") return;
+      this.endSolo();
+      channel.joining.delete(this);
+      this.becomeMember(channel, true);
+    }
+
+    private endSolo() {
+      const solo = this.solo;
+      if (!solo) return;
+      solo.done = true;
+      solo.subscription?.close();
+      solo.gatherer.clear();
+      this.solo = null;
+    }
+
+    /** A frame of its channel (the same bytes for every member). */
+    send(frame: Buffer) {
+      if (this.awaitingSnapshot) return;
+      // What the socket has not taken since the last frame is over the bound: at most the bound plus one frame waits.
+      if (this.res.writableLength > o.maxBufferedBytes) {
+        this.slow();
+        return;
       }
+      this.writeRaw(frame);
     }
 
-    private frame(event: "frame" | "snapshot", rows: BlotterRow[], seq = this.lastSeq) {
-      if (this.res.writableEnded) return;
-      this.res.write(`id: ${seq}\nevent: ${event}\ndata: ${JSON.stringify({ rows })}\n\n`);
-      this.sentSeq = seq;
-      this.lastWriteAt = Date.now();
+    snapshotDone(bytes: Buffer) {
+      this.awaitingSnapshot = false;
+      this.writeRaw(bytes);
+      this.snapshotsSent++;
     }
 
-    private write(event: string, data: unknown) {
-      if (!this.res.writableEnded) this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    }
-
-    /** Open positions and recent deals of every platform in scope, filtered; rows gathered meanwhile follow it. */
-    private async sendSnapshot() {
-      this.snapshotting = true;
-      this.needSnapshot = false;
-      const seq = this.lastSeq;
-      try {
-        const rows: BlotterRow[] = [];
-        const positions: BlotterRow[] = [];
-        await Promise.all(
-          [...this.platforms.keys()].map(async (platformId) => {
-            const lookups = lookupsOf(platformId);
-            const [open, deals] = await Promise.all([
-              snapshots.openPositions(this.organizationId, platformId).catch((): Position[] => []),
-              snapshots.recentDeals(this.organizationId, platformId).catch((): Deal[] => []),
-            ]);
-            for (const p of open) {
-              const row = positionRow(platformId, p, lookups);
-              if (this.matches(row)) positions.push(row);
-            }
-            for (const d of deals) {
-              const row = dealRow(platformId, d, lookups);
-              if (this.matches(row)) rows.push(row);
-            }
-          }),
-        );
-        positions.sort((a, b) => b.time - a.time);
-        rows.push(...positions.slice(0, o.snapshotPositions));
-        rows.sort((a, b) => a.time - b.time);
-        // Rows gathered while the snapshot was read are newer: they stay pending and follow it.
-        this.frame("snapshot", rows, seq);
-        this.snapshotsSent++;
-      } catch (err) {
-        log.warn({ err, organizationId: this.organizationId }, "blotter snapshot failed");
-        this.needSnapshot = true;
-      } finally {
-        this.snapshotting = false;
+    /** Too much waits for this client: it leaves its channel, nothing more is written, and a snapshot resynchronizes it once the socket drains. */
+    slow() {
+      if (this.state === "closed" || this.state === "dropping") return;
+      this.endSolo();
+      this.awaitingSnapshot = false;
+      if (this.channel) {
+        this.platformList = this.channel.platformList();
+        this.channel.leave(this);
+        this.channel = null;
       }
+      this.state = "dropping";
+      if (this.res.writableLength === 0) this.rejoin();
     }
 
-    private async recheckPlatforms() {
-      if (this.closed) return;
-      try {
-        const now = await blotterPlatformsOf(db, this.organizationId);
-        const before = [...this.platforms.keys()].sort().join();
-        if (
-          now
-            .map((p) => p.id)
-            .sort()
-            .join() === before &&
-          now.every((p) => this.platforms.get(p.id)?.name === p.name)
-        )
-          return;
-        const added = now.filter((p) => !this.platforms.has(p.id));
-        await Promise.all(added.map((p) => loadFacts(this.organizationId, p.id)));
-        if (this.closed) return;
-        this.platforms = new Map(now.map((p) => [p.id, p]));
-        this.write("platforms", now);
-        // A platform that joins brings its open positions and recent deals.
-        if (added.length > 0) this.needSnapshot = true;
-      } catch (err) {
-        log.warn({ err, organizationId: this.organizationId }, "blotter platforms recheck failed");
-      }
+    private rejoin() {
+      if (this.state !== "dropping") return;
+      const channel = channelFor(this.organizationId, this.filters, this.key, this.platformList);
+      this.channel = channel;
+      this.becomeMember(channel, true);
+    }
+
+    private writeRaw(bytes: Buffer) {
+      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(bytes);
+    }
+
+    write(event: string, data: unknown) {
+      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    }
+
+    unsent(): number {
+      return this.res.writableLength;
+    }
+
+    get dropping(): boolean {
+      return this.state === "dropping";
     }
 
     stats() {
-      return { pendingRows: this.pending.size, bufferedBytes: this.res.writableLength, snapshots: this.snapshotsSent, dropping: this.dropping };
+      return {
+        pendingRows: this.soloRows(),
+        bufferedBytes: this.unsent(),
+        snapshots: this.snapshotsSent,
+        dropping: this.dropping,
+        shared: this.state === "member",
+      };
+    }
+
+    /** Ended for the node's budget: the client reconnects with its last id. */
+    end() {
+      this.close();
+      this.res.destroy();
     }
 
     readonly close = () => {
-      if (this.closed) return;
-      this.closed = true;
+      if (this.state === "closed") return;
+      this.state = "closed";
       for (const t of this.timers) clearInterval(t);
-      this.subscription?.close();
-      this.pending = new Map();
+      this.endSolo();
+      this.channel?.leave(this);
+      this.channel = null;
+      this.unwatch?.();
       open.delete(this);
+      if (open.size === 0 && ticker) {
+        clearInterval(ticker);
+        ticker = null;
+      }
       if (!this.res.writableEnded) this.res.end();
     };
+  }
+
+  /** Every frame period: the channels' frames, the catching-up streams' own, then the node's budget. */
+  function tick() {
+    for (const channel of [...channels]) channel.tick();
+    for (const c of [...open]) c.flushSolo();
+    enforceBytesBudget();
+  }
+
+  /**
+   * Past the node's bytes budget (what the following streams' sockets have not taken), the streams
+   * that hold the most stop growing first: moved to "snapshot once drained" (what they hold stays
+   * until their socket takes it). When the streams so stopped hold more than twice the budget
+   * together, the largest of them are ended (their clients reconnect with their last id).
+   */
+  function enforceBytesBudget() {
+    let following = 0;
+    let stopped = 0;
+    for (const c of open) {
+      if (c.dropping) stopped += c.unsent();
+      else following += c.unsent();
+    }
+    if (following > o.maxTotalBytes) {
+      const slowest = [...open].filter((c) => !c.dropping && c.unsent() > 0).sort((a, b) => b.unsent() - a.unsent());
+      for (const c of slowest) {
+        if (following <= o.maxTotalBytes) break;
+        const unsent = c.unsent();
+        c.slow();
+        budgetResyncs++;
+        following -= unsent;
+        if (c.dropping) stopped += unsent;
+      }
+    }
+    if (stopped <= 2 * o.maxTotalBytes) return;
+    const resyncing = [...open].filter((c) => c.dropping).sort((a, b) => b.unsent() - a.unsent());
+    for (const c of resyncing) {
+      if (stopped <= 2 * o.maxTotalBytes) break;
+      stopped -= c.unsent();
+      c.end();
+      budgetEnds++;
+    }
   }
 
   return {
@@ -413,9 +867,25 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       await connection.start(reply, platforms, after);
     },
     platformsOf: (organizationId) => blotterPlatformsOf(db, organizationId),
-    stats: () => ({ connections: open.size, each: [...open].map((c) => c.stats()) }),
+    stats: () => {
+      const each = [...open].map((c) => c.stats());
+      return {
+        connections: open.size,
+        serialized,
+        gatheredRows,
+        unsentBytes: each.reduce((t, c) => t + c.bufferedBytes, 0),
+        budget: { rows: o.maxTotalRows, bytes: o.maxTotalBytes },
+        budgetResyncs,
+        budgetEnds,
+        channels: [...channels].map((c) => c.stats()),
+        each,
+      };
+    },
     closeAll() {
       for (const c of [...open]) c.close();
+      for (const c of [...channels]) c.close();
+      if (ticker) clearInterval(ticker);
+      ticker = null;
       nodeSubscription.close();
     },
   };

@@ -175,11 +175,13 @@ describeEachDb("accounts mirror", (kind) => {
     await mirror.whenSynced(p.id);
     server.traders.step(100);
     await mirror.whenCaughtUp(p.id);
+    // Prices tick every 500 ms: the mirror's figures and a fresh read must meet between two ticks.
+    // Under load (two test files at a time on two cores) that can take a few windows.
     await until(async () => {
       const rows = await mirrored(p.id);
       const live = new Map((await allAccounts(connector)).map((a) => [a.login, a]));
       return rows.every((r) => r.margin === moneyToDecimal(live.get(r.login)!.margin));
-    });
+    }, 20_000);
   });
 
   it("keeps following across a dropped link: nothing missed", async () => {

@@ -2,12 +2,14 @@
  * What only the NATS bus does, against the real server: two nodes on one stream see each
  * other's events (organization scoping holds), a durable subscription resumes where it stopped
  * after its node is gone, and a lost connection shows as `connecting`, comes back by itself and
- * loses nothing.
+ * loses nothing; a publish repeated with the same message ids is stored once.
  */
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BusMessage, PlatformStateBusEvent } from "../../../server/events/types.ts";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { natsTestStream, NATS_TEST_URL, type TestStream } from "../../helpers/natsBus.ts";
 
 const orgA = randomUUID();
@@ -27,6 +29,15 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function jetstreamInfo(name: string) {
+  const nc = await connect({ servers: NATS_TEST_URL });
+  try {
+    return await (await jetstreamManager(nc)).streams.info(name);
+  } finally {
+    await nc.close();
   }
 }
 
@@ -112,6 +123,29 @@ describe("NATS event bus", () => {
     await until(() => resumed.length === 3, "the live one");
     expect(resumed.map(label)).toEqual(["#4", "#6", "#7"]);
     expect(gaps).toEqual([]);
+  });
+
+  it("stores a publish repeated with the same message ids once, within the stream's duplicate window", async () => {
+    stream = await natsTestStream();
+    const node1 = await stream.bus({ duplicateWindowMs: 30_000 });
+    const node2 = await stream.bus({ duplicateWindowMs: 30_000 });
+    const info = await node1.ready.then(() => jetstreamInfo(stream.stream));
+    expect(info.config.duplicate_window).toBe(30_000 * 1_000_000);
+
+    const seen: BusMessage[] = [];
+    node2.subscribe({ types: ["platformState"], organizationId: orgA }, (m) => seen.push(m));
+    await node1.publish([state(orgA, 1), state(orgA, 2), state(orgA, 3)], { ids: ["p:1:1:1", "p:1:1:2", "p:1:1:3"] });
+    // The same batch again (its ack was lost, say), then one that overlaps it, from the other node too.
+    await node1.publish([state(orgA, 1), state(orgA, 2), state(orgA, 3)], { ids: ["p:1:1:1", "p:1:1:2", "p:1:1:3"] });
+    await node2.publish([state(orgA, 2), state(orgA, 3), state(orgA, 4)], { ids: ["p:1:1:2", "p:1:1:3", "p:1:1:4"] });
+    // Without ids nothing is dropped.
+    await node1.publish([state(orgA, 5), state(orgA, 5)]);
+    await until(() => seen.length >= 6, "the events");
+    await node1.publish(state(orgA, 6), { ids: ["p:1:1:6"] });
+    await until(() => seen.some((m) => label(m) === "#6"), "the last");
+    expect(seen.map(label)).toEqual(["#1", "#2", "#3", "#4", "#5", "#5", "#6"]);
+    expect((await jetstreamInfo(stream.stream)).state.messages).toBe(7);
+    await expect(node1.publish([state(orgA, 7)], { ids: ["a", "b"] })).rejects.toThrow(/2 message ids for 1 events/);
   });
 
   it("says connecting while NATS is away, reconnects by itself, and loses nothing published around it", async () => {

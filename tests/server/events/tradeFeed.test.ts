@@ -11,7 +11,7 @@ import { JournalStream } from "../../../server/connectors/events/eventStream.ts"
 import type { EventBus } from "../../../server/events/bus.ts";
 import { createInProcessBus } from "../../../server/events/inProcess.ts";
 import { TradeFeed } from "../../../server/events/tradeFeed.ts";
-import type { BusMessage, DomainEvent } from "../../../server/events/types.ts";
+import type { BusMessage, BusPublishOptions, DomainEvent } from "../../../server/events/types.ts";
 
 const platform = { id: "11111111-1111-4111-8111-111111111111", organizationId: "22222222-2222-4222-8222-222222222222", type: "MT5" as const };
 
@@ -76,9 +76,11 @@ describe("trade feed recovery", () => {
     const inner = createInProcessBus();
     let refusals = 3;
     const batches: number[] = [];
+    const attempts: (readonly (string | undefined)[] | undefined)[] = [];
     const flaky: EventBus = {
       ...inner,
-      publish(events: DomainEvent | readonly DomainEvent[]) {
+      publish(events: DomainEvent | readonly DomainEvent[], options?: BusPublishOptions) {
+        attempts.push(options?.ids);
         if (refusals-- > 0) return Promise.reject(new Error("NATS is away"));
         batches.push(Array.isArray(events) ? events.length : 1);
         return inner.publish(events);
@@ -92,5 +94,12 @@ describe("trade feed recovery", () => {
     // Batched: far fewer publishes than events.
     expect(batches.length).toBeLessThan(10);
     expect(feed.status(platform.id)).toMatchObject({ phase: "live", lastSequence: 50, published: 51 });
+    // Each attempt of a batch carries the same message ids (NATS stores a repeat once), all different.
+    expect(attempts[1]).toEqual(attempts[0]);
+    expect(attempts[3]).toEqual(attempts[0]);
+    const ids = attempts.slice(3).flatMap((a) => a ?? []);
+    expect(ids).toHaveLength(51);
+    expect(new Set(ids).size).toBe(51);
+    expect(ids[1]).toMatch(new RegExp(`^${platform.id}:[0-9a-f-]+:1:1$`));
   });
 });

@@ -152,6 +152,16 @@ export class SimulatedEngine {
     return ids.map((id) => snapshotPosition(this.ctx, this.ctx.state.position(id)));
   }
 
+  /** Positions of these accounts, in the order given; unknown logins are skipped. */
+  positionsOf(logins: readonly string[]): PositionRecord[] {
+    const records: PositionRecord[] = [];
+    for (const login of logins) {
+      const account = this.ctx.state.accounts.get(login);
+      if (account) for (const id of account.positions) records.push(snapshotPosition(this.ctx, this.ctx.state.position(id)));
+    }
+    return records;
+  }
+
   /** Deals within [from, to], and closed trades opened or closed within it (MT4 and Match-Trader rebuild entry deals from them). */
   history(login: string, from: number, to: number): HistorySlice {
     this.ctx.state.account(login);

@@ -221,17 +221,26 @@ export function enforceStops(ctx: EngineContext): void {
 
 /**
  * Accounts to check for stop out on this tick: all of them on a normal server; on a very large
- * one, the next few thousand in turn, so one tick stays well under the feed interval and every
- * account is still checked every few seconds.
+ * one, the next ones in turn for a few milliseconds (at least a few hundred), so one tick never
+ * holds the event loop for long and every account is still checked every few seconds.
  */
-const STOP_OUT_CHECKS_PER_TICK = 2000;
+const STOP_OUT_CHECK_ALL_UP_TO = 1000;
+const STOP_OUT_CHECK_MIN = 200;
+const STOP_OUT_BUDGET_MS = 8;
 
-function stopOutCandidates(ctx: EngineContext): string[] {
+function* stopOutCandidates(ctx: EngineContext): Generator<string> {
   const exposed = [...ctx.state.exposed];
-  if (exposed.length <= STOP_OUT_CHECKS_PER_TICK) return exposed;
+  if (exposed.length <= STOP_OUT_CHECK_ALL_UP_TO) {
+    yield* exposed;
+    return;
+  }
   const start = ctx.state.stopOutCursor % exposed.length;
-  ctx.state.stopOutCursor = start + STOP_OUT_CHECKS_PER_TICK;
-  return Array.from({ length: STOP_OUT_CHECKS_PER_TICK }, (_, i) => exposed[(start + i) % exposed.length] as string);
+  const began = performance.now();
+  let checked = 0;
+  while (checked < exposed.length && (checked < STOP_OUT_CHECK_MIN || performance.now() - began < STOP_OUT_BUDGET_MS)) {
+    ctx.state.stopOutCursor = start + checked + 1;
+    yield exposed[(start + checked++) % exposed.length] as string;
+  }
 }
 
 function closeQuietly(ctx: EngineContext, positionId: string, reason: TradeReason): boolean {

@@ -12,9 +12,10 @@
  * clocks), listeners.ts (who is handed connectors), supervisor.ts (failures and restarts),
  * refreshQueue.ts and connectionWait.ts.
  *
- * One runtime per process. Several Toolbox nodes each keep their own connections; a change made
- * on one node reaches the others' runtimes when they next read the row or restart (their
- * followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
+ * One runtime per process. Several Toolbox nodes each keep their own connections (only publishing
+ * a platform's trade feed is owned, by the node holding its lease: server/events/tradeFeed.ts); a
+ * change made on one node reaches the others' runtimes when they next read the row or restart
+ * (their followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";

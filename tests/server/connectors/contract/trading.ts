@@ -71,6 +71,25 @@ export function tradingContract(h: () => ConnectorHarness): void {
     expect(streamedDeals.sort()).toEqual(deals.map((d) => d.id).sort());
   });
 
+  it("reads the open positions of a page of accounts at once, skipping accounts it does not know", async () => {
+    const { connector } = h();
+    const first = await fundedAccount(connector);
+    const second = await fundedAccount(connector);
+    const empty = await fundedAccount(connector);
+    const opened = [
+      await connector.placeOrder({ requestId: uniqueId("b1"), login: first, symbol: "EURUSD", side: "buy", volume: 100 }),
+      await connector.placeOrder({ requestId: uniqueId("b2"), login: second, symbol: "EURUSD", side: "sell", volume: 200 }),
+      await connector.placeOrder({ requestId: uniqueId("b3"), login: second, symbol: "USDJPY", side: "buy", volume: 300 }),
+    ];
+    const batch = await connector.openPositionsOf([first, second, empty, "987654321"]);
+    expect(batch.map((p) => p.id).sort()).toEqual(opened.map((o) => o.positionId).sort());
+    const one = [...(await connector.openPositions(first)), ...(await connector.openPositions(second))];
+    expect([...batch].sort((a, b) => a.id.localeCompare(b.id))).toEqual(one.sort((a, b) => a.id.localeCompare(b.id)));
+    expect(await connector.openPositionsOf([])).toEqual([]);
+    await expectConnectorError(connector.openPositionsOf([""]), "invalidRequest");
+    await expectConnectorError(connector.openPositionsOf(Array.from({ length: 1001 }, (_, i) => String(i + 1))), "invalidRequest");
+  });
+
   it("refuses orders it cannot fill, with the reason", async () => {
     const harness = h();
     const { connector } = harness;

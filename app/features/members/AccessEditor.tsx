@@ -1,0 +1,99 @@
+import { MODULES, type Module, type Permission } from "@core/access";
+import { PERMISSIONS, PRESET_ACCESS, ROLE_LABELS, ROLE_PRESETS, normalizePermissions, roleOfAccess, type ModulePermissions, type Role } from "@core/roles";
+import { Field } from "~/ui/Field";
+import { Select } from "~/ui/Select";
+import type { AccessChoice } from "./membersApi";
+
+export const MODULE_LABELS: Record<Module, string> = {
+  customers: "Customers",
+  users: "Trading accounts",
+  inbox: "Inbox",
+  logs: "Logs",
+  tradePlatforms: "Trade platforms",
+  dealing: "Dealing",
+  plugins: "Plugins",
+  tradesBlotter: "Trades Blotter",
+  tradesCopier: "Trades Copier",
+  settings: "Settings",
+  members: "Members",
+};
+
+const PERMISSION_LABELS: Record<Permission, string> = { read: "Read", write: "Write", money: "Money" };
+
+export const ROLE_OPTIONS = [...ROLE_PRESETS, "custom" as const].map((r) => ({ value: r, label: ROLE_LABELS[r] }));
+
+export interface AccessDraft {
+  role: Role;
+  permissions: ModulePermissions;
+}
+
+export function draftOf(role: Role, permissions: ModulePermissions): AccessDraft {
+  return { role, permissions: role === "administrator" ? {} : permissions };
+}
+
+/** What to send: the preset's name when the draft is one, else the permissions. */
+export function choiceOf(draft: AccessDraft): AccessChoice {
+  if (draft.role !== "custom") return { role: draft.role };
+  const role = roleOfAccess({ admin: false, permissions: draft.permissions });
+  return role === "custom" ? { permissions: normalizePermissions(draft.permissions) } : { role: role };
+}
+
+/** A role preset, and the per-module permissions it stands for (editable: then the role becomes Custom). */
+export function AccessEditor({ value, onChange }: { value: AccessDraft; onChange: (next: AccessDraft) => void }) {
+  const admin = value.role === "administrator";
+  const shown = value.role === "custom" ? value.permissions : PRESET_ACCESS[value.role].permissions;
+  const toggle = (module: Module, permission: Permission, on: boolean) => {
+    const current = new Set(shown[module] ?? []);
+    if (on) current.add(permission);
+    else current.delete(permission);
+    const permissions = normalizePermissions({ ...shown, [module]: [...current] });
+    onChange({ role: roleOfAccess({ admin: false, permissions }), permissions });
+  };
+  return (
+    <div className="grid gap-3">
+      <Field label="Role" description={admin ? "Administrators may do everything in this organization, including managing members." : undefined}>
+        <Select
+          options={ROLE_OPTIONS}
+          value={value.role}
+          onValueChange={(role) => onChange(draftOf(role as Role, role === "custom" ? shown : PRESET_ACCESS[role as Exclude<Role, "custom">].permissions))}
+        />
+      </Field>
+      {admin ? null : (
+        <table className="w-full text-sm" aria-label="Permissions by module">
+          <thead>
+            <tr className="text-left text-xs text-muted">
+              <th scope="col" className="py-1 font-medium">
+                Module
+              </th>
+              {PERMISSIONS.map((p) => (
+                <th key={p} scope="col" className="w-16 py-1 text-center font-medium">
+                  {PERMISSION_LABELS[p]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {MODULES.map((m) => (
+              <tr key={m}>
+                <th scope="row" className="py-1.5 text-left font-normal">
+                  {MODULE_LABELS[m]}
+                </th>
+                {PERMISSIONS.map((p) => (
+                  <td key={p} className="text-center">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-[var(--color-primary)]"
+                      aria-label={`${MODULE_LABELS[m]}: ${PERMISSION_LABELS[p]}`}
+                      checked={shown[m]?.includes(p) ?? false}
+                      onChange={(e) => toggle(m, p, e.target.checked)}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

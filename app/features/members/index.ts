@@ -1,0 +1,2 @@
+export { MembersPage } from "./MembersPage";
+export { AcceptInvitation } from "./AcceptInvitation";

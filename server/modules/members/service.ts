@@ -1,0 +1,309 @@
+/**
+ * Members and invitations of one organization (docs/administration.md, decision 0038). Every
+ * change runs in one transaction with its audit row, under a lock on the organization's row so
+ * that the last-administrator rule holds when two administrators act at once.
+ */
+import crypto from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
+import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, roleOfAccess, type MemberAccess } from "../../../core/roles.ts";
+import { INVITATION_LINK_HASH, INVITATION_LINK_PATH, type AccessInput } from "../../../core/schemas/members.ts";
+import type { Db } from "../../db/client.ts";
+import { invitations, mailOutbox, memberClaims, memberships } from "../../db/schema.ts";
+import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
+import type { Mailer, MailMessage } from "../../mail/mailer.ts";
+import type { SecretCipher } from "../../secrets/cipher.ts";
+import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+import { upsertUser } from "../organizations/repository.ts";
+import * as repo from "./repository.ts";
+
+/** An invitation link is valid this long after it was (last) sent. */
+export const INVITATION_VALID_DAYS = 7;
+const INVITATION_VALID_MS = INVITATION_VALID_DAYS * 24 * 3600 * 1000;
+
+export interface MembersDeps {
+  db: Db;
+  /** Undefined without SMTP_URL: messages go to the organization's outbox. */
+  mailer?: Mailer;
+  cipher: SecretCipher;
+  publicUrl: string;
+  /** After a membership or claims change has committed: this node's caches and streams follow at once. */
+  accessChanged(organizationId: string): void;
+  log: { warn(obj: object, msg: string): void };
+}
+
+export function accessOfInput(input: AccessInput): MemberAccess {
+  return input.role ? PRESET_ACCESS[input.role] : { admin: false, permissions: input.permissions ?? {} };
+}
+
+export function accessView(access: MemberAccess) {
+  return { role: roleOfAccess(access), admin: access.admin, permissions: access.admin ? {} : access.permissions } as const;
+}
+
+const isAdminIn = (claims: readonly Claim[], organizationId: string) => claims.some((c) => c.type === ADMIN_CLAIM && c.value.trim() === organizationId);
+
+async function countAdmins(tx: DbOrTx, organizationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memberClaims)
+    .where(and(eq(memberClaims.organizationId, organizationId), eq(memberClaims.type, ADMIN_CLAIM), eq(memberClaims.value, organizationId)));
+  return row?.n ?? 0;
+}
+
+const nameOf = (m: repo.Member) => m.name ?? m.email ?? m.sub;
+
+async function lockedMember(tx: DbOrTx, organizationId: string, sub: string): Promise<repo.Member> {
+  if (!(await repo.lockOrganization(tx, organizationId))) throw new NotFoundError("This organization does not exist.");
+  const [member] = await repo.listMembers(tx, organizationId, sub);
+  if (!member) throw new NotFoundError("This person is not a member of this organization.");
+  return member;
+}
+
+/** Gives a member another role. The last administrator cannot be demoted. */
+export async function changeMemberAccess(deps: MembersDeps, actor: Actor, sub: string, input: AccessInput): Promise<repo.Member> {
+  const { organizationId } = actor;
+  const access = accessOfInput(input);
+  const changed = await deps.db.transaction(async (tx) => {
+    const member = await lockedMember(tx, organizationId, sub);
+    const before = accessOfClaims(member.claims, organizationId);
+    if (before.admin && !access.admin && (await countAdmins(tx, organizationId)) <= 1) {
+      throw new RefusedError(`${nameOf(member)} is the last administrator of this organization. Make another member an administrator first.`);
+    }
+    await repo.replaceClaims(tx, organizationId, sub, claimsOfAccess(access, organizationId));
+    await recordAudit(tx, actor, { action: "member.roleChanged", targetType: "member", targetId: sub, before: accessView(before), after: accessView(access) });
+    const [after] = await repo.listMembers(tx, organizationId, sub);
+    return after!;
+  });
+  deps.accessChanged(organizationId);
+  return changed;
+}
+
+/** Removes a member: their API access and live streams in this organization end at once. */
+export async function removeMember(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
+  const { organizationId } = actor;
+  await deps.db.transaction(async (tx) => {
+    const member = await lockedMember(tx, organizationId, sub);
+    if (isAdminIn(member.claims, organizationId) && (await countAdmins(tx, organizationId)) <= 1) {
+      throw new RefusedError(
+        `${nameOf(member)} is the last administrator of this organization and cannot be removed. Make another member an administrator first.`,
+      );
+    }
+    await repo.deleteMembership(tx, organizationId, sub);
+    await recordAudit(tx, actor, {
+      action: "member.removed",
+      targetType: "member",
+      targetId: sub,
+      before: { email: member.email, name: member.name, ...accessView(accessOfClaims(member.claims, organizationId)) },
+    });
+  });
+  deps.accessChanged(organizationId);
+}
+
+// ---- invitations ----
+
+/** 32 random bytes for the link; only the SHA-256 is kept. */
+function newToken(): { token: string; hash: string } {
+  const token = crypto.randomBytes(32).toString("base64url");
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function invitationLink(publicUrl: string, token: string): string {
+  return `${publicUrl}${INVITATION_LINK_PATH}#${INVITATION_LINK_HASH}=${token}`;
+}
+
+export function invitationView(row: repo.InvitationRow, now = new Date()) {
+  return {
+    id: row.id,
+    email: row.email,
+    ...accessView(row.access as MemberAccess),
+    invitedBy: row.invitedBy,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    status: row.expiresAt.getTime() <= now.getTime() ? ("expired" as const) : ("pending" as const),
+  };
+}
+
+function invitationMessage(publicUrl: string, organizationName: string, inviter: string, row: repo.InvitationRow, token: string): MailMessage {
+  const link = invitationLink(publicUrl, token);
+  const role = accessView(row.access as MemberAccess).role;
+  return {
+    to: row.email,
+    subject: `You are invited to ${organizationName} on Toolbox`,
+    text: [
+      `${inviter} invites you to join ${organizationName} on Toolbox${role === "custom" ? "" : ` as ${roleLabel(role)}`}.`,
+      "",
+      "Open this link to accept. Sign in, or create your account with this e-mail address first:",
+      link,
+      "",
+      `The link works once and until ${row.expiresAt.toUTCString()}.`,
+      "If you did not expect this invitation, ignore this message.",
+    ].join("\n"),
+  };
+}
+
+function roleLabel(role: string): string {
+  return { administrator: "Administrator", dealer: "Dealer", riskManager: "Risk manager", support: "Support", viewer: "Viewer" }[role] ?? role;
+}
+
+interface Delivery {
+  delivery: "email" | "outbox";
+  link?: string;
+}
+
+/** In the transaction: without a mailer the message goes to the outbox (encrypted: it holds the link). */
+async function queueIfNoMailer(deps: MembersDeps, tx: DbOrTx, organizationId: string, message: MailMessage): Promise<void> {
+  if (deps.mailer) return;
+  const id = crypto.randomUUID();
+  const body = deps.cipher.encrypt(message.text, `mail_outbox:${id}`);
+  await tx.insert(mailOutbox).values({ id, organizationId, recipient: [message.to].flat().join(", "), subject: message.subject, body });
+}
+
+/** After the commit: e-mail it. A failure leaves the invitation in place (Resend tries again). */
+async function sendAfterCommit(deps: MembersDeps, message: MailMessage, token: string): Promise<Delivery> {
+  if (!deps.mailer) return { delivery: "outbox", link: invitationLink(deps.publicUrl, token) };
+  try {
+    await deps.mailer.send(message);
+  } catch (err) {
+    deps.log.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, "invitation e-mail not sent");
+    throw new UnavailableError("The invitation is saved, but the e-mail server did not take the message. Try Resend in a moment.");
+  }
+  return { delivery: "email" };
+}
+
+export async function invite(deps: MembersDeps, actor: Actor, input: { email: string } & AccessInput): Promise<{ row: repo.InvitationRow } & Delivery> {
+  const { organizationId } = actor;
+  const access = accessOfInput(input);
+  const { token, hash } = newToken();
+  const { row, message } = await deps.db.transaction(async (tx) => {
+    const org = await repo.lockOrganization(tx, organizationId);
+    if (!org) throw new NotFoundError("This organization does not exist.");
+    if (await repo.isMemberByEmail(tx, organizationId, input.email)) throw new ConflictError(`${input.email} is already a member of this organization.`);
+    if (await repo.findOpenInvitationByEmail(tx, organizationId, input.email)) {
+      throw new ConflictError(`${input.email} has already been invited. Resend that invitation instead.`);
+    }
+    const [row] = await tx
+      .insert(invitations)
+      .values({
+        organizationId,
+        email: input.email,
+        tokenHash: hash,
+        access,
+        invitedBy: actor.name ?? actor.sub,
+        expiresAt: new Date(Date.now() + INVITATION_VALID_MS),
+      })
+      .returning();
+    await recordAudit(tx, actor, {
+      action: "invitation.created",
+      targetType: "invitation",
+      targetId: row!.id,
+      after: { email: input.email, ...accessView(access) },
+    });
+    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
+    await queueIfNoMailer(deps, tx, organizationId, message);
+    return { row: row!, message };
+  });
+  return { row, ...(await sendAfterCommit(deps, message, token)) };
+}
+
+/** A new link (the old one stops working), valid 7 days from now, sent again. */
+export async function resendInvitation(deps: MembersDeps, actor: Actor, id: string): Promise<{ row: repo.InvitationRow } & Delivery> {
+  const { organizationId } = actor;
+  const { token, hash } = newToken();
+  const { row, message } = await deps.db.transaction(async (tx) => {
+    const org = await repo.lockOrganization(tx, organizationId);
+    const existing = org && (await repo.findOpenInvitation(tx, organizationId, id));
+    if (!org || !existing) throw new NotFoundError("This invitation does not exist, or was already accepted or revoked.");
+    const [row] = await tx
+      .update(invitations)
+      .set({ tokenHash: hash, sentAt: new Date(), sendCount: sql`${invitations.sendCount} + 1`, expiresAt: new Date(Date.now() + INVITATION_VALID_MS) })
+      .where(eq(invitations.id, id))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: "invitation.resent",
+      targetType: "invitation",
+      targetId: id,
+      after: { email: row!.email, expiresAt: row!.expiresAt.toISOString() },
+    });
+    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
+    await queueIfNoMailer(deps, tx, organizationId, message);
+    return { row: row!, message };
+  });
+  return { row, ...(await sendAfterCommit(deps, message, token)) };
+}
+
+export async function revokeInvitation(deps: MembersDeps, actor: Actor, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(invitations)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(invitations.organizationId, actor.organizationId), eq(invitations.id, id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
+      .returning();
+    if (!row) throw new NotFoundError("This invitation does not exist, or was already accepted or revoked.");
+    await recordAudit(tx, actor, { action: "invitation.revoked", targetType: "invitation", targetId: id, before: { email: row.email } });
+  });
+}
+
+/**
+ * The invitee, signed in, accepts: single use, before it expires, only by the person with the
+ * invited e-mail address. They become a member with the role of the invitation.
+ */
+export async function acceptInvitation(
+  deps: MembersDeps,
+  caller: { sub: string; email?: string | null; name?: string | null; ip: string | null },
+  token: string,
+): Promise<{ organizationId: string; organizationName: string }> {
+  const user = await upsertUser(deps.db, caller);
+  const notValid =
+    "This invitation link is not valid. It may have been replaced by a newer one: open the latest invitation e-mail, or ask for a new invitation.";
+  const result = await deps.db.transaction(async (tx) => {
+    const found = await repo.findInvitationByTokenHash(tx, hashToken(token));
+    if (!found) throw new NotFoundError(notValid);
+    const org = await repo.lockOrganization(tx, found.organizationId);
+    if (!org) throw new NotFoundError(notValid);
+    const [row] = await tx.select().from(invitations).where(eq(invitations.id, found.id));
+    if (!row || row.tokenHash !== found.tokenHash) throw new NotFoundError(notValid);
+    if (row.revokedAt) throw new RefusedError("This invitation was withdrawn. Ask the organization's administrator for a new one.");
+    if (row.acceptedAt) throw new RefusedError("This invitation has already been used.");
+    if (row.expiresAt.getTime() <= Date.now()) throw new RefusedError("This invitation has expired. Ask the organization's administrator to send it again.");
+    if (!user.email || user.email.trim().toLowerCase() !== row.email) {
+      throw new RefusedError(`This invitation is for ${row.email}. Sign in with that e-mail address to accept it.`);
+    }
+    const [already] = await tx
+      .select({ sub: memberships.userSub })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, row.organizationId), eq(memberships.userSub, user.sub)));
+    if (already) throw new ConflictError(`You are already a member of ${org.name}.`);
+    await tx.update(invitations).set({ acceptedAt: new Date(), acceptedBy: user.sub }).where(eq(invitations.id, row.id));
+    await tx.insert(memberships).values({ organizationId: row.organizationId, userSub: user.sub });
+    const access = row.access as MemberAccess;
+    await repo.replaceClaims(tx, row.organizationId, user.sub, claimsOfAccess(access, row.organizationId));
+    const actor: Actor = { organizationId: row.organizationId, sub: user.sub, name: user.name ?? user.email, sourceIp: caller.ip };
+    await recordAudit(tx, actor, {
+      action: "invitation.accepted",
+      targetType: "invitation",
+      targetId: row.id,
+      after: { sub: user.sub, email: row.email, ...accessView(access) },
+    });
+    return { organizationId: org.id, organizationName: org.name };
+  });
+  deps.accessChanged(result.organizationId);
+  return result;
+}
+
+export async function readOutbox(deps: MembersDeps, organizationId: string) {
+  const rows = await repo.listOutbox(deps.db, organizationId, 100);
+  return rows.map((r) => {
+    let text: string;
+    try {
+      text = deps.cipher.decrypt(r.body, `mail_outbox:${r.id}`);
+    } catch {
+      text = "(This message cannot be read: it was encrypted with another SECRETS_KEY.)";
+    }
+    return { id: r.id, to: r.recipient, subject: r.subject, text, createdAt: r.createdAt.toISOString() };
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Notification settings and channels: each change in one transaction with its audit row. Secrets
+ * (webhook secret, Telegram bot token) are encrypted at rest with the channel id as associated
+ * data, never returned or logged; targets pass the address checks of server/net/targets.ts.
+ */
+import { eq } from "drizzle-orm";
+import {
+  EmailSettingsSchema,
+  TelegramSettingsSchema,
+  WebhookSettingsSchema,
+  type Channel,
+  type ChannelKind,
+  type CreateChannel,
+  type NotificationSettings,
+  type UpdateChannel,
+} from "../../../core/schemas/notifications.ts";
+import type { Db } from "../../db/client.ts";
+import { notificationChannels } from "../../db/schema.ts";
+import { InvalidRequestError, NotFoundError } from "../../errors.ts";
+import { urlProblem, type TargetPolicy } from "../../net/targets.ts";
+import type { SecretCipher } from "../../secrets/cipher.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
+import { findChannel, getSettings, listChannels, putSettings, type ChannelRow } from "./repository.ts";
+
+export interface NotificationDeps {
+  db: Db;
+  cipher: SecretCipher;
+  policy: TargetPolicy;
+}
+
+const TARGET = "notificationChannel";
+
+export function channelView(row: ChannelRow): Channel {
+  return {
+    id: row.id,
+    kind: row.kind as ChannelKind,
+    name: row.name,
+    enabled: row.enabled,
+    settings: row.settings as Record<string, unknown>,
+    hasSecret: row.secretCiphertext !== null,
+    consecutiveFailures: row.consecutiveFailures,
+    disabledReason: row.disabledReason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** What may be written in the audit log: the channel without its secret. */
+function audited(row: ChannelRow) {
+  return { kind: row.kind, name: row.name, enabled: row.enabled, settings: row.settings };
+}
+
+function settingsOf(kind: ChannelKind, raw: unknown, policy: TargetPolicy): Record<string, unknown> {
+  const schema = kind === "email" ? EmailSettingsSchema : kind === "telegram" ? TelegramSettingsSchema : WebhookSettingsSchema;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success)
+    throw new InvalidRequestError(`settings: ${parsed.error.issues.map((i) => `${i.path.join(".") || "settings"} ${i.message}`).join("; ")}`);
+  if (kind === "webhook") {
+    const problem = urlProblem(policy, (parsed.data as { url: string }).url);
+    if (problem) throw new InvalidRequestError(`url: ${problem}`);
+  }
+  return parsed.data;
+}
+
+export async function createChannel(deps: NotificationDeps, actor: Actor, body: CreateChannel): Promise<Channel> {
+  const settings = settingsOf(body.kind, body.settings, deps.policy);
+  const secret = body.kind === "webhook" ? body.secret : body.kind === "telegram" ? body.botToken : null;
+  const row = await deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(notificationChannels)
+      .values({ organizationId: actor.organizationId, kind: body.kind, name: body.name, enabled: body.enabled, settings })
+      .returning();
+    let row: ChannelRow = inserted!;
+    if (secret) {
+      [row] = (await tx
+        .update(notificationChannels)
+        .set({ secretCiphertext: deps.cipher.encrypt(secret, row.id) })
+        .where(eq(notificationChannels.id, row.id))
+        .returning()) as [ChannelRow];
+    }
+    await recordAudit(tx, actor, { action: "notificationChannel.created", targetType: TARGET, targetId: row.id, after: audited(row) });
+    return row;
+  });
+  return channelView(row);
+}
+
+export async function updateChannel(deps: NotificationDeps, actor: Actor, id: string, body: UpdateChannel): Promise<Channel> {
+  return deps.db.transaction(async (tx) => {
+    const before = await findChannel(tx, actor.organizationId, id);
+    if (!before) throw new NotFoundError("No such notification channel");
+    const kind = before.kind as ChannelKind;
+    if (body.secret !== undefined && kind !== "webhook") throw new InvalidRequestError("secret: only a webhook has a secret");
+    if (body.botToken !== undefined && kind !== "telegram") throw new InvalidRequestError("botToken: only a Telegram channel has a bot token");
+    const set: Partial<typeof notificationChannels.$inferInsert> = { updatedAt: new Date() };
+    if (body.name !== undefined) set.name = body.name;
+    if (body.settings !== undefined) set.settings = settingsOf(kind, body.settings, deps.policy);
+    if (body.enabled !== undefined) {
+      set.enabled = body.enabled;
+      // Switched on again by a person: a fresh start.
+      if (body.enabled) Object.assign(set, { consecutiveFailures: 0, disabledReason: null });
+    }
+    const secret = body.secret ?? body.botToken;
+    if (secret !== undefined) set.secretCiphertext = deps.cipher.encrypt(secret, id);
+    const [after] = await tx.update(notificationChannels).set(set).where(eq(notificationChannels.id, id)).returning();
+    await recordAudit(tx, actor, {
+      action: "notificationChannel.changed",
+      targetType: TARGET,
+      targetId: id,
+      before: audited(before),
+      after: { ...audited(after!), ...(secret !== undefined ? { secret: "changed" } : {}) },
+    });
+    return channelView(after!);
+  });
+}
+
+export async function deleteChannel(deps: NotificationDeps, actor: Actor, id: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const before = await findChannel(tx, actor.organizationId, id);
+    if (!before) throw new NotFoundError("No such notification channel");
+    await tx.delete(notificationChannels).where(eq(notificationChannels.id, id));
+    // Rules naming it keep working: an id that names no channel is skipped.
+    await recordAudit(tx, actor, { action: "notificationChannel.deleted", targetType: TARGET, targetId: id, before: audited(before) });
+  });
+}
+
+export async function saveSettings(deps: NotificationDeps, actor: Actor, settings: NotificationSettings): Promise<NotificationSettings> {
+  return deps.db.transaction(async (tx) => {
+    const known = new Set((await listChannels(tx, actor.organizationId)).map((c) => c.id));
+    for (const [type, rule] of Object.entries(settings.rules)) {
+      if (rule && rule.channels !== "all") {
+        const unknown = rule.channels.find((id) => !known.has(id));
+        if (unknown) throw new InvalidRequestError(`rules.${type}.channels: ${unknown} is not a channel of this organization`);
+      }
+    }
+    const before = await getSettings(tx, actor.organizationId);
+    await putSettings(tx, actor.organizationId, settings);
+    await recordAudit(tx, actor, {
+      action: "notificationSettings.changed",
+      targetType: "notificationSettings",
+      targetId: actor.organizationId,
+      before,
+      after: settings,
+    });
+    return settings;
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * Two Toolbox nodes on one database and one NATS JetStream stream (the real server), both
+ * connected to the same platform: only the node holding the platform's feed lease publishes its
+ * trades, so a follower on either node sees each trade once; a node that closes hands the feed
+ * over at once; a node whose lease renewals stall loses the feed when the lease lapses, and stops
+ * publishing. (Each node simulates its own copy of a simulated server: the tests step the one of
+ * the node that should be publishing, and check that the other's never reach the bus.)
+ */
+import { afterEach, expect, it } from "vitest";
+import type { FeedLease, FeedLeaseStore } from "../../server/events/feedLeases.ts";
+import type { BusMessage } from "../../server/events/types.ts";
+import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { natsTestStream, type TestStream } from "../helpers/natsBus.ts";
+import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
+import { signUp } from "./support/fixtures.ts";
+import { startPlatformsApp, waitFor, type PlatformsApp, type TestDatabase } from "./platformsHarness.ts";
+
+const label = (m: BusMessage) => (m.event.type === "trade" ? `trade ${m.event.event.sequence}` : m.event.type);
+
+/** What a follower saw: the gaps and the trades' sequences, in order. */
+function labels(messages: BusMessage[]): string[] {
+  return messages.map(label);
+}
+
+/** Trades only, each once, in the connector's order. */
+function expectEachTradeOnce(messages: BusMessage[]): void {
+  const sequences = messages.map((m) => (m.event.type === "trade" ? m.event.event.sequence : -1));
+  expect(sequences.length).toBeGreaterThan(0);
+  expect(sequences).toEqual(Array.from({ length: sequences.length }, (_, i) => sequences[0]! + i));
+}
+
+/** The gap that opens a node's run (followers resync), then its trades, each once. */
+function expectOneRun(messages: BusMessage[]): void {
+  expect(messages[0]?.event.type).toBe("tradeGap");
+  expectEachTradeOnce(messages.slice(1));
+}
+
+describeDb("one node publishes each platform's trade feed", () => {
+  let database: TestDatabase;
+  let stream: TestStream;
+  const nodes: PlatformsApp[] = [];
+
+  afterEach(async () => {
+    for (const node of nodes.splice(0).reverse()) await node.close();
+    await stream?.drop();
+    await database?.drop();
+  });
+
+  async function startNode(nodeId: string, ttlMs: number, leaseStore?: (store: FeedLeaseStore) => FeedLeaseStore) {
+    const node = await startPlatformsApp({
+      database,
+      bus: await stream.bus(),
+      env: { NODE_ID: nodeId, FEED_LEASE_TTL_MS: String(ttlMs) },
+      ...(leaseStore ? { tradeFeed: { leaseStore } } : {}),
+    });
+    nodes.push(node);
+    return node;
+  }
+
+  /** Node 1 creates a simulated platform (and so takes its lease first); node 2 starts after, connects it too, and stands by. */
+  async function twoNodes(ttlMs: number, leaseStore?: (store: FeedLeaseStore) => FeedLeaseStore) {
+    database = await openTestDatabase();
+    stream = await natsTestStream();
+    const node1 = await startNode("node-1", ttlMs, leaseStore);
+    const tokens = await tokenFactory(node1.ctx);
+    const ada = newPerson("Ada");
+    const org = await signUp(node1, tokens, ada);
+    const created = await node1.call({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers: apiHeaders(await tokens.mint(ada), org),
+      payload: { type: "MT5", name: "Shared", timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    await waitFor(async () => node1.app.tradeFeed.status(id)?.phase === "live", "node 1's feed");
+    expect(node1.app.tradeFeed.status(id)?.epoch).toBe(1);
+
+    const node2 = await startNode("node-2", ttlMs);
+    await waitFor(async () => node2.app.platforms.state(id).state === "connected", "node 2 connected to the platform");
+    await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "standby", "node 2 standing by");
+
+    const follow = (node: PlatformsApp) => {
+      const seen: BusMessage[] = [];
+      node.app.bus.subscribe({ types: ["trade", "tradeGap"], organizationId: org, platformIds: [id] }, (m) => seen.push(m));
+      return seen;
+    };
+    return { node1, node2, id, onNode1: follow(node1), onNode2: follow(node2) };
+  }
+
+  /** Steps the node's simulated server until the follower has seen `count` more trades. */
+  async function trade(node: PlatformsApp, id: string, seen: BusMessage[], count: number, what: string) {
+    const server = node.app.platforms.simulatedServer(id)!;
+    const target = seen.filter((m) => m.event.type === "trade").length + count;
+    await waitFor(async () => {
+      server.traders.step(3);
+      return seen.filter((m) => m.event.type === "trade").length >= target;
+    }, what);
+  }
+
+  it("puts each trade on the bus once, whichever node follows it, and hands the feed over at once when its node closes", async () => {
+    // A lease of a minute: only a release makes the other node take over within the test's waits.
+    const { node1, node2, id, onNode1, onNode2 } = await twoNodes(60_000);
+
+    // Both nodes run their simulated copy; only node 1's trades reach the bus.
+    node2.app.platforms.simulatedServer(id)!.traders.step(20);
+    await trade(node1, id, onNode2, 10, "node 1's trades on node 2");
+    await waitFor(async () => onNode1.length === onNode2.length && onNode1.length > 0, "the same on node 1");
+    expect(labels(onNode1)).toEqual(labels(onNode2));
+    expect(onNode1.map((m) => m.seq)).toEqual(onNode2.map((m) => m.seq));
+    // Subscribed after node 1's opening gap: its trades only, each once and in order.
+    expectEachTradeOnce(onNode2);
+    expect(node2.app.tradeFeed.status(id)).toMatchObject({ phase: "standby", published: 0 });
+
+    // Node 1 closes cleanly: it releases the lease and says so; node 2 takes over with the next epoch.
+    await node1.close();
+    nodes.splice(nodes.indexOf(node1), 1);
+    await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2's feed");
+    expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
+    await trade(node2, id, onNode2, 10, "node 2's trades");
+    // Node 1's run (what it had queued went out as it closed), then a gap (followers resync) and node 2's trades, each once.
+    const takeover = onNode2.findIndex((m) => m.event.type === "tradeGap");
+    expect(onNode2.filter((m) => m.event.type === "tradeGap")).toHaveLength(1);
+    expectEachTradeOnce(onNode2.slice(0, takeover));
+    expectOneRun(onNode2.slice(takeover));
+  });
+
+  it("takes the feed over when the holder's renewals stall, and the holder stops publishing", async () => {
+    let stalled = false;
+    const stalledRenewals: (() => void)[] = [];
+    const stalling = (store: FeedLeaseStore): FeedLeaseStore => ({
+      ...store,
+      // As if node 1 lost the database: renewals hang (and fail once it comes back), attempts to take a lease fail.
+      renew: (lease: FeedLease, ttlMs: number) =>
+        stalled ? new Promise<boolean>((resolve) => stalledRenewals.push(() => resolve(false))) : store.renew(lease, ttlMs),
+      acquire: (platformId: string, nodeId: string, ttlMs: number) =>
+        stalled ? Promise.reject(new Error("database unreachable")) : store.acquire(platformId, nodeId, ttlMs),
+    });
+    const { node1, node2, id, onNode2 } = await twoNodes(1_200, stalling);
+    await trade(node1, id, onNode2, 5, "node 1's trades");
+
+    stalled = true;
+    await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the lapsed lease over");
+    expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
+    const takeover = onNode2.findIndex((m) => m.event.type === "tradeGap");
+
+    // Node 1 still runs its copy of the server, but no longer publishes: its next batch is dropped and its feed halts.
+    const published = node1.app.tradeFeed.status(id)!.published;
+    const server1 = node1.app.platforms.simulatedServer(id)!;
+    await waitFor(async () => {
+      server1.traders.step(3);
+      return node1.app.tradeFeed.status(id)?.phase === "stopped";
+    }, "node 1's feed halted");
+    expect(node1.app.tradeFeed.status(id)?.published).toBe(published);
+
+    await trade(node2, id, onNode2, 10, "node 2's trades");
+    const afterTakeover = onNode2.slice(takeover);
+    expectOneRun(afterTakeover);
+    expect(afterTakeover.length).toBe(node2.app.tradeFeed.status(id)!.published);
+
+    stalled = false;
+    for (const resolve of stalledRenewals.splice(0)) resolve();
+    // Back on the database, node 1 finds the lease is another's and stands by.
+    await waitFor(async () => node1.app.tradeFeed.status(id)?.phase === "standby", "node 1 standing by");
+  });
+
+  it("gives the feed up to a node that is connected when the holder loses its connection to the platform", async () => {
+    // Renewals every 10 s, a lapse only after 30 s: within the wait below only a release hands the feed over.
+    const { node1, node2, id, onNode2 } = await twoNodes(30_000);
+    await trade(node1, id, onNode2, 5, "node 1's trades");
+
+    node1.app.platforms.simulatedServer(id)!.faults.disconnect({ refuseReconnect: true });
+    await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the released lease", 25_000);
+    expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
+    expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");
+    const takeover = onNode2.findIndex((m) => m.event.type === "tradeGap");
+    await trade(node2, id, onNode2, 10, "node 2's trades");
+    expectOneRun(onNode2.slice(takeover));
+  });
+});

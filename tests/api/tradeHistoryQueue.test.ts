@@ -1,0 +1,149 @@
+/**
+ * The trade history store's live writer when the database falls behind (issue 7; decision 0048):
+ * its queue is bounded (TRADE_HISTORY_MAX_QUEUED_EVENTS); past it the queued events are dropped and
+ * their platforms read again, so once the database answers the store matches the platform. The
+ * real app with a simulated platform whose trade feed publishes on the bus; the database is made
+ * slow by holding every statement it is sent (`execute`, what the writer and the backfill use)
+ * until the test lets them through.
+ */
+import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import { lotsToVolume } from "../../core/trading/index.ts";
+import { loadConfig } from "../../server/config.ts";
+import type { AppContext } from "../../server/context.ts";
+import { buildApp } from "../../server/http/app.ts";
+import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
+import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
+import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
+import { signUp } from "./support/fixtures.ts";
+
+const BOUND = 20;
+const DAY = 86_400_000;
+
+describeDb("trade history store: the live queue is bounded when the database falls behind", () => {
+  let app: FastifyInstance;
+  let ctx: AppContext;
+  let drop: () => Promise<void>;
+  /** While set, every statement sent with `execute` waits for it. */
+  let held: Promise<void> | null = null;
+
+  beforeAll(async () => {
+    const database = await openTestDatabase();
+    drop = () => database.drop();
+    const slow = new Proxy(database.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== "execute") return value.bind(target);
+        return async (...args: unknown[]) => {
+          while (held) await held;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    ctx = {
+      config: loadConfig({
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        PUBLIC_URL: "http://localhost:3000",
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        TRADE_HISTORY_MAX_QUEUED_EVENTS: String(BOUND),
+      }),
+      database: { ...database, db: slow },
+    };
+    app = await buildApp(ctx, { web: false, logger: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await drop?.();
+  });
+
+  it("keeps at most the bound queued, drops the rest, and reads the platform again: once the database answers, the store matches the platform", async () => {
+    const tokens = await tokenFactory(ctx);
+    const dealer = newPerson("Queue dealer");
+    const organizationId = await signUp({ app, ctx, close: async () => {} }, tokens, dealer);
+    const headers = apiHeaders(await tokens.mint(dealer), organizationId);
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT5", name: "Queued", timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const platformId = created.json<{ id: string }>().id;
+    const store = tradeHistoryOf(ctx)!;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const res = await app.inject({ url: `/api/tradePlatforms/${platformId}/trade-history`, headers });
+      if (res.json<TradeHistorySync>().status === "live") break;
+      if (Date.now() > deadline) throw new Error(`no backfill: ${res.body}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await store.whenBackfilled(platformId);
+    const connector = await app.platforms.connectorFor(organizationId, platformId);
+    const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+
+    // What the writer holds, read as each trade event reaches the bus (the store's subscription comes first).
+    let maxQueued = 0;
+    let deals = 0;
+    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+      maxQueued = Math.max(maxQueued, store.liveStats().queued);
+      if (event.event.type === "dealAdded") deals++;
+    });
+    let letThrough!: () => void;
+    held = new Promise((resolve) => (letThrough = resolve));
+    try {
+      // The database stops answering; a burst larger than the bound: 16 positions opened, 6 of them closed.
+      const positions: string[] = [];
+      for (let i = 0; i < 16; i++) {
+        const placed = await connector.placeOrder({
+          requestId: crypto.randomUUID(),
+          login,
+          symbol: "BTCUSD",
+          side: i % 2 ? "sell" : "buy",
+          volume: lotsToVolume(0.01),
+        });
+        positions.push(placed.positionId);
+      }
+      for (const positionId of positions.slice(0, 6)) await connector.closePosition({ requestId: crypto.randomUUID(), positionId });
+      const until = Date.now() + 15_000;
+      while (deals < 22 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(deals).toBe(22);
+
+      const stats = store.liveStats();
+      expect(stats.bound).toBe(BOUND);
+      expect(stats.overflows).toBeGreaterThan(0);
+      expect(stats.dropped).toBeGreaterThan(0);
+      expect(maxQueued).toBeLessThanOrEqual(BOUND);
+      expect(stats.maxQueuedSeen).toBeLessThanOrEqual(BOUND);
+    } finally {
+      watch.close();
+      held = null;
+      letThrough();
+    }
+
+    // The database answers again: what was queued is written, the platform is read again.
+    await store.settled();
+    await store.whenBackfilled(platformId);
+    await store.settled();
+
+    const storedPositions = rowsOf<{ position_id: string }>(
+      await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
+    ).map((r) => r.position_id);
+    const open = (await connector.openPositions()).map((p) => p.id);
+    expect(storedPositions.sort()).toEqual(open.sort());
+
+    const storedDeals = rowsOf<{ deal_id: string }>(
+      await ctx.database.db.execute(sql`select deal_id from trade_deals where platform_id = ${platformId}::uuid and login = ${login}`),
+    ).map((r) => r.deal_id);
+    const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
+    expect(platformDeals.length).toBeGreaterThanOrEqual(22);
+    expect(storedDeals.sort()).toEqual(platformDeals.sort());
+  });
+});

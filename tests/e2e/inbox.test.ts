@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { baseUrl, launchBrowser, newContext, toastsSeen } from "./browser.ts";
+
+/** Call the API as the page's signed-in person (same token, same organization). */
+async function callFromPage<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const answer: { status: number; json: unknown } = await page.evaluate(
+    async ({ method, path, body }) => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
+      const user = JSON.parse(localStorage.getItem(key)!);
+      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
+      const orgId = profile.state?.currentOrganizationId ?? "";
+      const r = await fetch(path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${user.access_token}`,
+          OrganizationId: orgId,
+          "content-type": "application/json",
+          "X-Requested-With": "XMLHttpRequest",
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, json: await r.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+  return answer as { status: number; json: T };
+}
+
+describe("the inbox: a platform outage shows in the sidebar badge, live", () => {
+  let browser: Browser;
+  /** The e2e server sends e-mail to this port (SMTP_URL, tests/e2e/globalSetup.ts); test files run one at a time. */
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    smtp = await startSmtpServer(inject("e2eSmtpPort"));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await smtp?.close();
+  });
+
+  it("counts the outage in the badge without a reload, lists it, marks it read; the settings screen adds a channel and refuses a metadata address", async () => {
+    const page = await (await newContext(browser)).newPage();
+    await page.goto("/");
+    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByLabel("Full name").fill("Ida Inbox");
+    await page.getByLabel("Email").fill(`ida.${Date.now()}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill("notify-me-please-1");
+    await page.getByLabel("Confirm password").fill("notify-me-please-1");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
+    // Signed in and through the preflight: the organization is chosen.
+    await page
+      .getByRole("link", { name: /Connect a platform/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
+
+    const created = await callFromPage<{ id: string }>(page, "POST", "/api/tradePlatforms", {
+      type: "MT5",
+      name: "Outage MT5",
+      timeZone: "UTC",
+      connection: { kind: "simulated", accounts: 10, tradeRate: 0 },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const platformId = created.json.id;
+    await expect
+      .poll(async () => (await callFromPage<{ state: string }>(page, "GET", `/api/tradePlatforms/${platformId}`)).json.state, { timeout: 20_000 })
+      .toBe("connected");
+
+    await page.goto("/inbox");
+    await page.getByText("No notifications").waitFor({ timeout: 20_000 });
+    const inboxLink = page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: /^Inbox/ });
+    expect(await inboxLink.getByTestId("inbox-unread").count()).toBe(0);
+
+    // The platform's link drops (the demo tool of simulated servers): the badge counts it, no reload.
+    expect((await callFromPage(page, "POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "disconnect" })).status).toBe(200);
+    await expect.poll(async () => (await inboxLink.textContent()) ?? "", { timeout: 10_000 }).toMatch(/1 unread/);
+    await expect.poll(() => inboxLink.getByTestId("inbox-unread").textContent()).toMatch(/^1/);
+
+    // The page follows too: the notice is listed, with a link to the platform.
+    const item = page.getByRole("listitem", { name: /^Unread: Outage MT5 disconnected/ });
+    await item.waitFor({ timeout: 10_000 });
+    expect(await item.getByRole("link", { name: "Open" }).getAttribute("href")).toBe(`/tradePlatforms/MT5/${platformId}/settings`);
+    await item.getByRole("button", { name: /Mark .* read/ }).click();
+    await expect.poll(() => inboxLink.getByTestId("inbox-unread").count(), { timeout: 10_000 }).toBe(0);
+    await page.getByRole("listitem", { name: /^Outage MT5 disconnected/ }).waitFor();
+
+    // Settings: a webhook to the cloud metadata address is refused inline; an e-mail channel is added and tested.
+    await page.goto("/settings/notifications");
+    const form = page.getByRole("form", { name: "Add a channel" });
+    await form.getByLabel("Name").fill("Metadata");
+    await form.getByLabel("URL").fill("http://169.254.169.254/latest/meta-data");
+    await form.getByLabel("Secret").fill("a-secret-of-sixteen-plus");
+    await form.getByRole("button", { name: "Add channel" }).click();
+    await form.getByText(/private, loopback, link-local or reserved address/).waitFor({ timeout: 10_000 });
+
+    await form.getByLabel("Kind").click();
+    await page.getByRole("option", { name: "E-mail" }).click();
+    await form.getByLabel("Name").fill("Risk desk");
+    await form.getByLabel("Recipients").fill("risk@example.com");
+    await form.getByRole("button", { name: "Add channel" }).click();
+    const channel = page.getByRole("listitem", { name: "E-mail channel Risk desk" });
+    await channel.waitFor({ timeout: 10_000 });
+    await channel.getByRole("button", { name: "Send test" }).click();
+    await expect.poll(() => toastsSeen(page).join("|"), { timeout: 10_000 }).toMatch(/Test sent/);
+    // …and the test message reaches the mailbox through the server's SMTP.
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes("risk@example.com"));
+    expect(mail.subject ?? "").not.toBe("");
+
+    await callFromPage(page, "POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "restore" });
+  }, 90_000);
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
+
+const onProvider = (page: Page) => page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
+const layoutShown = (page: Page) => page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
+
+/** An API call with the page's own sign-in, as the app makes it. */
+async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
+      const user = JSON.parse(localStorage.getItem(key)!);
+      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
+      const r = await fetch(path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${user.access_token}`,
+          OrganizationId: profile.state?.currentOrganizationId ?? "",
+          "X-Requested-With": "XMLHttpRequest",
+          "Content-Type": "application/json",
+          "Idempotency-Key": crypto.randomUUID(),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, text: await r.text() };
+    },
+    { method, path, body },
+  );
+}
+
+describe("an administrator invites a colleague as Viewer", () => {
+  let browser: Browser;
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer(inject("e2eSmtpPort"));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await smtp?.close();
+  });
+
+  it("e-mails the link; the colleague signs up, lands in the organization, reads /users and is refused a deposit", async () => {
+    const email = `colleague.${Date.now()}@example.com`;
+
+    // The administrator invites.
+    const admin = await (await newContext(browser)).newPage();
+    await admin.goto("/settings/members");
+    await onProvider(admin);
+    await signInAtProvider(admin, demo());
+    await admin.waitForURL(`${baseUrl()}/settings/members`, { timeout: 20_000 });
+    await admin.getByRole("gridcell", { name: "demo@toolbox.local" }).waitFor({ timeout: 20_000 });
+    await admin.getByLabel("E-mail address").fill(email);
+    await expect.poll(() => admin.getByRole("combobox", { name: "Role" }).textContent()).toContain("Viewer");
+    await admin.getByRole("button", { name: "Send invitation" }).click();
+    await expect.poll(() => toastsSeen(admin).some((t) => t.includes("Invitation sent")), { timeout: 15_000 }).toBe(true);
+    await admin.getByRole("list", { name: "Pending invitations" }).getByText(email).waitFor();
+
+    // The e-mail arrives at this test's SMTP server.
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes(email));
+    expect(mail.subject).toBe("You are invited to Demo Brokerage on Toolbox");
+    const link = invitationLinkIn(mail.text);
+    expect(link.startsWith(`${baseUrl()}/settings/organizations#invitation=`)).toBe(true);
+
+    // The colleague follows it, signs up, and lands in Demo Brokerage.
+    const colleague = await (await newContext(browser)).newPage();
+    await colleague.goto(link);
+    await onProvider(colleague);
+    await colleague.getByRole("link", { name: "Create an account" }).click();
+    await colleague.getByLabel("Full name").fill("Carla Colleague");
+    await colleague.getByLabel("Email").fill(email);
+    await colleague.getByLabel("Password", { exact: true }).fill("teal-harbour-violin-58");
+    await colleague.getByLabel("Confirm password").fill("teal-harbour-violin-58");
+    await colleague.getByRole("button", { name: "Create account" }).click();
+    await colleague.waitForURL(`${baseUrl()}/`, { timeout: 30_000 });
+    await layoutShown(colleague);
+    await expect.poll(() => colleague.getByRole("button", { name: /^Organization: Demo Brokerage/ }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(toastsSeen(colleague).some((t) => t.includes("Invitation accepted"))).toBe(true);
+
+    // As a Viewer: /users lists the accounts; no deposit is offered, and the API refuses one clearly.
+    await colleague.goto("/users");
+    const loginCell = colleague
+      .locator('[role="gridcell"][col-id="login"]')
+      .filter({ hasText: /^\s*\d+\s*$/ })
+      .first();
+    await loginCell.waitFor({ timeout: 30_000 });
+    await loginCell.click();
+    await colleague
+      .getByText(/Leverage/)
+      .first()
+      .waitFor({ timeout: 15_000 });
+    expect(await colleague.getByRole("button", { name: "Balance operation" }).count()).toBe(0);
+    const accounts = JSON.parse((await apiFromPage(colleague, "GET", "/api/accounts")).text) as { items: { platformId: string; login: string }[] };
+    const account = accounts.items[0]!;
+    const deposit = await apiFromPage(colleague, "POST", `/api/accounts/${account.platformId}/${account.login}/balance-operations`, {
+      type: "deposit",
+      amount: "100",
+      comment: "should be refused",
+    });
+    expect(deposit.status).toBe(403);
+    expect(JSON.parse(deposit.text).message).toBe('You need the "money" permission on the "users" module in this organization. Ask its administrator.');
+
+    // The administrator sees the new member with their role.
+    await admin.reload();
+    await admin.getByRole("gridcell", { name: email }).waitFor({ timeout: 20_000 });
+    expect(await admin.getByRole("row").filter({ hasText: email }).getByText("Viewer").count()).toBe(1);
+  });
+});
