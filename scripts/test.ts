@@ -16,6 +16,12 @@ interface VitestJson {
   numTodoTests: number;
   numFailedTestSuites: number;
   success: boolean;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
 }
 
 const outDir = path.resolve("test-results");
@@ -23,6 +29,11 @@ fs.mkdirSync(outDir, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** What failed, by the label of its pass, repeated just above the totals. */
 const failedPasses: string[] = [];
+/**
+ * Each failed test (or suite that did not load) with the first line of its error, also repeated
+ * just above the totals: CI may keep only the end of the output, and a flaky test must be named.
+ */
+const failedTests: string[] = [];
 function fail(label: string) {
   if (!failedPasses.includes(label)) failedPasses.push(label);
 }
@@ -50,6 +61,22 @@ function vitest(label: string, file: string, projects: string[], node?: string) 
   totals.failed += result.numFailedTests + (result.numFailedTests === 0 ? result.numFailedTestSuites : 0);
   totals.skipped += result.numPendingTests + result.numTodoTests;
   if (status !== 0 || !result.success) fail(label);
+  for (const suite of result.testResults) {
+    const file = path.relative(process.cwd(), suite.name);
+    const failed = suite.assertionResults.filter((t) => t.status === "failed");
+    for (const t of failed) failedTests.push(`${label} · ${file} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    if (suite.status === "failed" && failed.length === 0) failedTests.push(`${label} · ${file}: ${firstLine(suite.message)}`);
+  }
+}
+
+function firstLine(message: string | undefined) {
+  // eslint-disable-next-line no-control-regex -- strips the terminal colours Vitest keeps in messages
+  const line =
+    (message ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .trim()
+      .split("\n")[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line || "(no message)";
 }
 
 const UNIT_AND_API = ["unit", "server", "api-pglite", "api-postgres"];
@@ -79,6 +106,7 @@ if (run("npm", ["run", "--silent", "build"]) !== 0) {
   vitest("Browser end-to-end", "e2e", ["e2e"]);
 }
 
+if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.map((t) => `  - ${t}`).join("\n")}`);
 if (failedPasses.length) console.error(`\nFailed: ${failedPasses.join("; ")}.`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
