@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 interface VitestJson {
   numPassedTests: number;
@@ -70,10 +71,9 @@ function vitest(label: string, file: string, projects: string[], node?: string) 
 }
 
 function firstLine(message: string | undefined) {
-  // eslint-disable-next-line no-control-regex -- strips the terminal colours Vitest keeps in messages
+  // Vitest keeps the terminal's colours in its messages.
   const line =
-    (message ?? "")
-      .replace(/\u001b\[[0-9;]*m/g, "")
+    stripVTControlCharacters(message ?? "")
       .trim()
       .split("\n")[0] ?? "";
   return line.length > 300 ? `${line.slice(0, 300)}…` : line || "(no message)";
