@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { auditEvents, invitations, memberClaims } from "../../server/db/schema.ts";
 import { describeDb } from "../helpers/db.ts";
 import { authorize, browse, pathOf, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";
@@ -101,6 +101,13 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
     const audit = await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.organizationId, org));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["invitation.created", "invitation.accepted"]));
     expect(JSON.stringify(audit)).not.toContain(tokenOf(link));
+    await vi.waitFor(
+      async () => {
+        const inbox = (await call("GET", "/api/inbox?type=memberJoined")).json() as { items: { title: string }[] };
+        expect(inbox.items).toContainEqual(expect.objectContaining({ title: "Vic Viewer joined the organization" }));
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it("invite-only sign-up refuses an address nobody invited", async () => {
@@ -215,6 +222,15 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "member.removed"), eq(auditEvents.targetId, leaver.sub)));
     expect(audit).toMatchObject({ organizationId: org, actorSub: admin.sub });
+
+    // The members area publishes it on the bus: the administrator's inbox says so.
+    await vi.waitFor(
+      async () => {
+        const inbox = (await call("GET", "/api/inbox?type=memberLeft")).json() as { items: { title: string; link: string }[] };
+        expect(inbox.items).toContainEqual(expect.objectContaining({ title: "Lee Leaver left the organization", link: "/settings/members" }));
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it("removing a member ends their inbox stream too", async () => {

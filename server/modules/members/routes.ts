@@ -1,3 +1,4 @@
+import { ORGANIZATION_WIDE } from "../../events/types.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { accessOfClaims } from "../../../core/roles.ts";
@@ -55,6 +56,11 @@ export async function memberRoutes(app: FastifyInstance) {
     accessChanged(organizationId) {
       app.access.members.dropOrganization(organizationId);
       void app.access.streams.changed(organizationId);
+    },
+    membershipChanged({ type, organizationId, sub, name }) {
+      app.bus
+        .publish({ type, organizationId, platformId: ORGANIZATION_WIDE, sub, name })
+        .catch((err: unknown) => app.log.warn({ err, organizationId, type }, "cannot publish a membership change on the bus"));
     },
     log: app.log.child({ module: "members" }),
   };

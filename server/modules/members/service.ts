@@ -29,6 +29,8 @@ export interface MembersDeps {
   publicUrl: string;
   /** After a membership or claims change has committed: this node's caches and streams follow at once. */
   accessChanged(organizationId: string): void;
+  /** After a member joined or left has committed: the event for notifications (server/events). */
+  membershipChanged(event: { type: "memberJoined" | "memberLeft"; organizationId: string; sub: string; name: string | null }): void;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -81,7 +83,7 @@ export async function changeMemberAccess(deps: MembersDeps, actor: Actor, sub: s
 /** Removes a member: their API access and live streams in this organization end at once. */
 export async function removeMember(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
   const { organizationId } = actor;
-  await deps.db.transaction(async (tx) => {
+  const removed = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
     if (isAdminIn(member.claims, organizationId) && (await countAdmins(tx, organizationId)) <= 1) {
       throw new RefusedError(
@@ -95,8 +97,10 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
       targetId: sub,
       before: { email: member.email, name: member.name, ...accessView(accessOfClaims(member.claims, organizationId)) },
     });
+    return member;
   });
   deps.accessChanged(organizationId);
+  deps.membershipChanged({ type: "memberLeft", organizationId, sub, name: removed.name ?? removed.email });
 }
 
 // ---- invitations ----
@@ -292,6 +296,7 @@ export async function acceptInvitation(
     return { organizationId: org.id, organizationName: org.name };
   });
   deps.accessChanged(result.organizationId);
+  deps.membershipChanged({ type: "memberJoined", organizationId: result.organizationId, sub: user.sub, name: user.name ?? user.email ?? null });
   return result;
 }
 
