@@ -17,7 +17,7 @@ import { describeDb, theOnly } from "../helpers/db.ts";
 import { authorize, browse, exchangeCode, followToCallback, pathOf, signUp as signUpThroughPages, type TokenSet } from "../helpers/oidcFlow.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
-import { apiHeaders } from "../helpers/tokens.ts";
+import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
 import { addMember } from "./support/fixtures.ts";
 
 const PASSWORD = "lantern-orchid-basalt-42";
@@ -264,6 +264,19 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
       expect(posted.statusCode).toBe(303);
       expect(decodeJwt((await tokensAfter(flow, posted)).access_token).amr).toEqual(["pwd"]);
     });
+  });
+
+  it("has nothing to manage for someone without an account at the embedded provider", async () => {
+    const tokens = await tokenFactory(t.ctx);
+    const person = newPerson("Eve External");
+    const headers = apiHeaders(await tokens.mint(person));
+    const status = await t.app.inject({ url: "/api/profile/two-factor", headers });
+    expect(status.json()).toEqual({ available: false, enabled: false, enabledAt: null, recoveryCodesLeft: 0 });
+    const start = await t.app.inject({ method: "POST", url: "/api/profile/two-factor/enrolment", headers });
+    expect(start.statusCode).toBe(409);
+    expect(start.json().message).toMatch(/identity provider you sign in with/);
+    const confirm = await t.app.inject({ method: "POST", url: "/api/profile/two-factor/enrolment/confirm", headers, payload: { code: "\u0000" } });
+    expect(confirm.statusCode).toBe(400);
   });
 
   it(`locks the second step after ${MAX_FAILED_ATTEMPTS} wrong codes in a row, even for a right code, with a clear message`, async () => {
