@@ -67,3 +67,9 @@ export function formValue(body: unknown, key: string): string {
   const s = firstValue(v);
   return typeof s === "string" ? s.slice(0, 254) : "";
 }
+
+/** The second step of a sign-in: a code from the authenticator app, or a recovery code. */
+export const TwoFactorForm = z.object({
+  code: formString.pipe(z.string().trim().min(1, "Enter the code from your authenticator app.").max(64, "This code is too long.")),
+});
+export type TwoFactorForm = z.infer<typeof TwoFactorForm>;

@@ -30,7 +30,7 @@ export async function registerIdentityProvider(app: FastifyInstance, ctx: AppCon
   // Prepare the stand-in hash now, so even the first unknown email costs exactly one hash.
   burnPasswordCheck("").catch(() => {});
 
-  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db });
+  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db, cipher });
   await mountProvider(app, { provider, publicUrl: config.publicUrl });
 
   // Expired sessions, codes and tokens are invisible already; this only keeps the table small.

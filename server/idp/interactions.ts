@@ -5,24 +5,40 @@ import type { Interaction } from "oidc-provider";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./people.ts";
-import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm } from "./forms.ts";
+import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm, TwoFactorForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
 import { hasPendingInvitation } from "../modules/members/repository.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
 import { idpPageCsp } from "./views/csp.ts";
-import { errorPage, signInPage, signUpPage, type FormErrors } from "./views/pages.ts";
+import { errorPage, signInPage, signUpPage, twoFactorPage, type FormErrors } from "./views/pages.ts";
+import type { SecretCipher } from "../secrets/cipher.ts";
+import { checkCode, hasTwoFactor, MAX_FAILED_ATTEMPTS, waitText } from "./twoFactor.ts";
 
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
 export const SIGN_UP_LIMIT = { max: 10, timeWindow: 60_000 };
 /** Across emails: one address trying many accounts (password spraying) is held up too. */
 export const SIGN_IN_PER_ADDRESS_LIMIT = { max: 50, timeWindow: 60_000 };
+/** Second-step codes per client address (on top of the per-person lockout in twoFactor.ts). */
+export const TWO_FACTOR_PER_ADDRESS_LIMIT = { max: 30, timeWindow: 60_000 };
+
+/** How the person signed in (RFC 8176), as the provider puts it in the tokens' `amr`. */
+export const AMR_PASSWORD = ["pwd"];
+export const AMR_PASSWORD_AND_OTP = ["pwd", "otp"];
+
+/**
+ * Where an interaction remembers a password that was right while it waits for the second factor.
+ * It lives in the provider's own interaction record (bound to its cookie, gone with it); the
+ * provider ignores it, since it has no `login`.
+ */
+const PASSWORD_STEP = "toolboxPasswordVerified";
 
 interface Options {
   provider: Provider;
   config: Config;
   db: Db;
+  cipher: SecretCipher;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
@@ -34,7 +50,7 @@ type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
  * open redirect. Consent is never asked: Toolbox's web client is first-party.
  */
 export async function interactionRoutes(app: FastifyInstance, opts: Options) {
-  const { provider, config, db } = opts;
+  const { provider, config, db, cipher } = opts;
   const publicOrigin = new URL(config.publicUrl).origin;
   const homeUrl = `${config.publicUrl}/`;
   const csp = idpPageCsp({ publicOrigin });
@@ -45,6 +61,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     page: `${INTERACTION_PATH}/${encodeURIComponent(uid)}`,
     login: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/login`,
     signUp: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/signup`,
+    twoFactor: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/two-factor`,
   });
 
   const sendPage = (reply: FastifyReply, status: number, page: string) =>
@@ -100,9 +117,18 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       }),
     );
 
+  const renderTwoFactor = (reply: FastifyReply, uid: string, status: number, errors?: FormErrors<"code">) =>
+    sendPage(reply, status, twoFactorPage({ homeUrl, action: urls(uid).twoFactor, restartUrl: urls(uid).page, errors }));
+
+  /** The account whose password this interaction accepted, waiting for its second factor. */
+  const passwordVerifiedFor = (interaction: Interaction): string | undefined => {
+    const step = interaction.result?.[PASSWORD_STEP] as { accountId?: unknown } | undefined;
+    return typeof step?.accountId === "string" ? step.accountId : undefined;
+  };
+
   /** Signed in: the provider resumes the authorization request (and issues the code). */
-  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string) => {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[] = AMR_PASSWORD) => {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, amr } }, { mergeWithLastSubmission: false });
     return reply.header("Cache-Control", "no-store").redirect(returnTo, 303);
   };
 
@@ -112,6 +138,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     const status = error.statusCode ?? 500;
     if (status === 429 && uid) {
       const message = "Too many attempts. Please wait a minute, then try again.";
+      if (request.url.endsWith("/two-factor")) return renderTwoFactor(reply, uid, 429, { form: message });
       if (request.url.endsWith("/signup")) {
         return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
       }
@@ -174,7 +201,54 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       if (!account) {
         return renderSignIn(reply, interaction.uid, 401, parsed.data.email, { form: "The email or password is not correct." });
       }
+      if (await hasTwoFactor(db, account.id)) {
+        // The password was right; the sign-in finishes only with the second factor.
+        interaction.result = { [PASSWORD_STEP]: { accountId: account.id } };
+        await interaction.persist();
+        return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
+      }
       return finishLogin(request, reply, account.id);
+    },
+  );
+
+  app.get("/:uid/two-factor", async (request: UidRequest, reply) => {
+    const interaction = await loadInteraction(request, reply);
+    if (!interaction) return sendExpired(reply);
+    if (!passwordVerifiedFor(interaction)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+    return renderTwoFactor(reply, interaction.uid, 200);
+  });
+
+  app.post(
+    "/:uid/two-factor",
+    { config: { rateLimit: { ...TWO_FACTOR_PER_ADDRESS_LIMIT, hook: "preHandler", keyGenerator: (request: FastifyRequest) => `two-factor|${request.ip}` } } },
+    async (request: UidRequest, reply) => {
+      const interaction = await loadInteraction(request, reply);
+      if (!interaction) return sendExpired(reply);
+      const accountId = passwordVerifiedFor(interaction);
+      if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+      const parsed = TwoFactorForm.safeParse(request.body ?? {});
+      if (!parsed.success) return renderTwoFactor(reply, interaction.uid, 400, fieldErrors(parsed.error));
+      const result = await checkCode({ db, cipher }, accountId, parsed.data.code);
+      if (result.ok) {
+        request.log.info({ accountId, method: result.method }, "two-factor sign-in");
+        return finishLogin(request, reply, accountId, AMR_PASSWORD_AND_OTP);
+      }
+      // Never the code itself in the log.
+      request.log.warn({ accountId, reason: result.reason }, "two-factor code refused at sign-in");
+      switch (result.reason) {
+        case "locked":
+          reply.header("Retry-After", String(result.retryAfterSeconds));
+          return renderTwoFactor(reply, interaction.uid, 429, {
+            form: `Too many wrong codes (${MAX_FAILED_ATTEMPTS} in a row). Wait ${waitText(result.retryAfterSeconds)}, then try again.`,
+          });
+        case "notEnrolled":
+          // Two-factor was turned off (or reset) meanwhile: the password alone signs in.
+          return finishLogin(request, reply, accountId);
+        default:
+          return renderTwoFactor(reply, interaction.uid, 401, {
+            code: "This code is not correct, or it was already used. Enter the current code from your authenticator app, or a recovery code.",
+          });
+      }
     },
   );
 

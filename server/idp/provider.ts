@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { API_AUDIENCE, API_RESOURCE, API_SCOPE, type Config } from "../config.ts";
-import { GRANT_ID_CLAIM } from "../http/auth/tokens.ts";
+import { AMR_CLAIM, GRANT_ID_CLAIM } from "../http/auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { findAccount, findAccountById } from "./people.ts";
 import { createDrizzleAdapter } from "./adapter.ts";
@@ -77,7 +77,8 @@ export function createProvider(opts: ProviderOptions): Provider {
     },
     scopes: ["openid", "offline_access", "profile", "email"],
     claims: {
-      openid: ["sub"],
+      // `amr` (how the person signed in, RFC 8176) in every ID token; the provider takes it from the sign-in.
+      openid: ["sub", "amr"],
       email: ["email", "email_verified"],
       profile: ["name"],
     },
@@ -136,12 +137,15 @@ export function createProvider(opts: ProviderOptions): Provider {
     },
     // The API mirrors the person from the access token alone, so it carries email and name; and
     // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
-    extraTokenClaims: async (_ctx, token) => {
+    // And how the person signed in (`amr`, RFC 8176: ["pwd"] or ["pwd","otp"]), from the code or
+    // refresh token it is issued for, so the API can require two-factor (docs/security.md).
+    extraTokenClaims: async (ctx, token) => {
       if (!("accountId" in token) || !token.accountId) return undefined;
       const account = await findAccountById(db, token.accountId);
       if (!account) return undefined;
       const grantId = "grantId" in token && typeof token.grantId === "string" ? token.grantId : undefined;
-      return { email: account.email, name: account.name, ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}) };
+      const amr = amrOf(ctx);
+      return { email: account.email, name: account.name, ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}), ...(amr ? { [AMR_CLAIM]: amr } : {}) };
     },
     loadExistingGrant: (ctx) => loadFirstPartyGrant(ctx, config.oidc.clientId),
     // Our web client gets refresh tokens without asking for offline_access (oidc-client-ts renews with them).
@@ -170,4 +174,11 @@ export function createProvider(opts: ProviderOptions): Provider {
   provider.proxy = config.trustProxy !== false;
   provider.on("server_error", (_ctx: KoaContextWithOIDC, err: Error) => log.error({ err }, "identity provider error"));
   return provider;
+}
+
+/** The `amr` of the sign-in behind the token being issued: kept on the authorization code and on every refresh token. */
+function amrOf(ctx: KoaContextWithOIDC | undefined): string[] | undefined {
+  const entities = ctx?.oidc?.entities;
+  const amr = entities?.AuthorizationCode?.amr ?? entities?.RefreshToken?.amr ?? entities?.RotatedRefreshToken?.amr;
+  return Array.isArray(amr) && amr.every((v) => typeof v === "string") ? amr : undefined;
 }

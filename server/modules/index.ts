@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { authGuard } from "../http/auth/guard.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
+import { twoFactorRoutes } from "./twoFactor/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
@@ -20,6 +21,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(authGuard);
   await api.register(healthRoutes);
   await api.register(profileRoutes);
+  await api.register(twoFactorRoutes);
   await api.register(organizationRoutes);
   await api.register(tradePlatformRoutes);
   await api.register(memberRoutes);

@@ -97,6 +97,11 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
       path: () => "/settings/members",
       ready: (p) => p.getByRole("gridcell", { name: "demo@toolbox.local" }).waitFor({ timeout: 20_000 }),
     },
+    {
+      name: "settings: security",
+      path: () => "/settings/security",
+      ready: (p) => p.getByRole("button", { name: "Set up two-factor sign-in" }).waitFor({ timeout: 20_000 }),
+    },
     { name: "inbox", path: () => "/inbox", ready: (p) => p.getByRole("radiogroup", { name: "Show" }).waitFor() },
     {
       name: "settings: notifications",

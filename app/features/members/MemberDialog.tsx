@@ -5,14 +5,17 @@ import { Button } from "~/ui/Button";
 import { DialogContent, DialogRoot } from "~/ui/Dialog";
 import { toast } from "~/ui/toast";
 import { AccessEditor, choiceOf, draftOf } from "./AccessEditor";
-import { useChangeAccess, useRemoveMember } from "./membersApi";
+import { useChangeAccess, useRemoveMember, useResetTwoFactor } from "./membersApi";
 
 /** Change a member's role or permissions, or remove them. The API refuses to leave no administrator. */
 export function MemberDialog({ member, onClose }: { member: MemberView; onClose: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(member.role, member.permissions));
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [confirm, setConfirm] = useState<"remove" | "resetTwoFactor" | null>(null);
+  const confirmRemove = confirm === "remove";
+  const setConfirmRemove = (on: boolean) => setConfirm(on ? "remove" : null);
   const change = useChangeAccess();
   const remove = useRemoveMember();
+  const resetTwoFactor = useResetTwoFactor();
   const who = member.name ?? member.email ?? member.sub;
 
   const save = async () => {
@@ -31,6 +34,16 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
     onClose();
   };
 
+  const resetMemberTwoFactor = async () => {
+    const done = await resetTwoFactor.mutateAsync(member.sub).then(
+      () => true,
+      () => false,
+    );
+    if (!done) return;
+    toast({ title: "Two-factor reset", description: `${who} signs in with their password alone until they set up two-factor again.`, color: "success" });
+    setConfirm(null);
+  };
+
   return (
     <DialogRoot open onOpenChange={(open) => !open && onClose()}>
       <DialogContent
@@ -38,7 +51,16 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
         description={member.email && member.name ? member.email : undefined}
         className="max-w-2xl"
         footer={
-          confirmRemove ? (
+          confirm === "resetTwoFactor" ? (
+            <>
+              <Button variant="secondary" onClick={() => setConfirm(null)}>
+                Keep
+              </Button>
+              <Button variant="danger" loading={resetTwoFactor.isPending} onClick={() => void resetMemberTwoFactor()}>
+                Reset two-factor of {who}
+              </Button>
+            </>
+          ) : confirmRemove ? (
             <>
               <Button variant="secondary" onClick={() => setConfirmRemove(false)}>
                 Keep
@@ -49,6 +71,9 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
             </>
           ) : (
             <>
+              <Button variant="secondary" onClick={() => setConfirm("resetTwoFactor")}>
+                Reset two-factor
+              </Button>
               <Button variant="secondary" onClick={() => setConfirmRemove(true)}>
                 Remove from organization
               </Button>
@@ -59,7 +84,12 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
           )
         }
       >
-        {confirmRemove ? (
+        {confirm === "resetTwoFactor" ? (
+          <p className="text-sm" role="alert">
+            For a lost phone: {who}'s two-factor sign-in and recovery codes are removed, so their password alone signs them in until they set it up again. They
+            are told by e-mail when Toolbox sends e-mail.
+          </p>
+        ) : confirmRemove ? (
           <p className="text-sm" role="alert">
             {who} will lose access to this organization at once, including open live views. Their account stays.
           </p>

@@ -51,3 +51,4 @@ export const useRevoke = () => useMembersMutation((id: string) => api.del(`/api/
 export const useChangeAccess = () =>
   useMembersMutation(({ sub, access }: { sub: string; access: AccessChoice }) => api.put<MemberView>(`/api/members/${encodeURIComponent(sub)}`, access));
 export const useRemoveMember = () => useMembersMutation((sub: string) => api.del(`/api/members/${encodeURIComponent(sub)}`));
+export const useResetTwoFactor = () => useMembersMutation((sub: string) => api.post(`/api/members/${encodeURIComponent(sub)}/two-factor/reset`));

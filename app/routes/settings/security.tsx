@@ -1,16 +1,11 @@
-import { ShieldCheck } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
-import { Section } from "~/ui/Section";
+import { TwoFactorSection } from "~/features/security/twoFactor";
 
 export const meta = () => [{ title: "Security · Toolbox" }];
 
 export default function SecurityPage() {
   return (
-    <Section title="Sign-in and access">
-      <ComingLater
-        icon={ShieldCheck}
-        what="Two-factor sign-in and whether the organization requires it, session lifetime, API clients for machine access and allowed IP ranges."
-      />
-    </Section>
+    <div className="grid gap-8">
+      <TwoFactorSection />
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 
 /** Accounts of the embedded identity provider (not used with an external provider). */
@@ -15,6 +15,44 @@ export const idpAccounts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("idp_accounts_email_idx").on(sql`lower(${t.email})`)],
+);
+
+/**
+ * Two-factor sign-in (TOTP) of an embedded-provider account (server/idp/twoFactor.ts). The secret
+ * is encrypted at rest (server/secrets) with the account id as associated data. While an
+ * enrolment waits for its first code, `pendingSecretEncrypted` holds the new secret and
+ * `enabledAt` stays null (or keeps the previous enrolment's, until the new one is confirmed).
+ */
+export const idpTwoFactor = pgTable("idp_two_factor", {
+  accountId: uuid("account_id")
+    .primaryKey()
+    .references(() => idpAccounts.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted"),
+  pendingSecretEncrypted: text("pending_secret_encrypted"),
+  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  /** The last 30-second step a code was accepted for: a code (or an older one) is never taken twice. */
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  /** Wrong codes in a row, and until when codes are refused after too many. */
+  failedAttempts: integer("failed_attempts").notNull().default(0),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes of a two-factor enrolment, stored as SHA-256 hashes (they are random, 80 bits). */
+export const idpRecoveryCodes = pgTable(
+  "idp_recovery_codes",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => idpAccounts.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("idp_recovery_codes_account_hash_idx").on(t.accountId, t.codeHash)],
 );
 
 /** oidc-provider's storage (sessions, grants, codes, refresh tokens …), one row per model instance. */

@@ -6,6 +6,11 @@ export interface Caller {
   sub: string;
   email: string | null;
   name: string | null;
+  /**
+   * How the person signed in, from the token's `amr` (RFC 8176), e.g. ["pwd"] or ["pwd","otp"];
+   * empty when the token does not say. "otp" or "mfa" in it means two-factor.
+   */
+  amr: string[];
 }
 
 /** The organization named by the `OrganizationId` header, once membership is proven. */

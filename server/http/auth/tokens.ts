@@ -29,6 +29,8 @@ export interface VerifiedToken {
 
 /** The claim in which the embedded provider names the grant of an access token (server/idp/provider.ts). */
 export const GRANT_ID_CLAIM = "grant_id";
+/** How the person signed in (RFC 8176): the embedded provider says ["pwd"] or ["pwd","otp"]. */
+export const AMR_CLAIM = "amr";
 
 export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
@@ -72,10 +74,13 @@ function callerFrom(payload: JWTPayload): Caller {
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
+  const amr = payload[AMR_CLAIM];
   return {
     sub: payload.sub as string,
     email: str(payload.email) ?? (preferred?.includes("@") ? preferred : null),
     name: str(payload.name) ?? (given || null),
+    // A single string is tolerated (some providers send one); anything else means "not said".
+    amr: (Array.isArray(amr) ? amr : [amr]).filter((v): v is string => typeof v === "string" && v !== ""),
   };
 }
 

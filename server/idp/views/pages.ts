@@ -60,6 +60,37 @@ ${v.signUpUrl ? html`<p class="alt">New to Toolbox? <a href="${v.signUpUrl}">Cre
   return layout({ title: "Sign in", body, homeUrl: v.homeUrl });
 }
 
+export interface TwoFactorView {
+  homeUrl: string;
+  action: string;
+  /** Where to start over with another account. */
+  restartUrl: string;
+  errors?: FormErrors<"code">;
+}
+
+/** The second step of a sign-in with two-factor: a code from the app, or a recovery code. */
+export function twoFactorPage(v: TwoFactorView): string {
+  const e = v.errors ?? {};
+  const body = html`<h1>Two-factor sign-in</h1>
+<p class="lead">Enter the 6-digit code from your authenticator app.</p>
+${formAlert(e.form)}
+<form method="post" action="${v.action}">
+${field({
+  id: "code",
+  label: "Authentication code",
+  type: "text",
+  autocomplete: "one-time-code",
+  error: e.code,
+  hint: "Lost your device? Enter one of your recovery codes instead.",
+  autofocus: true,
+  maxlength: 64,
+})}
+<button class="button" type="submit">Verify</button>
+</form>
+<p class="alt"><a href="${v.restartUrl}">Sign in with another account</a></p>`;
+  return layout({ title: "Two-factor sign-in", body, homeUrl: v.homeUrl });
+}
+
 export interface SignUpView {
   homeUrl: string;
   action: string;

@@ -113,6 +113,23 @@ export async function memberRoutes(app: FastifyInstance) {
     },
   );
 
+  api.post(
+    "/members/:sub/two-factor/reset",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Reset a member's two-factor sign-in (a lost device): they sign in with their password alone and can enrol again",
+        description: "Audited; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor.",
+        params: MemberParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      await service.resetMemberTwoFactor(deps, actorOf(request), request.params.sub);
+      return reply.status(204).send();
+    },
+  );
+
   api.get(
     "/members/invitations",
     { config: read, schema: { tags, summary: "Invitations not yet accepted (pending or expired)", response: { 200: InvitationListSchema } } },

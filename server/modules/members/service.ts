@@ -9,7 +9,9 @@ import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
 import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, roleOfAccess, type MemberAccess } from "../../../core/roles.ts";
 import { INVITATION_LINK_HASH, INVITATION_LINK_PATH, type AccessInput } from "../../../core/schemas/members.ts";
 import type { Db } from "../../db/client.ts";
-import { invitations, mailOutbox, memberClaims, memberships } from "../../db/schema.ts";
+import { invitations, mailOutbox, memberClaims, memberships, organizations } from "../../db/schema.ts";
+import { removeTwoFactor } from "../../idp/twoFactor.ts";
+import { UUID_PATTERN } from "../../../core/ids.ts";
 import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
 import type { Mailer, MailMessage } from "../../mail/mailer.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
@@ -101,6 +103,49 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
   });
   deps.accessChanged(organizationId);
   deps.membershipChanged({ type: "memberLeft", organizationId, sub, name: removed.name ?? removed.email });
+}
+
+/**
+ * An administrator resets a member's two-factor sign-in (a lost device): the member signs in with
+ * their password alone and can enrol again. It is the person's sign-in everywhere, so only for
+ * a member of this organization (404 otherwise). Audited; the member is told by e-mail when
+ * SMTP_URL is set.
+ */
+export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
+  const { organizationId } = actor;
+  const member = await deps.db.transaction(async (tx) => {
+    const member = await lockedMember(tx, organizationId, sub);
+    const wasOn = UUID_PATTERN.test(sub) && (await removeTwoFactor(tx, sub));
+    if (!wasOn) throw new ConflictError(`${nameOf(member)} does not sign in with two-factor: there is nothing to reset.`);
+    await recordAudit(tx, actor, {
+      action: "member.twoFactorReset",
+      targetType: "member",
+      targetId: sub,
+      before: { twoFactor: true },
+      after: { twoFactor: false },
+    });
+    return member;
+  });
+  if (deps.mailer && member.email) {
+    const [organization] = await deps.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
+    const by = actor.name ?? "An administrator";
+    try {
+      await deps.mailer.send({
+        to: member.email,
+        subject: "Your Toolbox two-factor sign-in was reset",
+        text: [
+          `${by} of ${organization?.name ?? "your organization"} reset your two-factor sign-in to Toolbox.`,
+          "",
+          "You now sign in with your password alone. Set up two-factor sign-in again under Settings → Security:",
+          `${deps.publicUrl}/settings/security`,
+          "",
+          "If you did not ask for this, tell your administrator at once.",
+        ].join("\n"),
+      });
+    } catch (err) {
+      deps.log.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, "two-factor reset e-mail not sent");
+    }
+  }
 }
 
 // ---- invitations ----

@@ -1,0 +1,1 @@
+export { TwoFactorSection } from "./TwoFactorSection";

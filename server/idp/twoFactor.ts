@@ -1,0 +1,219 @@
+/**
+ * Two-factor sign-in with TOTP (RFC 6238) for accounts of the embedded provider (docs/security.md
+ * "Two-factor sign-in", decision 0049). The `otpauth` library computes and checks codes; `qrcode`
+ * draws the enrolment QR code. Secrets are encrypted at rest with the account id as associated
+ * data; recovery codes are kept as SHA-256 hashes. A code is accepted for the current 30-second
+ * step or one step either side, and never twice: the step of the last accepted code is kept and
+ * only a later step passes (one atomic UPDATE, so two nodes cannot both take the same code).
+ * Wrong codes count per person: after MAX_FAILED_ATTEMPTS in a row, every code is refused for
+ * LOCKOUT_SECONDS.
+ */
+import crypto from "node:crypto";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import QRCode from "qrcode";
+import type { Db } from "../db/client.ts";
+import type { DbOrTx } from "../modules/audit/record.ts";
+import { idpRecoveryCodes, idpTwoFactor } from "../db/schema.ts";
+import type { SecretCipher } from "../secrets/cipher.ts";
+
+export const TOTP_ISSUER = "Toolbox";
+export const TOTP_PERIOD_SECONDS = 30;
+export const TOTP_DIGITS = 6;
+/** Steps either side of the current one that are still accepted (clock drift). */
+export const TOTP_WINDOW = 1;
+export const RECOVERY_CODE_COUNT = 10;
+/** Wrong codes in a row before codes are refused for a while. */
+export const MAX_FAILED_ATTEMPTS = 5;
+export const LOCKOUT_SECONDS = 5 * 60;
+
+export interface TwoFactorDeps {
+  db: Db;
+  cipher: SecretCipher;
+}
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  enabledAt: Date | null;
+  recoveryCodesLeft: number;
+}
+
+/** Associated data of an account's secret: a ciphertext copied onto another account does not decrypt. */
+const secretAad = (accountId: string) => `idp_two_factor:${accountId}`;
+
+const totpOf = (base32: string, label = "") =>
+  new TOTP({ issuer: TOTP_ISSUER, label, secret: Secret.fromBase32(base32), algorithm: "SHA1", digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS });
+
+const hashRecoveryCode = (code: string) => crypto.createHash("sha256").update(normalizeRecoveryCode(code)).digest("base64url");
+
+/** Recovery codes are read without spaces or dashes and in any letter case. */
+export function normalizeRecoveryCode(code: string): string {
+  return code.replace(/[\s-]/g, "").toUpperCase();
+}
+
+/** A recovery code: 80 random bits in base32, shown as four groups of four (ABCD-EFGH-…). */
+function newRecoveryCode(): string {
+  return (new Secret({ size: 10 }).base32.match(/.{4}/g) ?? []).join("-");
+}
+
+export async function twoFactorStatus(db: DbOrTx, accountId: string): Promise<TwoFactorStatus> {
+  const [row] = await db.select({ enabledAt: idpTwoFactor.enabledAt }).from(idpTwoFactor).where(eq(idpTwoFactor.accountId, accountId));
+  if (!row?.enabledAt) return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+  const [left] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(idpRecoveryCodes)
+    .where(and(eq(idpRecoveryCodes.accountId, accountId), isNull(idpRecoveryCodes.usedAt)));
+  return { enabled: true, enabledAt: row.enabledAt, recoveryCodesLeft: left?.n ?? 0 };
+}
+
+export async function hasTwoFactor(db: Db, accountId: string): Promise<boolean> {
+  return (await twoFactorStatus(db, accountId)).enabled;
+}
+
+export interface Enrolment {
+  /** The secret in base32, for typing into an authenticator app by hand. */
+  secret: string;
+  /** The otpauth:// URI (what the QR code holds). */
+  uri: string;
+  /** The QR code of the URI, as an SVG document. */
+  qrSvg: string;
+}
+
+/** The person has two-factor sign-in already: they turn it off first (with a code). */
+export class AlreadyEnrolled extends Error {}
+
+/**
+ * Starts an enrolment: a new secret, kept (encrypted) as pending until a code from it confirms it.
+ * Starting again replaces a pending secret.
+ */
+export async function startEnrolment(deps: TwoFactorDeps, account: { id: string; email: string }): Promise<Enrolment> {
+  if (await hasTwoFactor(deps.db, account.id)) throw new AlreadyEnrolled();
+  const secret = new Secret({ size: 20 }).base32;
+  const pendingSecretEncrypted = deps.cipher.encrypt(secret, secretAad(account.id));
+  await deps.db
+    .insert(idpTwoFactor)
+    .values({ accountId: account.id, pendingSecretEncrypted })
+    .onConflictDoUpdate({ target: idpTwoFactor.accountId, set: { pendingSecretEncrypted } });
+  const uri = totpOf(secret, account.email).toString();
+  const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, uri, qrSvg };
+}
+
+/** The step (counter) a code belongs to, when it is valid now within the window; otherwise null. */
+function matchingStep(secretBase32: string, code: string, now = Date.now()): number | null {
+  const delta = totpOf(secretBase32).validate({ token: code, timestamp: now, window: TOTP_WINDOW });
+  if (delta === null) return null;
+  return TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp: now }) + delta;
+}
+
+const TOTP_CODE = /^\d{6}$/;
+const cleanCode = (code: string) => code.replace(/\s/g, "");
+
+/**
+ * Confirms a pending enrolment with a code from the new secret. Returns the recovery codes (shown
+ * once), or null when there is no pending enrolment or the code does not match.
+ */
+export async function confirmEnrolment(deps: TwoFactorDeps, accountId: string, code: string): Promise<string[] | null> {
+  const [row] = await deps.db.select().from(idpTwoFactor).where(eq(idpTwoFactor.accountId, accountId));
+  if (!row?.pendingSecretEncrypted || row.enabledAt) return null;
+  const secret = deps.cipher.decrypt(row.pendingSecretEncrypted, secretAad(accountId));
+  const step = TOTP_CODE.test(cleanCode(code)) ? matchingStep(secret, cleanCode(code)) : null;
+  if (step === null) return null;
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const confirmed = await deps.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(idpTwoFactor)
+      .set({
+        secretEncrypted: row.pendingSecretEncrypted,
+        pendingSecretEncrypted: null,
+        enabledAt: new Date(),
+        lastUsedStep: step,
+        failedAttempts: 0,
+        lockedUntil: null,
+      })
+      // Only the pending secret that was checked, and only once.
+      .where(and(eq(idpTwoFactor.accountId, accountId), eq(idpTwoFactor.pendingSecretEncrypted, row.pendingSecretEncrypted!), isNull(idpTwoFactor.enabledAt)))
+      .returning({ accountId: idpTwoFactor.accountId });
+    if (!updated) return false;
+    await tx.delete(idpRecoveryCodes).where(eq(idpRecoveryCodes.accountId, accountId));
+    await tx.insert(idpRecoveryCodes).values(codes.map((c) => ({ accountId, codeHash: hashRecoveryCode(c) })));
+    return true;
+  });
+  return confirmed ? codes : null;
+}
+
+export type CodeCheck =
+  | { ok: true; method: "totp" | "recovery" }
+  | { ok: false; reason: "wrong" }
+  | { ok: false; reason: "locked"; retryAfterSeconds: number }
+  | { ok: false; reason: "notEnrolled" };
+
+/**
+ * Checks a code of an enrolled person: a TOTP code (six digits) or one of their recovery codes
+ * (used up by this). Counts wrong codes; refuses every code while locked out.
+ */
+export async function checkCode(deps: TwoFactorDeps, accountId: string, code: string, now = new Date()): Promise<CodeCheck> {
+  const [row] = await deps.db.select().from(idpTwoFactor).where(eq(idpTwoFactor.accountId, accountId));
+  if (!row?.enabledAt || !row.secretEncrypted) return { ok: false, reason: "notEnrolled" };
+  if (row.lockedUntil && row.lockedUntil > now) {
+    return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000) };
+  }
+  const cleaned = cleanCode(code);
+  if (TOTP_CODE.test(cleaned)) {
+    const step = matchingStep(deps.cipher.decrypt(row.secretEncrypted, secretAad(accountId)), cleaned, now.getTime());
+    if (step !== null) {
+      const [taken] = await deps.db
+        .update(idpTwoFactor)
+        .set({ lastUsedStep: step, failedAttempts: 0, lockedUntil: null })
+        .where(and(eq(idpTwoFactor.accountId, accountId), or(isNull(idpTwoFactor.lastUsedStep), lt(idpTwoFactor.lastUsedStep, step))))
+        .returning({ accountId: idpTwoFactor.accountId });
+      if (taken) return { ok: true, method: "totp" };
+    }
+  } else if (cleaned.length > 0 && cleaned.length <= 64) {
+    const [used] = await deps.db
+      .update(idpRecoveryCodes)
+      .set({ usedAt: now })
+      .where(and(eq(idpRecoveryCodes.accountId, accountId), eq(idpRecoveryCodes.codeHash, hashRecoveryCode(cleaned)), isNull(idpRecoveryCodes.usedAt)))
+      .returning({ id: idpRecoveryCodes.id });
+    if (used) {
+      await deps.db.update(idpTwoFactor).set({ failedAttempts: 0, lockedUntil: null }).where(eq(idpTwoFactor.accountId, accountId));
+      return { ok: true, method: "recovery" };
+    }
+  }
+  return recordFailure(deps.db, accountId, now);
+}
+
+async function recordFailure(db: Db, accountId: string, now: Date): Promise<CodeCheck> {
+  const lockUntil = new Date(now.getTime() + LOCKOUT_SECONDS * 1000);
+  const [row] = await db
+    .update(idpTwoFactor)
+    .set({
+      failedAttempts: sql`case when ${idpTwoFactor.failedAttempts} + 1 >= ${MAX_FAILED_ATTEMPTS} then 0 else ${idpTwoFactor.failedAttempts} + 1 end`,
+      lockedUntil: sql`case when ${idpTwoFactor.failedAttempts} + 1 >= ${MAX_FAILED_ATTEMPTS} then ${lockUntil.toISOString()}::timestamptz else ${idpTwoFactor.lockedUntil} end`,
+    })
+    .where(eq(idpTwoFactor.accountId, accountId))
+    .returning({ lockedUntil: idpTwoFactor.lockedUntil });
+  if (row?.lockedUntil && row.lockedUntil > now) {
+    return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000) };
+  }
+  return { ok: false, reason: "wrong" };
+}
+
+/**
+ * Turns two-factor sign-in off: the secret, a pending enrolment and the recovery codes go. True
+ * when it was on. Give it a transaction to keep the two deletes together.
+ */
+export async function removeTwoFactor(db: DbOrTx, accountId: string): Promise<boolean> {
+  await db.delete(idpRecoveryCodes).where(eq(idpRecoveryCodes.accountId, accountId));
+  const removed = await db.delete(idpTwoFactor).where(eq(idpTwoFactor.accountId, accountId)).returning({ enabledAt: idpTwoFactor.enabledAt });
+  return Boolean(removed[0]?.enabledAt);
+}
+
+/** Readable "wait" for a lockout: "5 minutes", "1 minute", "40 seconds". */
+export function waitText(seconds: number): string {
+  if (seconds >= 60) {
+    const minutes = Math.ceil(seconds / 60);
+    return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  }
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+}
