@@ -103,7 +103,7 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
     expect(JSON.stringify(audit)).not.toContain(tokenOf(link));
     await vi.waitFor(
       async () => {
-        const inbox = (await call("GET", "/api/inbox?type=memberJoined")).json() as { items: { title: string }[] };
+        const inbox = (await call("GET", "/api/inbox?type=memberJoined")).json<{ items: { title: string }[] }>();
         expect(inbox.items).toContainEqual(expect.objectContaining({ title: "Vic Viewer joined the organization" }));
       },
       { timeout: 10_000, interval: 100 },
@@ -226,7 +226,7 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
     // The members area publishes it on the bus: the administrator's inbox says so.
     await vi.waitFor(
       async () => {
-        const inbox = (await call("GET", "/api/inbox?type=memberLeft")).json() as { items: { title: string; link: string }[] };
+        const inbox = (await call("GET", "/api/inbox?type=memberLeft")).json<{ items: { title: string; link: string }[] }>();
         expect(inbox.items).toContainEqual(expect.objectContaining({ title: "Lee Leaver left the organization", link: "/settings/members" }));
       },
       { timeout: 10_000, interval: 100 },

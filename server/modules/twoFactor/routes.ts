@@ -46,7 +46,11 @@ export async function twoFactorRoutes(app: FastifyInstance) {
     "/profile/two-factor",
     {
       config: personal,
-      schema: { tags, summary: "Whether the caller signs in with two-factor (TOTP), since when, and recovery codes left", response: { 200: TwoFactorStatusSchema } },
+      schema: {
+        tags,
+        summary: "Whether the caller signs in with two-factor (TOTP), since when, and recovery codes left",
+        response: { 200: TwoFactorStatusSchema },
+      },
     },
     async (request) => {
       const account = embedded ? await findAccountById(db, request.auth.sub) : undefined;
@@ -66,7 +70,8 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Start turning on two-factor sign-in: a new secret, its otpauth URI and QR code",
-        description: "Nothing changes at sign-in until a code from the new secret confirms it. Starting again replaces the unconfirmed secret. 409 when two-factor is already on.",
+        description:
+          "Nothing changes at sign-in until a code from the new secret confirms it. Starting again replaces the unconfirmed secret. 409 when two-factor is already on.",
         response: { 200: EnrolmentSchema },
       },
     },
@@ -129,7 +134,9 @@ export async function twoFactorRoutes(app: FastifyInstance) {
           const message = `Too many wrong codes (${MAX_FAILED_ATTEMPTS} in a row). Wait ${waitText(result.retryAfterSeconds)}, then try again.`;
           return reply.status(429).header("Retry-After", String(result.retryAfterSeconds)).send({ statusCode: 429, error: "Too Many Requests", message });
         }
-        throw new InvalidRequestError("This code is not correct, or it was already used. Enter the current code from your authenticator app, or a recovery code.");
+        throw new InvalidRequestError(
+          "This code is not correct, or it was already used. Enter the current code from your authenticator app, or a recovery code.",
+        );
       }
       await db.transaction((tx) => removeTwoFactor(tx, account.id));
       log.info({ sub: account.id }, "two-factor sign-in turned off");
