@@ -30,6 +30,12 @@ export interface VerifiedToken {
 /** The claim in which the embedded provider names the grant of an access token (server/idp/provider.ts). */
 export const GRANT_ID_CLAIM = "grant_id";
 
+/**
+ * The claim in which the embedded provider marks an API client's access token (client credentials,
+ * server/idp/provider.ts): the organization the client belongs to. Its `sub` is the client id.
+ */
+export const API_CLIENT_CLAIM = "api_client_org";
+
 export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
 export function createTokenVerifier(opts: { keys: KeySource; audience: string }): TokenVerifier {
@@ -70,6 +76,9 @@ export function createTokenVerifier(opts: { keys: KeySource; audience: string })
 /** Who the token speaks for. External providers without an `email` claim often put it in `preferred_username`. */
 function callerFrom(payload: JWTPayload): Caller {
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
+  const clientOrganization = str(payload[API_CLIENT_CLAIM]);
+  if (clientOrganization)
+    return { sub: payload.sub as string, email: null, name: str(payload.name), client: { organizationId: clientOrganization.toLowerCase() } };
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
   return {
