@@ -2,6 +2,7 @@ import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Db } from "../db/client.ts";
 import { idpRecords } from "../db/schema.ts";
+import { findApiClientMetadata } from "./apiClients.ts";
 
 /**
  * oidc-provider's storage on the `idp_records` table: one row per model instance (Session,
@@ -18,7 +19,13 @@ export function createDrizzleAdapter(db: Db, hooks: AdapterHooks = {}) {
   return class DrizzleAdapter implements Adapter {
     constructor(readonly model: string) {}
 
+    /** Clients beyond the web app are the organizations' API clients (`api_clients`, apiClients.ts); never written here. */
+    private get clients() {
+      return this.model === "Client";
+    }
+
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (this.clients) throw new Error("API clients are created through the API (/api/organization/api-clients), not by the provider");
       // Expiry is computed and compared with this process's clock only, never the database's.
       const row = {
         payload,
@@ -35,6 +42,7 @@ export function createDrizzleAdapter(db: Db, hooks: AdapterHooks = {}) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.clients) return findApiClientMetadata(db, id);
       return this.findWhere(eq(idpRecords.id, id));
     }
 

@@ -6,6 +6,7 @@ import { AMR_CLAIM, GRANT_ID_CLAIM } from "../http/auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { findAccount, findAccountById } from "./people.ts";
 import { createDrizzleAdapter } from "./adapter.ts";
+import { apiClientTokenClaims, useHashedClientSecrets } from "./apiClients.ts";
 import { loadFirstPartyGrant } from "./grants.ts";
 import { OIDC_PREFIX } from "./mount.ts";
 import { renderProviderError } from "./errors.ts";
@@ -86,14 +87,16 @@ export function createProvider(opts: ProviderOptions): Provider {
     // Put the granted profile/email claims in the ID token itself: the browser does not call
     // userinfo (its access token is for the API), and shows the person's name and email.
     conformIdTokenClaims: false,
-    // The only client is public; no client secrets are accepted anywhere.
-    clientAuthMethods: ["none"],
+    // The web app is public (none); API clients authenticate with their secret (decision 0050).
+    clientAuthMethods: ["none", "client_secret_basic"],
     pkce: { required: () => true },
     // The client must name its redirect_uri; it is then compared exactly with the registered ones.
     allowOmittingSingleRegisteredRedirectUri: false,
     clientBasedCORS: (_ctx, origin) => origin === publicOrigin,
     features: {
       devInteractions: { enabled: false },
+      // API clients of an organization (server/idp/apiClients.ts, docs/api.md).
+      clientCredentials: { enabled: true },
       revocation: {
         enabled: true,
         // A client revokes only its own tokens (anyone else's are quietly left alone, per RFC 7009).
@@ -139,7 +142,9 @@ export function createProvider(opts: ProviderOptions): Provider {
     // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
     // And how the person signed in (`amr`, RFC 8176: ["pwd"] or ["pwd","otp"]), from the code or
     // refresh token it is issued for, so the API can require two-factor (docs/security.md).
+    // An API client's token (client credentials) names the client's organization instead.
     extraTokenClaims: async (ctx, token) => {
+      if (token.kind === "ClientCredentials") return token.clientId ? apiClientTokenClaims(db, token.clientId) : undefined;
       if (!("accountId" in token) || !token.accountId) return undefined;
       const account = await findAccountById(db, token.accountId);
       if (!account) return undefined;
@@ -170,6 +175,7 @@ export function createProvider(opts: ProviderOptions): Provider {
   };
 
   const provider = new Provider(config.oidc.authority, configuration);
+  useHashedClientSecrets(provider);
   // Behind a TLS-terminating proxy, trust its X-Forwarded-* headers (TRUST_PROXY=true).
   provider.proxy = config.trustProxy !== false;
   provider.on("server_error", (_ctx: KoaContextWithOIDC, err: Error) => log.error({ err }, "identity provider error"));

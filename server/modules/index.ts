@@ -11,6 +11,7 @@ import { preferenceRoutes } from "./preferences/routes.ts";
 import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
+import { apiClientRoutes } from "./apiClients/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 
 /**
@@ -30,6 +31,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(tradeHistoryRoutes);
   await api.register(blotterStreamRoutes);
   await api.register(notificationRoutes);
+  await api.register(apiClientRoutes);
   await api.register(simulatorRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.

@@ -53,7 +53,9 @@ describeDb("embedded OpenID Connect provider", () => {
       expect(doc.jwks_uri).toBe(`${ISSUER}/jwks`);
       expect(doc.end_session_endpoint).toBe(`${ISSUER}/session/end`);
       expect(doc.revocation_endpoint).toBe(`${ISSUER}/token/revocation`);
-      expect(doc.token_endpoint_auth_methods_supported).toEqual(["none"]);
+      // none: the web app (public, PKCE); client_secret_basic: organizations' API clients (decision 0050).
+      expect(doc.token_endpoint_auth_methods_supported).toEqual(["none", "client_secret_basic"]);
+      expect(doc.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]));
     });
 
     it("builds its URLs from PUBLIC_URL whatever Host the request names", async () => {

@@ -38,8 +38,19 @@ export function choiceOf(draft: AccessDraft): AccessChoice {
   return role === "custom" ? { permissions: normalizePermissions(draft.permissions) } : { role: role };
 }
 
-/** A role preset, and the per-module permissions it stands for (editable: then the role becomes Custom). */
-export function AccessEditor({ value, onChange }: { value: AccessDraft; onChange: (next: AccessDraft) => void }) {
+/**
+ * A role preset, and the per-module permissions it stands for (editable: then the role becomes Custom).
+ * `administrator: false` leaves the Administrator preset out (API clients only get module permissions).
+ */
+export function AccessEditor({
+  value,
+  onChange,
+  administrator = true,
+}: {
+  value: AccessDraft;
+  onChange: (next: AccessDraft) => void;
+  administrator?: boolean;
+}) {
   const admin = value.role === "administrator";
   const shown = value.role === "custom" ? value.permissions : PRESET_ACCESS[value.role].permissions;
   const toggle = (module: Module, permission: Permission, on: boolean) => {
@@ -53,7 +64,7 @@ export function AccessEditor({ value, onChange }: { value: AccessDraft; onChange
     <div className="grid gap-3">
       <Field label="Role" description={admin ? "Administrators may do everything in this organization, including managing members." : undefined}>
         <Select
-          options={ROLE_OPTIONS}
+          options={administrator ? ROLE_OPTIONS : ROLE_OPTIONS.filter((o) => o.value !== "administrator")}
           value={value.role}
           onValueChange={(role) => onChange(draftOf(role as Role, role === "custom" ? shown : PRESET_ACCESS[role as Exclude<Role, "custom">].permissions))}
         />

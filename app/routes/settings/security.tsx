@@ -1,3 +1,4 @@
+import { ApiClientsSection } from "~/features/security/apiClients";
 import { TwoFactorSection } from "~/features/security/twoFactor";
 
 export const meta = () => [{ title: "Security · Toolbox" }];
@@ -6,6 +7,7 @@ export default function SecurityPage() {
   return (
     <div className="grid gap-8">
       <TwoFactorSection />
+      <ApiClientsSection />
     </div>
   );
 }

@@ -16,6 +16,8 @@ import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "./tokens.ts";
 export interface AccessState {
   tokens: VerifiedTokenCache;
   members: MemberClaimsCache;
+  /** API clients' claims per (organization, client id): the same cache and the same announcements as members. */
+  clients: MemberClaimsCache;
   /** Only with the embedded provider (an external one's sign-outs are not seen here). */
   revocations?: RevocationList;
   changes: AccessChangeFeed;
@@ -30,6 +32,7 @@ export const accessStatePlugin = fp(
     const log = app.log.child({ module: "access" });
     const revocations = config.oidc.embedded ? new RevocationList(database.db, TTL.AccessToken + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS, log) : undefined;
     const members: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
+    const clients: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
     const streams = new StreamAccessWatch((organizationId, sub) => findMemberClaims(database.db, organizationId, sub));
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
@@ -37,15 +40,18 @@ export const accessStatePlugin = fp(
         onChange(change) {
           if (change.kind === "organization") {
             members.dropOrganization(change.organizationId);
+            clients.dropOrganization(change.organizationId);
             void streams.changed(change.organizationId);
           } else if (change.kind === "grant") revocations?.heard(change.grantId);
           else {
             members.clear();
+            clients.clear();
             void streams.recheckAll();
           }
         },
         onGap() {
           members.clear();
+          clients.clear();
           void streams.recheckAll();
           revocations?.gap();
         },
@@ -55,6 +61,7 @@ export const accessStatePlugin = fp(
     app.decorate("access", {
       tokens: new VerifiedTokenCache(ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS),
       members,
+      clients,
       revocations,
       changes,
       streams,

@@ -10,6 +10,9 @@ export const ApiErrorSchema = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
+/** The OpenAPI security scheme of API clients (server/http/docs.ts). */
+export const CLIENT_CREDENTIALS_SCHEME = "clientCredentials";
+
 type Responses = Record<string | number, unknown>;
 
 /**
@@ -30,9 +33,24 @@ export function documentAccess(schema: FastifySchema | undefined, access: Resolv
     s.security = [{ bearer: [] }];
     if (s.body || s.querystring || s.params) add(400, "Invalid request: a field is missing or malformed");
   } else {
-    s.security = [{ bearer: [], organization: [] }];
+    s.security =
+      access.callers === "all"
+        ? [
+            { bearer: [], organization: [] },
+            { [CLIENT_CREDENTIALS_SCHEME]: [], organization: [] },
+          ]
+        : [{ bearer: [], organization: [] }];
     add(400, "Invalid request: a field or the OrganizationId header is missing or malformed");
-    add(403, "Not a member of the organization, or missing the permission");
+    add(
+      403,
+      access.callers === "all"
+        ? "Not a member of the organization (or not the API client's), or missing the permission"
+        : "Not a member of the organization, missing the permission, or an API client (people only)",
+    );
+    if (access.callers === "people") {
+      const peopleOnly = "For people signed in only: API clients are refused (403).";
+      if (!description?.includes(peopleOnly)) description = description ? `${description}\n\n${peopleOnly}` : peopleOnly;
+    }
     if (access.permission) {
       const needs = `Needs the \`${access.permission.value}\` permission on the \`${access.permission.module}\` module in the current organization.`;
       // Idempotent: Fastify runs onRoute again for the HEAD twin of a GET route.

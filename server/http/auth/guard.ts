@@ -9,6 +9,7 @@ import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./
 import { resolveRouteAccess, type ResolvedRouteAccess } from "./routeConfig.ts";
 import { createTokenVerifier, TokenRejected } from "./tokens.ts";
 import { documentAccess } from "./docs.ts";
+import { createClientGate } from "./clientAccess.ts";
 import "./request.ts";
 
 const ORGANIZATION_HEADER = "organizationid";
@@ -24,6 +25,8 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by
  *     the `OrganizationId` header and loads their claims there → `request.organization`;
  *  3. checks the route's module permission with the shared rule of core/access.ts.
+ * An API client (client credentials) takes the same steps through clientAccess.ts: only routes
+ * open to clients, only its own organization, only the permissions it was given.
  * Routes with `auth: false` skip all of it.
  */
 export const authGuard = fp(
@@ -34,6 +37,7 @@ export const authGuard = fp(
       : discoveredKeySource(config.oidc.authority);
     const verifyToken = createTokenVerifier({ keys, audience: config.oidc.audience });
     const { tokens: verified, members, revocations } = api.access;
+    const clientGate = createClientGate({ db: database.db, cache: api.access.clients, embedded: config.oidc.embedded, log: api.log });
 
     api.decorateRequest("auth");
     api.decorateRequest("organization");
@@ -49,6 +53,8 @@ export const authGuard = fp(
       const access = resolveRouteAccess(request.routeOptions.config, request.routeOptions.url ?? request.url);
       if (!access.auth) return;
       request.auth = await authenticate(request, reply);
+      // API clients (clientAccess.ts): only routes open to them.
+      clientGate.admit(request.auth, access);
       if (access.organization === "required") await enterOrganization(request, access);
     });
 
@@ -92,7 +98,9 @@ export const authGuard = fp(
         throw new HttpError(400, "The OrganizationId header must be an organization id (a UUID).");
       }
       const id = raw.trim().toLowerCase();
-      const { sub } = request.auth;
+      const caller = request.auth;
+      if (caller.client) return enterOrganizationAsClient(request, { ...caller, client: caller.client }, id, access);
+      const { sub } = caller;
       const load = () => findMemberClaims(database.db, id, sub);
       let claims = await members.claims(id, sub, load);
       if (!claims) throw new HttpError(403, "You are not a member of this organization");
@@ -112,6 +120,22 @@ export const authGuard = fp(
           `You need the "${permission.value}" permission on the "${permission.module}" module in this organization. Ask its administrator.`,
         );
       }
+    }
+
+    /** The same check for an API client: its own organization, its own permissions (clientAccess.ts). */
+    async function enterOrganizationAsClient(
+      request: FastifyRequest,
+      caller: Parameters<typeof clientGate.claims>[0],
+      id: string,
+      access: Extract<ResolvedRouteAccess, { organization: "required" }>,
+    ) {
+      const { permission } = access;
+      const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
+      let claims = await clientGate.claims(caller, id);
+      if (!allowed(claims)) claims = await clientGate.claims(caller, id, { fresh: true });
+      request.organization = { id, claims };
+      if (permission && !allowed(claims)) throw clientGate.missing(permission);
+      clientGate.used(caller.sub);
     }
   },
   { name: "toolbox-auth-guard", fastify: "5.x" },

@@ -1,8 +1,8 @@
 import type { Claim } from "../../../core/access.ts";
 
-/** The person behind a verified access token. */
+/** The person (or API client) behind a verified access token. */
 export interface Caller {
-  /** `sub` of the token: the person's id at the identity provider. */
+  /** `sub` of the token: the person's id at the identity provider, or an API client's id. */
   sub: string;
   email: string | null;
   name: string | null;
@@ -11,6 +11,11 @@ export interface Caller {
    * empty when the token does not say. "otp" or "mfa" in it means two-factor.
    */
   amr: string[];
+  /**
+   * Set when the caller is an API client (client credentials, docs/api.md) rather than a person:
+   * the organization it belongs to, the only one it may act in.
+   */
+  client?: { organizationId: string };
 }
 
 /** The organization named by the `OrganizationId` header, once membership is proven. */

@@ -19,26 +19,35 @@ export interface RouteAccess {
   organization?: "required" | "none";
   /** A module permission of SPEC §6 the caller needs in the current organization. */
   permission?: { module: Module; value: Permission };
+  /**
+   * `all` (default): people and API clients (client credentials) alike. `people`: a route about the
+   * signed-in person (their preferences, inbox) or about access itself (API clients); a client is
+   * refused with 403. Routes with `organization: 'none'` are for people only, always.
+   */
+  callers?: "all" | "people";
 }
 
 export type ResolvedRouteAccess =
-  { auth: false } | { auth: true; organization: "none" } | { auth: true; organization: "required"; permission?: { module: Module; value: Permission } };
+  | { auth: false }
+  | { auth: true; organization: "none"; callers: "people" }
+  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission }; callers: "all" | "people" };
 
 /** Applies the defaults, and refuses contradictory declarations when the route is registered. */
 export function resolveRouteAccess(config: RouteAccess | undefined, route: string): ResolvedRouteAccess {
   const c = config ?? {};
   if (c.auth === false) {
-    if (c.organization !== undefined || c.permission !== undefined) {
-      throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization or a permission`);
+    if (c.organization !== undefined || c.permission !== undefined || c.callers !== undefined) {
+      throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization, a permission or callers`);
     }
     return { auth: false };
   }
   const organization = c.organization ?? "required";
   if (organization === "none") {
     if (c.permission) throw new Error(`Route ${route}: a permission is checked in an organization, so it needs organization: 'required'`);
-    return { auth: true, organization };
+    if (c.callers === "all") throw new Error(`Route ${route}: a route outside organizations (organization: 'none') is for people only`);
+    return { auth: true, organization, callers: "people" };
   }
-  return { auth: true, organization, permission: c.permission };
+  return { auth: true, organization, permission: c.permission, callers: c.callers ?? "all" };
 }
 
 declare module "fastify" {

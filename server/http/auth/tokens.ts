@@ -32,6 +32,12 @@ export const GRANT_ID_CLAIM = "grant_id";
 /** How the person signed in (RFC 8176): the embedded provider says ["pwd"] or ["pwd","otp"]. */
 export const AMR_CLAIM = "amr";
 
+/**
+ * The claim in which the embedded provider marks an API client's access token (client credentials,
+ * server/idp/provider.ts): the organization the client belongs to. Its `sub` is the client id.
+ */
+export const API_CLIENT_CLAIM = "api_client_org";
+
 export type TokenVerifier = (token: string) => Promise<VerifiedToken>;
 
 export function createTokenVerifier(opts: { keys: KeySource; audience: string }): TokenVerifier {
@@ -72,6 +78,9 @@ export function createTokenVerifier(opts: { keys: KeySource; audience: string })
 /** Who the token speaks for. External providers without an `email` claim often put it in `preferred_username`. */
 function callerFrom(payload: JWTPayload): Caller {
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
+  const clientOrganization = str(payload[API_CLIENT_CLAIM]);
+  if (clientOrganization)
+    return { sub: payload.sub as string, email: null, name: str(payload.name), amr: [], client: { organizationId: clientOrganization.toLowerCase() } };
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
   const amr = payload[AMR_CLAIM];

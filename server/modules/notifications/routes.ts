@@ -41,7 +41,8 @@ export function notificationCenterOf(ctx: AppContext): NotificationCenter | unde
   return centers.get(ctx);
 }
 
-const inboxRead = { permission: { module: "inbox", value: "read" } } as const;
+/** The inbox is the signed-in member's own: API clients have none. */
+const inboxRead = { permission: { module: "inbox", value: "read" }, callers: "people" } as const;
 const settingsRead = { permission: { module: "settings", value: "read" } } as const;
 const settingsWrite = { permission: { module: "settings", value: "write" } } as const;
 const IdParams = z.object({ id: z.uuid({ error: "id must be a UUID" }) });

@@ -18,6 +18,7 @@ export async function preferenceRoutes(app: FastifyInstance) {
   api.get(
     "/preferences/:key",
     {
+      config: { callers: "people" },
       schema: {
         tags: ["preferences"],
         summary: "One of the caller's preferences in this organization (value null when never set)",
@@ -34,6 +35,7 @@ export async function preferenceRoutes(app: FastifyInstance) {
   api.put(
     "/preferences/:key",
     {
+      config: { callers: "people" },
       schema: {
         tags: ["preferences"],
         summary:

@@ -36,7 +36,8 @@ export async function blotterStreamRoutes(app: FastifyInstance) {
     "/tradesBlotter/stream",
     {
       exposeHeadRoute: false,
-      config: { ...read, rateLimit: { max: 60, timeWindow: "1 minute" } },
+      // Open streams are re-checked against members' claims (streamAccess.ts): people only, for now.
+      config: { ...read, callers: "people", rateLimit: { max: 60, timeWindow: "1 minute" } },
       schema: {
         tags,
         summary: "Every trade and deal on the blotter's platforms, live (text/event-stream)",

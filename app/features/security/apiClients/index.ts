@@ -1,0 +1,1 @@
+export { ApiClientsSection } from "./ApiClientsSection";

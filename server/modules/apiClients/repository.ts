@@ -1,0 +1,45 @@
+import { and, asc, eq, lt, or, isNull, sql } from "drizzle-orm";
+import type { Claim } from "../../../core/access.ts";
+import { claimsOfAccess, type ModulePermissions } from "../../../core/roles.ts";
+import type { Db } from "../../db/client.ts";
+import { apiClients } from "../../db/schema.ts";
+import type { DbOrTx } from "../audit/record.ts";
+
+export type ApiClientRow = typeof apiClients.$inferSelect;
+
+export async function listApiClients(db: DbOrTx, organizationId: string): Promise<ApiClientRow[]> {
+  return db.select().from(apiClients).where(eq(apiClients.organizationId, organizationId)).orderBy(asc(apiClients.createdAt), asc(apiClients.id));
+}
+
+/** The client as the identity provider needs it (any organization): id and secret hash. */
+export async function findApiClient(db: Db, clientId: string): Promise<ApiClientRow | undefined> {
+  const [row] = await db.select().from(apiClients).where(eq(apiClients.id, clientId)).limit(1);
+  return row;
+}
+
+/**
+ * The claims an API client holds in `organizationId` (its module permissions, as SPEC §6 claims),
+ * or null when it does not exist (revoked) or belongs to another organization.
+ */
+export async function findApiClientClaims(db: Db, organizationId: string, clientId: string): Promise<Claim[] | null> {
+  const [row] = await db
+    .select({ permissions: apiClients.permissions })
+    .from(apiClients)
+    .where(and(eq(apiClients.id, clientId), eq(apiClients.organizationId, organizationId)))
+    .limit(1);
+  if (!row) return null;
+  return claimsOfAccess({ admin: false, permissions: row.permissions as ModulePermissions }, organizationId);
+}
+
+/** Records a call: one UPDATE, skipped when the stored time is less than `minAgeMs` old. */
+export async function touchApiClient(db: Db, clientId: string, minAgeMs: number): Promise<void> {
+  await db
+    .update(apiClients)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiClients.id, clientId),
+        or(isNull(apiClients.lastUsedAt), lt(apiClients.lastUsedAt, sql`now() - ${minAgeMs}::integer * interval '1 millisecond'`)),
+      ),
+    );
+}
