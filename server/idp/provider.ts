@@ -135,13 +135,22 @@ export function createProvider(opts: ProviderOptions): Provider {
       },
     },
     // The API mirrors the person from the access token alone, so it carries email and name; and
-    // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
-    extraTokenClaims: async (_ctx, token) => {
+    // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out); and
+    // when the person signed in (`auth_time`, from the code or refresh token the token comes from),
+    // for an organization's session lifetime (decision 0051).
+    extraTokenClaims: async (ctx, token) => {
       if (!("accountId" in token) || !token.accountId) return undefined;
       const account = await findAccountById(db, token.accountId);
       if (!account) return undefined;
       const grantId = "grantId" in token && typeof token.grantId === "string" ? token.grantId : undefined;
-      return { email: account.email, name: account.name, ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}) };
+      const entities = ctx?.oidc?.entities;
+      const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+      return {
+        email: account.email,
+        name: account.name,
+        ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}),
+        ...(typeof authTime === "number" ? { auth_time: authTime } : {}),
+      };
     },
     loadExistingGrant: (ctx) => loadFirstPartyGrant(ctx, config.oidc.clientId),
     // Our web client gets refresh tokens without asking for offline_access (oidc-client-ts renews with them).

@@ -11,6 +11,7 @@ import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
+import { securityPolicyRoutes } from "./security/routes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -29,6 +30,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(blotterStreamRoutes);
   await api.register(notificationRoutes);
   await api.register(simulatorRoutes);
+  await api.register(securityPolicyRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

@@ -8,6 +8,10 @@ export const ApiErrorSchema = z.object({
   error: z.string(),
   message: z.string().meta({ description: "What went wrong, readable by a person" }),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  code: z.string().optional().meta({
+    description:
+      "Machine-readable reason, where a client acts on it: `address_not_allowed`, `two_factor_required`, `session_time_unknown` (403), `session_expired` (401), `excludes_own_address` (409)",
+  }),
 });
 
 type Responses = Record<string | number, unknown>;
@@ -32,7 +36,7 @@ export function documentAccess(schema: FastifySchema | undefined, access: Resolv
   } else {
     s.security = [{ bearer: [], organization: [] }];
     add(400, "Invalid request: a field or the OrganizationId header is missing or malformed");
-    add(403, "Not a member of the organization, or missing the permission");
+    add(403, "Not a member of the organization, refused by its security policy (allowed IP ranges, require two-factor), or missing the permission");
     if (access.permission) {
       const needs = `Needs the \`${access.permission.value}\` permission on the \`${access.permission.module}\` module in the current organization.`;
       // Idempotent: Fastify runs onRoute again for the HEAD twin of a GET route.

@@ -3,12 +3,13 @@ import fp from "fastify-plugin";
 import { hasModuleAccess, type Claim } from "../../../core/access.ts";
 import { loadSigningKeys } from "../../idp/keys.ts";
 import { secretCipherOf } from "../../secrets/context.ts";
-import { findMemberClaims } from "../../modules/organizations/repository.ts";
+import { findMemberAccess } from "../../modules/organizations/repository.ts";
 import { HttpError } from "../errors.ts";
 import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./keys.ts";
 import { resolveRouteAccess, type ResolvedRouteAccess } from "./routeConfig.ts";
 import { createTokenVerifier, TokenRejected } from "./tokens.ts";
 import { documentAccess } from "./docs.ts";
+import { policyRefusal } from "./policy.ts";
 import "./request.ts";
 
 const ORGANIZATION_HEADER = "organizationid";
@@ -17,13 +18,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** RFC 6750 b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+type OrganizationAccess = Extract<ResolvedRouteAccess, { organization: "required" }>;
+
 /**
  * The one guard of the API (docs/security.md). Registered in registerApi before the modules, it
  * reads each route's `config` (routeConfig.ts) and, before the body is even parsed:
  *  1. verifies the bearer token → `request.auth`;
  *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by
- *     the `OrganizationId` header and loads their claims there → `request.organization`;
- *  3. checks the route's module permission with the shared rule of core/access.ts.
+ *     the `OrganizationId` header and loads their claims and its security policy there →
+ *     `request.organization`;
+ *  3. enforces the organization's security policy (decision 0051), one function per rule, in
+ *     this order: allowed IP ranges (403), session lifetime (401), require two-factor (403);
+ *  4. checks the route's module permission with the shared rule of core/access.ts.
  * Routes with `auth: false` skip all of it.
  */
 export const authGuard = fp(
@@ -49,7 +55,7 @@ export const authGuard = fp(
       const access = resolveRouteAccess(request.routeOptions.config, request.routeOptions.url ?? request.url);
       if (!access.auth) return;
       request.auth = await authenticate(request, reply);
-      if (access.organization === "required") await enterOrganization(request, access);
+      if (access.organization === "required") await enterOrganization(request, reply, access);
     });
 
     async function authenticate(request: FastifyRequest, reply: FastifyReply) {
@@ -83,7 +89,7 @@ export const authGuard = fp(
       }
     }
 
-    async function enterOrganization(request: FastifyRequest, access: Extract<ResolvedRouteAccess, { organization: "required" }>) {
+    async function enterOrganization(request: FastifyRequest, reply: FastifyReply, access: OrganizationAccess) {
       const raw = request.headers[ORGANIZATION_HEADER];
       if (raw === undefined || raw === "") {
         throw new HttpError(400, "Choose an organization: send its id in the OrganizationId header.");
@@ -93,20 +99,29 @@ export const authGuard = fp(
       }
       const id = raw.trim().toLowerCase();
       const { sub } = request.auth;
-      const load = () => findMemberClaims(database.db, id, sub);
-      let claims = await members.claims(id, sub, load);
-      if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      const load = () => findMemberAccess(database.db, id, sub);
+      let member = await members.claims(id, sub, load);
+      if (!member) throw new HttpError(403, "You are not a member of this organization");
 
       const { permission } = access;
       const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
-      // Claims may be a couple of seconds old (memberCache.ts); a refusal is decided on the
-      // database's current claims, so a permission granted a moment ago counts at once.
-      if (!allowed(claims)) {
-        claims = await members.claims(id, sub, load, { fresh: true });
-        if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      // Claims and policy may be a couple of seconds old (memberCache.ts); a refusal is decided on
+      // the database's current ones, so a permission granted or a policy relaxed a moment ago counts at once.
+      let refusal = policyRefusal(request, id, member, access);
+      if (!allowed(member.claims) || refusal) {
+        member = await members.claims(id, sub, load, { fresh: true });
+        if (!member) throw new HttpError(403, "You are not a member of this organization");
+        refusal = policyRefusal(request, id, member, access);
       }
-      request.organization = { id, claims };
-      if (permission && !allowed(claims)) {
+      request.organization = { id, claims: member.claims, policy: member.policy };
+      if (refusal) {
+        if (refusal.statusCode === 401) {
+          reply.header("WWW-Authenticate", `Bearer realm="toolbox", error="invalid_token", error_description="${refusal.message.replaceAll('"', "'")}"`);
+        }
+        request.log.info({ code: refusal.code, organizationId: id }, "refused by the organization's security policy");
+        throw refusal;
+      }
+      if (permission && !allowed(member.claims)) {
         throw new HttpError(
           403,
           `You need the "${permission.value}" permission on the "${permission.module}" module in this organization. Ask its administrator.`,
@@ -116,3 +131,9 @@ export const authGuard = fp(
   },
   { name: "toolbox-auth-guard", fastify: "5.x" },
 );
+
+/**
+ * The organization's security policy, each rule its own function, in the order docs/security.md
+ * gives: where the call comes from, then how old the sign-in is, then how it was made. The first
+ * refusal, or undefined.
+ */

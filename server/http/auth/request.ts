@@ -1,4 +1,5 @@
 import type { Claim } from "../../../core/access.ts";
+import type { SecurityPolicy } from "../../../core/securityPolicy.ts";
 
 /** The person behind a verified access token. */
 export interface Caller {
@@ -6,6 +7,10 @@ export interface Caller {
   sub: string;
   email: string | null;
   name: string | null;
+  /** How the person signed in (`amr` claim, RFC 8176: "pwd", "otp" …); absent when the token does not say. */
+  amr?: string[];
+  /** When the person signed in (`auth_time` claim, seconds since the epoch); absent when the token does not say. */
+  authTime?: number;
 }
 
 /** The organization named by the `OrganizationId` header, once membership is proven. */
@@ -14,6 +19,8 @@ export interface CurrentOrganization {
   id: string;
   /** The caller's claims in this organization (SPEC §6), for `hasAccess` / `hasModuleAccess`. */
   claims: readonly Claim[];
+  /** The organization's security policy, which the guard has enforced for this request. */
+  policy: SecurityPolicy;
 }
 
 declare module "fastify" {

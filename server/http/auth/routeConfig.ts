@@ -19,26 +19,35 @@ export interface RouteAccess {
   organization?: "required" | "none";
   /** A module permission of SPEC §6 the caller needs in the current organization. */
   permission?: { module: Module; value: Permission };
+  /**
+   * The routes that manage the organization's security policy itself: its administrators reach
+   * them without the second factor the policy may require, so turning "require two-factor" on
+   * never locks them out of turning it off. The allowed IP ranges and session lifetime still apply.
+   */
+  securitySettings?: true;
 }
 
 export type ResolvedRouteAccess =
-  { auth: false } | { auth: true; organization: "none" } | { auth: true; organization: "required"; permission?: { module: Module; value: Permission } };
+  | { auth: false }
+  | { auth: true; organization: "none" }
+  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission }; securitySettings?: true };
 
 /** Applies the defaults, and refuses contradictory declarations when the route is registered. */
 export function resolveRouteAccess(config: RouteAccess | undefined, route: string): ResolvedRouteAccess {
   const c = config ?? {};
   if (c.auth === false) {
-    if (c.organization !== undefined || c.permission !== undefined) {
+    if (c.organization !== undefined || c.permission !== undefined || c.securitySettings !== undefined) {
       throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization or a permission`);
     }
     return { auth: false };
   }
   const organization = c.organization ?? "required";
   if (organization === "none") {
-    if (c.permission) throw new Error(`Route ${route}: a permission is checked in an organization, so it needs organization: 'required'`);
+    if (c.permission || c.securitySettings)
+      throw new Error(`Route ${route}: a permission or policy is checked in an organization, so it needs organization: 'required'`);
     return { auth: true, organization };
   }
-  return { auth: true, organization, permission: c.permission };
+  return { auth: true, organization, permission: c.permission, ...(c.securitySettings ? { securitySettings: true as const } : {}) };
 }
 
 declare module "fastify" {

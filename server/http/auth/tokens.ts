@@ -72,10 +72,14 @@ function callerFrom(payload: JWTPayload): Caller {
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
+  const amr = Array.isArray(payload.amr) ? payload.amr.filter((m): m is string => typeof m === "string") : undefined;
+  const authTime = typeof payload.auth_time === "number" && Number.isFinite(payload.auth_time) ? payload.auth_time : undefined;
   return {
     sub: payload.sub as string,
     email: str(payload.email) ?? (preferred?.includes("@") ? preferred : null),
     name: str(payload.name) ?? (given || null),
+    ...(amr ? { amr } : {}),
+    ...(authTime !== undefined ? { authTime } : {}),
   };
 }
 
