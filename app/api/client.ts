@@ -1,7 +1,7 @@
 import { relogin } from "~/auth";
 import { trackActivity } from "~/ui/loadingBar";
 import { ApiError } from "./ApiError";
-import { toastAuthenticationExpired, toastFailure } from "./failureToasts";
+import { toastAuthenticationExpired, toastFailure, toastTwoFactorRequired } from "./failureToasts";
 import { apiHeaders } from "./headers";
 import { readableBody } from "./readableBody";
 
@@ -45,13 +45,17 @@ async function request<T>(method: Method, path: string, body: unknown, options: 
   const text = await response.text().catch(() => "");
   if (!response.ok) {
     const readable = readableBody(text, response.headers.get("Content-Type"));
+    const error = new ApiError(response.status, readable || `HTTP ${response.status}`, text);
     if (response.status === 401) {
       toastAuthenticationExpired(readable);
       await relogin().catch((e: unknown) => console.error("Signing in again failed", e));
+    } else if (response.status === 403 && error.code === "two_factor_required") {
+      // Never the caller's to handle: the way out is enrolment and a new sign-in.
+      toastTwoFactorRequired(readable);
     } else if (!options.silent) {
       toastFailure(readable);
     }
-    throw new ApiError(response.status, readable || `HTTP ${response.status}`, text);
+    throw error;
   }
   return parseBody<T>(text, response, options);
 }

@@ -20,3 +20,23 @@ export function toastFailure(text: string) {
   const description = text || UNAVAILABLE_FALLBACK;
   toast({ id: `api-error:${description}`, title: ERROR_TITLE, description, color: "error", icon: "warning" });
 }
+
+/** Where a member sets up two-factor sign-in (the enrolment section of /settings/security). */
+export const TWO_FACTOR_SETUP_PATH = "/settings/security";
+
+/**
+ * The organization requires two-factor sign-in and this sign-in had none (403, code
+ * `two_factor_required`): one toast, whatever the caller, leading to the enrolment section.
+ */
+export function toastTwoFactorRequired(text: string) {
+  toast({
+    id: "api-two-factor-required",
+    title: "Two-factor sign-in required",
+    description: text || "This organization requires two-factor sign-in. Set it up, then sign in again.",
+    color: "warning",
+    icon: "warning",
+    ...(window.location.pathname === TWO_FACTOR_SETUP_PATH
+      ? {}
+      : { action: { label: "Set up two-factor", onClick: () => window.location.assign(TWO_FACTOR_SETUP_PATH) } }),
+  });
+}

@@ -13,3 +13,4 @@ export * from "./tables/feedLeases.ts";
 export * from "./tables/members.ts";
 export * from "./tables/notifications.ts";
 export * from "./tables/apiClients.ts";
+export * from "./tables/security.ts";

@@ -10,6 +10,8 @@ export interface ApiErrorBody {
   error: string;
   message: string;
   issues?: { path: string; message: string }[];
+  /** A machine-readable reason where the client acts on it (e.g. `two_factor_required`). */
+  code?: string;
 }
 
 /**
@@ -20,6 +22,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Machine-readable reason, sent as the body's `code` (the UI acts on it). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -52,8 +56,8 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
  * An error thrown on purpose (HttpError, DomainError, ConnectorError) as the status and message to
  * answer with; undefined for anything else.
  */
-export function deliberateError(err: unknown): { statusCode: number; message: string } | undefined {
-  if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message };
+export function deliberateError(err: unknown): { statusCode: number; message: string; code?: string } | undefined {
+  if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message, ...(err.code ? { code: err.code } : {}) };
   const domain = err instanceof ConnectorError ? domainErrorOf(err) : err;
   if (domain instanceof DomainError) return { statusCode: STATUS_OF_KIND[domain.kind], message: domain.message };
   return undefined;
@@ -90,7 +94,12 @@ export function registerErrorHandling(app: FastifyInstance) {
       // Thrown on purpose (e.g. 503 "the identity provider does not answer"): its message is for the user.
       const status = deliberate.statusCode;
       if (status >= 500) request.log.warn({ status, message: deliberate.message }, "request refused");
-      return reply.status(status).send({ statusCode: status, error: REASONS[status] ?? "Error", message: deliberate.message } satisfies ApiErrorBody);
+      return reply.status(status).send({
+        statusCode: status,
+        error: REASONS[status] ?? "Error",
+        message: deliberate.message,
+        ...(deliberate.code ? { code: deliberate.code } : {}),
+      } satisfies ApiErrorBody);
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {

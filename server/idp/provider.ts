@@ -140,8 +140,9 @@ export function createProvider(opts: ProviderOptions): Provider {
     },
     // The API mirrors the person from the access token alone, so it carries email and name; and
     // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
-    // And how the person signed in (`amr`, RFC 8176: ["pwd"] or ["pwd","otp"]), from the code or
-    // refresh token it is issued for, so the API can require two-factor (docs/security.md).
+    // And how the person signed in (`amr`, RFC 8176: ["pwd"] or ["pwd","otp"]) and when (`auth_time`),
+    // from the code or refresh token it is issued for, so the API can require two-factor and an
+    // organization's session lifetime (docs/security.md, decisions 0049 and 0051).
     // An API client's token (client credentials) names the client's organization instead.
     extraTokenClaims: async (ctx, token) => {
       if (token.kind === "ClientCredentials") return token.clientId ? apiClientTokenClaims(db, token.clientId) : undefined;
@@ -150,7 +151,15 @@ export function createProvider(opts: ProviderOptions): Provider {
       if (!account) return undefined;
       const grantId = "grantId" in token && typeof token.grantId === "string" ? token.grantId : undefined;
       const amr = amrOf(ctx);
-      return { email: account.email, name: account.name, ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}), ...(amr ? { [AMR_CLAIM]: amr } : {}) };
+      const entities = ctx?.oidc?.entities;
+      const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+      return {
+        email: account.email,
+        name: account.name,
+        ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}),
+        ...(amr ? { [AMR_CLAIM]: amr } : {}),
+        ...(typeof authTime === "number" ? { auth_time: authTime } : {}),
+      };
     },
     loadExistingGrant: (ctx) => loadFirstPartyGrant(ctx, config.oidc.clientId),
     // Our web client gets refresh tokens without asking for offline_access (oidc-client-ts renews with them).

@@ -13,6 +13,7 @@ import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
 import { apiClientRoutes } from "./apiClients/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
+import { securityPolicyRoutes } from "./security/routes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository.
@@ -33,6 +34,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(notificationRoutes);
   await api.register(apiClientRoutes);
   await api.register(simulatorRoutes);
+  await api.register(securityPolicyRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

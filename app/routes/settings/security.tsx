@@ -1,4 +1,5 @@
 import { ApiClientsSection } from "~/features/security/apiClients";
+import { SecurityPolicySections } from "~/features/security/policy";
 import { TwoFactorSection } from "~/features/security/twoFactor";
 
 export const meta = () => [{ title: "Security · Toolbox" }];
@@ -7,6 +8,7 @@ export default function SecurityPage() {
   return (
     <div className="grid gap-8">
       <TwoFactorSection />
+      <SecurityPolicySections />
       <ApiClientsSection />
     </div>
   );

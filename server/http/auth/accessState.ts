@@ -5,7 +5,7 @@ import { AccessChangeFeed } from "./changes.ts";
 import { MemberClaimsCache } from "./memberCache.ts";
 import { RevocationList } from "./revocations.ts";
 import { StreamAccessWatch } from "./streamAccess.ts";
-import { findMemberClaims } from "../../modules/organizations/repository.ts";
+import { findMemberAccess, type MemberAccess } from "../../modules/organizations/repository.ts";
 import { VerifiedTokenCache } from "./tokenCache.ts";
 import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "./tokens.ts";
 
@@ -15,9 +15,9 @@ import { ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS } from "./tokens.ts";
  */
 export interface AccessState {
   tokens: VerifiedTokenCache;
-  members: MemberClaimsCache;
-  /** API clients' claims per (organization, client id): the same cache and the same announcements as members. */
-  clients: MemberClaimsCache;
+  members: MemberClaimsCache<MemberAccess>;
+  /** API clients' claims and their organization's policy per (organization, client id): the same cache and the same announcements as members. */
+  clients: MemberClaimsCache<MemberAccess>;
   /** Only with the embedded provider (an external one's sign-outs are not seen here). */
   revocations?: RevocationList;
   changes: AccessChangeFeed;
@@ -31,9 +31,9 @@ export const accessStatePlugin = fp(
     const { config, database } = app.ctx;
     const log = app.log.child({ module: "access" });
     const revocations = config.oidc.embedded ? new RevocationList(database.db, TTL.AccessToken + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS, log) : undefined;
-    const members: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
-    const clients: MemberClaimsCache = new MemberClaimsCache(() => changes.listening);
-    const streams = new StreamAccessWatch((organizationId, sub) => findMemberClaims(database.db, organizationId, sub));
+    const members = new MemberClaimsCache<MemberAccess>(() => changes.listening);
+    const clients = new MemberClaimsCache<MemberAccess>(() => changes.listening);
+    const streams = new StreamAccessWatch((organizationId, sub) => findMemberAccess(database.db, organizationId, sub));
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
       {

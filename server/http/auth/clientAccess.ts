@@ -1,6 +1,6 @@
-import type { Claim } from "../../../core/access.ts";
 import type { Db } from "../../db/client.ts";
-import { findApiClientClaims, touchApiClient } from "../../modules/apiClients/repository.ts";
+import { findApiClientAccess, touchApiClient } from "../../modules/apiClients/repository.ts";
+import type { MemberAccess } from "../../modules/organizations/repository.ts";
 import { HttpError } from "../errors.ts";
 import type { MemberClaimsCache } from "./memberCache.ts";
 import type { ResolvedRouteAccess } from "./routeConfig.ts";
@@ -17,7 +17,7 @@ const MAX_TRACKED = 10_000;
  * it was given, checked by the same rule (core/access.ts) as a member's claims. A revoked client's
  * tokens are refused at once: its claims are cached like members' and dropped on every change.
  */
-export function createClientGate(opts: { db: Db; cache: MemberClaimsCache; embedded: boolean; log: { warn(obj: object, msg: string): void } }) {
+export function createClientGate(opts: { db: Db; cache: MemberClaimsCache<MemberAccess>; embedded: boolean; log: { warn(obj: object, msg: string): void } }) {
   const lastTouched = new Map<string, number>();
 
   return {
@@ -30,14 +30,14 @@ export function createClientGate(opts: { db: Db; cache: MemberClaimsCache; embed
       }
     },
 
-    /** The client's claims in `organizationId` (its own organization only). */
-    async claims(caller: Caller & { client: { organizationId: string } }, organizationId: string, opts2: { fresh?: boolean } = {}): Promise<readonly Claim[]> {
+    /** The client's claims in `organizationId` (its own organization only), with the organization's security policy. */
+    async claims(caller: Caller & { client: { organizationId: string } }, organizationId: string, opts2: { fresh?: boolean } = {}): Promise<MemberAccess> {
       if (caller.client.organizationId !== organizationId) {
         throw new HttpError(403, "This API client belongs to another organization: send its own organization's id in the OrganizationId header.");
       }
-      const claims = await opts.cache.claims(organizationId, caller.sub, () => findApiClientClaims(opts.db, organizationId, caller.sub), opts2);
-      if (!claims) throw new HttpError(401, "This API client has been revoked: its tokens are no longer accepted.");
-      return claims;
+      const access = await opts.cache.claims(organizationId, caller.sub, () => findApiClientAccess(opts.db, organizationId, caller.sub), opts2);
+      if (!access) throw new HttpError(401, "This API client has been revoked: its tokens are no longer accepted.");
+      return access;
     },
 
     /** The refusal for a missing permission, worded for a client. */

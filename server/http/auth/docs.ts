@@ -8,6 +8,10 @@ export const ApiErrorSchema = z.object({
   error: z.string(),
   message: z.string().meta({ description: "What went wrong, readable by a person" }),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  code: z.string().optional().meta({
+    description:
+      "Machine-readable reason, where a client acts on it: `address_not_allowed`, `two_factor_required`, `session_time_unknown` (403), `session_expired` (401), `excludes_own_address` (409)",
+  }),
 });
 
 /** The OpenAPI security scheme of API clients (server/http/docs.ts). */
@@ -44,8 +48,8 @@ export function documentAccess(schema: FastifySchema | undefined, access: Resolv
     add(
       403,
       access.callers === "all"
-        ? "Not a member of the organization (or not the API client's), or missing the permission"
-        : "Not a member of the organization, missing the permission, or an API client (people only)",
+        ? "Not a member of the organization (or not the API client's), refused by its security policy (allowed IP ranges, require two-factor), or missing the permission"
+        : "Not a member of the organization, refused by its security policy (allowed IP ranges, require two-factor), missing the permission, or an API client (people only)",
     );
     if (access.callers === "people") {
       const peopleOnly = "For people signed in only: API clients are refused (403).";

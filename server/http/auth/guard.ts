@@ -3,13 +3,14 @@ import fp from "fastify-plugin";
 import { hasModuleAccess, type Claim } from "../../../core/access.ts";
 import { loadSigningKeys } from "../../idp/keys.ts";
 import { secretCipherOf } from "../../secrets/context.ts";
-import { findMemberClaims } from "../../modules/organizations/repository.ts";
+import { findMemberAccess } from "../../modules/organizations/repository.ts";
 import { HttpError } from "../errors.ts";
 import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./keys.ts";
 import { resolveRouteAccess, type ResolvedRouteAccess } from "./routeConfig.ts";
 import { createTokenVerifier, TokenRejected } from "./tokens.ts";
 import { documentAccess } from "./docs.ts";
 import { createClientGate } from "./clientAccess.ts";
+import { checkAllowedAddress, policyRefusal } from "./policy.ts";
 import "./request.ts";
 
 const ORGANIZATION_HEADER = "organizationid";
@@ -18,15 +19,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** RFC 6750 b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+type OrganizationAccess = Extract<ResolvedRouteAccess, { organization: "required" }>;
+
 /**
  * The one guard of the API (docs/security.md). Registered in registerApi before the modules, it
  * reads each route's `config` (routeConfig.ts) and, before the body is even parsed:
  *  1. verifies the bearer token → `request.auth`;
  *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by
- *     the `OrganizationId` header and loads their claims there → `request.organization`;
- *  3. checks the route's module permission with the shared rule of core/access.ts.
+ *     the `OrganizationId` header and loads their claims and its security policy there →
+ *     `request.organization`;
+ *  3. enforces the organization's security policy (decision 0051), one function per rule, in
+ *     this order: allowed IP ranges (403), session lifetime (401), require two-factor (403);
+ *  4. checks the route's module permission with the shared rule of core/access.ts.
  * An API client (client credentials) takes the same steps through clientAccess.ts: only routes
- * open to clients, only its own organization, only the permissions it was given.
+ * open to clients, only its own organization, the allowed IP ranges (the sign-in rules are about
+ * people), only the permissions it was given.
  * Routes with `auth: false` skip all of it.
  */
 export const authGuard = fp(
@@ -55,7 +62,7 @@ export const authGuard = fp(
       request.auth = await authenticate(request, reply);
       // API clients (clientAccess.ts): only routes open to them.
       clientGate.admit(request.auth, access);
-      if (access.organization === "required") await enterOrganization(request, access);
+      if (access.organization === "required") await enterOrganization(request, reply, access);
     });
 
     async function authenticate(request: FastifyRequest, reply: FastifyReply) {
@@ -89,7 +96,7 @@ export const authGuard = fp(
       }
     }
 
-    async function enterOrganization(request: FastifyRequest, access: Extract<ResolvedRouteAccess, { organization: "required" }>) {
+    async function enterOrganization(request: FastifyRequest, reply: FastifyReply, access: OrganizationAccess) {
       const raw = request.headers[ORGANIZATION_HEADER];
       if (raw === undefined || raw === "") {
         throw new HttpError(400, "Choose an organization: send its id in the OrganizationId header.");
@@ -101,20 +108,29 @@ export const authGuard = fp(
       const caller = request.auth;
       if (caller.client) return enterOrganizationAsClient(request, { ...caller, client: caller.client }, id, access);
       const { sub } = caller;
-      const load = () => findMemberClaims(database.db, id, sub);
-      let claims = await members.claims(id, sub, load);
-      if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      const load = () => findMemberAccess(database.db, id, sub);
+      let member = await members.claims(id, sub, load);
+      if (!member) throw new HttpError(403, "You are not a member of this organization");
 
       const { permission } = access;
       const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
-      // Claims may be a couple of seconds old (memberCache.ts); a refusal is decided on the
-      // database's current claims, so a permission granted a moment ago counts at once.
-      if (!allowed(claims)) {
-        claims = await members.claims(id, sub, load, { fresh: true });
-        if (!claims) throw new HttpError(403, "You are not a member of this organization");
+      // Claims and policy may be a couple of seconds old (memberCache.ts); a refusal is decided on
+      // the database's current ones, so a permission granted or a policy relaxed a moment ago counts at once.
+      let refusal = policyRefusal(request, id, member, access);
+      if (!allowed(member.claims) || refusal) {
+        member = await members.claims(id, sub, load, { fresh: true });
+        if (!member) throw new HttpError(403, "You are not a member of this organization");
+        refusal = policyRefusal(request, id, member, access);
       }
-      request.organization = { id, claims };
-      if (permission && !allowed(claims)) {
+      request.organization = { id, claims: member.claims, policy: member.policy };
+      if (refusal) {
+        if (refusal.statusCode === 401) {
+          reply.header("WWW-Authenticate", `Bearer realm="toolbox", error="invalid_token", error_description="${refusal.message.replaceAll('"', "'")}"`);
+        }
+        request.log.info({ code: refusal.code, organizationId: id }, "refused by the organization's security policy");
+        throw refusal;
+      }
+      if (permission && !allowed(member.claims)) {
         throw new HttpError(
           403,
           `You need the "${permission.value}" permission on the "${permission.module}" module in this organization. Ask its administrator.`,
@@ -122,7 +138,11 @@ export const authGuard = fp(
       }
     }
 
-    /** The same check for an API client: its own organization, its own permissions (clientAccess.ts). */
+    /**
+     * The same check for an API client (clientAccess.ts): its own organization, the organization's
+     * allowed IP ranges (session lifetime and two-factor are about a person's sign-in), its own
+     * permissions.
+     */
     async function enterOrganizationAsClient(
       request: FastifyRequest,
       caller: Parameters<typeof clientGate.claims>[0],
@@ -131,12 +151,26 @@ export const authGuard = fp(
     ) {
       const { permission } = access;
       const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
-      let claims = await clientGate.claims(caller, id);
-      if (!allowed(claims)) claims = await clientGate.claims(caller, id, { fresh: true });
-      request.organization = { id, claims };
-      if (permission && !allowed(claims)) throw clientGate.missing(permission);
+      let client = await clientGate.claims(caller, id);
+      let refusal = checkAllowedAddress(request, client.policy);
+      if (!allowed(client.claims) || refusal) {
+        client = await clientGate.claims(caller, id, { fresh: true });
+        refusal = checkAllowedAddress(request, client.policy);
+      }
+      request.organization = { id, claims: client.claims, policy: client.policy };
+      if (refusal) {
+        request.log.info({ code: refusal.code, organizationId: id }, "API client refused by the organization's security policy");
+        throw refusal;
+      }
+      if (permission && !allowed(client.claims)) throw clientGate.missing(permission);
       clientGate.used(caller.sub);
     }
   },
   { name: "toolbox-auth-guard", fastify: "5.x" },
 );
+
+/**
+ * The organization's security policy, each rule its own function, in the order docs/security.md
+ * gives: where the call comes from, then how old the sign-in is, then how it was made. The first
+ * refusal, or undefined.
+ */

@@ -1,4 +1,5 @@
 import type { Claim } from "../../../core/access.ts";
+import type { SecurityPolicy } from "../../../core/securityPolicy.ts";
 
 /** The person (or API client) behind a verified access token. */
 export interface Caller {
@@ -16,6 +17,8 @@ export interface Caller {
    * the organization it belongs to, the only one it may act in.
    */
   client?: { organizationId: string };
+  /** When the person signed in (`auth_time` claim, seconds since the epoch); absent when the token does not say. */
+  authTime?: number;
 }
 
 /** The organization named by the `OrganizationId` header, once membership is proven. */
@@ -24,6 +27,8 @@ export interface CurrentOrganization {
   id: string;
   /** The caller's claims in this organization (SPEC §6), for `hasAccess` / `hasModuleAccess`. */
   claims: readonly Claim[];
+  /** The organization's security policy, which the guard has enforced for this request. */
+  policy: SecurityPolicy;
 }
 
 declare module "fastify" {

@@ -25,29 +25,42 @@ export interface RouteAccess {
    * refused with 403. Routes with `organization: 'none'` are for people only, always.
    */
   callers?: "all" | "people";
+  /**
+   * The routes that manage the organization's security policy itself: its administrators reach
+   * them without the second factor the policy may require, so turning "require two-factor" on
+   * never locks them out of turning it off. The allowed IP ranges and session lifetime still apply.
+   */
+  securitySettings?: true;
 }
 
 export type ResolvedRouteAccess =
   | { auth: false }
   | { auth: true; organization: "none"; callers: "people" }
-  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission }; callers: "all" | "people" };
+  | { auth: true; organization: "required"; permission?: { module: Module; value: Permission }; callers: "all" | "people"; securitySettings?: true };
 
 /** Applies the defaults, and refuses contradictory declarations when the route is registered. */
 export function resolveRouteAccess(config: RouteAccess | undefined, route: string): ResolvedRouteAccess {
   const c = config ?? {};
   if (c.auth === false) {
-    if (c.organization !== undefined || c.permission !== undefined || c.callers !== undefined) {
-      throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization, a permission or callers`);
+    if (c.organization !== undefined || c.permission !== undefined || c.callers !== undefined || c.securitySettings !== undefined) {
+      throw new Error(`Route ${route}: a public route (auth: false) cannot ask for an organization, a permission, callers or the security settings`);
     }
     return { auth: false };
   }
   const organization = c.organization ?? "required";
   if (organization === "none") {
-    if (c.permission) throw new Error(`Route ${route}: a permission is checked in an organization, so it needs organization: 'required'`);
+    if (c.permission || c.securitySettings)
+      throw new Error(`Route ${route}: a permission or policy is checked in an organization, so it needs organization: 'required'`);
     if (c.callers === "all") throw new Error(`Route ${route}: a route outside organizations (organization: 'none') is for people only`);
     return { auth: true, organization, callers: "people" };
   }
-  return { auth: true, organization, permission: c.permission, callers: c.callers ?? "all" };
+  return {
+    auth: true,
+    organization,
+    permission: c.permission,
+    callers: c.callers ?? "all",
+    ...(c.securitySettings ? { securitySettings: true as const } : {}),
+  };
 }
 
 declare module "fastify" {

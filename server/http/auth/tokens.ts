@@ -84,12 +84,14 @@ function callerFrom(payload: JWTPayload): Caller {
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
   const amr = payload[AMR_CLAIM];
+  const authTime = typeof payload.auth_time === "number" && Number.isFinite(payload.auth_time) ? payload.auth_time : undefined;
   return {
     sub: payload.sub as string,
     email: str(payload.email) ?? (preferred?.includes("@") ? preferred : null),
     name: str(payload.name) ?? (given || null),
     // A single string is tolerated (some providers send one); anything else means "not said".
     amr: (Array.isArray(amr) ? amr : [amr]).filter((v): v is string => typeof v === "string" && v !== ""),
+    ...(authTime !== undefined ? { authTime } : {}),
   };
 }
 

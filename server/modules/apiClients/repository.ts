@@ -1,8 +1,9 @@
 import { and, asc, eq, lt, or, isNull, sql } from "drizzle-orm";
-import type { Claim } from "../../../core/access.ts";
+import { NO_POLICY, type SecurityPolicy } from "../../../core/securityPolicy.ts";
 import { claimsOfAccess, type ModulePermissions } from "../../../core/roles.ts";
 import type { Db } from "../../db/client.ts";
-import { apiClients } from "../../db/schema.ts";
+import { apiClients, organizationSecurity } from "../../db/schema.ts";
+import type { MemberAccess } from "../organizations/repository.ts";
 import type { DbOrTx } from "../audit/record.ts";
 
 export type ApiClientRow = typeof apiClients.$inferSelect;
@@ -18,17 +19,29 @@ export async function findApiClient(db: Db, clientId: string): Promise<ApiClient
 }
 
 /**
- * The claims an API client holds in `organizationId` (its module permissions, as SPEC §6 claims),
- * or null when it does not exist (revoked) or belongs to another organization.
+ * The claims an API client holds in `organizationId` (its module permissions, as SPEC §6 claims)
+ * and the organization's security policy (the guard applies its allowed IP ranges), or null when
+ * the client does not exist (revoked) or belongs to another organization.
  */
-export async function findApiClientClaims(db: Db, organizationId: string, clientId: string): Promise<Claim[] | null> {
+export async function findApiClientAccess(db: Db, organizationId: string, clientId: string): Promise<MemberAccess | null> {
   const [row] = await db
-    .select({ permissions: apiClients.permissions })
+    .select({
+      permissions: apiClients.permissions,
+      requireTwoFactor: organizationSecurity.requireTwoFactor,
+      sessionLifetimeSeconds: organizationSecurity.sessionLifetimeSeconds,
+      allowedIpRanges: organizationSecurity.allowedIpRanges,
+    })
     .from(apiClients)
+    .leftJoin(organizationSecurity, eq(organizationSecurity.organizationId, apiClients.organizationId))
     .where(and(eq(apiClients.id, clientId), eq(apiClients.organizationId, organizationId)))
     .limit(1);
   if (!row) return null;
-  return claimsOfAccess({ admin: false, permissions: row.permissions as ModulePermissions }, organizationId);
+  const claims = claimsOfAccess({ admin: false, permissions: row.permissions as ModulePermissions }, organizationId);
+  const policy: SecurityPolicy =
+    row.requireTwoFactor === null
+      ? NO_POLICY
+      : { requireTwoFactor: row.requireTwoFactor, sessionLifetimeSeconds: row.sessionLifetimeSeconds, allowedIpRanges: row.allowedIpRanges ?? [] };
+  return { claims, policy };
 }
 
 /** Records a call: one UPDATE, skipped when the stored time is less than `minAgeMs` old. */

@@ -1,8 +1,9 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
-import { memberClaims, memberships, organizations, users } from "../../db/schema.ts";
+import { memberClaims, memberships, organizations, organizationSecurity, users } from "../../db/schema.ts";
 import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
+import { NO_POLICY, type SecurityPolicy } from "../../../core/securityPolicy.ts";
 import { lockForQuota, requireOrganizationQuota, type Quotas } from "../../quotas.ts";
 
 export interface OrganizationRow {
@@ -159,6 +160,39 @@ export async function findMemberClaims(db: Db, organizationId: string, sub: stri
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
   if (rows.length === 0) return null;
   return rows.flatMap((r) => (r.type === null || r.value === null ? [] : [{ type: r.type, value: r.value }]));
+}
+
+/** What the guard needs of a member in one organization: their claims and the organization's policy. */
+export interface MemberAccess {
+  claims: readonly Claim[];
+  policy: SecurityPolicy;
+}
+
+/**
+ * Membership, the member's claims and the organization's security policy, in one query (the
+ * guard runs it for organization-scoped requests, cached in memberCache.ts). null: not a member.
+ */
+export async function findMemberAccess(db: Db, organizationId: string, sub: string): Promise<MemberAccess | null> {
+  const rows = await db
+    .select({
+      type: memberClaims.type,
+      value: memberClaims.value,
+      requireTwoFactor: organizationSecurity.requireTwoFactor,
+      sessionLifetimeSeconds: organizationSecurity.sessionLifetimeSeconds,
+      allowedIpRanges: organizationSecurity.allowedIpRanges,
+    })
+    .from(memberships)
+    .leftJoin(memberClaims, and(eq(memberClaims.organizationId, memberships.organizationId), eq(memberClaims.userSub, memberships.userSub)))
+    .leftJoin(organizationSecurity, eq(organizationSecurity.organizationId, memberships.organizationId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
+  const first = rows[0];
+  if (!first) return null;
+  const claims = rows.flatMap((r) => (r.type === null || r.value === null ? [] : [{ type: r.type, value: r.value }]));
+  const policy: SecurityPolicy =
+    first.requireTwoFactor === null
+      ? NO_POLICY
+      : { requireTwoFactor: first.requireTwoFactor, sessionLifetimeSeconds: first.sessionLifetimeSeconds, allowedIpRanges: first.allowedIpRanges ?? [] };
+  return { claims, policy };
 }
 
 /** Every claim of the person across their organizations (GET /api/profile/user-claims). */

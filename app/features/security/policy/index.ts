@@ -1,0 +1,1 @@
+export { SecurityPolicySections } from "./SecurityPolicySections";
