@@ -12,3 +12,4 @@ export * from "./tables/trades.ts";
 export * from "./tables/feedLeases.ts";
 export * from "./tables/members.ts";
 export * from "./tables/notifications.ts";
+export * from "./tables/customers.ts";
