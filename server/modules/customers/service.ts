@@ -99,6 +99,28 @@ function ordering(q: Pick<ListCustomersQuery, "sort" | "dir">) {
   return [by(SORTS[q.sort]), by(c.id)];
 }
 
+/** How long a count answers the same organization and filters: one count at a time, however many ask. */
+const COUNT_FRESH_MS = 3000;
+const counts = new WeakMap<Db, Map<string, { at: number; value: Promise<number> }>>();
+
+function countOf(db: Db, organizationId: string, q: Filters, filter: SQL | undefined): Promise<number> {
+  let cache = counts.get(db);
+  if (!cache) counts.set(db, (cache = new Map<string, { at: number; value: Promise<number> }>()));
+  const key = JSON.stringify([organizationId, q.q, q.status, q.kyc, q.tag, q.country, q.owner]);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < COUNT_FRESH_MS) return hit.value;
+  if (cache.size > 5000) for (const [k, v] of cache) if (now - v.at >= COUNT_FRESH_MS) cache.delete(k);
+  const value = db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(c)
+    .where(filter)
+    .then(([row]) => Number(row?.total ?? 0));
+  cache.set(key, { at: now, value });
+  value.catch(() => cache.delete(key));
+  return value;
+}
+
 export async function listCustomers(db: Db, organizationId: string, q: ListCustomersQuery): Promise<{ items: Customer[]; total: number }> {
   const filter = where(organizationId, q);
   const rows = await selectCustomers(db)
@@ -109,11 +131,8 @@ export async function listCustomers(db: Db, organizationId: string, q: ListCusto
   const seen = q.offset + rows.length;
   // A short page ends the list: the total is exact without counting.
   if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(view), total: seen };
-  const [count] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(c)
-    .where(filter);
-  return { items: rows.map(view), total: Math.max(Number(count?.total ?? 0), seen) };
+  // Otherwise the count (maybe a few seconds old) is never less than what this page shows.
+  return { items: rows.map(view), total: Math.max(await countOf(db, organizationId, q, filter), seen) };
 }
 
 /** Every customer of the view, page by page, for the export (CSV cells in CUSTOMER_CSV_COLUMNS order). */
