@@ -122,7 +122,24 @@ export const LinkedAccountSchema = z.object({
 });
 export type LinkedAccount = z.infer<typeof LinkedAccountSchema>;
 
-export const CustomerDetailSchema = CustomerSchema.extend({ accounts: z.array(LinkedAccountSchema) });
+export const CustomerDealSchema = z.object({
+  platformId: z.guid(),
+  login: z.string(),
+  dealId: z.string(),
+  time: z.iso.datetime(),
+  action: z.enum(["buy", "sell", "balance", "credit"]),
+  entry: z.enum(["in", "out"]).nullable(),
+  symbol: z.string().nullable(),
+  volume: z.string(),
+  price: z.number(),
+  profit: MoneySchema,
+});
+export type CustomerDeal = z.infer<typeof CustomerDealSchema>;
+
+export const CustomerDetailSchema = CustomerSchema.extend({
+  accounts: z.array(LinkedAccountSchema),
+  recentDeals: z.array(CustomerDealSchema).meta({ description: "The linked accounts' latest deals (at most 20), newest first, from the trade history store" }),
+});
 export type CustomerDetail = z.infer<typeof CustomerDetailSchema>;
 
 export const LinkAccountSchema = z.object({

@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, customerAccounts, customers, tradingAccounts } from "../../server/db/schema.ts";
+import { auditEvents, customerAccounts, customers, tradeDeals, tradingAccounts } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
 import { parseCsv } from "../../server/modules/customers/csv.ts";
 import { describeDb } from "../helpers/db.ts";
@@ -184,6 +184,40 @@ describeDb("customers", () => {
         expect.objectContaining({ platformId: platforms[1], platformName: "Demo MT5 B", login: b!.login, balance: b!.balance, equity: b!.equity }),
       ]),
     );
+
+    // Recent deals from the trade history store: the linked accounts' only, newest first.
+    const deal = (platformId: string, login: string, dealId: string, minutesAgo: number) => ({
+      organizationId: org,
+      platformId,
+      login,
+      dealId,
+      time: new Date(Date.now() - minutesAgo * 60_000),
+      action: "buy" as const,
+      entry: "in" as const,
+      symbol: "EURUSD",
+      volume: "0.10",
+      price: 1.1,
+      profit: "0.00",
+      commission: "0.00",
+      swap: "0.00",
+      reason: "client",
+      comment: "",
+      native: {},
+    });
+    const unlinked = (await loginsOf(platforms[0]!))[2]!.login;
+    await t.ctx.database.db
+      .insert(tradeDeals)
+      .values([deal(platforms[0]!, a!.login, "d-a", 30), deal(platforms[1]!, b!.login, "d-b", 10), deal(platforms[0]!, unlinked, "d-other", 1)]);
+    const withDeals = (await call("GET", `/api/customers/${first.id}`)).json();
+    // The store's own deals of these accounts (the simulator's history) come after our newer ones.
+    const got = withDeals.recentDeals as { dealId: string; platformId: string; login: string; time: string }[];
+    expect(got.slice(0, 2).map((d) => [d.dealId, d.login])).toEqual([
+      ["d-b", b!.login],
+      ["d-a", a!.login],
+    ]);
+    expect(got.map((d) => d.dealId)).not.toContain("d-other");
+    for (const d of got) expect([`${platforms[0]}:${a!.login}`, `${platforms[1]}:${b!.login}`]).toContain(`${d.platformId}:${d.login}`);
+    expect(got.map((d) => d.time)).toEqual([...got.map((d) => d.time)].sort().reverse());
 
     const taken = await call("POST", `/api/customers/${second.id}/accounts`, { platformId: platforms[0], login: a!.login });
     expect(taken.statusCode).toBe(409);

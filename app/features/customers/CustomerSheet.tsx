@@ -104,6 +104,7 @@ function CustomerPanel({ id, onChanged, onDeleted }: { id: string; onChanged: ()
         ]}
       />
       <LinkedAccounts customer={c} canWrite={canWrite} onChanged={refresh} />
+      <RecentDeals customer={c} />
       <Notes id={c.id} canWrite={canWrite} />
       {editing ? <CustomerDialog open={editing} onOpenChange={setEditing} customer={c} onSaved={refresh} /> : null}
     </div>
@@ -316,6 +317,65 @@ function Notes({ id, canWrite }: { id: string; canWrite: boolean }) {
       ) : notes.isSuccess ? (
         <p className="text-sm text-muted">No notes yet.</p>
       ) : null}
+    </section>
+  );
+}
+
+function RecentDeals({ customer }: { customer: CustomerDetail }) {
+  const platformName = new Map(customer.accounts.map((a) => [a.platformId, a.platformName]));
+  return (
+    <section aria-labelledby="recent-deals" className="grid gap-3">
+      <h3 id="recent-deals" className="text-base font-semibold">
+        Recent deals
+      </h3>
+      {customer.recentDeals.length === 0 ? (
+        <p className="text-sm text-muted">No deal recorded for these accounts (the trade history covers the platforms the Trades Blotter follows).</p>
+      ) : (
+        <div className="overflow-x-auto rounded-md border border-border">
+          <table className="w-full text-sm">
+            <caption className="sr-only">The linked accounts&apos; latest deals, newest first</caption>
+            <thead className="bg-subtle text-left">
+              <tr>
+                <th scope="col" className="px-3 py-1.5 font-medium">
+                  Time
+                </th>
+                <th scope="col" className="px-3 py-1.5 font-medium">
+                  Account
+                </th>
+                <th scope="col" className="px-3 py-1.5 font-medium">
+                  Action
+                </th>
+                <th scope="col" className="px-3 py-1.5 font-medium">
+                  Symbol
+                </th>
+                <th scope="col" className="px-3 py-1.5 text-right font-medium">
+                  Volume
+                </th>
+                <th scope="col" className="px-3 py-1.5 text-right font-medium">
+                  Profit
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {customer.recentDeals.map((d) => (
+                <tr key={`${d.platformId}:${d.dealId}`} className="border-t border-border">
+                  <td className="px-3 py-1.5 whitespace-nowrap">{formatDateTime(d.time)}</td>
+                  <td className="px-3 py-1.5">
+                    <span className="font-mono">{d.login}</span> · {platformName.get(d.platformId) ?? ""}
+                  </td>
+                  <td className="px-3 py-1.5">
+                    {d.action}
+                    {d.entry ? ` ${d.entry}` : ""}
+                  </td>
+                  <td className="px-3 py-1.5">{d.symbol ?? "—"}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{d.volume}</td>
+                  <td className="px-3 py-1.5 text-right tabular-nums">{formatMoney(d.profit)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

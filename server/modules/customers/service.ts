@@ -12,6 +12,7 @@ import {
   CUSTOMER_IMPORT_MAX_ROWS,
   CustomerFieldsSchema,
   type Customer,
+  type CustomerDeal,
   type CustomerDetail,
   type CustomerNote,
   type CustomerSortField,
@@ -21,7 +22,8 @@ import {
 } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
-import { customerAccounts, customerNotes, customers, memberships, tradePlatforms, tradingAccounts, users } from "../../db/schema.ts";
+import { customerAccounts, customerNotes, customers, memberships, tradeDeals, tradePlatforms, tradingAccounts, users } from "../../db/schema.ts";
+import { rowsOf } from "../accounts/mirror/writes.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { escapeLike } from "../accounts/accountList.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
@@ -199,9 +201,68 @@ export async function linkedAccounts(db: DbOrTx, organizationId: string, custome
   return rows.map((r) => ({ ...r, linkedAt: r.linkedAt.toISOString() }));
 }
 
+const RECENT_DEALS = 20;
+
+/**
+ * The linked accounts' latest deals from the trade history store (filled for the platforms the
+ * Trades Blotter follows): each account's newest few by its (organization, login, time) index,
+ * then the newest of those.
+ */
+async function recentDeals(db: Db, organizationId: string, customerId: string): Promise<CustomerDeal[]> {
+  const result = await db.execute<{
+    platform_id: string;
+    login: string;
+    deal_id: string;
+    time: string;
+    action: CustomerDeal["action"];
+    entry: CustomerDeal["entry"];
+    symbol: string | null;
+    volume: string;
+    price: number;
+    profit: string;
+  }>(sql`
+    select d.platform_id, d.login, d.deal_id,
+      to_char(d.time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as time,
+      d.action, d.entry, d.symbol, d.volume::text as volume, d.price, d.profit::text as profit
+    from ${customerAccounts} ca
+    cross join lateral (
+      select * from ${tradeDeals} t
+      where t.organization_id = ${organizationId}::uuid and t.login = ca.login and t.platform_id = ca.platform_id
+      order by t.time desc, t.seq desc
+      limit ${RECENT_DEALS}
+    ) d
+    where ca.organization_id = ${organizationId}::uuid and ca.customer_id = ${customerId}::uuid
+    order by d.time desc, d.seq desc
+    limit ${RECENT_DEALS}`);
+  return rowsOf<{
+    platform_id: string;
+    login: string;
+    deal_id: string;
+    time: string;
+    action: CustomerDeal["action"];
+    entry: CustomerDeal["entry"];
+    symbol: string | null;
+    volume: string;
+    price: number;
+    profit: string;
+  }>(result).map((r) => ({
+    platformId: r.platform_id,
+    login: r.login,
+    dealId: r.deal_id,
+    time: r.time,
+    action: r.action,
+    entry: r.entry,
+    symbol: r.symbol,
+    volume: r.volume,
+    price: Number(r.price),
+    profit: r.profit,
+  }));
+}
+
 export async function getCustomer(db: Db, organizationId: string, id: string): Promise<CustomerDetail> {
   const customer = await customerView(db, organizationId, id);
-  return { ...customer, accounts: await linkedAccounts(db, organizationId, id) };
+  const [accounts, deals] = await Promise.all([linkedAccounts(db, organizationId, id), recentDeals(db, organizationId, id)]);
+  return { ...customer, accounts, recentDeals: deals };
 }
 
 /** What the audit keeps of a customer: its fields, no bookkeeping. */
