@@ -32,6 +32,7 @@ import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { measurePgliteCreationStall } from "./pgliteStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
+import { customersListBench } from "./customersList.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
@@ -202,6 +203,7 @@ async function main() {
   });
   await runHttpBenchmark({ line });
   await accountsLoad({ adminUrl, line });
+  await customersListBench({ adminUrl, line });
   await tradeHistoryBench({ adminUrl, deals: Number(process.env.BENCH_DEALS ?? 1_000_000), line });
   line("");
   await measureEventBus({ line });

@@ -14,3 +14,4 @@ export * from "./tables/members.ts";
 export * from "./tables/notifications.ts";
 export * from "./tables/apiClients.ts";
 export * from "./tables/security.ts";
+export * from "./tables/customers.ts";

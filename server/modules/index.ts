@@ -7,6 +7,7 @@ import { organizationRoutes } from "./organizations/routes.ts";
 import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
 import { accountRoutes } from "./accounts/routes.ts";
+import { customerRoutes } from "./customers/routes.ts";
 import { preferenceRoutes } from "./preferences/routes.ts";
 import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
@@ -28,6 +29,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(tradePlatformRoutes);
   await api.register(memberRoutes);
   await api.register(accountRoutes);
+  await api.register(customerRoutes);
   await api.register(preferenceRoutes);
   await api.register(tradeHistoryRoutes);
   await api.register(blotterStreamRoutes);

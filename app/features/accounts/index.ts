@@ -1,0 +1,2 @@
+/** What other features use of the accounts area. */
+export { useDebounced } from "./useDebounced";

@@ -1,0 +1,83 @@
+/**
+ * CSV for customers: reading an uploaded file (RFC 4180: quoted fields, doubled quotes, line breaks
+ * inside quotes, CRLF or LF) with the line each record starts on, and writing the export with the
+ * same quoting and formula guard as the other exports. Reading is csv-parse's.
+ */
+import { Readable } from "node:stream";
+import { CsvError, parse } from "csv-parse/sync";
+
+export interface CsvRecord {
+  /** The file's line (1-based) where the record starts: what the import report names. */
+  line: number;
+  fields: string[];
+}
+
+export class CsvSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Every record of the text, with the line it starts on; blank lines are skipped. Line endings may
+ * be CRLF, LF or CR (even mixed, as files edited on several systems are): they are read as LF, in
+ * fields too. Throws CsvSyntaxError, naming the line, on a broken quote.
+ */
+export function parseCsv(input: string): CsvRecord[] {
+  const text = input.replace(/\r\n?/g, "\n");
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    rows = parse(text, { bom: true, info: true, record_delimiter: "\n", relax_column_count: true, skip_empty_lines: true }) as unknown as typeof rows;
+  } catch (err) {
+    if (err instanceof CsvError) throw new CsvSyntaxError(lineOf(err), syntaxMessage(err));
+    throw err;
+  }
+  return rows.flatMap(({ record, info }) => {
+    if (record.length === 1 && record[0]!.trim() === "") return [];
+    // `info.lines` is the line the record ends on; line breaks inside its quoted fields came before.
+    const inner = record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0);
+    return [{ line: info.lines - inner, fields: record }];
+  });
+}
+
+/** The line csv-parse stopped on (its errors carry the parser's counters). */
+function lineOf(err: CsvError): number {
+  const lines = (err as CsvError & { lines?: unknown }).lines;
+  return typeof lines === "number" ? lines : 1;
+}
+
+function syntaxMessage(err: CsvError): string {
+  const line = lineOf(err);
+  switch (err.code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return `Line ${line}: a quoted field is never closed.`;
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return `Line ${line}: text after a closing quote; a quote inside a field is written twice ("").`;
+    default:
+      return `Line ${line}: this is not valid CSV (${err.message}).`;
+  }
+}
+
+/** One cell: quoted when needed; text a spreadsheet would run as a formula gets a leading apostrophe. */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  const raw = String(value);
+  const guarded = /^[=+\-@\t\r]/.test(raw) && !/^[+-]?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+export function csvRow(values: readonly (string | number | null | undefined)[]): string {
+  return values.map(csvCell).join(",") + "\r\n";
+}
+
+/** The header, then each page's lines as it comes: one page in memory at a time. */
+export function csvStream(header: readonly string[], pages: AsyncGenerator<(string | number | null)[][]>): Readable {
+  async function* lines() {
+    yield csvRow(header);
+    for await (const page of pages) yield page.map(csvRow).join("");
+  }
+  return Readable.from(lines());
+}

@@ -1,0 +1,164 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  AddNoteSchema,
+  CUSTOMER_CSV_COLUMNS,
+  CreateCustomerSchema,
+  CustomerDetailSchema,
+  CustomerListSchema,
+  CustomerSchema,
+  ImportCustomersSchema,
+  ImportReportSchema,
+  LinkAccountSchema,
+  LinkedAccountSchema,
+  ListCustomersQuerySchema,
+  NoteSchema,
+  PatchCustomerSchema,
+} from "../../../core/schemas/customers.ts";
+import { actorOf } from "../audit/record.ts";
+import { csvStream } from "./csv.ts";
+import * as customers from "./service.ts";
+
+const tags = ["customers"];
+const read = { permission: { module: "customers", value: "read" } } as const;
+const write = { permission: { module: "customers", value: "write" } } as const;
+const IdParams = z.object({ id: z.guid({ error: "The customer id must be a UUID" }) });
+const LinkParams = IdParams.extend({ platformId: z.guid({ error: "platformId must be a platform id (a UUID)" }), login: z.string().min(1).max(64) });
+/** An import carries the whole file (100,000 rows is about 10 MB). */
+const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** The broker's customers and their accounts (docs/customers.md). */
+export async function customerRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.ctx.database;
+
+  api.get(
+    "/customers",
+    {
+      config: read,
+      schema: { tags, summary: "Customers: searched, filtered, sorted, paged", querystring: ListCustomersQuerySchema, response: { 200: CustomerListSchema } },
+    },
+    async (request) => customers.listCustomers(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/customers.csv",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Every customer of the view (same filters and sort as the list, no paging) as CSV, streamed",
+        querystring: ListCustomersQuerySchema,
+        produces: ["text/csv"],
+      },
+    },
+    async (request, reply) => {
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header("Content-Type", "text/csv; charset=utf-8")
+        .header("Content-Disposition", `attachment; filename="customers-${day}.csv"`)
+        .send(csvStream(CUSTOMER_CSV_COLUMNS, customers.exportPages(db, request.organization.id, request.query)));
+    },
+  );
+
+  api.post(
+    "/customers",
+    { config: write, schema: { tags, summary: "Create a customer", body: CreateCustomerSchema, response: { 201: CustomerSchema } } },
+    async (request, reply) => reply.status(201).send(await customers.createCustomer(db, actorOf(request), request.body)),
+  );
+
+  api.post(
+    "/customers/import",
+    {
+      config: write,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: "Import customers from CSV: every row validated (line and field), written in one transaction",
+        description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
+        body: ImportCustomersSchema,
+        response: { 200: ImportReportSchema },
+      },
+    },
+    async (request) => customers.importCustomers(db, actorOf(request), request.body),
+  );
+
+  api.get(
+    "/customers/:id",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "One customer with its linked accounts and their balance and equity",
+        params: IdParams,
+        response: { 200: CustomerDetailSchema },
+      },
+    },
+    async (request) => customers.getCustomer(db, request.organization.id, request.params.id),
+  );
+
+  api.patch(
+    "/customers/:id",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Change a customer; `version` must be the one read (409 when someone changed it meanwhile)",
+        params: IdParams,
+        body: PatchCustomerSchema,
+        response: { 200: CustomerSchema },
+      },
+    },
+    async (request) => customers.updateCustomer(db, actorOf(request), request.params.id, request.body),
+  );
+
+  api.delete(
+    "/customers/:id",
+    {
+      config: write,
+      schema: { tags, summary: "Delete a customer; its accounts are unlinked, never deleted", params: IdParams, response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await customers.deleteCustomer(db, actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.post(
+    "/customers/:id/accounts",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Link a trading account to the customer (409 when another customer has it)",
+        params: IdParams,
+        body: LinkAccountSchema,
+        response: { 201: z.array(LinkedAccountSchema) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await customers.linkAccount(db, actorOf(request), request.params.id, request.body)),
+  );
+
+  api.delete(
+    "/customers/:id/accounts/:platformId/:login",
+    { config: write, schema: { tags, summary: "Unlink a trading account from the customer", params: LinkParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const { id, ...account } = request.params;
+      await customers.unlinkAccount(db, actorOf(request), id, account);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
+    "/customers/:id/notes",
+    { config: read, schema: { tags, summary: "The customer's notes, newest first", params: IdParams, response: { 200: z.array(NoteSchema) } } },
+    async (request) => customers.listNotes(db, request.organization.id, request.params.id),
+  );
+
+  api.post(
+    "/customers/:id/notes",
+    { config: write, schema: { tags, summary: "Add a note to the customer's timeline", params: IdParams, body: AddNoteSchema, response: { 201: NoteSchema } } },
+    async (request, reply) => reply.status(201).send(await customers.addNote(db, actorOf(request), request.params.id, request.body.text)),
+  );
+}
