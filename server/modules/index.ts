@@ -10,6 +10,7 @@ import { preferenceRoutes } from "./preferences/routes.ts";
 import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
+import { logRoutes } from "./logs/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 
 /**
@@ -29,6 +30,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(blotterStreamRoutes);
   await api.register(notificationRoutes);
   await api.register(simulatorRoutes);
+  await api.register(logRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };
