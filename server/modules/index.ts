@@ -11,6 +11,7 @@ import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
 import { logRoutes } from "./logs/routes.ts";
+import { overviewRoutes } from "./overview/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 
 /**
@@ -31,6 +32,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(notificationRoutes);
   await api.register(simulatorRoutes);
   await api.register(logRoutes);
+  await api.register(overviewRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };
