@@ -7,7 +7,7 @@ import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes
  */
 export default [
   index("routes/home.tsx"),
-  route("logs", "routes/logs.tsx"),
+  route("logs", "routes/logs.tsx", [index("routes/logs/audit.tsx"), route("journal", "routes/logs/journal.tsx")]),
   route("debug", "routes/debug.tsx"),
   route("inbox", "routes/inbox.tsx"),
   route("users", "routes/users.tsx"),

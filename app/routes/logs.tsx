@@ -1,16 +1,20 @@
-import { ScrollText } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { Outlet } from "react-router";
+import { NavTabs } from "~/ui/NavTabs";
 import { Page } from "~/ui/Page";
 
 export const meta = () => [{ title: "Logs · Toolbox" }];
 
-export default function LogsPage() {
+const TABS = [
+  { label: "Audit", to: ".", end: true },
+  { label: "Server journal", to: "journal" },
+] as const;
+
+/** /logs: the audit log (index) and each platform's server journal (docs/logs.md). */
+export default function LogsLayout() {
   return (
-    <Page title="Logs" description="The audit log and each platform's server journal">
-      <ComingLater
-        icon={ScrollText}
-        what="Who did what in Toolbox, with before and after, and every server journal entry; filter by time, platform, actor, action and text, and export to CSV."
-      />
+    <Page title="Logs" description="Who did what in Toolbox, and each platform's server journal">
+      <NavTabs tabs={TABS} label="Logs" className="mb-6" />
+      <Outlet />
     </Page>
   );
 }

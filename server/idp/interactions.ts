@@ -8,6 +8,7 @@ import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } fro
 import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm, TwoFactorForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
 import { hasPendingInvitation } from "../modules/members/repository.ts";
+import { recordSignIn } from "../modules/audit/signIns.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
 import { idpPageCsp } from "./views/csp.ts";
@@ -198,6 +199,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       const parsed = SignInForm.safeParse(request.body ?? {});
       if (!parsed.success) return renderSignIn(reply, interaction.uid, 400, formValue(request.body, "email"), fieldErrors(parsed.error));
       const account = await verifyCredentials(db, parsed.data.email, parsed.data.password);
+      const attempt = { email: parsed.data.email, sourceIp: request.ip ?? null };
+      await recordSignIn(db, request.log, { ...attempt, account: account && { id: account.id, name: account.name }, succeeded: !!account });
       if (!account) {
         return renderSignIn(reply, interaction.uid, 401, parsed.data.email, { form: "The email or password is not correct." });
       }

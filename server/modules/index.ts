@@ -13,6 +13,8 @@ import { tradeHistoryRoutes } from "./tradeHistory/routes.ts";
 import { blotterStreamRoutes } from "./tradesBlotter/streamRoutes.ts";
 import { notificationRoutes } from "./notifications/routes.ts";
 import { apiClientRoutes } from "./apiClients/routes.ts";
+import { logRoutes } from "./logs/routes.ts";
+import { overviewRoutes } from "./overview/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 import { securityPolicyRoutes } from "./security/routes.ts";
 
@@ -37,6 +39,8 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(apiClientRoutes);
   await api.register(simulatorRoutes);
   await api.register(securityPolicyRoutes);
+  await api.register(logRoutes);
+  await api.register(overviewRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

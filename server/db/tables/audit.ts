@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations.ts";
 
 /**
  * Who did what in Toolbox: one row per change, written in the same transaction as the change
@@ -23,5 +24,25 @@ export const auditEvents = pgTable(
     sourceIp: text("source_ip"),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("audit_events_org_at_idx").on(t.organizationId, t.at), index("audit_events_target_idx").on(t.targetType, t.targetId)],
+  (t) => [
+    index("audit_events_org_at_idx").on(t.organizationId, t.at),
+    index("audit_events_target_idx").on(t.targetType, t.targetId),
+    // The retention sweep deletes by time across organizations.
+    index("audit_events_at_idx").on(t.at),
+  ],
 );
+
+/** Default audit retention when an organization has not chosen one (docs/logs.md). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
+/**
+ * Per organization: how long its audit records are kept. The server journals are the platforms'
+ * own and are not stored by Toolbox, so they have no retention here.
+ */
+export const logSettings = pgTable("log_settings", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  auditRetentionDays: integer("audit_retention_days").notNull().default(DEFAULT_AUDIT_RETENTION_DAYS),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

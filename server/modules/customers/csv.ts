@@ -5,6 +5,7 @@
  */
 import { Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse/sync";
+import { csvCell } from "../../../core/csv.ts";
 
 export interface CsvRecord {
   /** The file's line (1-based) where the record starts: what the import report names. */
@@ -59,14 +60,6 @@ function syntaxMessage(err: CsvError): string {
     default:
       return `Line ${line}: this is not valid CSV (${err.message}).`;
   }
-}
-
-/** One cell: quoted when needed; text a spreadsheet would run as a formula gets a leading apostrophe. */
-export function csvCell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  const raw = String(value);
-  const guarded = /^[=+\-@\t\r]/.test(raw) && !/^[+-]?\d+(\.\d+)?$/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 
 export function csvRow(values: readonly (string | number | null | undefined)[]): string {

@@ -3,21 +3,14 @@
  * page by page: the server holds one page of rows at a time whatever the export's size.
  */
 import { Readable } from "node:stream";
+import { csvCell } from "../../../core/csv.ts";
 import { BLOTTER_CSV_COLUMNS, type BlotterDeal } from "../../../core/schemas/tradesBlotter.ts";
 
-function cell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  const text = String(value);
-  // A leading =, +, - or @ would be a formula in a spreadsheet; numbers keep their sign.
-  const guarded = /^[=+@]|^-(?!\d)/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
-}
-
 export function csvLine(deal: BlotterDeal): string {
-  return BLOTTER_CSV_COLUMNS.map(([key]) => cell(deal[key])).join(",") + "\r\n";
+  return BLOTTER_CSV_COLUMNS.map(([key]) => csvCell(deal[key])).join(",") + "\r\n";
 }
 
-export const CSV_HEADER = BLOTTER_CSV_COLUMNS.map(([, title]) => cell(title)).join(",") + "\r\n";
+export const CSV_HEADER = BLOTTER_CSV_COLUMNS.map(([, title]) => csvCell(title)).join(",") + "\r\n";
 
 export function csvStream(pages: AsyncGenerator<BlotterDeal[]>): Readable {
   async function* lines() {

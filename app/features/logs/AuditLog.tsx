@@ -1,0 +1,190 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { ColDef } from "ag-grid-community";
+import { ChevronLeft, ChevronRight, Download } from "lucide-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { ApiError } from "~/api";
+import { download } from "~/api/download";
+import { useCurrentOrganizationId } from "~/profile";
+import { Button } from "~/ui/Button";
+import { DialogContent, DialogRoot } from "~/ui/Dialog";
+import { DescriptionList } from "~/ui/DescriptionList";
+import { Field } from "~/ui/Field";
+import { Input } from "~/ui/Input";
+import { DataGrid, dateTimeColumn, formatDateTime, textColumn } from "~/ui/grid";
+import { AuditDiff } from "./AuditDiff";
+import { logsApi, logsKey, queryOf, type AuditEvent } from "./logsApi";
+
+export const AUDIT_PAGE_SIZE = 100;
+const FILTERS = ["from", "to", "actor", "action", "target", "q"] as const;
+type FilterName = (typeof FILTERS)[number];
+
+/** `datetime-local` works in local time without a zone; the URL and the API use ISO UTC. */
+const toLocalInput = (iso: string | null) => {
+  if (!iso || Number.isNaN(Date.parse(iso))) return "";
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : "");
+
+const COLUMNS: ColDef<AuditEvent>[] = [
+  dateTimeColumn<AuditEvent>({ field: "at", headerName: "Time", sortable: true }),
+  textColumn<AuditEvent>({ field: "actorName", headerName: "Actor", sortable: false, valueGetter: (p) => p.data?.actorName ?? p.data?.actorSub, width: 180 }),
+  textColumn<AuditEvent>({ field: "action", headerName: "Action", sortable: false, width: 220 }),
+  textColumn<AuditEvent>({ field: "targetType", headerName: "Target type", sortable: false, width: 140 }),
+  textColumn<AuditEvent>({ field: "targetId", headerName: "Target", sortable: false, flex: 1 }),
+  textColumn<AuditEvent>({ field: "sourceIp", headerName: "Source IP", sortable: false, width: 140 }),
+];
+
+/** The audit log: filters in the URL, server-side pages, the before/after diff in a side panel, CSV export. */
+export function AuditLog() {
+  const organizationId = useCurrentOrganizationId();
+  const [params, setParams] = useSearchParams();
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ""])) as Record<FilterName, string>;
+  const sort: "asc" | "desc" = params.get("sort") === "asc" ? "asc" : "desc";
+  const offset = Math.max(0, Number(params.get("offset")) || 0);
+  const query = queryOf({ ...filters, sort, offset, limit: AUDIT_PAGE_SIZE });
+  const page = useQuery({
+    queryKey: logsKey(organizationId, "audit", query),
+    queryFn: ({ signal }) => logsApi.audit(query, signal),
+    placeholderData: keepPreviousData,
+  });
+  const [open, setOpen] = useState<AuditEvent | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const update = (next: Record<string, string>) => {
+    const merged = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(next)) {
+      if (v) merged.set(k, v);
+      else merged.delete(k);
+    }
+    setParams(merged, { replace: true });
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => {
+      const value = form.get(name);
+      return typeof value === "string" ? value.trim() : "";
+    };
+    update({
+      actor: text("actor"),
+      action: text("action"),
+      target: text("target"),
+      q: text("q"),
+      from: fromLocalInput(text("from")),
+      to: fromLocalInput(text("to")),
+      offset: "",
+    });
+  };
+
+  const total = page.data?.total ?? 0;
+  const rows = page.data?.items;
+  const columns = useMemo(() => COLUMNS.map((c) => (c.field === "at" ? { ...c, sort } : c)), [sort]);
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      await download(`/api/logs/audit.csv?${new URLSearchParams(queryOf({ ...filters, sort }))}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <div className="grid gap-4">
+      <form
+        onSubmit={submit}
+        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7"
+        aria-label="Audit log filters"
+        key={params.toString()}
+      >
+        <Field label="From">
+          <Input type="datetime-local" name="from" defaultValue={toLocalInput(filters.from)} />
+        </Field>
+        <Field label="To">
+          <Input type="datetime-local" name="to" defaultValue={toLocalInput(filters.to)} />
+        </Field>
+        <Field label="Actor">
+          <Input name="actor" defaultValue={filters.actor} placeholder="Name or e-mail" />
+        </Field>
+        <Field label="Action">
+          <Input name="action" defaultValue={filters.action} placeholder="e.g. tradePlatform" />
+        </Field>
+        <Field label="Target">
+          <Input name="target" defaultValue={filters.target} placeholder="Type or id" />
+        </Field>
+        <Field label="Text">
+          <Input type="search" name="q" defaultValue={filters.q} placeholder="Anywhere, also in before/after" />
+        </Field>
+        <div className="flex gap-2">
+          <Button type="submit">Apply</Button>
+          <Button type="button" variant="ghost" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+            Clear
+          </Button>
+        </div>
+      </form>
+
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-muted" role="status" aria-live="polite">
+          {page.isPending
+            ? "Loading…"
+            : total === 0
+              ? "No records match."
+              : `${offset + 1}–${Math.min(offset + AUDIT_PAGE_SIZE, total)} of ${total.toLocaleString("en")}`}
+        </p>
+        <div className="flex items-center gap-2">
+          <Button variant="ghost" size="sm" disabled={offset === 0} onClick={() => update({ offset: String(Math.max(0, offset - AUDIT_PAGE_SIZE)) || "" })}>
+            <ChevronLeft aria-hidden /> Previous
+          </Button>
+          <Button variant="ghost" size="sm" disabled={offset + AUDIT_PAGE_SIZE >= total} onClick={() => update({ offset: String(offset + AUDIT_PAGE_SIZE) })}>
+            Next <ChevronRight aria-hidden />
+          </Button>
+          <Button variant="secondary" size="sm" onClick={exportCsv} loading={exporting} disabled={total === 0}>
+            {exporting ? null : <Download aria-hidden />}
+            Export CSV
+          </Button>
+        </div>
+      </div>
+
+      <DataGrid<AuditEvent>
+        label="Audit log"
+        columnDefs={columns}
+        rowData={rows}
+        getRowId={(p) => p.data.id}
+        onRowOpen={setOpen}
+        onSortChanged={(event) => {
+          const at = event.api.getColumnState().find((c) => c.colId === "at");
+          update({ sort: at?.sort === "asc" ? "asc" : "", offset: "" });
+        }}
+        emptyText="No audit records match these filters."
+        className="h-[36rem]"
+      />
+
+      <DialogRoot open={open !== null} onOpenChange={(next) => !next && setOpen(null)}>
+        {open ? (
+          <DialogContent
+            title={open.action}
+            description={`${formatDateTime(open.at)} · ${open.actorName ?? open.actorSub}`}
+            className="top-0 right-0 left-auto h-dvh max-h-dvh max-w-xl translate-x-0 translate-y-0 rounded-none sm:rounded-l-lg"
+          >
+            <DescriptionList
+              items={[
+                { term: "Actor", value: `${open.actorName ?? "—"} (${open.actorSub})` },
+                { term: "Target", value: `${open.targetType} ${open.targetId}` },
+                { term: "Source IP", value: open.sourceIp ?? "—" },
+              ]}
+            />
+            <section aria-label="Before and after" className="grid gap-2">
+              <h2 className="text-sm font-semibold">Before and after</h2>
+              <AuditDiff before={open.before} after={open.after} />
+            </section>
+          </DialogContent>
+        ) : null}
+      </DialogRoot>
+    </div>
+  );
+}

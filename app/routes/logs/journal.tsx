@@ -1,0 +1,5 @@
+import { ServerJournal } from "~/features/logs/ServerJournal";
+
+export const meta = () => [{ title: "Server journal · Toolbox" }];
+
+export default ServerJournal;

@@ -1,0 +1,48 @@
+/**
+ * GET /api/overview (docs/overview.md): the organization's business at a glance, computed in the
+ * database from the accounts mirror and the trade history store. "Today" starts at 00:00 UTC.
+ */
+import { z } from "zod";
+import { LotsSchema, MoneySchema } from "./accountViews.ts";
+
+export const OverviewPlatformSchema = z.object({
+  platformId: z.string(),
+  name: z.string(),
+  type: z.string(),
+  state: z.string(),
+  lastError: z.string().nullable(),
+  accounts: z.number().int(),
+  /**
+   * Whether the trade history store records this platform (the Trades Blotter app is assigned);
+   * without it, the positions and today's figures are null.
+   */
+  tradeHistory: z.boolean(),
+  openPositions: z.number().int().nullable(),
+  /** Lots of the buy and sell deals today. */
+  volumeToday: LotsSchema.nullable(),
+  /** The clients' realised result today: profit + commission + swap of the buy and sell deals. */
+  profitToday: MoneySchema.nullable(),
+  /** Balance deals today: the positive ones (deposits) and the negative ones, as a positive amount (withdrawals). */
+  depositsToday: MoneySchema.nullable(),
+  withdrawalsToday: MoneySchema.nullable(),
+});
+export type OverviewPlatform = z.infer<typeof OverviewPlatformSchema>;
+
+export const OverviewPointSchema = z.object({
+  platformId: z.string(),
+  /** The bucket's start (an hour or a UTC day). */
+  at: z.string(),
+  volume: LotsSchema,
+  profit: MoneySchema,
+});
+export type OverviewPoint = z.infer<typeof OverviewPointSchema>;
+
+export const OverviewSchema = z.object({
+  asOf: z.string(),
+  dayStart: z.string(),
+  platforms: z.array(OverviewPlatformSchema),
+  /** The last 24 hours by hour, and the last 7 days by UTC day; buckets without deals are left out. */
+  hourly: z.array(OverviewPointSchema),
+  daily: z.array(OverviewPointSchema),
+});
+export type Overview = z.infer<typeof OverviewSchema>;

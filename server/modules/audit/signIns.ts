@@ -1,0 +1,57 @@
+/**
+ * Sign-ins at the embedded identity provider, in the audit log (docs/logs.md, decision 0053).
+ * A person belongs to no organization when they sign in, so the record is written once in each
+ * organization the person is a member of at that moment (`session.signedIn`,
+ * `session.signInFailed`, target: the person). A failed sign-in with an e-mail no one has is no
+ * organization's business: only the server log has it.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { auditEvents, idpAccounts, memberships } from "../../db/schema.ts";
+
+export interface SignInAttempt {
+  email: string;
+  /** The person who signed in; looked up by e-mail for a failed attempt. */
+  account: { id: string; name: string } | null;
+  succeeded: boolean;
+  sourceIp: string | null;
+}
+
+/** The person an e-mail belongs to, for a failed sign-in (verifyCredentials does not say). */
+export async function accountIdOfEmail(db: Db, email: string): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await db
+    .select({ id: idpAccounts.id, name: idpAccounts.name })
+    .from(idpAccounts)
+    .where(eq(sql`lower(${idpAccounts.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  return row;
+}
+
+/** Never throws: a sign-in is not refused because its record could not be written (it is logged). */
+export async function recordSignIn(db: Db, log: FastifyBaseLogger, attempt: SignInAttempt): Promise<void> {
+  try {
+    const person = attempt.account ?? (await accountIdOfEmail(db, attempt.email));
+    if (!person) {
+      log.info({ email: attempt.email, sourceIp: attempt.sourceIp }, "failed sign-in with an unknown e-mail");
+      return;
+    }
+    const organizations = await db.select({ id: memberships.organizationId }).from(memberships).where(eq(memberships.userSub, person.id));
+    if (organizations.length === 0) return;
+    const detail = { email: attempt.email.trim().toLowerCase() };
+    await db.insert(auditEvents).values(
+      organizations.map(({ id }) => ({
+        organizationId: id,
+        actorSub: person.id,
+        actorName: person.name,
+        action: attempt.succeeded ? "session.signedIn" : "session.signInFailed",
+        targetType: "person",
+        targetId: person.id,
+        after: detail,
+        sourceIp: attempt.sourceIp,
+      })),
+    );
+  } catch (err) {
+    log.warn({ err }, "could not record a sign-in in the audit log");
+  }
+}

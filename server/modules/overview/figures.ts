@@ -1,0 +1,108 @@
+/**
+ * The overview's figures, computed in the database for one organization: a few aggregate queries
+ * over the accounts mirror (trading_accounts), the open positions (trade_positions) and the deals
+ * (trade_deals, whose (organization_id, time) index bounds every range here).
+ */
+import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
+import type { Overview, OverviewPoint } from "../../../core/schemas/overview.ts";
+import type { Db } from "../../db/client.ts";
+import { tradeDeals, tradePlatforms, tradePositions, tradingAccounts } from "../../db/schema.ts";
+import { blotterPlatformIds } from "../tradeHistory/blotterPlatforms.ts";
+import type { PlatformRuntime } from "../tradePlatforms/runtime/runtime.ts";
+
+const d = tradeDeals;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const trades = inArray(d.action, ["buy", "sell"]);
+const lots = (expr: ReturnType<typeof sql>) => sql<string>`coalesce(${expr}, 0)::numeric(20,4)::text`;
+const money = (expr: ReturnType<typeof sql>) => sql<string>`coalesce(${expr}, 0)::numeric(20,2)::text`;
+/** Trims "1.5000" to "1.5" (the API's lots style), keeping at least one digit. */
+const trimLots = (v: string) => (v.includes(".") ? v.replace(/0+$/, "").replace(/\.$/, "") : v);
+
+async function series(db: Db, organizationId: string, since: Date, unit: "hour" | "day"): Promise<OverviewPoint[]> {
+  // The unit inline (from the two above), not a parameter: the select and the group by must be one expression.
+  const bucket = sql<Date>`date_trunc('${sql.raw(unit)}', ${d.time}, 'UTC')`;
+  const rows = await db
+    .select({
+      platformId: d.platformId,
+      at: bucket,
+      volume: lots(sql`sum(${d.volume})`),
+      profit: money(sql`sum(${d.profit} + ${d.commission} + ${d.swap})`),
+    })
+    .from(d)
+    .where(and(eq(d.organizationId, organizationId), gte(d.time, since), trades))
+    .groupBy(d.platformId, bucket)
+    .orderBy(asc(bucket), asc(d.platformId));
+  return rows.map((r) => ({ platformId: r.platformId, at: new Date(r.at).toISOString(), volume: trimLots(r.volume), profit: r.profit }));
+}
+
+export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationId: string, now = new Date()): Promise<Overview> {
+  const dayStart = new Date(Math.floor(now.getTime() / DAY) * DAY);
+  const hourStart = Math.floor(now.getTime() / HOUR) * HOUR;
+  const [recorded, platforms, accounts, positions, today, hourly, daily] = await Promise.all([
+    blotterPlatformIds(db, organizationId, undefined),
+    db
+      .select({ id: tradePlatforms.id, name: tradePlatforms.name, type: tradePlatforms.type })
+      .from(tradePlatforms)
+      .where(eq(tradePlatforms.organizationId, organizationId))
+      .orderBy(asc(tradePlatforms.name), asc(tradePlatforms.id)),
+    db
+      .select({ platformId: tradingAccounts.platformId, n: count() })
+      .from(tradingAccounts)
+      .where(eq(tradingAccounts.organizationId, organizationId))
+      .groupBy(tradingAccounts.platformId),
+    db
+      .select({ platformId: tradePositions.platformId, n: count() })
+      .from(tradePositions)
+      .where(eq(tradePositions.organizationId, organizationId))
+      .groupBy(tradePositions.platformId),
+    db
+      .select({
+        platformId: d.platformId,
+        volume: lots(sql`sum(${d.volume}) filter (where ${trades})`),
+        profit: money(sql`sum(${d.profit} + ${d.commission} + ${d.swap}) filter (where ${trades})`),
+        deposits: money(sql`sum(${d.profit}) filter (where ${d.action} = 'balance' and ${d.profit} > 0)`),
+        withdrawals: money(sql`-sum(${d.profit}) filter (where ${d.action} = 'balance' and ${d.profit} < 0)`),
+      })
+      .from(d)
+      .where(and(eq(d.organizationId, organizationId), gte(d.time, dayStart)))
+      .groupBy(d.platformId),
+    series(db, organizationId, new Date(hourStart - 23 * HOUR), "hour"),
+    series(db, organizationId, new Date(dayStart.getTime() - 6 * DAY), "day"),
+  ]);
+  const byPlatform = <T extends { platformId: string }>(rows: T[]) => new Map(rows.map((r) => [r.platformId, r]));
+  const accountsOf = byPlatform(accounts);
+  const positionsOf = byPlatform(positions);
+  const todayOf = byPlatform(today);
+  const history = new Set(recorded);
+  return {
+    asOf: now.toISOString(),
+    dayStart: dayStart.toISOString(),
+    platforms: platforms.map((p) => {
+      const { state, lastError } = runtime.state(p.id);
+      const t = todayOf.get(p.id);
+      const accountCount = Number(accountsOf.get(p.id)?.n ?? 0);
+      if (!history.has(p.id)) {
+        const none = { openPositions: null, volumeToday: null, profitToday: null, depositsToday: null, withdrawalsToday: null };
+        return { platformId: p.id, name: p.name, type: p.type, state, lastError, accounts: accountCount, tradeHistory: false, ...none };
+      }
+      return {
+        platformId: p.id,
+        name: p.name,
+        type: p.type,
+        state,
+        lastError,
+        accounts: accountCount,
+        tradeHistory: true,
+        openPositions: Number(positionsOf.get(p.id)?.n ?? 0),
+        volumeToday: trimLots(t?.volume ?? "0"),
+        profitToday: t?.profit ?? "0.00",
+        depositsToday: t?.deposits ?? "0.00",
+        withdrawalsToday: t?.withdrawals ?? "0.00",
+      };
+    }),
+    hourly,
+    daily,
+  };
+}
