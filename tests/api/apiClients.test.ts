@@ -96,6 +96,10 @@ describeDb("API clients (client credentials)", () => {
     await accountsMirrorOf(t.ctx)!.whenSynced(platformId, 30_000);
   });
   afterAll(() => t?.close());
+  let adminToken: string;
+  beforeAll(async () => {
+    adminToken = await tokens.mint(admin);
+  });
 
   it("reads /api/accounts with a token from the provider's token endpoint, then is refused at once after revocation", async () => {
     const client = await createClient({ users: ["read"] });
@@ -174,6 +178,31 @@ describeDb("API clients (client credentials)", () => {
     const target = await tokenRequest(client.clientId, client.clientSecret, { resource: "https://elsewhere.example" });
     expect(target.statusCode).toBe(400);
     expect(target.json().error).toBe("invalid_target");
+  });
+
+  it("is held to the organization's allowed IP ranges, like members", async () => {
+    const client = await createClient({ users: ["read"] }, "Office reporting");
+    const token = await accessToken(client.clientId, client.clientSecret);
+    const fromAddress = async (remoteAddress: string) => t.app.inject({ url: "/api/accounts?limit=1", headers: apiHeaders(token, org), remoteAddress });
+    expect((await fromAddress("198.51.100.7")).statusCode).toBe(200);
+
+    const put = (allowedIpRanges: string[]) =>
+      t.app.inject({
+        method: "PUT",
+        url: "/api/organization/security",
+        headers: apiHeaders(adminToken, org),
+        payload: { requireTwoFactor: false, sessionLifetimeSeconds: null, allowedIpRanges, confirmExcludingOwnAddress: true },
+      });
+    try {
+      expect((await put(["127.0.0.1/32"])).statusCode).toBe(200);
+      const refused = await fromAddress("198.51.100.7");
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: "address_not_allowed" });
+      expect((await fromAddress("127.0.0.1")).statusCode).toBe(200);
+    } finally {
+      expect((await put([])).statusCode).toBe(200);
+    }
+    expect((await fromAddress("198.51.100.7")).statusCode).toBe(200);
   });
 
   it("a permission granted to a client is a claim the same rule reads: write works where given", async () => {
