@@ -45,7 +45,7 @@ export function rememberReturnPath(fullPath: string): void {
  * Send the browser to the provider's sign-in. Resolves once the redirect is requested — the page is
  * then unloading — rather than never; failures are shown as the auth failure toast.
  */
-export async function startLoginRedirect(): Promise<void> {
+export async function startLoginRedirect(opts: { fresh?: boolean } = {}): Promise<void> {
   if (!startLeaving()) return;
   try {
     const um = await userManager();
@@ -53,7 +53,7 @@ export async function startLoginRedirect(): Promise<void> {
     // the page leaves; the toaster loads after hydration, so wait for it, briefly.
     await toastsOnScreen(TOAST_WAIT_MS);
     // signinRedirect settles only if the page comes back (bfcache) or the request could not be made.
-    um.signinRedirect().then(stopLeaving, (error: unknown) => {
+    um.signinRedirect(opts.fresh ? { prompt: "login" } : undefined).then(stopLeaving, (error: unknown) => {
       stopLeaving();
       showAuthFailure(error);
     });
@@ -63,9 +63,14 @@ export async function startLoginRedirect(): Promise<void> {
   }
 }
 
-export async function relogin(): Promise<void> {
+/**
+ * Sign in again and come back here. `fresh`: the provider asks for the password (and code) even
+ * though its session is still open (`prompt=login`) — after setting up two-factor, a sign-in
+ * reusing the old session would still say it was made without a code.
+ */
+export async function relogin(opts: { fresh?: boolean } = {}): Promise<void> {
   rememberReturnPath(currentPath());
-  await startLoginRedirect();
+  await startLoginRedirect(opts);
 }
 
 export async function logout(): Promise<void> {

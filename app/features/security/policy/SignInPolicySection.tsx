@@ -57,7 +57,7 @@ export function SignInPolicySection({ policy, canWrite }: { policy: SecurityPoli
               page, then sign in again.
             </p>
             <div>
-              <Button type="button" variant="secondary" size="sm" onClick={() => void relogin()}>
+              <Button type="button" variant="secondary" size="sm" onClick={() => void relogin({ fresh: true })}>
                 Sign in again
               </Button>
             </div>
