@@ -1,18 +1,43 @@
-import { AppWindow, ChartLine, Plus } from "lucide-react";
+import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { AppWindow, Copy, Plus } from "lucide-react";
 import { Link } from "react-router";
-import { useAccess, useCurrentOrganization, useTradePlatforms } from "~/profile";
+import { useAccess, useCurrentOrganization, useCurrentOrganizationId, useTradePlatforms } from "~/profile";
+import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
-import { EmptyState } from "~/ui/EmptyState";
+import { Card, CardContent, CardHeader, CardTitle } from "~/ui/Card";
+import { cn, focusRing } from "~/ui/cn";
 import { Page } from "~/ui/Page";
+import { Skeleton } from "~/ui/Skeleton";
 import { FirstRun } from "./FirstRun";
+import { OverviewCharts } from "./OverviewCharts";
+import { OVERVIEW_REFRESH_MS, overviewApi, overviewQueryKey } from "./overviewApi";
 import { PlatformCard } from "./PlatformCard";
 import { PlatformSummary } from "./PlatformSummary";
+import { RecentInbox } from "./RecentInbox";
 
-/** `/`: the current organization at a glance (PRODUCT.md). */
+/**
+ * `/`: the current organization at a glance (PRODUCT.md): each platform's live connection state and
+ * today's figures, volume and P/L charts, recent inbox items and the copier's place. The figures
+ * come from GET /api/overview (docs/overview.md), read again every 5 s while the page is in view;
+ * connection states come from the platforms' live stream.
+ */
 export function OverviewPage() {
   const organization = useCurrentOrganization();
+  const organizationId = useCurrentOrganizationId();
   const platforms = useTradePlatforms();
   const canWrite = useAccess().hasModule("tradePlatforms", "write");
+  const overview = useQuery({
+    queryKey: overviewQueryKey(organizationId),
+    queryFn: ({ signal }) => overviewApi.get(signal),
+    refetchInterval: OVERVIEW_REFRESH_MS,
+    enabled: platforms.length > 0,
+  });
+  const figures = useMemo(() => new Map((overview.data?.platforms ?? []).map((p) => [p.platformId, p])), [overview.data]);
+  const recorded = useMemo(
+    () => (overview.data?.platforms ?? []).filter((p) => p.tradeHistory).map((p) => ({ id: p.platformId, name: p.name })),
+    [overview.data],
+  );
   const connect = canWrite ? (
     <>
       <Button asChild variant="ghost">
@@ -42,22 +67,60 @@ export function OverviewPage() {
         <PlatformSummary platforms={platforms} />
         <section aria-labelledby="overview-platforms" className="grid gap-3">
           <h2 id="overview-platforms" className="text-base font-semibold">
-            Trade platforms
+            Trade platforms <span className="text-sm font-normal text-muted">· today since 00:00 UTC</span>
           </h2>
+          {overview.isError ? (
+            <p role="alert" className="text-sm text-danger">
+              The figures could not be loaded; they are read again in a few seconds.
+            </p>
+          ) : null}
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {platforms.map((p) => (
               <li key={p.id}>
-                <PlatformCard platform={p} />
+                <PlatformCard platform={p} figures={figures.get(p.id)} />
               </li>
             ))}
           </ul>
         </section>
-        <EmptyState
-          icon={ChartLine}
-          title="Volume, P/L and copier health arrive with the next releases"
-          description="Open positions, today's volume and P/L per platform, copier links and latency, and recent inbox items will show here as those areas go live."
-        />
+        {!overview.data ? (
+          <div role="status" aria-busy="true" aria-label="Loading charts">
+            <Skeleton className="h-72 w-full" />
+          </div>
+        ) : recorded.length ? (
+          <OverviewCharts overview={overview.data} platforms={recorded} />
+        ) : (
+          <Card>
+            <CardContent className="p-6 text-sm text-muted">
+              Volume and P/L charts need the trade history of at least one platform.{" "}
+              <Link to="/tradePlatforms/AssignApplicationModal?app=tradesBlotter" className={cn("font-medium text-primary hover:underline", focusRing)}>
+                Assign the Trades Blotter to record volume and P/L
+              </Link>
+            </CardContent>
+          </Card>
+        )}
+        <div className="grid gap-4 lg:grid-cols-2">
+          <RecentInbox />
+          <CopierPlaceholder />
+        </div>
       </div>
     </Page>
+  );
+}
+
+/** Where the Trades Copier's health (links, copies today, latency, failures) will show once it exists. */
+function CopierPlaceholder() {
+  return (
+    <Card role="region" aria-labelledby="overview-copier" className="border-dashed" data-testid="copier-placeholder">
+      <CardHeader className="flex flex-row items-center justify-between gap-3">
+        <CardTitle id="overview-copier" className="flex items-center gap-2">
+          <Copy aria-hidden className="size-4 text-muted" />
+          Trades Copier — not set up yet
+        </CardTitle>
+        <Badge tone="outline">Coming soon</Badge>
+      </CardHeader>
+      <CardContent className="text-sm text-muted">
+        Copier links, copies today, copy latency and failures will show here once the Trades Copier is available.
+      </CardContent>
+    </Card>
   );
 }

@@ -1,0 +1,201 @@
+import { useCallback, useId, useMemo, useState } from "react";
+import type uPlot from "uplot";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
+import { Chart, type ChartOptions } from "~/ui/charts/Chart";
+import type { ChartTone } from "~/ui/charts/theme";
+import { cn, focusRing } from "~/ui/cn";
+import { formatMoney } from "~/ui/grid/format";
+import type { Overview, OverviewPoint } from "./overviewApi";
+import { formatVolume } from "./PlatformCard";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const TONES: readonly ChartTone[] = ["primary", "info", "warning", "danger"];
+const SWATCH: Record<ChartTone, string> = { primary: "bg-primary", success: "bg-primary", info: "bg-info", warning: "bg-warning", danger: "bg-danger" };
+
+type Range = "24h" | "7d";
+const RANGES: Record<Range, { label: string; long: string }> = {
+  "24h": { label: "24 h", long: "the last 24 hours, by hour (UTC)" },
+  "7d": { label: "7 d", long: "the last 7 days, by UTC day" },
+};
+const hourLabel = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
+const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const bucketLabel = (range: Range, ms: number) => (range === "24h" ? hourLabel.format(ms) : dayLabel.format(ms));
+
+const formatLotsValue = (v: number) => formatVolume(String(Number(v.toFixed(2))));
+const formatProfitValue = (v: number) => formatMoney(v);
+
+export interface ChartPlatform {
+  id: string;
+  name: string;
+}
+
+interface Series {
+  /** Bucket starts, ms since 1970: every hour or day of the range, empty ones included (the API leaves them out). */
+  times: number[];
+  /** Per platform (same order as `platforms`): the bucket's value, 0 where the API had none. */
+  volume: number[][];
+  profit: number[][];
+}
+
+/** Every bucket of the range, with each platform's volume and P/L filled in from the API's points. */
+export function seriesOf(overview: Overview, platforms: readonly ChartPlatform[], range: Range): Series {
+  const step = range === "24h" ? HOUR : DAY;
+  const last = range === "24h" ? Math.floor(Date.parse(overview.asOf) / HOUR) * HOUR : Date.parse(overview.dayStart);
+  const count = range === "24h" ? 24 : 7;
+  const times = Array.from({ length: count }, (_, i) => last - (count - 1 - i) * step);
+  const index = new Map(times.map((t, i) => [t, i]));
+  const volume = platforms.map(() => times.map(() => 0));
+  const profit = platforms.map(() => times.map(() => 0));
+  const points: OverviewPoint[] = range === "24h" ? overview.hourly : overview.daily;
+  for (const point of points) {
+    const p = platforms.findIndex((x) => x.id === point.platformId);
+    const i = index.get(Date.parse(point.at));
+    if (p < 0 || i === undefined) continue;
+    volume[p]![i] = Number(point.volume);
+    profit[p]![i] = Number(point.profit);
+  }
+  return { times, volume, profit };
+}
+
+/** Volume and P/L by platform over the last 24 hours or 7 days (uPlot), with a table of the same figures for screen readers. */
+export function OverviewCharts({ overview, platforms }: { overview: Overview; platforms: readonly ChartPlatform[] }) {
+  const [range, setRange] = useState<Range>("24h");
+  const series = useMemo(() => seriesOf(overview, platforms, range), [overview, platforms, range]);
+  const titleId = useId();
+  return (
+    <Card role="region" aria-labelledby={titleId} data-testid="overview-charts">
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div>
+          <CardTitle id={titleId}>Volume and P/L</CardTitle>
+          <CardDescription>By platform, over {RANGES[range].long}. Trades recorded by the Trades Blotter.</CardDescription>
+        </div>
+        <div className="inline-flex rounded-md border border-border p-0.5" role="radiogroup" aria-label="Period">
+          {(Object.keys(RANGES) as Range[]).map((r) => (
+            <button
+              key={r}
+              type="button"
+              role="radio"
+              aria-checked={range === r}
+              onClick={() => setRange(r)}
+              className={cn("h-8 rounded px-3 text-sm font-medium", range === r ? "bg-primary/10 text-primary" : "text-fg/80 hover:bg-subtle", focusRing)}
+            >
+              {RANGES[r].label}
+            </button>
+          ))}
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" aria-hidden>
+          {platforms.map((p, i) => (
+            <li key={p.id} className="flex items-center gap-1.5">
+              <span className={cn("inline-block size-2.5 rounded-full", SWATCH[TONES[i % TONES.length]!])} />
+              {p.name}
+            </li>
+          ))}
+        </ul>
+        <div className="grid gap-6 lg:grid-cols-2">
+          <SeriesChart title="Volume (lots)" range={range} platforms={platforms} times={series.times} values={series.volume} format={formatLotsValue} />
+          <SeriesChart title="P/L" range={range} platforms={platforms} times={series.times} values={series.profit} format={formatProfitValue} />
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+interface SeriesChartProps {
+  title: string;
+  range: Range;
+  platforms: readonly ChartPlatform[];
+  times: readonly number[];
+  values: readonly (readonly number[])[];
+  format: (value: number) => string;
+}
+
+/** The y range always holds 0 (a day of losses reads as below the line); all zeros get a little room. */
+const zeroBased = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+  min === max ? [Math.min(0, min) - 1, Math.max(0, max) + 1] : [Math.min(0, min), Math.max(0, max)];
+
+/** One chart: a line per platform over the buckets; the same figures as a table for screen readers. */
+function SeriesChart({ title, range, platforms, times, values, format }: SeriesChartProps) {
+  const names = JSON.stringify(platforms.map((p) => p.name));
+  const options = useCallback<ChartOptions>(
+    (theme, UPlot) => {
+      const font = `11px ${theme.fontFamily}`;
+      const labels = JSON.parse(names) as string[];
+      return {
+        legend: { show: false },
+        cursor: { show: false },
+        padding: [8, 8, 0, 0],
+        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
+        scales: { x: { time: true }, y: { range: zeroBased } },
+        axes: [
+          {
+            stroke: theme.muted,
+            font,
+            grid: { show: false },
+            ticks: { stroke: theme.border },
+            // Whole hours or days only: a tick between two buckets would repeat a label.
+            incrs: range === "24h" ? [3600, 7200, 10800, 21600] : [86400, 172800],
+            values: (_u, splits) => splits.map((s) => bucketLabel(range, s * 1000)),
+          },
+          {
+            stroke: theme.muted,
+            font,
+            size: 72,
+            grid: { stroke: theme.border, width: 1 },
+            ticks: { show: false },
+            values: (_u, splits) => splits.map((s) => format(s)),
+          },
+        ],
+        series: [
+          {},
+          ...labels.map((label, i) => ({
+            label,
+            stroke: theme.tone(TONES[i % TONES.length]!),
+            width: 2,
+            points: { show: true, size: 4 },
+          })),
+        ],
+      };
+    },
+    [names, range, format],
+  );
+  const data = useMemo<uPlot.AlignedData>(() => [times.map((t) => t / 1000), ...values.map((v) => [...v])], [times, values]);
+  const totals = values.map((v) => v.reduce((a, b) => a + b, 0));
+  const summary = platforms.map((p, i) => `${p.name} ${format(totals[i] ?? 0)}`).join(", ");
+  return (
+    <figure className="grid gap-2">
+      <figcaption className="text-sm font-medium">
+        {title}
+        <span className="block text-xs font-normal text-muted">Total: {summary || "no platforms"}</span>
+      </figcaption>
+      <Chart options={options} data={data} height={180} />
+      <table className="sr-only">
+        <caption>
+          {title} by platform, {RANGES[range].long}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">{range === "24h" ? "Hour" : "Day"}</th>
+            {platforms.map((p) => (
+              <th key={p.id} scope="col">
+                {p.name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {times.map((t, row) => (
+            <tr key={t}>
+              <th scope="row">{bucketLabel(range, t)}</th>
+              {values.map((v, i) => (
+                <td key={platforms[i]!.id}>{format(v[row] ?? 0)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
