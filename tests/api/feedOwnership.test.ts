@@ -168,12 +168,16 @@ describeDb("one node publishes each platform's trade feed", () => {
     // Renewals every 10 s, a lapse only after 30 s: within the wait below only a release hands the feed over.
     const { node1, node2, id, onNode2 } = await twoNodes(30_000);
     await trade(node1, id, onNode2, 5, "node 1's trades");
+    const before = onNode2.length;
 
     node1.app.platforms.simulatedServer(id)!.faults.disconnect({ refuseReconnect: true });
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the released lease", 25_000);
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
     expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");
-    const takeover = onNode2.findIndex((m) => m.event.type === "tradeGap");
+    // Node 2 is live before its gap has come back over the bus: wait for it.
+    const gapAfter = () => onNode2.slice(before).findIndex((m) => m.event.type === "tradeGap");
+    await waitFor(async () => gapAfter() >= 0, "node 2's gap on the bus");
+    const takeover = before + gapAfter();
     await trade(node2, id, onNode2, 10, "node 2's trades");
     expectOneRun(onNode2.slice(takeover));
   });
