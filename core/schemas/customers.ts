@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { MoneySchema } from "./accountViews.ts";
-import { blankToUndefined, optionalQuery } from "./query.ts";
+import { blankToUndefined, optionalQuery, pagingQuery } from "./query.ts";
 
 export const CUSTOMER_KINDS = ["person", "company"] as const;
 export const CUSTOMER_STATUSES = ["lead", "active", "blocked"] as const;
@@ -177,24 +177,7 @@ export const ListCustomersQuerySchema = z.object({
   owner: optionalQuery(z.string().trim().max(200).meta({ description: "An owner's sub, or `none` for customers nobody owns" })),
   sort: z.preprocess(blankToUndefined, z.enum(CUSTOMER_SORT_FIELDS, { error: `sort must be one of: ${CUSTOMER_SORT_FIELDS.join(", ")}` }).default("name")),
   dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("asc")),
-  offset: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: "offset must be a whole number" })
-      .int({ error: "offset must be a whole number" })
-      .min(0, { error: "offset cannot be negative" })
-      .max(10_000_000)
-      .default(0),
-  ),
-  limit: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: "limit must be a whole number" })
-      .int({ error: "limit must be a whole number" })
-      .min(1, { error: `limit must be from 1 to ${CUSTOMER_PAGE_LIMIT_MAX}` })
-      .max(CUSTOMER_PAGE_LIMIT_MAX, { error: `limit must be from 1 to ${CUSTOMER_PAGE_LIMIT_MAX}` })
-      .default(100),
-  ),
+  ...pagingQuery(CUSTOMER_PAGE_LIMIT_MAX),
 });
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuerySchema>;
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ACCOUNT_PAGE_LIMIT_MAX, ACCOUNT_SORT_FIELDS, AMOUNT_FILTER_PATTERN } from "../../../core/schemas/accountList.ts";
-import { blankToUndefined, optionalQuery } from "../../../core/schemas/query.ts";
+import { blankToUndefined, optionalQuery, pagingQuery } from "../../../core/schemas/query.ts";
 
 export { ACCOUNT_SORT_FIELDS, type AccountSortField } from "../../../core/schemas/accountList.ts";
 export * from "../../../core/schemas/accounts.ts";
@@ -44,24 +44,7 @@ export const ListAccountsQuerySchema = z
     equityMax: amountFilter("equityMax"),
     sort: z.preprocess(blankToUndefined, z.enum(ACCOUNT_SORT_FIELDS, { error: `sort must be one of: ${ACCOUNT_SORT_FIELDS.join(", ")}` }).default("login")),
     dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("asc")),
-    offset: z.preprocess(
-      blankToUndefined,
-      z.coerce
-        .number({ error: "offset must be a whole number" })
-        .int({ error: "offset must be a whole number" })
-        .min(0, { error: "offset cannot be negative" })
-        .max(10_000_000)
-        .default(0),
-    ),
-    limit: z.preprocess(
-      blankToUndefined,
-      z.coerce
-        .number({ error: "limit must be a whole number" })
-        .int({ error: "limit must be a whole number" })
-        .min(1, { error: `limit must be from 1 to ${ACCOUNT_PAGE_LIMIT_MAX}` })
-        .max(ACCOUNT_PAGE_LIMIT_MAX, { error: `limit must be from 1 to ${ACCOUNT_PAGE_LIMIT_MAX}` })
-        .default(100),
-    ),
+    ...pagingQuery(ACCOUNT_PAGE_LIMIT_MAX),
   })
   .refine((q) => !(q.balanceMin && q.balanceMax) || Number(q.balanceMin) <= Number(q.balanceMax), {
     error: "balanceMin must not be greater than balanceMax",
