@@ -9,8 +9,11 @@ import { MT5_DEAL_ACTION, MT5_REASON, MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5D
 import { mt5Reason, mt5TradeCodecs } from "./trades.ts";
 
 export interface Mt5CodecOptions {
-  /** The server's offset from UTC; MT5 stamps times in server time, with milliseconds. */
-  timeZoneOffsetMinutes: number;
+  /**
+   * The server's offset from UTC; MT5 stamps times in server time, with milliseconds. A function
+   * when the connector learns it from the server at each handshake (MT5 Web API).
+   */
+  timeZoneOffsetMinutes: number | (() => number);
 }
 
 const BLANK_REQUEST: Omit<Mt5DealerRequest, "RequestId" | "Action"> = {

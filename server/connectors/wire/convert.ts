@@ -45,11 +45,12 @@ export function codeTable<K extends string, C extends number | string>(table: Re
 }
 
 /** Milliseconds UTC ↔ server-local seconds (MT4) or milliseconds (MT5), the way MetaTrader stamps times. */
-export function serverTimeCodec(offsetMinutes: number, unitMs: 1 | 1000) {
-  const offsetMs = offsetMinutes * 60_000;
+export function serverTimeCodec(offsetMinutes: number | (() => number), unitMs: 1 | 1000) {
+  // A function when the offset is learnt from the server itself (the MT5 Web API's /api/time/get).
+  const offsetMs = typeof offsetMinutes === "number" ? () => offsetMinutes * 60_000 : () => offsetMinutes() * 60_000;
   return {
-    encode: (utc: number) => Math.floor((utc + offsetMs) / unitMs),
-    decode: (local: number) => local * unitMs - offsetMs,
+    encode: (utc: number) => Math.floor((utc + offsetMs()) / unitMs),
+    decode: (local: number) => local * unitMs - offsetMs(),
   };
 }
 

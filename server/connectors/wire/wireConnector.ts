@@ -28,8 +28,8 @@ export interface WireConnectorOptions<N extends NativeTypes> {
   codec: PlatformCodec<N>;
   transport: WireTransport<N>;
   credentials: WireCredentials;
-  /** Reported by serverTime(); the codec already converts times with it. */
-  timeZoneOffsetMinutes: number;
+  /** Reported by serverTime(); the codec already converts times with it. A function when learnt from the server. */
+  timeZoneOffsetMinutes: number | (() => number);
   clock?: Clock;
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -90,7 +90,8 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async serverTime() {
     const time = await this.link.call((s) => s.serverTime());
-    return { time: this.codec.time.decode(time), timeZoneOffsetMinutes: this.options.timeZoneOffsetMinutes };
+    const offset = this.options.timeZoneOffsetMinutes;
+    return { time: this.codec.time.decode(time), timeZoneOffsetMinutes: typeof offset === "number" ? offset : offset() };
   }
 
   async listAccounts(query: AccountQuery = {}) {

@@ -1,0 +1,442 @@
+/**
+ * The MT5 Web API as a WireTransport: one HTTPS connection per session (the vendor ties the
+ * session to the connection that authenticated it), trusting only the configured CA, the MD5
+ * challenge both ways, a ping every ~20 s, and the live stream by polling the server's numbered
+ * event feed. A lost connection ends the session; the WireLink reconnects with a fresh handshake.
+ */
+import { Client } from "undici";
+import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
+import type { Clock, TimerHandle } from "../clock.ts";
+import { ConnectorError, connectorErrors } from "../errors.ts";
+import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native } from "../mt5/native.ts";
+import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession, type WireTransport } from "../wire/wire.ts";
+import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
+import { OPERATION_TAG, readJson, retcodeNumber } from "./format.ts";
+import { BalanceOnce } from "./money.ts";
+
+export interface Mt5WebApiTransportOptions {
+  /** `https://host:port` of the access server. */
+  url: string;
+  /** PEM of the CA that signed the server's certificate; the system's CAs when absent. Never "any certificate". */
+  ca?: string;
+  clock: Clock;
+  /** Checked before every connection (server/connectors/target.ts). */
+  checkTarget?: (url: URL) => Promise<void>;
+  /** The vendor drops a connection after 180 s of silence; a ping every ~20 s keeps it. */
+  pingIntervalMs?: number;
+  /** How often the event feed is read for the live stream. */
+  pollIntervalMs?: number;
+  /** The Web API client build sent in the handshake (484 is the vendor's minimum). */
+  version?: number;
+  agent?: string;
+}
+
+export const MT5_WEB_API_PING_MS = 20_000;
+export const MT5_WEB_API_POLL_MS = 1_000;
+const PAGE = 100;
+const EVENT_BATCH = 1000;
+/** How far back a money operation is looked for before it is sent again. */
+const TAG_LOOKBACK_MS = 31 * 24 * 3600_000;
+
+const DEALER_DONE = 10009;
+
+/** Vendor retcodes on the handshake, in a dealer's words. */
+function handshakeError(retcode: string): ConnectorError {
+  const code = retcodeNumber(retcode);
+  if (code === 8)
+    return new ConnectorError(
+      "credentialsRefused",
+      'The trading server refused the manager: it lacks the rights Toolbox needs (MT5 retcode 8). In MT5 Administrator, allow "Connect via Manager" and the rights for accounts, trades and balance operations.',
+    );
+  if (code === 1012)
+    return new ConnectorError(
+      "credentialsRefused",
+      "The trading server refused the manager login from this address: the IP is not on the manager's whitelist (MT5 retcode 1012). Add Toolbox's address in MT5 Administrator.",
+    );
+  if (code === 1034)
+    return new ConnectorError(
+      "credentialsRefused",
+      "The trading server refused the login: the Web API is switched off on this access server (MT5 retcode 1034).",
+    );
+  return connectorErrors.credentialsRefused();
+}
+
+/** Network failures in a dealer's words; certificate problems say so. */
+function networkError(error: unknown, duringHandshake: boolean): Error {
+  const code = (error as { code?: string } | null)?.code ?? "";
+  const cause = (error as { cause?: { code?: string } } | null)?.cause?.code ?? "";
+  const all = `${code} ${cause}`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|ERR_TLS/.test(all))
+    return connectorErrors.unreachable(
+      "Its HTTPS certificate is not trusted: give the certificate of the CA that signed it in the connection settings, or check the address.",
+    );
+  if (/ENOTFOUND|EAI_AGAIN/.test(all)) return connectorErrors.unreachable("The server name could not be resolved; check the address.");
+  return new LinkError(duringHandshake ? "unreachable" : "closed");
+}
+
+export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
+  /** The server's offset from UTC, learnt at each handshake (`/api/time/get`); the codec reads it. */
+  timeZoneOffsetMinutes: number;
+  /** Money operations run once per operation id, across sessions. */
+  readonly money = new BalanceOnce();
+  private current: Mt5WebApiSession | null = null;
+
+  constructor(
+    readonly options: Mt5WebApiTransportOptions,
+    initialOffsetMinutes = 0,
+  ) {
+    this.timeZoneOffsetMinutes = initialOffsetMinutes;
+  }
+
+  async open(credentials: WireCredentials, handlers: WireHandlers<Mt5Event>): Promise<WireSession<Mt5Native>> {
+    const url = new URL(this.options.url);
+    if (url.protocol !== "https:") throw connectorErrors.invalidRequest("The MT5 Web API is served over HTTPS only: the address must start with https://.");
+    await this.options.checkTarget?.(url);
+    const client = new Client(url.origin, {
+      connect: { ca: this.options.ca, rejectUnauthorized: true, servername: isIp(url.hostname) ? undefined : url.hostname },
+      pipelining: 1,
+      keepAliveTimeout: 600_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    const session = new Mt5WebApiSession(this, client, handlers);
+    try {
+      await session.handshake(credentials);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    this.current = session;
+    return session;
+  }
+
+  /** Tests: waits for the open session's requests, then reads the event feed once. */
+  async sync(options: { waitForRequests: boolean }): Promise<void> {
+    await this.current?.sync(options.waitForRequests);
+  }
+}
+
+function isIp(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(":") || host.startsWith("[");
+}
+
+type Params = Record<string, string | number>;
+
+export class Mt5WebApiSession implements WireSession<Mt5Native> {
+  openedAtSequence = 0;
+  private closed = false;
+  private authenticated = false;
+  private polledTo = 0;
+  private polling: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly timers: TimerHandle[] = [];
+  private symbolNames: string[] | null = null;
+
+  constructor(
+    private readonly transport: Mt5WebApiTransport,
+    private readonly client: Client,
+    private readonly handlers: WireHandlers<Mt5Event>,
+  ) {
+    client.on("disconnect", () => this.lost());
+    client.on("connectionError", () => this.lost());
+  }
+
+  private get clock(): Clock {
+    return this.transport.options.clock;
+  }
+
+  async handshake(credentials: WireCredentials): Promise<void> {
+    const cliRand = randomChallenge();
+    const hash = passwordHash(credentials.password);
+    const start = await this.raw("/api/auth/start", {
+      version: this.transport.options.version ?? 4000,
+      agent: this.transport.options.agent ?? "Toolbox",
+      login: credentials.login,
+      type: "manager",
+    });
+    if (retcodeNumber(start.retcode) !== 0 || typeof start.srv_rand !== "string") throw handshakeError(String(start.retcode));
+    const answer = await this.raw("/api/auth/answer", { srv_rand_answer: challengeAnswer(hash, start.srv_rand), cli_rand: cliRand });
+    if (retcodeNumber(answer.retcode) !== 0) throw handshakeError(String(answer.retcode));
+    // Mutual authentication: a server that cannot answer our challenge does not know the password.
+    if (typeof answer.cli_rand_answer !== "string" || !sameAnswer(challengeAnswer(hash, cliRand), answer.cli_rand_answer))
+      throw connectorErrors.unreachable("The server did not prove it knows the manager password; it may not be the MT5 server you meant.");
+    this.authenticated = true;
+    const zone = (await this.call("/api/time/get")) as { TimeZone: number; DaylightState?: number };
+    this.transport.timeZoneOffsetMinutes = Number(zone.TimeZone) + (Number(zone.DaylightState ?? 0) ? 60 : 0);
+    const feed = await this.feed(0, 0);
+    this.openedAtSequence = feed.latestSequence;
+    this.polledTo = feed.latestSequence;
+    this.every(this.transport.options.pingIntervalMs ?? MT5_WEB_API_PING_MS, () => this.call("/api/test/access"));
+    this.every(this.transport.options.pollIntervalMs ?? MT5_WEB_API_POLL_MS, () => this.poll());
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers.splice(0)) this.clock.clearTimeout(timer);
+    if (this.authenticated)
+      void this.client.request({ path: "/api/quit", method: "GET" }).then(
+        (r) => r.body.dump(),
+        () => undefined,
+      );
+    void this.client.close().catch(() => undefined);
+  }
+
+  /** The connection went away under the session: the server forgot it, so the client must too. */
+  private lost(): void {
+    if (this.closed) return;
+    const wasUp = this.authenticated;
+    this.close();
+    void this.client.destroy().catch(() => undefined);
+    if (wasUp) this.handlers.onClose();
+  }
+
+  async sync(waitForRequests: boolean): Promise<void> {
+    if (waitForRequests) while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    if (!this.closed && this.inFlight.size === 0) await this.poll().catch(() => undefined);
+  }
+
+  // ---- WireSession ----
+
+  async serverTime() {
+    const answer = (await this.call("/api/time/server")) as { Time: string };
+    return Number(String(answer.Time).split(" ")[0]) * 1000;
+  }
+
+  async listAccounts(after: string | null, limit: number, groupMask: string | null) {
+    const logins = (await this.call("/api/user/logins", { group: groupMask ?? "*" })) as string[];
+    const wanted = logins
+      .map(String)
+      .filter((l) => after === null || BigInt(l) > BigInt(after))
+      .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
+      .slice(0, limit);
+    const users: Mt5Native["account"][] = [];
+    for (let i = 0; i < wanted.length; i += PAGE)
+      users.push(...((await this.call("/api/user/get_batch", { login: wanted.slice(i, i + PAGE).join(",") })) as Mt5Native["account"][]));
+    return users;
+  }
+
+  async getAccount(login: string) {
+    return (await this.call("/api/user/get", { login })) as Mt5Native["account"];
+  }
+
+  async createAccount(request: Mt5Native["newAccount"]) {
+    return (await this.call("/api/user/add", {}, request)) as Mt5Native["account"];
+  }
+
+  async updateAccount(login: string, patch: Mt5Native["accountPatch"]) {
+    return (await this.call("/api/user/update", { login }, patch)) as Mt5Native["account"];
+  }
+
+  async setPassword(login: string, password: string, kind: PasswordKind) {
+    await this.call("/api/user/change_password", {}, { login, type: kind, password });
+  }
+
+  async listGroups() {
+    return this.indexed<Mt5Native["group"]>("/api/group");
+  }
+
+  async listSymbols() {
+    const symbols = await this.indexed<Mt5Native["symbol"]>("/api/symbol");
+    this.symbolNames = symbols.map((s) => s.Symbol);
+    return symbols;
+  }
+
+  async getQuotes(symbols: readonly string[] | null) {
+    const names = symbols ?? this.symbolNames ?? (await this.listSymbols()).map((s) => s.Symbol);
+    if (names.length === 0) return [];
+    const ticks: Mt5Native["quote"][] = [];
+    for (let i = 0; i < names.length; i += PAGE)
+      ticks.push(...((await this.call("/api/tick/last", { symbol: names.slice(i, i + PAGE).join(",") })) as Mt5Native["quote"][]));
+    return ticks;
+  }
+
+  async openPositions(login: string | null) {
+    if (login === null) return (await this.call("/api/position/get_batch", { group: "*" })) as Mt5Native["position"][];
+    return this.paged<Mt5Native["position"]>("/api/position", { login });
+  }
+
+  async openPositionsOf(logins: readonly string[]) {
+    return (await this.call("/api/position/get_batch", {}, { login: [...logins] })) as Mt5Native["position"][];
+  }
+
+  async history(login: string, from: number, to: number) {
+    const deals = await this.paged<Mt5Deal>("/api/deal", { login, from: Math.floor(from / 1000), to: Math.ceil(to / 1000) });
+    return deals.filter((d) => d.TimeMsc >= from && d.TimeMsc <= to).map(untagged);
+  }
+
+  async journal(from: number, to: number, filter: JournalFilter, limit: number) {
+    const params: Params = { from, to, total: limit };
+    if (filter.levels?.length) params.levels = filter.levels.join(",");
+    if (filter.login) params.login = filter.login;
+    if (filter.text) params.text = filter.text;
+    return (await this.call("/api/toolbox/journal", params)) as Mt5Native["journal"][];
+  }
+
+  balance(request: Mt5Native["balanceRequest"]) {
+    return this.transport.money.run(request, {
+      now: () => this.clock.now() + this.transport.timeZoneOffsetMinutes * 60_000,
+      lookback: TAG_LOOKBACK_MS,
+      deals: (login, fromSeconds, toSeconds) => this.paged<Mt5Deal>("/api/deal", { login, from: fromSeconds, to: toSeconds }),
+      apply: async (params) => ((await this.call("/api/trade/balance", params)) as { ticket: string }).ticket,
+      account: (login) => this.getAccount(login),
+    });
+  }
+
+  placeOrder(request: Mt5DealerRequest) {
+    return this.dealer(request);
+  }
+
+  modifyPosition(request: Mt5DealerRequest) {
+    return this.dealer(request);
+  }
+
+  closePosition(request: Mt5DealerRequest) {
+    return this.dealer(request);
+  }
+
+  async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt5Event>> {
+    return this.feed(sequence, limit);
+  }
+
+  // ---- helpers ----
+
+  /** A dealer request: sent, then its result read back (the server answers with a request id). */
+  private async dealer(request: Mt5DealerRequest): Promise<Mt5DealerAnswer> {
+    const { ID } = (await this.call("/api/dealer/send_request", {}, request)) as { ID: string };
+    const [outcome] = (await this.call("/api/dealer/get_request_result", { id: ID })) as {
+      result: { Retcode: string; Message?: string };
+      answer: Mt5DealerAnswer | null;
+    }[];
+    if (!outcome) throw connectorErrors.unreachable("The trading server lost the result of a dealer request.");
+    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE || !outcome.answer)
+      throw new NativeError({ retcode: outcome.result.Retcode, message: outcome.result.Message ?? "" });
+    return outcome.answer;
+  }
+
+  private async feed(after: number, total: number): Promise<PacketBatch<Mt5Event>> {
+    const answer = (await this.call("/api/toolbox/events", { after, total })) as {
+      Events: { Sequence: number; Event: Mt5Event }[];
+      Complete: number;
+      Latest: number;
+    };
+    return {
+      packets: answer.Events.map((e) => ({ sequence: e.Sequence, event: untaggedEvent(e.Event) })),
+      complete: Number(answer.Complete) === 1,
+      latestSequence: answer.Latest,
+    };
+  }
+
+  /** Reads the event feed from where the last read stopped and hands the packets on. */
+  private poll(): Promise<void> {
+    this.polling ??= (async () => {
+      try {
+        for (;;) {
+          if (this.closed) return;
+          const batch = await this.feed(this.polledTo, EVENT_BATCH);
+          for (const packet of batch.packets) {
+            if (packet.sequence <= this.polledTo) continue;
+            this.polledTo = packet.sequence;
+            if (!this.closed) this.handlers.onPacket(packet);
+          }
+          if (!batch.complete && batch.packets.length === 0) this.polledTo = batch.latestSequence;
+          if (batch.packets.length < EVENT_BATCH) return;
+        }
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  /** `get_total` then `get_page`, at most 100 a page. */
+  private async paged<T>(base: string, params: Params): Promise<T[]> {
+    const { Total } = (await this.call(`${base}/get_total`, params)) as { Total: string | number };
+    const total = Number(Total);
+    const items: T[] = [];
+    for (let offset = 0; offset < total; offset += PAGE) items.push(...((await this.call(`${base}/get_page`, { ...params, offset, total: PAGE })) as T[]));
+    return items;
+  }
+
+  /** `total` then `next?index=` for each, as the vendor serves configuration. */
+  private async indexed<T>(base: string): Promise<T[]> {
+    const { Total } = (await this.call(`${base}/total`)) as { Total: string | number };
+    const items: T[] = [];
+    for (let index = 0; index < Number(Total); index++) items.push((await this.call(`${base}/next`, { index })) as T);
+    return items;
+  }
+
+  private every(ms: number, task: () => Promise<unknown>): void {
+    const schedule = () => {
+      const handle = this.clock.setTimeout(() => {
+        const at = this.timers.indexOf(handle);
+        if (at >= 0) this.timers.splice(at, 1);
+        if (this.closed) return;
+        schedule();
+        task().catch(() => undefined); // a failed ping or poll shows as a lost connection
+      }, ms);
+      this.timers.push(handle);
+    };
+    schedule();
+  }
+
+  /** A command on the authenticated connection; the answer's `answer`, or a NativeError with its retcode. */
+  private async call(path: string, params: Params = {}, body?: unknown): Promise<unknown> {
+    if (this.closed) throw new LinkError("closed");
+    const envelope = await this.raw(path, params, body);
+    const retcode = String(envelope.retcode);
+    if (retcodeNumber(retcode) !== 0) throw new NativeError({ retcode, message: typeof envelope.message === "string" ? envelope.message : "" });
+    return envelope.answer;
+  }
+
+  private async raw(path: string, params: Params, body?: unknown): Promise<Record<string, unknown>> {
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+    const request = this.client.request({
+      path: query ? `${path}?${query}` : path,
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const done = (async () => {
+      let response;
+      try {
+        response = await request;
+      } catch (error) {
+        throw networkError(error, !this.authenticated);
+      }
+      const text = await response.body.text().catch((error: unknown) => {
+        throw networkError(error, !this.authenticated);
+      });
+      if (response.statusCode === 403 && this.authenticated) {
+        // The server no longer knows this connection's session.
+        this.lost();
+        throw new LinkError("closed");
+      }
+      let parsed: unknown;
+      try {
+        parsed = readJson(text);
+      } catch {
+        throw connectorErrors.unreachable("The server's answer is not the MT5 Web API's: check the address and port.");
+      }
+      if (typeof parsed !== "object" || parsed === null || !("retcode" in parsed))
+        throw connectorErrors.unreachable("The server's answer is not the MT5 Web API's: check the address and port.");
+      return parsed as Record<string, unknown>;
+    })();
+    this.inFlight.add(done);
+    try {
+      return await done;
+    } finally {
+      this.inFlight.delete(done);
+    }
+  }
+}
+
+/** Deals as Toolbox shows them: the operation tag it wrote into the comment is its own business. */
+function untagged(deal: Mt5Deal): Mt5Deal {
+  return OPERATION_TAG.test(deal.Comment) ? { ...deal, Comment: deal.Comment.replace(OPERATION_TAG, "") } : deal;
+}
+
+function untaggedEvent(event: Mt5Event): Mt5Event {
+  return { ...event, Items: event.Items.map((item) => (item.Type === "DealAdd" ? { ...item, Deal: untagged(item.Deal) } : item)) };
+}

@@ -1,0 +1,476 @@
+/**
+ * A local MT5 Web API server (PROTOCOLS.md §1) backed by the simulation engine: HTTPS only, the
+ * `/api/auth/start` + `/api/auth/answer` MD5 challenge, a session tied to the TLS connection that
+ * authenticated it, the `{"retcode","answer"}` envelope with numbers as strings, `get_total` /
+ * `get_page` paging of at most 100, server-time seconds, `/api/trade/balance` without any
+ * operation id, dealer requests and their results, and the 180 s idle drop. What the vendor's API
+ * lacks and Toolbox needs (the server journal, a numbered event feed) is served under
+ * `/api/toolbox/*`, as a server plugin would; see docs/connectors.md and decision 0055.
+ *
+ * Every command goes through a SimulatedSession speaking the MT5 native shapes, so the engine's
+ * own faults (slow answers, rejections, dropped links) apply as they do in process; this server
+ * adds the network's: refused connections, a vendor retcode on the handshake or the next
+ * command, and a money operation applied whose answer is lost with the connection.
+ */
+import { createServer, type Server } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
+import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
+import { mt5Codec } from "../../connectors/mt5/codec.ts";
+import { MT5_RETCODE, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
+import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
+import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
+
+export interface Mt5WebApiServerOptions {
+  /** An MT5 simulated server; this process owns it. */
+  simulated: SimulatedServer;
+  /** PEM key and certificate the server presents. */
+  tls: { key: string; cert: string };
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The manager login the server accepts; the simulated server's own by default. */
+  manager?: WireCredentials;
+  /** The vendor drops a connection after 180 s without traffic. */
+  idleTimeoutMs?: number;
+  /** How long a challenge stays answerable: 10 s at the vendor. */
+  handshakeWindowMs?: number;
+}
+
+export const MT5_WEB_API_IDLE_MS = 180_000;
+export const MT5_WEB_API_PAGE_MAX = 100;
+const VERSION_ACCESS = "4321";
+const VERSION_TRADE = "4321";
+
+/** The vendor's retcodes this server answers with, beyond the native codec's. */
+export const MT5_WEB_API_RETCODE = {
+  noPermissions: "8 Not enough permissions",
+  ipBlocked: "1012 Manager IP blocked",
+  authFailed: "1002 Invalid account",
+  frequent: "12 Too frequent requests",
+} as const;
+
+interface Connection {
+  socket: Socket;
+  challenge: { login: string; srvRand: string; at: number } | null;
+  session: WireSession<Mt5Native> | null;
+}
+
+/** Faults a test (or the simulator's control API) can switch on; the engine's own are on `simulated.faults`. */
+export class Mt5WebApiFaults {
+  /** The handshake is answered with this retcode (e.g. 8 no permissions, 1012 IP not whitelisted). */
+  authRetcode: string | null = null;
+  /** The next command is answered with this retcode, without being run. */
+  nextRetcode: string | null = null;
+  /** The next money operation is applied, then the connection drops before its answer. */
+  dropAfterNextBalance = false;
+
+  restore(): void {
+    this.authRetcode = null;
+    this.nextRetcode = null;
+    this.dropAfterNextBalance = false;
+  }
+}
+
+class CommandError extends Error {
+  constructor(
+    readonly retcode: string,
+    message = "",
+  ) {
+    super(message || retcode);
+  }
+}
+
+export class Mt5WebApiServer {
+  readonly faults = new Mt5WebApiFaults();
+  private readonly server: Server;
+  private readonly connections = new Map<Socket, Connection>();
+  private readonly codec;
+  private readonly dealerResults = new Map<string, { answer: Mt5DealerAnswer | null; retcode: string; message: string }>();
+  private nextDealerId = 1;
+  private nextOperation = 1;
+  private address: { host: string; port: number } | null = null;
+
+  constructor(private readonly options: Mt5WebApiServerOptions) {
+    if (options.simulated.platform !== "MT5") throw new Error("The MT5 Web API server needs an MT5 simulated server");
+    this.codec = mt5Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
+    this.server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void this.handle(req, res));
+    const idle = options.idleTimeoutMs ?? MT5_WEB_API_IDLE_MS;
+    this.server.keepAliveTimeout = idle;
+    this.server.timeout = idle;
+    this.server.on("connection", (socket: Socket) => {
+      // A server that is "down" takes no connection: the client sees it as unreachable.
+      if (this.simulated.faults.refusingConnections) socket.destroy();
+    });
+    this.server.on("secureConnection", (socket: TLSSocket) => {
+      const connection: Connection = { socket, challenge: null, session: null };
+      this.connections.set(socket, connection);
+      socket.on("close", () => {
+        this.connections.delete(socket);
+        connection.session?.close();
+        connection.session = null;
+      });
+    });
+    this.server.on("tlsClientError", () => undefined);
+  }
+
+  get simulated(): SimulatedServer {
+    return this.options.simulated;
+  }
+
+  get manager(): WireCredentials {
+    return this.options.manager ?? DEFAULT_MANAGER;
+  }
+
+  /** Starts listening; resolves with the address to give a connector. */
+  async listen(): Promise<{ url: string; host: string; port: number }> {
+    const host = this.options.host ?? "127.0.0.1";
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.options.port ?? 0, host, () => resolve());
+    });
+    const bound = this.server.address();
+    const port = typeof bound === "object" && bound ? bound.port : 0;
+    this.address = { host, port };
+    return { url: this.url, host, port };
+  }
+
+  get url(): string {
+    if (!this.address) throw new Error("The MT5 Web API server is not listening");
+    const host = this.address.host.includes(":") ? `[${this.address.host}]` : this.address.host;
+    return `https://${host}:${this.address.port}`;
+  }
+
+  /** Drops every connection now (the client must handshake again). */
+  dropConnections(): void {
+    for (const connection of this.connections.values()) connection.socket.destroy();
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  async close(): Promise<void> {
+    this.dropConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const connection = this.connections.get(req.socket);
+    const url = new URL(req.url ?? "/", "https://mt5.invalid");
+    let body: unknown = undefined;
+    try {
+      body = await readBody(req);
+    } catch {
+      return send(res, 400, writeEnvelope(MT5_RETCODE.params));
+    }
+    // The body wins over the query where both hold a field (PROTOCOLS.md §1.4).
+    const params: Record<string, unknown> = { ...Object.fromEntries(url.searchParams), ...(isRecord(body) ? body : {}) };
+    if (!connection) return send(res, 403, writeEnvelope(MT5_RETCODE.error));
+    try {
+      if (url.pathname === "/api/auth/start") return send(res, 200, this.authStart(connection, params));
+      if (url.pathname === "/api/auth/answer") return send(res, 200, await this.authAnswer(connection, params));
+      const session = connection.session;
+      // No session on this connection: the vendor answers 403; the client must handshake again.
+      if (!session) return send(res, 403, writeEnvelope(MT5_WEB_API_RETCODE.authFailed));
+      const forced = this.faults.nextRetcode;
+      if (forced) {
+        this.faults.nextRetcode = null;
+        return send(res, 200, writeEnvelope(forced));
+      }
+      const answer = await this.command(url.pathname, params, body, session, connection);
+      if (answer === DROPPED) return;
+      send(res, 200, writeEnvelope(MT5_RETCODE.done, answer));
+      if (url.pathname === "/api/quit") connection.socket.end();
+    } catch (error) {
+      if (error instanceof CommandError)
+        return send(res, 200, writeEnvelope(error.retcode, undefined, error.message === error.retcode ? {} : { message: error.message }));
+      if (error instanceof NativeError) {
+        const native = error.native as Mt5Native["error"];
+        return send(res, 200, writeEnvelope(native.retcode, undefined, { message: native.message }));
+      }
+      if (error instanceof LinkError) {
+        // The simulated server dropped this client (a fault, or it stopped): so does the network.
+        connection.socket.destroy();
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      send(res, 200, writeEnvelope(MT5_RETCODE.error, undefined, { message }));
+    }
+  }
+
+  private authStart(connection: Connection, params: Record<string, unknown>): string {
+    if (params.type !== "manager" || typeof params.login !== "string" || !/^\d+$/.test(params.login)) return writeEnvelope(MT5_RETCODE.params);
+    const srvRand = randomChallenge();
+    connection.challenge = { login: params.login, srvRand, at: this.simulated.clock.now() };
+    return JSON.stringify({ retcode: MT5_RETCODE.done, version_access: VERSION_ACCESS, srv_rand: srvRand });
+  }
+
+  private async authAnswer(connection: Connection, params: Record<string, unknown>): Promise<string> {
+    const challenge = connection.challenge;
+    connection.challenge = null;
+    const window = this.options.handshakeWindowMs ?? 10_000;
+    const answer = typeof params.srv_rand_answer === "string" ? params.srv_rand_answer : "";
+    const cliRand = typeof params.cli_rand === "string" && /^[0-9a-fA-F]{32}$/.test(params.cli_rand) ? params.cli_rand : null;
+    if (!challenge || !cliRand || this.simulated.clock.now() - challenge.at > window) return writeEnvelope(MT5_WEB_API_RETCODE.authFailed);
+    const manager = this.manager;
+    const hash = passwordHash(manager.password);
+    // A wrong login and a wrong password look the same from outside.
+    if (challenge.login !== manager.login || !sameAnswer(challengeAnswer(hash, challenge.srvRand), answer))
+      return writeEnvelope(MT5_WEB_API_RETCODE.authFailed);
+    if (this.faults.authRetcode) return writeEnvelope(this.faults.authRetcode);
+    const transport = this.simulated.transport(this.codec);
+    connection.session = await transport.open(manager, {
+      onPacket: () => undefined, // clients read the numbered feed (/api/toolbox/events)
+      onClose: () => connection.socket.destroy(),
+    });
+    if (connection.socket.destroyed) {
+      connection.session.close();
+      connection.session = null;
+    }
+    return JSON.stringify({
+      retcode: MT5_RETCODE.done,
+      version_access: VERSION_ACCESS,
+      version_trade: VERSION_TRADE,
+      cli_rand_answer: challengeAnswer(hash, cliRand),
+    });
+  }
+
+  private async command(
+    path: string,
+    params: Record<string, unknown>,
+    body: unknown,
+    session: WireSession<Mt5Native>,
+    connection: Connection,
+  ): Promise<unknown> {
+    switch (path) {
+      case "/api/test/access":
+        return undefined;
+      case "/api/quit":
+        return undefined;
+      case "/api/time/server": {
+        const serverMs = await session.serverTime();
+        return { Time: serverTimeText(Math.floor(serverMs / 1000)) };
+      }
+      case "/api/time/get":
+        return { TimeZone: this.simulated.timeZoneOffsetMinutes, Daylight: 0, DaylightState: 0, Days: 0 };
+      case "/api/user/logins":
+        return this.logins(session, text(params.group) || null);
+      case "/api/user/total":
+        return { Total: (await this.logins(session, null)).length };
+      case "/api/user/get":
+        return session.getAccount(login(params.login));
+      case "/api/user/get_batch": {
+        const users = [];
+        for (const one of list(params.login)) {
+          try {
+            users.push(await session.getAccount(login(one)));
+          } catch (error) {
+            if (!(error instanceof NativeError) || (error.native as Mt5Native["error"]).retcode !== MT5_RETCODE.notFound) throw error;
+          }
+        }
+        return users;
+      }
+      case "/api/user/add":
+        return session.createAccount(body as Mt5Native["newAccount"]);
+      case "/api/user/update":
+        return session.updateAccount(login(params.login ?? (body as { Login?: unknown } | undefined)?.Login), body as Mt5Native["accountPatch"]);
+      case "/api/user/change_password": {
+        const kind = params.type === "investor" ? "investor" : params.type === "main" || params.type === undefined ? "main" : null;
+        if (!kind) throw new CommandError(MT5_RETCODE.params);
+        await session.setPassword(login(params.login), text(params.password), kind);
+        return undefined;
+      }
+      case "/api/group/total":
+        return { Total: (await session.listGroups()).length };
+      case "/api/group/next":
+        return at(await session.listGroups(), params.index);
+      case "/api/symbol/total":
+        return { Total: (await session.listSymbols()).length };
+      case "/api/symbol/next":
+        return at(await session.listSymbols(), params.index);
+      case "/api/tick/last": {
+        const symbols = list(params.symbol);
+        if (symbols.length === 0) throw new CommandError(MT5_RETCODE.params, "A symbol is required.");
+        return session.getQuotes(symbols);
+      }
+      case "/api/position/get_total":
+        return { Total: (await session.openPositions(login(params.login))).length };
+      case "/api/position/get_page":
+        return page(await session.openPositions(login(params.login)), params);
+      case "/api/position/get_batch": {
+        if (params.group !== undefined) {
+          if (text(params.group) !== "*") throw new CommandError(MT5_RETCODE.params, "Only the mask * is served for positions by group.");
+          return session.openPositions(null);
+        }
+        return session.openPositionsOf(list(params.login).map(login));
+      }
+      case "/api/deal/get_total":
+        return { Total: (await this.deals(session, params)).length };
+      case "/api/deal/get_page":
+        return page(await this.deals(session, params), params);
+      case "/api/deal/get_batch":
+        return this.deals(session, params);
+      case "/api/trade/balance":
+        return this.balance(session, params, connection);
+      case "/api/dealer/send_request":
+        return this.sendRequest(session, body as Mt5DealerRequest);
+      case "/api/dealer/get_request_result":
+        return list(params.id).map((id) => {
+          const result = this.dealerResults.get(id);
+          if (!result) throw new CommandError(MT5_RETCODE.notFound, `No request ${id}.`);
+          return { ID: id, result: { Retcode: result.retcode, Message: result.message }, answer: result.answer };
+        });
+      case "/api/toolbox/journal": {
+        const levels = list(params.levels) as never[];
+        return session.journal(
+          number(params.from),
+          number(params.to),
+          {
+            ...(levels.length > 0 ? { levels } : {}),
+            ...(params.login ? { login: text(params.login) } : {}),
+            ...(params.text ? { text: text(params.text) } : {}),
+          },
+          number(params.total),
+        );
+      }
+      case "/api/toolbox/events": {
+        const batch = await session.eventsSince(number(params.after), Math.min(number(params.total), 1000));
+        const packets = this.simulated.faults.duplicateEvents ? batch.packets.flatMap((p) => [p, p]) : batch.packets;
+        return { Events: packets.map((p) => ({ Sequence: p.sequence, Event: p.event })), Complete: batch.complete ? 1 : 0, Latest: batch.latestSequence };
+      }
+      default:
+        throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
+    }
+  }
+
+  /** Every login, in login order, of the accounts whose group matches the mask. */
+  private async logins(session: WireSession<Mt5Native>, mask: string | null): Promise<string[]> {
+    const logins: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const users = await session.listAccounts(after, 1000, mask === "*" ? null : mask);
+      logins.push(...users.map((u) => u.Login));
+      const last = users.at(-1);
+      if (users.length < 1000 || !last) return logins;
+      after = last.Login;
+    }
+  }
+
+  /** Deals of a login between `from` and `to`, unix seconds of server time, both included. */
+  private deals(session: WireSession<Mt5Native>, params: Record<string, unknown>) {
+    const from = number(params.from);
+    const to = number(params.to);
+    return session.history(login(params.login), from * 1000, to * 1000 + 999);
+  }
+
+  /**
+   * `/api/trade/balance`: no operation id at the vendor, so none here. The engine wants one; each
+   * call gets a fresh one, so a repeated call moves money again, exactly as on a real server.
+   */
+  private async balance(session: WireSession<Mt5Native>, params: Record<string, unknown>, connection: Connection): Promise<unknown> {
+    const type = number(params.type);
+    if (type !== 2 && type !== 3) throw new CommandError(MT5_RETCODE.params, "Only balance (2) and credit (3) operations are served.");
+    const comment = text(params.comment);
+    if (comment.length > 32) throw new CommandError(MT5_RETCODE.params, "A comment holds at most 32 characters.");
+    const amount = text(params.balance);
+    if (!/^-?\d+(\.\d{1,2})?$/.test(amount) || Number(amount) === 0) throw new CommandError(MT5_RETCODE.params, "The amount must be a non-zero number.");
+    const answer = await session.balance({
+      RequestId: `webapi-${this.nextOperation++}`,
+      Login: login(params.login),
+      Type: type,
+      Balance: amount,
+      Comment: comment,
+    });
+    if (this.faults.dropAfterNextBalance) {
+      this.faults.dropAfterNextBalance = false;
+      connection.socket.destroy();
+      return DROPPED;
+    }
+    return { ticket: answer.Ticket };
+  }
+
+  /** Runs a dealer request at once and keeps its result under a request id, as the dealer queue reports it. */
+  private async sendRequest(session: WireSession<Mt5Native>, request: Mt5DealerRequest): Promise<unknown> {
+    if (!isRecord(request)) throw new CommandError(MT5_RETCODE.params);
+    const id = String(this.nextDealerId++);
+    try {
+      const answer =
+        request.Action === 204
+          ? await session.modifyPosition(request)
+          : request.Position !== "0" && request.Position !== undefined
+            ? await session.closePosition(request)
+            : await session.placeOrder(request);
+      this.dealerResults.set(id, { answer, retcode: "10009 Request completed", message: "" });
+    } catch (error) {
+      if (!(error instanceof NativeError)) throw error;
+      const native = error.native as Mt5Native["error"];
+      this.dealerResults.set(id, { answer: null, retcode: native.retcode, message: native.message });
+    }
+    return { ID: id };
+  }
+}
+
+const DROPPED = Symbol("dropped");
+
+function send(res: ServerResponse, status: number, body: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 4_000_000) throw new Error("Body too large");
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  return readJson(Buffer.concat(chunks).toString("utf8"));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}
+
+function number(value: unknown): number {
+  const n = Number(text(value));
+  if (text(value) === "" || !Number.isFinite(n)) throw new CommandError(MT5_RETCODE.params, "A number parameter is missing or invalid.");
+  return n;
+}
+
+function login(value: unknown): string {
+  const l = text(value);
+  if (!/^\d{1,15}$/.test(l)) throw new CommandError(MT5_RETCODE.params, "A login is a number.");
+  return l;
+}
+
+function list(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(text).filter((v) => v !== "");
+  return text(value)
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+function at<T>(items: T[], index: unknown): T {
+  const item = items[number(index)];
+  if (item === undefined) throw new CommandError(MT5_RETCODE.notFound, "No item at this index.");
+  return item;
+}
+
+/** `offset` / `total` paging, at most 100 a call (the vendor's limit). */
+function page<T>(items: T[], params: Record<string, unknown>): T[] {
+  const offset = number(params.offset);
+  const total = number(params.total);
+  if (offset < 0 || total < 1 || total > MT5_WEB_API_PAGE_MAX) throw new CommandError(MT5_RETCODE.params, `A page holds 1 to ${MT5_WEB_API_PAGE_MAX} records.`);
+  return items.slice(offset, offset + total);
+}

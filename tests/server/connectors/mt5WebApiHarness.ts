@@ -1,0 +1,84 @@
+/**
+ * The contract harness over HTTPS: an MT5 simulated server on a manual clock behind the local
+ * MT5 Web API protocol server, and the MT5 Web API connector trusting the test's own CA.
+ * Letting time pass also lets the network settle: the connector's requests in flight finish
+ * (unless the server is answering slowly on purpose) and its event feed is read once, as its
+ * poll timer would within a second.
+ */
+import { ManualClock } from "../../../server/connectors/clock.ts";
+import { createMt5WebApiConnector } from "../../../server/connectors/mt5WebApi/connector.ts";
+import { DEFAULT_MANAGER, SimulatedServer, type SimulatedServerOptions } from "../../../server/connectors/simulated/server.ts";
+import { selfSignedCertificate, type TestCertificate } from "../../../server/protocolServers/certificates.ts";
+import { Mt5WebApiServer } from "../../../server/protocolServers/mt5WebApi/server.ts";
+import type { ConnectorHarness } from "./contract.ts";
+
+export const REQUEST_TIMEOUT_MS = 2_000;
+
+let certificate: Promise<TestCertificate> | null = null;
+/** One certificate per test file: generating an RSA key takes a moment. */
+export function testCertificate(): Promise<TestCertificate> {
+  certificate ??= selfSignedCertificate();
+  return certificate;
+}
+
+export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}) {
+  return async (): Promise<ConnectorHarness & { simulated: SimulatedServer; server: Mt5WebApiServer; clock: ManualClock }> => {
+    const clock = new ManualClock();
+    const simulated = new SimulatedServer({ platform: "MT5", clock, seed: 42, accounts: 150, tradeRate: 0, ...options });
+    simulated.start();
+    const tls = await testCertificate();
+    const server = new Mt5WebApiServer({ simulated, tls });
+    await server.listen();
+    const connectors: ReturnType<typeof createMt5WebApiConnector>[] = [];
+    const connect = (credentials?: { login: string; password: string }) => {
+      const connector = createMt5WebApiConnector({
+        url: server.url,
+        ca: tls.ca,
+        clock,
+        credentials: credentials ?? DEFAULT_MANAGER,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        connectTimeoutMs: REQUEST_TIMEOUT_MS,
+      });
+      connectors.push(connector);
+      return connector;
+    };
+    const sync = async () => {
+      for (const c of connectors) await c.transport.sync({ waitForRequests: simulated.faults.delayMs === 0 });
+      await clock.advance(0);
+    };
+    const connector = connect();
+    return {
+      simulated,
+      server,
+      clock,
+      connector,
+      connectorWith: connect,
+      now: () => clock.now(),
+      async advance(ms) {
+        await clock.advance(ms);
+        await sync();
+      },
+      async trade(actions) {
+        simulated.traders.step(actions);
+        await clock.advance(0);
+      },
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      faults: {
+        dropConnection: () => simulated.faults.disconnect(),
+        refuseConnections: () => simulated.faults.disconnect({ refuseReconnect: true }),
+        slowAnswers: (ms) => simulated.faults.slowAnswers(ms),
+        rejectNext: (count) => simulated.faults.rejectNext(count),
+        duplicateEvents: (on) => simulated.faults.duplicate(on),
+        restore: () => {
+          simulated.faults.restore();
+          server.faults.restore();
+        },
+      },
+      async close() {
+        for (const c of connectors) await c.disconnect();
+        await server.close();
+        simulated.stop();
+      },
+    };
+  };
+}
