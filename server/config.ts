@@ -103,6 +103,17 @@ const EnvSchema = z
           ctx.addIssue({ code: "custom", message: (err as Error).message });
         }
       }),
+    // Real trade servers (server/connectors/target.ts): internal addresses they may have, e.g. the local protocol servers.
+    TRADE_SERVER_ALLOWED_TARGETS: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          parseTargetPolicy(v, "TRADE_SERVER_ALLOWED_TARGETS");
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+        }
+      }),
     TELEGRAM_API_URL: z
       .string()
       .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "TELEGRAM_API_URL must be an http:// or https:// address")
@@ -167,6 +178,8 @@ export interface Config {
   };
   /** Who may create an account with the embedded provider: anyone, invitees only, nobody. */
   signUp: "open" | "invite-only" | "off";
+  /** Real trade servers: loopback, private and link-local addresses they may still have (TRADE_SERVER_ALLOWED_TARGETS). */
+  tradeServers: { allowedTargets: string };
   /** Outgoing notifications (docs/notifications.md). */
   notifications: {
     /** Private, loopback and metadata addresses webhooks and Telegram may still reach (TOOLBOX_ALLOWED_TARGETS). */
@@ -258,6 +271,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM ?? `Toolbox <toolbox@${new URL(publicUrl).hostname}>` },
     signUp: e.SIGN_UP,
+    tradeServers: { allowedTargets: e.TRADE_SERVER_ALLOWED_TARGETS ?? "" },
     notifications: {
       allowedTargets: e.TOOLBOX_ALLOWED_TARGETS ?? "",
       telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ""),

@@ -76,6 +76,17 @@ const Address = z
   })
   .refine((a) => Number(a.slice(a.lastIndexOf(":") + 1)) >= 1 && Number(a.slice(a.lastIndexOf(":") + 1)) <= 65535, "The port must be from 1 to 65535");
 
+/** The CA that signed an MT5 access server's certificate (PEM); public, stored in the clear. Absent: the system's CAs. */
+export const CA_CERTIFICATE_MAX = 20_000;
+const CaCertificate = z
+  .string({ error: "caCertificate must be a PEM certificate" })
+  .trim()
+  .max(CA_CERTIFICATE_MAX, `The CA certificate has at most ${CA_CERTIFICATE_MAX} characters`)
+  .regex(
+    /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/,
+    "The CA certificate must be in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----",
+  );
+
 const ApiUrl = z.url({ protocol: /^https?$/, error: "apiUrl must be an http(s) URL, such as https://broker-api.example.com" });
 
 const SimulatedAccounts = z
@@ -111,7 +122,13 @@ function connectionSchema<S extends z.ZodType<string | undefined>>(secretOf: (wh
         login: ManagerLogin.optional(),
         password: secret("manager password").optional(),
       }),
-      z.object({ kind: z.literal("mt5WebApi"), address: Address, login: ManagerLogin, password: secretOf("manager password") }),
+      z.object({
+        kind: z.literal("mt5WebApi"),
+        address: Address,
+        login: ManagerLogin,
+        password: secretOf("manager password"),
+        caCertificate: CaCertificate.optional(),
+      }),
       z.object({ kind: z.literal("mt4Gateway"), address: Address, login: ManagerLogin, password: secretOf("manager password") }),
       z.object({ kind: z.literal("matchTraderApi"), apiUrl: ApiUrl, apiKey: secretOf("API key") }),
     ],
@@ -138,7 +155,7 @@ export const StoredConnectionSchema = z.discriminatedUnion("kind", [
     /** Manager login offered to the simulated server; its password is the platform's secret. Absent: the built-in manager. */
     login: z.string().optional(),
   }),
-  z.object({ kind: z.literal("mt5WebApi"), address: z.string(), login: z.string() }),
+  z.object({ kind: z.literal("mt5WebApi"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
   z.object({ kind: z.literal("mt4Gateway"), address: z.string(), login: z.string() }),
   z.object({ kind: z.literal("matchTraderApi"), apiUrl: z.string() }),
 ]);
@@ -149,6 +166,8 @@ export const PublicConnectionSchema = z.object({
   address: z.string().optional(),
   login: z.string().optional(),
   apiUrl: z.string().optional(),
+  /** MT5 Web API: the CA certificate trusted for the server (public data). */
+  caCertificate: z.string().optional(),
   accounts: z.number().optional(),
   tradeRate: z.number().optional(),
   seed: z.number().optional(),

@@ -1,6 +1,6 @@
 /**
  * How a platform's connection is described, validated once where it enters (the API, the
- * database). One schema gives the type too. Only simulated servers exist so far; the MT5 Web API,
+ * database). One schema gives the type too. Simulated servers and the MT5 Web API so far; the
  * Match-Trader Broker API and MT4 gateway kinds join this union when their connectors land.
  */
 import { z } from "zod";
@@ -32,7 +32,24 @@ export const simulatedConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema]);
+/** PEM certificates (a CA, possibly with intermediates): public data, stored in the clear. */
+export const caCertificateSchema = z
+  .string()
+  .max(20_000, "The CA certificate has at most 20,000 characters")
+  .regex(/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/, "The CA certificate must be in PEM form (-----BEGIN CERTIFICATE----- …)");
+
+export const mt5WebApiConnectorConfigSchema = z.object({
+  kind: z.literal("mt5WebApi"),
+  /** host:port of the access server (HTTPS). */
+  address: z.string().min(3).max(300),
+  credentials: z.object({ login: z.string().min(1), password: z.string().min(1) }),
+  /** The CA that signed the server's certificate; the system's CAs when absent. */
+  caCertificate: caCertificateSchema.optional(),
+  ...timeouts,
+});
+
+export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema, mt5WebApiConnectorConfigSchema]);
 
 export type ConnectorConfig = z.infer<typeof connectorConfigSchema>;
 export type SimulatedConnectorConfig = z.infer<typeof simulatedConnectorConfigSchema>;
+export type Mt5WebApiConnectorConfig = z.infer<typeof mt5WebApiConnectorConfigSchema>;

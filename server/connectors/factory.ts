@@ -2,6 +2,8 @@
 import type { Clock } from "./clock.ts";
 import type { ConnectorConfig } from "./config.ts";
 import type { TradePlatformConnector } from "./connector.ts";
+import { NO_INTERNAL_TARGETS, type TargetPolicy } from "./target.ts";
+import { createMt5WebApiConnector } from "./mt5WebApi/connector.ts";
 import { createSimulatedConnector } from "./simulated/connector.ts";
 import { SimulatedServerRegistry } from "./simulated/registry.ts";
 
@@ -13,6 +15,8 @@ export interface ConnectorDependencies {
    * (timers, event delivery) instead of the event loop. A simulated server started here keeps it.
    */
   onFault?: (error: unknown) => void;
+  /** Internal addresses real trade servers may have (TRADE_SERVER_ALLOWED_TARGETS); none by default. */
+  tradeServerTargets?: TargetPolicy;
 }
 
 /** The process's simulated servers, for callers that do not bring their own registry. */
@@ -36,5 +40,15 @@ export function createConnector(
         connectTimeoutMs: config.connectTimeoutMs,
       });
     }
+    case "mt5WebApi":
+      return createMt5WebApiConnector({
+        url: `https://${config.address}`,
+        ca: config.caCertificate,
+        credentials: config.credentials,
+        targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
+        clock: dependencies.clock,
+        requestTimeoutMs: config.requestTimeoutMs,
+        connectTimeoutMs: config.connectTimeoutMs,
+      });
   }
 }

@@ -51,8 +51,11 @@ export interface TargetPolicy {
   text: string;
 }
 
-/** TOOLBOX_ALLOWED_TARGETS: "127.0.0.1, 10.1.0.0/16, hooks.internal". Throws on an entry that is none of these. */
-export function parseTargetPolicy(text: string | undefined): TargetPolicy {
+/**
+ * TOOLBOX_ALLOWED_TARGETS: "127.0.0.1, 10.1.0.0/16, hooks.internal". Throws on an entry that is none of these.
+ * `name`: the variable the list came from, for messages (trade servers have their own list).
+ */
+export function parseTargetPolicy(text: string | undefined, name = "TOOLBOX_ALLOWED_TARGETS"): TargetPolicy {
   const hosts = new Set<string>();
   const allowed = new net.BlockList();
   for (const raw of (text ?? "").split(",")) {
@@ -62,14 +65,14 @@ export function parseTargetPolicy(text: string | undefined): TargetPolicy {
     const family = net.isIP(address!);
     if (family && bits !== undefined) {
       const prefix = Number(bits);
-      if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128)) throw new Error(`TOOLBOX_ALLOWED_TARGETS: "${raw.trim()}" has a bad prefix length`);
+      if (!/^\d{1,3}$/.test(bits) || prefix > (family === 4 ? 32 : 128)) throw new Error(`${name}: "${raw.trim()}" has a bad prefix length`);
       allowed.addSubnet(address!, prefix, family === 4 ? "ipv4" : "ipv6");
     } else if (family) {
       allowed.addAddress(address!, family === 4 ? "ipv4" : "ipv6");
     } else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry)) {
       hosts.add(entry);
     } else {
-      throw new Error(`TOOLBOX_ALLOWED_TARGETS: "${raw.trim()}" is not a host name, an address or a CIDR block`);
+      throw new Error(`${name}: "${raw.trim()}" is not a host name, an address or a CIDR block`);
     }
   }
   return { hosts, allowed, text: text ?? "" };

@@ -166,9 +166,17 @@ describeDb("trade platforms API", () => {
         /A MetaTrader 4 platform connects through the MT4 manager gateway/,
       ],
       [
-        "a real MT5 server (not available yet)",
-        { type: "MT5", connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
-        /Connecting to real MetaTrader 5 servers is not available yet; use a simulated server to try Toolbox\./,
+        "a real MT4 server (not available yet)",
+        { type: "MT4", connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
+        /Connecting to real MetaTrader 4 servers is not available yet; use a simulated server to try Toolbox\./,
+      ],
+      [
+        "an MT5 CA certificate that is not PEM",
+        {
+          type: "MT5",
+          connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "not a cert" },
+        },
+        /CA certificate must be in PEM form/,
       ],
       [
         "a real Match-Trader server (not available yet)",
@@ -203,7 +211,10 @@ describeDb("trade platforms API", () => {
         [{ timeZone: "Nowhere/Land" }, /IANA time zone/],
         [{ connection: { kind: "simulated", tradeRate: -3 } }, /cannot be negative/],
         [{ enable: "yes" }, /enable must be true or false/],
-        [{ connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } }, /not available yet/],
+        [
+          { connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "x" } },
+          /PEM form/,
+        ],
       ] as const) {
         const res = await adaApi().patch(`/api/tradePlatforms/${p.id}`, body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -522,7 +533,7 @@ describeDb("trade platforms API", () => {
       });
       expect(tried.json()).toMatchObject({ ok: false, code: "credentialsRefused" });
       const bad = [
-        { type: "MT5", connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
+        { type: "MT4", connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
         { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "https://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
         { type: "MT4", connection: { kind: "matchTraderApi", apiUrl: "https://api.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
       ];

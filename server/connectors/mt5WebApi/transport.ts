@@ -10,6 +10,7 @@ import type { Clock, TimerHandle } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
 import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native } from "../mt5/native.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession, type WireTransport } from "../wire/wire.ts";
+import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, targetRefused, type TargetPolicy } from "../target.ts";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { OPERATION_TAG, readJson, retcodeNumber } from "./format.ts";
 import { BalanceOnce } from "./money.ts";
@@ -20,8 +21,11 @@ export interface Mt5WebApiTransportOptions {
   /** PEM of the CA that signed the server's certificate; the system's CAs when absent. Never "any certificate". */
   ca?: string;
   clock: Clock;
-  /** Checked before every connection (server/connectors/target.ts). */
-  checkTarget?: (url: URL) => Promise<void>;
+  /**
+   * Which internal addresses may be reached (server/connectors/target.ts); checked before every
+   * connection. None by default: loopback, private, link-local and metadata addresses are refused.
+   */
+  targets?: TargetPolicy;
   /** The vendor drops a connection after 180 s of silence; a ping every ~20 s keeps it. */
   pingIntervalMs?: number;
   /** How often the event feed is read for the live stream. */
@@ -63,6 +67,7 @@ function handshakeError(retcode: string): ConnectorError {
 
 /** Network failures in a dealer's words; certificate problems say so. */
 function networkError(error: unknown, duringHandshake: boolean): Error {
+  if (isTargetRefused(error)) return targetRefused();
   const code = (error as { code?: string } | null)?.code ?? "";
   const cause = (error as { cause?: { code?: string } } | null)?.cause?.code ?? "";
   const all = `${code} ${cause}`;
@@ -91,9 +96,16 @@ export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
   async open(credentials: WireCredentials, handlers: WireHandlers<Mt5Event>): Promise<WireSession<Mt5Native>> {
     const url = new URL(this.options.url);
     if (url.protocol !== "https:") throw connectorErrors.invalidRequest("The MT5 Web API is served over HTTPS only: the address must start with https://.");
-    await this.options.checkTarget?.(url);
+    const targets = this.options.targets ?? NO_INTERNAL_TARGETS;
+    await checkTarget(url, targets);
     const client = new Client(url.origin, {
-      connect: { ca: this.options.ca, rejectUnauthorized: true, servername: isIp(url.hostname) ? undefined : url.hostname },
+      connect: {
+        ca: this.options.ca,
+        rejectUnauthorized: true,
+        servername: isIp(url.hostname) ? undefined : url.hostname,
+        // The connection resolves through the same check: a name cannot turn internal after it.
+        ...({ lookup: targetLookup(targets) } as object),
+      },
       pipelining: 1,
       keepAliveTimeout: 600_000,
       keepAliveMaxTimeout: 600_000,

@@ -31,8 +31,9 @@ export function secretMissing(stored: StoredConnection): string {
  */
 export function assertSameEndpoint(previous: StoredConnection, next: StoredConnection) {
   const endpoint = (c: StoredConnection) => {
-    const fields = c as Partial<Record<"address" | "apiUrl" | "login", unknown>>;
-    return JSON.stringify([fields.address ?? null, fields.apiUrl ?? null, fields.login ?? null]);
+    const fields = c as Partial<Record<"address" | "apiUrl" | "login" | "caCertificate", unknown>>;
+    // The trusted CA too: whoever can swap it (with a position on the network) could read the password.
+    return JSON.stringify([fields.address ?? null, fields.apiUrl ?? null, fields.login ?? null, fields.caCertificate ?? null]);
   };
   if (endpoint(previous) !== endpoint(next)) {
     throw new InvalidRequestError(

@@ -98,14 +98,16 @@ export class Mt5WebApiServer {
     this.codec = mt5Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
     this.server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void this.handle(req, res));
     const idle = options.idleTimeoutMs ?? MT5_WEB_API_IDLE_MS;
-    this.server.keepAliveTimeout = idle;
-    this.server.timeout = idle;
+    // The idle drop is the socket's own timeout, not HTTP keep-alive's: that one would announce
+    // itself (`Keep-Alive: timeout=`) and clients would hang up first, which the vendor does not ask.
+    this.server.keepAliveTimeout = 0;
     this.server.on("connection", (socket: Socket) => {
       // A server that is "down" takes no connection: the client sees it as unreachable.
       if (this.simulated.faults.refusingConnections) socket.destroy();
     });
     this.server.on("secureConnection", (socket: TLSSocket) => {
       const connection: Connection = { socket, challenge: null, session: null };
+      socket.setTimeout(idle, () => socket.destroy());
       this.connections.set(socket, connection);
       socket.on("close", () => {
         this.connections.delete(socket);

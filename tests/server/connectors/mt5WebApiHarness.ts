@@ -7,12 +7,15 @@
  */
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { createMt5WebApiConnector } from "../../../server/connectors/mt5WebApi/connector.ts";
+import { tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
 import { DEFAULT_MANAGER, SimulatedServer, type SimulatedServerOptions } from "../../../server/connectors/simulated/server.ts";
 import { selfSignedCertificate, type TestCertificate } from "../../../server/protocolServers/certificates.ts";
 import { Mt5WebApiServer } from "../../../server/protocolServers/mt5WebApi/server.ts";
 import type { ConnectorHarness } from "./contract.ts";
 
 export const REQUEST_TIMEOUT_MS = 2_000;
+/** The protocol server listens on loopback, which connectors refuse unless allowed. */
+export const LOCAL_TARGETS = tradeServerTargetPolicy("127.0.0.1");
 
 let certificate: Promise<TestCertificate> | null = null;
 /** One certificate per test file: generating an RSA key takes a moment. */
@@ -34,6 +37,7 @@ export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}) 
       const connector = createMt5WebApiConnector({
         url: server.url,
         ca: tls.ca,
+        targets: LOCAL_TARGETS,
         clock,
         credentials: credentials ?? DEFAULT_MANAGER,
         requestTimeoutMs: REQUEST_TIMEOUT_MS,

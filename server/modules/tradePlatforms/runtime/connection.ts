@@ -38,8 +38,9 @@ export function realKindUnavailable(type: TradePlatformType): string {
   return `Connecting to real ${TRADE_PLATFORM_LABELS[type]} servers is not available yet; use a simulated server to try Toolbox.`;
 }
 
-export function isRealKindAvailable(_kind: Exclude<ConnectionKind, "simulated">): boolean {
-  return false;
+/** The real kinds whose connectors exist (the MT5 Web API so far). */
+export function isRealKindAvailable(kind: Exclude<ConnectionKind, "simulated">): boolean {
+  return kind === "mt5WebApi";
 }
 
 /**
@@ -65,6 +66,10 @@ export function splitConnection(
       return { stored, secret: input.login ? input.password : null };
     }
     case "mt5WebApi":
+      return {
+        stored: { kind: input.kind, address: input.address, login: input.login, ...(input.caCertificate ? { caCertificate: input.caCertificate } : {}) },
+        secret: input.password,
+      };
     case "mt4Gateway":
       return { stored: { kind: input.kind, address: input.address, login: input.login }, secret: input.password };
     case "matchTraderApi":
@@ -89,6 +94,13 @@ export function publicConnection(stored: StoredConnection, hasSecret: boolean): 
         hasSecret,
       };
     case "mt5WebApi":
+      return {
+        kind: stored.kind,
+        address: stored.address,
+        login: stored.login,
+        ...(stored.caCertificate ? { caCertificate: stored.caCertificate } : {}),
+        hasSecret,
+      };
     case "mt4Gateway":
       return { kind: stored.kind, address: stored.address, login: stored.login, hasSecret };
     case "matchTraderApi":
@@ -120,6 +132,17 @@ export function simulatedServerOptions(platform: ConnectablePlatform & { connect
  */
 export function connectorConfigOf(platform: ConnectablePlatform, secret: string | null): { config: ConnectorConfig } | { unavailable: string } {
   const connection = platform.connection;
+  if (connection.kind === "mt5WebApi") {
+    if (secret === null) return { unavailable: "Enter the manager password for this connection." };
+    return {
+      config: {
+        kind: "mt5WebApi",
+        address: connection.address,
+        credentials: { login: connection.login, password: secret },
+        ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
+      },
+    };
+  }
   if (connection.kind !== "simulated") return { unavailable: realKindUnavailable(platform.type) };
   return {
     config: {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { tradeServerTargetPolicy } from "../../../connectors/target.ts";
 import { createSecretCipher, type SecretCipher } from "../../../secrets/cipher.ts";
 import { loadSecretsKey } from "../../../secrets/key.ts";
 import { PlatformRuntime, type PlatformRuntimeOptions } from "./runtime.ts";
@@ -25,7 +26,10 @@ export const platformsPlugin = fp<PlatformsPluginOptions>(
         warn: (message) => log.warn(message),
       }),
     );
-    const runtime = new PlatformRuntime(database.db, cipher, log, app.bus, opts.runtime);
+    const runtime = new PlatformRuntime(database.db, cipher, log, app.bus, {
+      tradeServerTargets: tradeServerTargetPolicy(config.tradeServers.allowedTargets),
+      ...opts.runtime,
+    });
     app.decorate("secrets", cipher);
     app.decorate("platforms", runtime);
     app.addHook("onReady", () => runtime.start());

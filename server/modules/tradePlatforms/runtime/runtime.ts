@@ -78,7 +78,11 @@ export class PlatformRuntime {
     this.manager = new ConnectionManager({
       ...options.manager,
       createConnector: (config, platformId) =>
-        createConnector(config, { simulatedServers: this.simulatedServers, onFault: (error) => onFault(platformId, error) }),
+        createConnector(config, {
+          simulatedServers: this.simulatedServers,
+          onFault: (error) => onFault(platformId, error),
+          tradeServerTargets: options.tradeServerTargets,
+        }),
       onFault,
     });
     this.manager.onStatus((status) => this.onManagerStatus(status));
@@ -214,7 +218,11 @@ export class PlatformRuntime {
       const identity = serverIdentity({ id: input.platformId, type: input.type, timeZone: input.timeZone, connection: input.connection });
       if (managed && managed.serverIdentity === identity) liveServer = this.simulatedServers.get(input.platformId);
     }
-    return testConnection(input, { liveServer, timeoutMs: this.options.testConnectionTimeoutMs ?? 10_000 });
+    return testConnection(input, {
+      liveServer,
+      timeoutMs: this.options.testConnectionTimeoutMs ?? 10_000,
+      tradeServerTargets: this.options.tradeServerTargets,
+    });
   }
 
   // ── Internals ────────────────────────────────────────────────────────────────────────────

@@ -6,11 +6,14 @@
 import type { TradePlatformType } from "../../../../core/trading/index.ts";
 import { systemClock } from "../../../connectors/clock.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
-import { ConnectorError } from "../../../connectors/errors.ts";
+import { ConnectorError, connectorErrors } from "../../../connectors/errors.ts";
+import { createConnector } from "../../../connectors/factory.ts";
+import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
+import type { TargetPolicy } from "../../../connectors/target.ts";
 import { createSimulatedConnector } from "../../../connectors/simulated/connector.ts";
 import { SimulatedServer } from "../../../connectors/simulated/server.ts";
 import { TimeoutError, withTimeout } from "../../../connectors/wire/timeout.ts";
-import { realKindUnavailable, simulatedServerOptions, type StoredConnection } from "./connection.ts";
+import { connectorConfigOf, realKindUnavailable, simulatedServerOptions, type StoredConnection } from "./connection.ts";
 import { formatServerTime } from "./timeZone.ts";
 
 export type TestConnectionCode = "unreachable" | "credentialsRefused" | "timeout" | "invalidRequest";
@@ -28,8 +31,12 @@ export interface TestConnectionInput {
 /** A throwaway simulated server needs only a sample of its accounts to prove the connection. */
 const THROWAWAY_ACCOUNTS = 1_000;
 
-export async function testConnection(input: TestConnectionInput, deps: { liveServer?: SimulatedServer; timeoutMs: number }): Promise<TestConnectionResult> {
+export async function testConnection(
+  input: TestConnectionInput,
+  deps: { liveServer?: SimulatedServer; timeoutMs: number; tradeServerTargets?: TargetPolicy },
+): Promise<TestConnectionResult> {
   const { connection } = input;
+  if (connection.kind === "mt5WebApi") return testRealServer(input, connection, deps);
   if (connection.kind !== "simulated") return { ok: false, code: "invalidRequest", message: realKindUnavailable(input.type) };
 
   const options = simulatedServerOptions({ id: "test", type: input.type, timeZone: input.timeZone, connection });
@@ -54,6 +61,33 @@ export async function testConnection(input: TestConnectionInput, deps: { liveSer
     throwaway?.stop();
   }
 }
+
+/** One attempt against a real server (or a local protocol server), through the connector a saved platform would use. */
+async function testRealServer(
+  input: TestConnectionInput,
+  connection: StoredConnection,
+  deps: { timeoutMs: number; tradeServerTargets?: TargetPolicy },
+): Promise<TestConnectionResult> {
+  const built = connectorConfigOf({ id: "test", type: input.type, timeZone: input.timeZone, connection }, input.secret);
+  if ("unavailable" in built) return { ok: false, code: "invalidRequest", message: built.unavailable };
+  const config = { ...built.config, connectTimeoutMs: deps.timeoutMs, requestTimeoutMs: deps.timeoutMs };
+  let connector: TradePlatformConnector;
+  try {
+    connector = createConnector(config, { simulatedServers: NO_SIMULATED_SERVERS, tradeServerTargets: deps.tradeServerTargets });
+  } catch (error) {
+    return explain(error, deps.timeoutMs, connection);
+  }
+  try {
+    return await withTimeout(probe(connector), deps.timeoutMs, systemClock);
+  } catch (error) {
+    return explain(error, deps.timeoutMs, connection);
+  } finally {
+    void connector.disconnect().catch(() => undefined);
+  }
+}
+
+/** A real kind never reaches a simulated server. */
+const NO_SIMULATED_SERVERS = new SimulatedServerRegistry();
 
 async function probe(connector: TradePlatformConnector): Promise<{ ok: true; serverTime: string; accounts: number }> {
   await connector.connect();
@@ -88,6 +122,13 @@ export function explain(error: unknown, timeoutMs: number, connection: StoredCon
   if (error instanceof ConnectorError) {
     switch (error.code) {
       case "unreachable":
+        // A real connector says what it found (an untrusted certificate, a name that does not resolve).
+        if (
+          connection.kind !== "simulated" &&
+          error.message !== connectorErrors.unreachable().message &&
+          error.message !== connectorErrors.connectionLost().message
+        )
+          return { ok: false, code: "unreachable", message: error.message };
         return {
           ok: false,
           code: "unreachable",
@@ -97,6 +138,9 @@ export function explain(error: unknown, timeoutMs: number, connection: StoredCon
               : "Toolbox could not reach the server. Check the address and port, and that the server is running and accepts connections from Toolbox.",
         };
       case "credentialsRefused":
+        // MT5 says why beyond a wrong password: a manager without rights (8), an IP not whitelisted (1012).
+        if (connection.kind !== "simulated" && error.message !== connectorErrors.credentialsRefused().message)
+          return { ok: false, code: "credentialsRefused", message: error.message };
         return {
           ok: false,
           code: "credentialsRefused",
@@ -105,6 +149,10 @@ export function explain(error: unknown, timeoutMs: number, connection: StoredCon
               ? "The API key was refused. Check it, and that it is still active on the Match-Trader side."
               : "The manager login or password was refused. Check them, and that this manager may connect from Toolbox's address.",
         };
+      case "invalidRequest":
+        // An address Toolbox will not connect to (server/connectors/target.ts) says so itself.
+        if (connection.kind !== "simulated") return { ok: false, code: "invalidRequest", message: error.message };
+        return { ok: false, code: "invalidRequest", message: `The server refused the connection: ${error.message}` };
       default:
         // Connector messages are written for dealers and carry no secret (server/connectors/errors.ts).
         return { ok: false, code: "invalidRequest", message: `The server refused the connection: ${error.message}` };

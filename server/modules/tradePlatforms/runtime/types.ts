@@ -1,6 +1,7 @@
 /** What the platform runtime tells others about a platform (on the event bus: `platformState`). */
 import type { ConnectionState, TradePlatformType } from "../../../../core/trading/index.ts";
 import type { ConnectionManagerOptions } from "../../../connectors/manager.ts";
+import type { TargetPolicy } from "../../../connectors/target.ts";
 
 export interface PlatformRef {
   id: string;
@@ -17,6 +18,8 @@ export interface PlatformState {
 }
 
 export interface PlatformRuntimeOptions {
+  /** Internal addresses real trade servers may have (TRADE_SERVER_ALLOWED_TARGETS); none when absent. */
+  tradeServerTargets?: TargetPolicy;
   /** Overrides for the connection manager and the supervisor's restarts (tests: backoff, connect timeout). */
   manager?: Pick<ConnectionManagerOptions, "backoff" | "connectTimeoutMs" | "random">;
   /** How long "Test connection" waits for the server, 10 s by default. */

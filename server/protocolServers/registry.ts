@@ -1,0 +1,108 @@
+/**
+ * The local protocol servers `npm run simulator` starts, one entry per protocol: the MT5 Web API
+ * now; the Match-Trader Broker API and the MT4 manager gateway join this list with the same shape
+ * (a name, a platform, a default port and seed, and `start`). Each runs the simulation engine
+ * behind its vendor's protocol, in the simulator's own process, so Toolbox reaches it as it would
+ * a real server — and can be killed and started again while the trading server keeps running.
+ */
+import type { TradePlatformType } from "../../core/trading/index.ts";
+import { DEFAULT_MANAGER, SimulatedServer } from "../connectors/simulated/server.ts";
+import type { TestCertificate } from "./certificates.ts";
+import { Mt5WebApiServer } from "./mt5WebApi/server.ts";
+
+export interface ProtocolServerOptions {
+  host: string;
+  port: number;
+  seed: number;
+  accounts: number;
+  tradeRate: number;
+  /** The certificate HTTPS servers present (its CA is printed for the connection settings). */
+  tls: TestCertificate;
+}
+
+/** Faults the control API can switch on; each server applies those it has. */
+export interface FaultRequest {
+  /** Drop every connection now. */
+  drop?: boolean;
+  /** Refuse new connections (as if down) until restored. */
+  refuse?: boolean;
+  /** Every answer waits this long. */
+  slowMs?: number;
+  /** Reject the next N operations that change something. */
+  rejectNext?: number;
+  /** Send each live event twice. */
+  duplicateEvents?: boolean;
+  /** The handshake answers with this vendor code (MT5: "8 …" no rights, "1012 …" IP blocked). */
+  authRetcode?: string;
+  /** The next command answers with this vendor code. */
+  nextRetcode?: string;
+  /** The next money operation is applied, then the connection drops before its answer. */
+  dropAfterNextBalance?: boolean;
+  /** Everything back to normal. */
+  restore?: boolean;
+}
+
+export interface RunningProtocolServer {
+  name: string;
+  platform: TradePlatformType;
+  /** What to type into "Your server" (address, logins). */
+  details: [label: string, value: string][];
+  applyFaults(request: FaultRequest): void;
+  close(): Promise<void>;
+}
+
+export interface ProtocolServerDefinition {
+  /** Also the connection kind it serves, and the name used on the command line and the control API. */
+  name: string;
+  platform: TradePlatformType;
+  defaultPort: number;
+  defaultSeed: number;
+  start(options: ProtocolServerOptions): Promise<RunningProtocolServer>;
+}
+
+const mt5WebApi: ProtocolServerDefinition = {
+  name: "mt5WebApi",
+  platform: "MT5",
+  defaultPort: 18443,
+  defaultSeed: 5005,
+  async start(options) {
+    const simulated = new SimulatedServer({ platform: "MT5", seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
+    simulated.start();
+    const server = new Mt5WebApiServer({ simulated, tls: options.tls, host: options.host, port: options.port });
+    const { port } = await server.listen();
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    return {
+      name: "mt5WebApi",
+      platform: "MT5",
+      details: [
+        ["Address", `${host}:${port}`],
+        ["Manager login", server.manager.login],
+        ["Manager password", server.manager.password],
+        ["Accounts", String(options.accounts)],
+        ["Seed", String(options.seed)],
+      ],
+      applyFaults(request) {
+        if (request.restore) {
+          simulated.faults.restore();
+          server.faults.restore();
+        }
+        if (request.refuse) simulated.faults.disconnect({ refuseReconnect: true });
+        else if (request.drop) simulated.faults.disconnect();
+        if (request.slowMs !== undefined) simulated.faults.slowAnswers(request.slowMs);
+        if (request.rejectNext !== undefined) simulated.faults.rejectNext(request.rejectNext);
+        if (request.duplicateEvents !== undefined) simulated.faults.duplicate(request.duplicateEvents);
+        if (request.authRetcode !== undefined) server.faults.authRetcode = request.authRetcode || null;
+        if (request.nextRetcode !== undefined) server.faults.nextRetcode = request.nextRetcode || null;
+        if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
+      },
+      async close() {
+        await server.close();
+        simulated.stop();
+      },
+    };
+  },
+};
+
+export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi];
+
+export { DEFAULT_MANAGER };
