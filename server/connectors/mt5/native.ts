@@ -33,7 +33,7 @@ export const MT5_RIGHT = {
 export const MT5_ACTIVATION = { ok: 0, marginCall: 1, stopOut: 2 } as const;
 
 /** IMTRequest actions the dealer uses. */
-export const MT5_REQUEST_ACTION = { positionExecute: 200, positionModify: 204 } as const;
+export const MT5_REQUEST_ACTION = { positionExecute: 200, positionModify: 202 } as const;
 
 export const MT5_RETCODE = {
   done: "0 Done",

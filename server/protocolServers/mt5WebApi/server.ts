@@ -19,7 +19,7 @@ import type { TLSSocket } from "node:tls";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
-import { MT5_RETCODE, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
+import { MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
 import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
 import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
 
@@ -400,7 +400,7 @@ export class Mt5WebApiServer {
     const id = String(this.nextDealerId++);
     try {
       const answer =
-        request.Action === 204
+        request.Action === MT5_REQUEST_ACTION.positionModify
           ? await session.modifyPosition(request)
           : request.Position !== "0" && request.Position !== undefined
             ? await session.closePosition(request)
