@@ -62,6 +62,8 @@ export default async function setup(project: TestProject) {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
+      // The MT5 browser test's protocol server listens on loopback, which trade servers may not have unless allowed.
+      TRADE_SERVER_ALLOWED_TARGETS: "127.0.0.1",
     },
     stdio: ["ignore", out, out],
   });

@@ -53,4 +53,18 @@ describe("the platform form's checks are the API's", () => {
   it("refuses control characters in a name, as the API does", () => {
     expect(formErrors(simulated({ name: "Live\u0007" })).name).toBe("A platform name cannot hold control characters");
   });
+
+  it("sends an MT5 server's CA certificate when given, checked as the API checks it", () => {
+    const mt5 = { ...emptyPlatformForm("MT5"), name: "Live", source: "server" as const, address: "mt5.example.com:443", login: "1000", password: "pw" };
+    const pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+    expect(newPlatformFrom({ ...mt5, caCertificate: `  ${pem}\n` }).connection).toEqual({
+      kind: "mt5WebApi",
+      address: "mt5.example.com:443",
+      login: "1000",
+      password: "pw",
+      caCertificate: pem,
+    });
+    expect(newPlatformFrom(mt5).connection).not.toHaveProperty("caCertificate");
+    expect(formErrors({ ...mt5, caCertificate: "not a certificate" }).caCertificate).toMatch(/PEM form/);
+  });
 });

@@ -1,5 +1,6 @@
 import { FlaskConical, Server } from "lucide-react";
 import { Field } from "~/ui/Field";
+import { cn, focusRing } from "~/ui/cn";
 import { Input } from "~/ui/Input";
 import { PLATFORM_TYPE_LABELS } from "../platformTypes";
 import { ChoiceCards } from "./ChoiceCards";
@@ -102,6 +103,29 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
               disabled={disabled}
             />
           </Field>
+          {v.type === "MT5" ? (
+            <Field
+              label="CA certificate (optional)"
+              error={errors.caCertificate}
+              className="sm:col-span-3"
+              description="The PEM of the authority that signed the server's HTTPS certificate, when it is not a public one (npm run simulator prints its path). Toolbox trusts only this, never any certificate."
+            >
+              <textarea
+                value={v.caCertificate}
+                onChange={(e) => set("caCertificate", e.target.value)}
+                rows={4}
+                spellCheck={false}
+                placeholder={"-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----"}
+                disabled={disabled}
+                className={cn(
+                  "w-full rounded-md border border-input bg-surface px-3 py-2 font-mono text-xs text-fg shadow-xs",
+                  "placeholder:text-muted disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-danger",
+                  focusRing,
+                  "focus-visible:ring-offset-0",
+                )}
+              />
+            </Field>
+          ) : null}
         </div>
       )}
     </div>

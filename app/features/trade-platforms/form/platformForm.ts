@@ -19,6 +19,8 @@ export interface PlatformFormValues {
   address: string;
   login: string;
   password: string;
+  /** MT5 Web API: the PEM of the CA that signed the server's certificate; empty for the system's CAs. */
+  caCertificate: string;
   apiUrl: string;
   apiKey: string;
 }
@@ -54,6 +56,7 @@ export function emptyPlatformForm(type: TradePlatformType = "MT5"): PlatformForm
     address: "",
     login: "",
     password: "",
+    caCertificate: "",
     apiUrl: "",
     apiKey: "",
   };
@@ -72,6 +75,7 @@ export function platformFormFrom(p: PlatformDetail): PlatformFormValues {
     seed: c.seed !== undefined ? String(c.seed) : "",
     address: c.address ?? "",
     login: c.login ?? "",
+    caCertificate: c.caCertificate ?? "",
     apiUrl: c.apiUrl ?? "",
   };
 }
@@ -95,7 +99,8 @@ export function connectionFrom(v: PlatformFormValues): ConnectionInput {
   if (v.type === "MatchTrader") return { kind: "matchTraderApi", apiUrl: v.apiUrl.trim(), ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}) };
   const password = v.password ? { password: v.password } : {};
   const server = { address: v.address.trim(), login: v.login.trim(), ...password };
-  return v.type === "MT4" ? { kind: "mt4Gateway", ...server } : { kind: "mt5WebApi", ...server };
+  if (v.type === "MT4") return { kind: "mt4Gateway", ...server };
+  return { kind: "mt5WebApi", ...server, ...(v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {}) };
 }
 
 function bodyFrom(v: PlatformFormValues) {
@@ -130,7 +135,18 @@ export function formErrors(values: PlatformFormValues, options: { secretStored?:
 }
 
 /** Only the connection fields matter to "Test connection". */
-export const CONNECTION_FIELDS: readonly PlatformFormField[] = ["source", "accounts", "tradeRate", "seed", "address", "login", "password", "apiUrl", "apiKey"];
+export const CONNECTION_FIELDS: readonly PlatformFormField[] = [
+  "source",
+  "accounts",
+  "tradeRate",
+  "seed",
+  "address",
+  "login",
+  "password",
+  "caCertificate",
+  "apiUrl",
+  "apiKey",
+];
 
 export function connectionErrors(errors: PlatformFormErrors): PlatformFormErrors {
   return Object.fromEntries(Object.entries(errors).filter(([field]) => CONNECTION_FIELDS.includes(field as PlatformFormField)));
