@@ -14,6 +14,7 @@ const NUMERIC_FIELDS = new Set([
   "Leverage",
   "SOActivation",
   "Rights",
+  "CurrencyDigits",
   "RightsSet",
   "RightsClear",
   // groups

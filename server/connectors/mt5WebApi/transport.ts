@@ -8,7 +8,7 @@ import { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock, TimerHandle } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native } from "../mt5/native.ts";
+import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession, type WireTransport } from "../wire/wire.ts";
 import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, targetRefused, type TargetPolicy } from "../target.ts";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
@@ -134,6 +134,10 @@ function isIp(host: string): boolean {
 }
 
 type Params = Record<string, string | number>;
+/** IMTUser as served: the account without its trade state and currency. */
+type UserRecord = Omit<Mt5User, "Currency" | "Equity" | "Margin" | "MarginFree" | "MarginLevel" | "SOActivation">;
+/** IMTAccount as served. */
+type TradeState = Pick<Mt5User, "Login" | "Balance" | "Credit" | "Equity" | "Margin" | "MarginFree" | "MarginLevel" | "SOActivation">;
 
 export class Mt5WebApiSession implements WireSession<Mt5Native> {
   openedAtSequence = 0;
@@ -144,6 +148,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly timers: TimerHandle[] = [];
   private symbolNames: string[] | null = null;
+  /** Each group's currency, read once a session. */
+  private readonly currencies = new Map<string, string>();
 
   constructor(
     private readonly transport: Mt5WebApiTransport,
@@ -223,22 +229,66 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       .filter((l) => after === null || BigInt(l) > BigInt(after))
       .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
       .slice(0, limit);
-    const users: Mt5Native["account"][] = [];
-    for (let i = 0; i < wanted.length; i += PAGE)
-      users.push(...((await this.call("/api/user/get_batch", { login: wanted.slice(i, i + PAGE).join(",") })) as Mt5Native["account"][]));
+    const users: Mt5User[] = [];
+    for (let i = 0; i < wanted.length; i += PAGE) {
+      const batch = wanted.slice(i, i + PAGE).join(",");
+      const records = (await this.call("/api/user/get_batch", { login: batch })) as UserRecord[];
+      const states = (await this.call("/api/user/account/get_batch", { login: batch })) as TradeState[];
+      const byLogin = new Map(states.map((a) => [String(a.Login), a]));
+      for (const record of records) {
+        const state = byLogin.get(String(record.Login));
+        if (state) users.push(await this.merged(record, state));
+      }
+    }
     return users;
   }
 
   async getAccount(login: string) {
-    return (await this.call("/api/user/get", { login })) as Mt5Native["account"];
+    const record = (await this.call("/api/user/get", { login })) as UserRecord;
+    return this.merged(record, (await this.call("/api/user/account/get", { login })) as TradeState);
   }
 
   async createAccount(request: Mt5Native["newAccount"]) {
-    return (await this.call("/api/user/add", {}, request)) as Mt5Native["account"];
+    const record = (await this.call("/api/user/add", {}, request)) as UserRecord;
+    return this.merged(record, (await this.call("/api/user/account/get", { login: record.Login })) as TradeState);
   }
 
   async updateAccount(login: string, patch: Mt5Native["accountPatch"]) {
-    return (await this.call("/api/user/update", { login }, patch)) as Mt5Native["account"];
+    // The vendor's update takes rights as the whole new mask: read the current one, change the bits asked.
+    const { RightsSet, RightsClear, ...fields } = patch;
+    let body: Record<string, unknown> = { Login: login, ...fields };
+    if (RightsSet !== undefined || RightsClear !== undefined) {
+      const current = ((await this.call("/api/user/get", { login })) as UserRecord).Rights;
+      body = { ...body, Rights: (current | (RightsSet ?? 0)) & ~(RightsClear ?? 0) };
+    }
+    const record = (await this.call("/api/user/update", { login }, body)) as UserRecord;
+    return this.merged(record, (await this.call("/api/user/account/get", { login })) as TradeState);
+  }
+
+  /**
+   * The Web API serves a user (IMTUser) and its trade state (IMTAccount) apart, and the currency
+   * with the group: the connector's account is the three together.
+   */
+  private async merged(record: UserRecord, state: TradeState): Promise<Mt5User> {
+    return {
+      ...record,
+      Currency: await this.currencyOf(record.Group),
+      Balance: state.Balance,
+      Credit: state.Credit,
+      Equity: state.Equity,
+      Margin: state.Margin,
+      MarginFree: state.MarginFree,
+      MarginLevel: state.MarginLevel,
+      SOActivation: state.SOActivation,
+    };
+  }
+
+  private async currencyOf(group: string): Promise<string> {
+    const known = this.currencies.get(group);
+    if (known) return known;
+    const { Currency } = (await this.call("/api/group/get", { group })) as { Currency: string };
+    this.currencies.set(group, Currency);
+    return Currency;
   }
 
   async setPassword(login: string, password: string, kind: PasswordKind) {

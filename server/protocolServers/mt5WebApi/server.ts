@@ -19,7 +19,7 @@ import type { TLSSocket } from "node:tls";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
-import { MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
+import { MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5User, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
 import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
 import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
 
@@ -263,22 +263,29 @@ export class Mt5WebApiServer {
       case "/api/user/total":
         return { Total: (await this.logins(session, null)).length };
       case "/api/user/get":
-        return session.getAccount(login(params.login));
-      case "/api/user/get_batch": {
-        const users = [];
-        for (const one of list(params.login)) {
-          try {
-            users.push(await session.getAccount(login(one)));
-          } catch (error) {
-            if (!(error instanceof NativeError) || (error.native as Mt5Native["error"]).retcode !== MT5_RETCODE.notFound) throw error;
-          }
-        }
-        return users;
-      }
+        return userRecord(await session.getAccount(login(params.login)));
+      case "/api/user/get_batch":
+        return (await this.users(session, list(params.login))).map(userRecord);
+      case "/api/user/account/get":
+        return accountRecord(await session.getAccount(login(params.login)));
+      case "/api/user/account/get_batch":
+        return (await this.users(session, list(params.login))).map(accountRecord);
       case "/api/user/add":
-        return session.createAccount(body as Mt5Native["newAccount"]);
-      case "/api/user/update":
-        return session.updateAccount(login(params.login ?? (body as { Login?: unknown } | undefined)?.Login), body as Mt5Native["accountPatch"]);
+        return userRecord(await session.createAccount(body as Mt5Native["newAccount"]));
+      case "/api/user/update": {
+        // The vendor's update takes the fields to change, rights as the whole new bit mask.
+        const who = login(params.login ?? (isRecord(body) ? body.Login : undefined));
+        const { Rights, Login: _login, ...fields } = (isRecord(body) ? body : {}) as Record<string, unknown>;
+        const patch = fields as Mt5Native["accountPatch"];
+        if (typeof Rights === "number") {
+          const current = (await session.getAccount(who)).Rights;
+          const set = Rights & ~current;
+          const clear = current & ~Rights;
+          if (set) patch.RightsSet = set;
+          if (clear) patch.RightsClear = clear;
+        }
+        return userRecord(await session.updateAccount(who, patch));
+      }
       case "/api/user/change_password": {
         const kind = params.type === "investor" ? "investor" : params.type === "main" || params.type === undefined ? "main" : null;
         if (!kind) throw new CommandError(MT5_RETCODE.params);
@@ -287,6 +294,11 @@ export class Mt5WebApiServer {
       }
       case "/api/group/total":
         return { Total: (await session.listGroups()).length };
+      case "/api/group/get": {
+        const group = (await session.listGroups()).find((g) => g.Group === text(params.group));
+        if (!group) throw new CommandError(MT5_RETCODE.notFound, "No such group.");
+        return group;
+      }
       case "/api/group/next":
         return at(await session.listGroups(), params.index);
       case "/api/symbol/total":
@@ -346,6 +358,19 @@ export class Mt5WebApiServer {
       default:
         throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
     }
+  }
+
+  /** The users of these logins; logins the server does not know are left out. */
+  private async users(session: WireSession<Mt5Native>, logins: string[]): Promise<Mt5User[]> {
+    const users: Mt5User[] = [];
+    for (const one of logins) {
+      try {
+        users.push(await session.getAccount(login(one)));
+      } catch (error) {
+        if (!(error instanceof NativeError) || (error.native as Mt5Native["error"]).retcode !== MT5_RETCODE.notFound) throw error;
+      }
+    }
+    return users;
   }
 
   /** Every login, in login order, of the accounts whose group matches the mask. */
@@ -416,6 +441,32 @@ export class Mt5WebApiServer {
 }
 
 const DROPPED = Symbol("dropped");
+
+/** IMTAccount's fields (trade state): `/api/user/account/*` serves them, `/api/user/*` does not. */
+const TRADE_STATE = ["Equity", "Margin", "MarginFree", "MarginLevel", "SOActivation"] as const;
+
+/** The user record (IMTUser) as the vendor serves it: no trade state, and no currency (that is the group's). */
+function userRecord(user: Mt5User): Omit<Mt5User, (typeof TRADE_STATE)[number] | "Currency"> {
+  const record: Partial<Mt5User> = { ...user };
+  for (const field of TRADE_STATE) delete record[field];
+  delete record.Currency;
+  return record as Omit<Mt5User, (typeof TRADE_STATE)[number] | "Currency">;
+}
+
+/** The account's trade state (IMTAccount). */
+function accountRecord(user: Mt5User) {
+  return {
+    Login: user.Login,
+    CurrencyDigits: 2,
+    Balance: user.Balance,
+    Credit: user.Credit,
+    Equity: user.Equity,
+    Margin: user.Margin,
+    MarginFree: user.MarginFree,
+    MarginLevel: user.MarginLevel,
+    SOActivation: user.SOActivation,
+  };
+}
 
 function send(res: ServerResponse, status: number, body: string): void {
   if (res.writableEnded || res.destroyed) return;

@@ -66,6 +66,10 @@ describe("MT5 Web API protocol server", () => {
     const user = await raw.get(`/api/user/get?login=${login}`);
     expect(user.text).toMatch(/"Leverage":"\d+"/);
     expect(user.text).toMatch(/"Login":"\d+"/);
+    // The user (IMTUser) and its trade state (IMTAccount) are served apart, as the vendor does.
+    expect(user.text).not.toMatch(/"Equity"/);
+    const state = await raw.get(`/api/user/account/get?login=${login}`);
+    expect(state.text).toMatch(/"Equity":"-?\d+(\.\d+)?"/);
 
     const time = JSON.parse((await raw.get("/api/time/server")).text) as { answer: { Time: string } };
     const [seconds] = time.answer.Time.split(" ");
