@@ -275,7 +275,7 @@ export class Mt5WebApiServer {
       case "/api/user/update": {
         // The vendor's update takes the fields to change, rights as the whole new bit mask.
         const who = login(params.login ?? (isRecord(body) ? body.Login : undefined));
-        const { Rights, Login: _login, ...fields } = (isRecord(body) ? body : {});
+        const { Rights, Login: _login, ...fields } = isRecord(body) ? body : {};
         const patch = fields as Mt5Native["accountPatch"];
         if (typeof Rights === "number") {
           const current = (await session.getAccount(who)).Rights;
