@@ -190,10 +190,15 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   }
 
   close(): void {
+    this.shutDown(true);
+  }
+
+  /** Ends the session; `/api/quit` only while the connection is still there (a new one would be opened for it). */
+  private shutDown(quit: boolean): void {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers.splice(0)) this.clock.clearTimeout(timer);
-    if (this.authenticated)
+    if (quit && this.authenticated)
       void this.client.request({ path: "/api/quit", method: "GET" }).then(
         (r) => r.body.dump(),
         () => undefined,
@@ -205,7 +210,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private lost(): void {
     if (this.closed) return;
     const wasUp = this.authenticated;
-    this.close();
+    this.shutDown(false);
     void this.client.destroy().catch(() => undefined);
     if (wasUp) this.handlers.onClose();
   }
