@@ -43,7 +43,7 @@ import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
-import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
+import { sseHub, type SseStream } from "../../http/sse.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
 export interface BlotterStreamOptions {
@@ -160,6 +160,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   const o = { ...BLOTTER_STREAM_DEFAULTS, ...options };
   const { db, bus, log } = deps;
   const open = new Set<Connection>();
+  const hub = sseHub();
   const channels = new Set<Channel>();
   const channelsByKey = new Map<string, Channel>();
   let gatheredRows = 0;
@@ -567,8 +568,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     /** A member whose snapshot is being read: its channel's frames until then are covered by the snapshot. */
     awaitingSnapshot = false;
     snapshotsSent = 0;
-    private readonly timers: ReturnType<typeof setInterval>[] = [];
-    private unwatch: (() => void) | undefined;
+    private stream: SseStream | null = null;
 
     constructor(
       private readonly request: FastifyRequest,
@@ -583,16 +583,9 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     async start(reply: FastifyReply, platforms: BlotterPlatform[], after: number | undefined) {
       await Promise.all(platforms.map((p) => loadFacts(this.organizationId, p.id)));
 
-      reply.hijack();
-      this.res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-      });
-      this.res.flushHeaders();
-      this.res.write("retry: 3000\n\n");
+      // Heartbeat, token lifetime, losing access, the client going: the hub's (server/http/sse.ts).
+      this.stream = hub.open(this.request, reply, { heartbeatMs: o.heartbeatMs });
+      this.stream.onClose(this.close);
 
       const channel = channelFor(this.organizationId, this.filters, this.key, platforms);
       // Read just now: the channel (and its other streams) learn of a change at once.
@@ -602,21 +595,9 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       this.write("platforms", this.platformList);
       open.add(this);
       ticker ??= setInterval(tick, o.frameMs);
-      // A member removed (or whose role no longer allows it) loses the stream at once.
-      this.unwatch = this.request.server.access.streams.watch(this.request, this.close);
-
-      this.request.raw.on("close", this.close);
-      this.res.on("close", this.close);
-      this.res.on("error", this.close);
       this.res.on("drain", () => {
         if (this.state === "dropping") this.rejoin();
       });
-      this.timers.push(
-        setInterval(() => {
-          if (!this.res.writableEnded) this.res.write(": ping\n\n");
-        }, o.heartbeatMs),
-      );
-      this.timers.push(setTimeout(this.close, streamLifetimeMs(this.request)));
 
       // A fresh open starts from a snapshot; a resume at the channel's framed sequence joins it as is; another resume catches up first.
       if (after === undefined) this.becomeMember(channel, true);
@@ -804,17 +785,15 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     readonly close = () => {
       if (this.state === "closed") return;
       this.state = "closed";
-      for (const t of this.timers) clearInterval(t);
       this.endSolo();
       this.channel?.leave(this);
       this.channel = null;
-      this.unwatch?.();
       open.delete(this);
       if (open.size === 0 && ticker) {
         clearInterval(ticker);
         ticker = null;
       }
-      if (!this.res.writableEnded) this.res.end();
+      this.stream?.close();
     };
   }
 
