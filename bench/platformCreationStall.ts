@@ -10,8 +10,8 @@
  * each stall the event loop's thread actually ran: the target is about work that blocks the loop,
  * and on a small machine part of a stall is only waiting for a core.
  */
-import { readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { appendFileSync, readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../server/context.ts";
@@ -49,6 +49,13 @@ function stallRecorder(onTick: () => void) {
   const longest = new Map<Phase, Stall>();
   /** The longest stall counting only the loop's own running time. */
   let longestRun = 0;
+  /** Stalls over the 50 ms target: by wall time, and by the loop's own running time. */
+  const over = { wall: 0, ran: 0 };
+  /**
+   * With BENCH_STALL_LOG=<file>: each stall of 20 ms or more, one JSON line with its end on the
+   * monotonic clock in µs (the clock of `--cpu-prof` profiles), to find the profile's samples in it.
+   */
+  const logFile = process.env.BENCH_STALL_LOG;
   let phase: Phase = "creating (the POST)";
   const cpu = threadCpuReader();
   let last = performance.now();
@@ -61,6 +68,10 @@ function stallRecorder(onTick: () => void) {
     const stall: Stall = { wall: now - last - 1, ran: nowCpu && lastCpu ? Math.min(now - last, nowCpu.ran - lastCpu.ran) : null };
     if (stall.wall > (longest.get(phase)?.wall ?? 0)) longest.set(phase, stall);
     longestRun = Math.max(longestRun, stall.ran ?? stall.wall);
+    if (stall.wall > 50) over.wall++;
+    if ((stall.ran ?? stall.wall) > 50) over.ran++;
+    if (logFile && stall.wall >= 20)
+      appendFileSync(logFile, `${JSON.stringify({ endUs: Number(process.hrtime.bigint() / 1000n), wall: stall.wall, ran: stall.ran, phase })}\n`);
     last = now;
     lastCpu = nowCpu;
     timer = setTimeout(tick, 1);
@@ -72,7 +83,7 @@ function stallRecorder(onTick: () => void) {
     },
     stop() {
       if (timer) clearTimeout(timer);
-      return { longest, longestRun, cpuKnown: cpu !== null };
+      return { longest, longestRun, over, cpuKnown: cpu !== null };
     },
   };
 }
@@ -88,6 +99,7 @@ export async function measurePlatformCreationStall(options: {
   const mirror = accountsMirrorOf(ctx);
   line("");
   line(`== Event loop while a ${accounts.toLocaleString("en-US")}-account simulated server is created (target: no stall over 50 ms) ==`);
+  const loadBefore = loadavg()[0]!;
   // Let the loop settle first (the app just started).
   await new Promise((r) => setTimeout(r, 200));
   const histogram = monitorEventLoopDelay({ resolution: 5 });
@@ -110,7 +122,7 @@ export async function measurePlatformCreationStall(options: {
   if (mirror) await mirror.whenSynced(platformId, 300_000);
   else throw new Error("the accounts mirror is not running");
   const totalMs = performance.now() - started;
-  const { longest, longestRun, cpuKnown } = recorder.stop();
+  const { longest, longestRun, over, cpuKnown } = recorder.stop();
   const probe = platformId;
   histogram.disable();
   const worst = Math.max(0, ...[...longest.values()].map((s) => s.wall));
@@ -123,6 +135,8 @@ export async function measurePlatformCreationStall(options: {
     line(
       `longest stall of the event loop's own work: ${longestRun.toFixed(1)} ms (target 50 ms; the rest of a stall is waiting for a CPU, on ${availableParallelism()} cores)`,
     );
+  line(`stalls over 50 ms: ${over.wall} by wall time${cpuKnown ? `, ${over.ran} by the event loop's own work` : ""}`);
+  line(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`);
   line(`POST answered in ${answeredMs.toFixed(0)} ms; server built, connected and mirrored after ${(totalMs / 1000).toFixed(2)} s`);
   const removed = await app.inject({ method: "DELETE", url: `/api/tradePlatforms/${probe}`, headers, payload: { confirmName: "Stall probe MT5" } });
   if (removed.statusCode !== 204) throw new Error(`deleting the probe platform answered ${removed.statusCode}: ${removed.body}`);
