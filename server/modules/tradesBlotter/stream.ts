@@ -91,6 +91,8 @@ export interface BlotterStreamStats {
   connections: number;
   /** Frames and snapshots serialized to JSON since the node started (once per channel frame, whatever the number of streams). */
   serialized: number;
+  /** Bytes written to the streams' sockets since the node started (what clients receive; SSE is not compressed). */
+  bytesWritten: number;
   /** The node's totals against its budget: rows gathered, bytes written and not yet sent. */
   gatheredRows: number;
   unsentBytes: number;
@@ -165,6 +167,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   const channelsByKey = new Map<string, Channel>();
   let gatheredRows = 0;
   let serialized = 0;
+  let bytesWritten = 0;
   let budgetResyncs = 0;
   let budgetEnds = 0;
   let ticker: ReturnType<typeof setInterval> | null = null;
@@ -751,11 +754,16 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     }
 
     private writeRaw(bytes: Buffer) {
-      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(bytes);
+      if (this.res.writableEnded || this.res.destroyed) return;
+      bytesWritten += bytes.length;
+      this.res.write(bytes);
     }
 
     write(event: string, data: unknown) {
-      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (this.res.writableEnded || this.res.destroyed) return;
+      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      bytesWritten += Buffer.byteLength(text);
+      this.res.write(text);
     }
 
     unsent(): number {
@@ -851,6 +859,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       return {
         connections: open.size,
         serialized,
+        bytesWritten,
         gatheredRows,
         unsentBytes: each.reduce((t, c) => t + c.bufferedBytes, 0),
         budget: { rows: o.maxTotalRows, bytes: o.maxTotalBytes },
