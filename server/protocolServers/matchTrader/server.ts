@@ -1,0 +1,360 @@
+/**
+ * A local Match-Trader Broker API server: REST over node:http and the live feed over gRPC, both
+ * backed by the simulation engine (server/connectors/simulated). Tests and `npm run simulator`
+ * start it; Toolbox's matchTraderApi connector talks to it as to a broker's real server. Faults
+ * on demand: dropped connections, refused connections, slow answers, rejections, the 500
+ * requests/minute limit answered with 429, an answer lost after the operation was applied, and
+ * duplicate feed messages. See docs/connectors.md and decision 0056.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { sleep, type Clock } from "../../connectors/clock.ts";
+import { matchTraderCodec } from "../../connectors/matchTrader/codec.ts";
+import type { MatchTraderNative, MtError } from "../../connectors/matchTrader/native.ts";
+import { messageToPb, TradingFeedService, type FeedMessage } from "../../connectors/matchTraderApi/feed.ts";
+import { DEFAULT_MANAGER, SimulatedServer, type SimulatedServerOptions } from "../../connectors/simulated/server.ts";
+import { NativeError, type NativePacket, type WireSession } from "../../connectors/wire/wire.ts";
+import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
+
+export const MATCH_TRADER_RATE_LIMIT = 500;
+const MINUTE = 60_000;
+
+export interface MatchTraderServerOptions {
+  /** An engine to serve; without it one is made from `simulated` and stopped on close. */
+  server?: SimulatedServer;
+  simulated?: Omit<SimulatedServerOptions, "platform">;
+  /** The API token the server accepts; random by default. */
+  token?: string;
+  host?: string;
+  /** REST port; 0 (any free port) by default. */
+  port?: number;
+  grpcPort?: number;
+  /** Requests per minute per token before 429; 500 as the vendor documents. */
+  rateLimitPerMinute?: number;
+}
+
+export interface MatchTraderFaults {
+  /** Ends every feed stream and closes every REST connection now. */
+  dropConnections(): void;
+  /** New connections and calls are refused (the socket closes at once) until restore(). */
+  refuseConnections(on?: boolean): void;
+  /** Every REST answer waits this long on the server's clock, after the request was applied. */
+  slowAnswers(delayMs: number): void;
+  /** The next `count` operations that change something are rejected by the platform. */
+  rejectNext(count: number): void;
+  /** Every feed message is sent twice. */
+  duplicateStream(on: boolean): void;
+  /** The next request to `path` is applied, then its connection closes without an answer. */
+  dropAnswerOf(path: string): void;
+  rateLimit(perMinute: number): void;
+  restore(): void;
+}
+
+/** What the server has under way, so a test can wait until everything due has happened. */
+export interface MatchTraderServerStats {
+  /** REST requests whose answer waits on the clock (slowAnswers). */
+  readonly parked: number;
+  readonly liveStreams: number;
+  /** The highest feed sequence written to a live stream. */
+  readonly writtenSequence: number;
+  readonly requests: number;
+}
+
+export interface MatchTraderServerHandle {
+  url: string;
+  grpcAddress: string;
+  token: string;
+  systemUuid: string;
+  simulated: SimulatedServer;
+  faults: MatchTraderFaults;
+  stats: MatchTraderServerStats;
+  close(): Promise<void>;
+}
+
+interface Subscriber {
+  call: grpc.ServerWritableStream<unknown, unknown>;
+}
+
+export async function startMatchTraderServer(options: MatchTraderServerOptions = {}): Promise<MatchTraderServerHandle> {
+  const simulated = options.server ?? new SimulatedServer({ ...options.simulated, platform: "MatchTrader" });
+  const ownsEngine = !options.server;
+  if (ownsEngine) simulated.start();
+  const clock: Clock = simulated.clock;
+  const token = options.token ?? randomBytes(24).toString("base64url");
+  const codec = matchTraderCodec();
+  const transport = simulated.transport(codec);
+
+  const state = {
+    delayMs: 0,
+    refusing: false,
+    duplicate: false,
+    rateLimit: options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT,
+    dropAnswers: [] as string[],
+    parked: 0,
+    requests: 0,
+    writtenSequence: 0,
+    closed: false,
+  };
+  const subscribers = new Set<Subscriber>();
+  const sockets = new Set<Socket>();
+  const recent: number[] = [];
+
+  // The engine's session: one manager connection behind every REST call and feed stream.
+  let session: WireSession<MatchTraderNative>;
+  const openSession = async () => {
+    session = await transport.open(DEFAULT_MANAGER, {
+      onPacket: (packet) => broadcast(packet),
+      onClose: () => {
+        if (!state.closed) void openSession();
+      },
+    });
+  };
+  await openSession();
+
+  const broadcast = (packet: NativePacket<MatchTraderNative["event"]>) => {
+    const message = messageToPb({ sequence: packet.sequence, events: packet.event } satisfies FeedMessage);
+    for (const subscriber of subscribers) {
+      subscriber.call.write(message);
+      if (state.duplicate) subscriber.call.write(message);
+    }
+    if (subscribers.size > 0) state.writtenSequence = Math.max(state.writtenSequence, packet.sequence);
+  };
+
+  const authorized = (header: string | undefined) => header === token || header === `Bearer ${token}`;
+
+  // ── REST ──────────────────────────────────────────────────────────────────────────────────
+  const errorBody = (error: MtError, path: string) => ({
+    status: error.status,
+    title: error.errorCode,
+    detail: error.message,
+    path,
+    timestamp: new Date(clock.now()).toISOString(),
+  });
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    if (body === undefined) res.writeHead(status, headers).end();
+    else res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+  };
+
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve, reject) => {
+      let data = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => {
+        data += chunk;
+        if (data.length > 1_000_000) reject(badRequest("The request body is too large."));
+      });
+      req.on("end", () => resolve(data));
+      req.on("error", reject);
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    state.requests++;
+    if (state.refusing) {
+      req.socket.destroy();
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://local");
+    const path = url.pathname;
+    if (!authorized(req.headers.authorization)) {
+      send(res, 401, errorBody({ status: 401, errorCode: "UNAUTHORIZED", message: "The API token is missing, revoked or wrong." }, path));
+      return;
+    }
+    const now = clock.now();
+    while (recent.length > 0 && recent[0]! <= now - MINUTE) recent.shift();
+    if (recent.length >= state.rateLimit) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + MINUTE - now) / 1000));
+      send(res, 429, errorBody({ status: 429, errorCode: "TOO_MANY_REQUESTS", message: `More than ${state.rateLimit} requests in a minute.` }, path), {
+        "retry-after": String(retryAfter),
+      });
+      return;
+    }
+    recent.push(now);
+    let status: number;
+    let body: unknown;
+    try {
+      const raw = req.method === "GET" ? "" : await readBody(req);
+      let parsed: unknown = undefined;
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        throw badRequest("The request body is not valid JSON.");
+      }
+      const answer = await route(session, { method: req.method ?? "GET", path, query: url.searchParams, body: parsed });
+      if (answer) ({ status, body } = answer);
+      else
+        ({ status, body } = {
+          status: 404,
+          body: errorBody({ status: 404, errorCode: "NOT_FOUND", message: `No such endpoint: ${req.method} ${path}.` }, path),
+        });
+    } catch (error) {
+      if (!(error instanceof NativeError)) throw error;
+      const native = error.native as MtError;
+      status = native.status;
+      body = errorBody(native, path);
+    }
+    if (state.delayMs > 0) {
+      state.parked++;
+      try {
+        await sleep(clock, state.delayMs);
+      } finally {
+        state.parked--;
+      }
+    }
+    const drop = state.dropAnswers.indexOf(path);
+    if (drop >= 0 || state.refusing) {
+      if (drop >= 0) state.dropAnswers.splice(drop, 1);
+      req.socket.destroy();
+      return;
+    }
+    send(res, status, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      simulated.fault(error);
+      if (!res.headersSent) send(res, 500, errorBody({ status: 500, errorCode: "INTERNAL_ERROR", message: "Internal server error." }, req.url ?? "/"));
+    });
+  });
+  http.on("connection", (socket: Socket) => {
+    if (state.refusing) {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  const restPort = (http.address() as AddressInfo).port;
+
+  // ── gRPC feed ─────────────────────────────────────────────────────────────────────────────
+  const refuseCall = (metadata: grpc.Metadata): grpc.ServiceError | null => {
+    if (state.refusing)
+      return Object.assign(new Error("Server unavailable"), { code: grpc.status.UNAVAILABLE, details: "Server unavailable", metadata: new grpc.Metadata() });
+    const auth = metadata.get("authorization")[0];
+    if (!authorized(typeof auth === "string" ? auth : undefined))
+      return Object.assign(new Error("Unauthenticated"), {
+        code: grpc.status.UNAUTHENTICATED,
+        details: "The API token is missing, revoked or wrong.",
+        metadata: new grpc.Metadata(),
+      });
+    return null;
+  };
+
+  const grpcServer = new grpc.Server();
+  grpcServer.addService(TradingFeedService.service, {
+    getTradingFeedStream: (call: grpc.ServerWritableStream<{ systemUuid?: string }, unknown>) => {
+      const refused = refuseCall(call.metadata);
+      if (refused) {
+        call.emit("error", refused);
+        return;
+      }
+      const subscriber: Subscriber = { call };
+      call.write({ sequence: simulated.engine.ctx.log.lastSequence, events: [] });
+      subscribers.add(subscriber);
+      const remove = () => subscribers.delete(subscriber);
+      call.on("cancelled", remove);
+      call.on("close", remove);
+      call.on("error", remove);
+    },
+    getTradingFeedSince: (call: grpc.ServerUnaryCall<{ fromSequence?: number; limit?: number }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const refused = refuseCall(call.metadata);
+      if (refused) return callback(refused);
+      session.eventsSince(call.request.fromSequence ?? 0, Math.min(call.request.limit ?? 1000, 5000)).then(
+        (batch) =>
+          callback(null, {
+            messages: batch.packets.map((p) => messageToPb({ sequence: p.sequence, events: p.event })),
+            complete: batch.complete,
+            latestSequence: batch.latestSequence,
+          }),
+        (error: unknown) =>
+          callback(Object.assign(new Error("Feed unavailable"), { code: grpc.status.UNAVAILABLE, details: String(error), metadata: new grpc.Metadata() })),
+      );
+    },
+  });
+  const grpcPort = await new Promise<number>((resolve, reject) =>
+    grpcServer.bindAsync(`${host}:${options.grpcPort ?? 0}`, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+  );
+
+  const dropStreams = () => {
+    for (const subscriber of [...subscribers]) {
+      subscribers.delete(subscriber);
+      subscriber.call.emit(
+        "error",
+        Object.assign(new Error("Connection dropped"), { code: grpc.status.UNAVAILABLE, details: "Connection dropped", metadata: new grpc.Metadata() }),
+      );
+    }
+  };
+
+  const faults: MatchTraderFaults = {
+    dropConnections() {
+      dropStreams();
+      for (const socket of sockets) socket.destroy();
+    },
+    refuseConnections(on = true) {
+      state.refusing = on;
+      if (on) faults.dropConnections();
+    },
+    slowAnswers(delayMs) {
+      state.delayMs = delayMs;
+    },
+    rejectNext(count) {
+      simulated.faults.rejectNext(count);
+    },
+    duplicateStream(on) {
+      state.duplicate = on;
+    },
+    dropAnswerOf(path) {
+      state.dropAnswers.push(path);
+    },
+    rateLimit(perMinute) {
+      state.rateLimit = perMinute;
+    },
+    restore() {
+      state.delayMs = 0;
+      state.refusing = false;
+      state.duplicate = false;
+      state.dropAnswers = [];
+      state.rateLimit = options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT;
+      simulated.faults.restore();
+    },
+  };
+
+  return {
+    url: `http://${host}:${restPort}`,
+    grpcAddress: `${host}:${grpcPort}`,
+    token,
+    systemUuid: SYSTEM_UUID,
+    simulated,
+    faults,
+    stats: {
+      get parked() {
+        return state.parked;
+      },
+      get liveStreams() {
+        return subscribers.size;
+      },
+      get writtenSequence() {
+        return state.writtenSequence;
+      },
+      get requests() {
+        return state.requests;
+      },
+    },
+    async close() {
+      state.closed = true;
+      dropStreams();
+      grpcServer.forceShutdown();
+      session.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (ownsEngine) simulated.stop();
+    },
+  };
+}
