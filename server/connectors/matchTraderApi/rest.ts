@@ -116,12 +116,12 @@ export class RestClient {
           res.on("end", () => {
             let body: unknown = undefined;
             try {
-              body = data ? JSON.parse(data) : undefined;
+              body = data ? (JSON.parse(data) as unknown) : undefined;
             } catch {
               body = undefined;
             }
-            const retryAfter = res.headers["retry-after"];
-            resolve({ status: res.statusCode ?? 0, body, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
+            const retryAfter: string | undefined = res.headers["retry-after"];
+            resolve({ status: res.statusCode ?? 0, body, retryAfter });
           });
         },
       );

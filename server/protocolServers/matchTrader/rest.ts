@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { JOURNAL_LEVELS, type JournalLevel, type PasswordKind } from "../../../core/trading/index.ts";
-import type { MatchTraderNative, MtError, MtLedgerType, MtNewTradingAccount, MtSide, MtTradingAccountUpdate } from "../../connectors/matchTrader/native.ts";
+import type { MatchTraderNative, MtError, MtLedgerType, MtNewTradingAccount } from "../../connectors/matchTrader/native.ts";
 import { NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 
 export const SYSTEM_UUID = "5d0c9c8e-8b9d-4f4e-9a43-1f0e6f7c2a01";
