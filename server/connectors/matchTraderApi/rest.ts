@@ -11,7 +11,7 @@ import { LinkError, NativeError } from "../wire/wire.ts";
 import type { RateLimiter } from "./rateLimiter.ts";
 
 export interface RestCounters {
-  /** Requests sent (or waiting for the rate limit) and not yet answered. */
+  /** Requests on the wire, not yet answered. */
   inFlight: number;
 }
 
@@ -69,25 +69,29 @@ export class RestClient {
   }
 
   async call<T>(method: string, path: string, input: { query?: Record<string, string | null | undefined>; body?: unknown } = {}): Promise<Answer<T>> {
-    const counters = this.options.counters;
-    counters.inFlight++;
-    try {
-      for (let attempt = 0; ; attempt++) {
-        await this.options.limiter.acquire();
-        const answer = await this.once(method, path, input);
-        if (answer.status === 429 && attempt < RETRIES_ON_429) {
-          // Not applied: wait as long as the server asks, then send it again.
-          const seconds = Number(answer.retryAfter ?? "1");
-          const wait = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;
-          this.options.limiter.backOff(wait);
-          await sleep(this.options.clock, wait);
-          continue;
-        }
-        if (answer.status >= 200 && answer.status < 300) return { status: answer.status, body: answer.body as T };
-        throw new NativeError(errorFromHttp(answer.status, answer.body));
+    for (let attempt = 0; ; attempt++) {
+      await this.options.limiter.acquire();
+      const answer = await this.counted(() => this.once(method, path, input));
+      if (answer.status === 429 && attempt < RETRIES_ON_429) {
+        // Not applied: wait as long as the server asks, then send it again.
+        const seconds = Number(answer.retryAfter ?? "1");
+        const wait = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;
+        this.options.limiter.backOff(wait);
+        await sleep(this.options.clock, wait);
+        continue;
       }
+      if (answer.status >= 200 && answer.status < 300) return { status: answer.status, body: answer.body as T };
+      throw new NativeError(errorFromHttp(answer.status, answer.body));
+    }
+  }
+
+  /** Counts a request on the wire (not one waiting for its turn or for a Retry-After). */
+  private async counted<T>(send: () => Promise<T>): Promise<T> {
+    this.options.counters.inFlight++;
+    try {
+      return await send();
     } finally {
-      counters.inFlight--;
+      this.options.counters.inFlight--;
     }
   }
 

@@ -49,6 +49,8 @@ export interface MatchTraderFaults {
   /** The next request to `path` is applied, then its connection closes without an answer. */
   dropAnswerOf(path: string): void;
   rateLimit(perMinute: number): void;
+  /** Every request is refused with 403, as when the caller's IP is not on the token's whitelist. */
+  forbid(on: boolean): void;
   restore(): void;
 }
 
@@ -60,6 +62,10 @@ export interface MatchTraderServerStats {
   /** The highest feed sequence written to a live stream. */
   readonly writtenSequence: number;
   readonly requests: number;
+  /** Requests answered 429. */
+  readonly rateLimited: number;
+  /** Answers dropped by dropAnswerOf after the request was applied. */
+  readonly droppedAnswers: number;
 }
 
 export interface MatchTraderServerHandle {
@@ -92,8 +98,11 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     duplicate: false,
     rateLimit: options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT,
     dropAnswers: [] as string[],
+    forbidden: false,
     parked: 0,
     requests: 0,
+    rateLimited: 0,
+    droppedAnswers: 0,
     writtenSequence: 0,
     closed: false,
   };
@@ -162,10 +171,16 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       send(res, 401, errorBody({ status: 401, errorCode: "UNAUTHORIZED", message: "The API token is missing, revoked or wrong." }, path));
       return;
     }
+    if (state.forbidden) {
+      send(res, 403, errorBody({ status: 403, errorCode: "FORBIDDEN", message: "This IP address is not allowed for the API token." }, path));
+      return;
+    }
     const now = clock.now();
     while (recent.length > 0 && recent[0]! <= now - MINUTE) recent.shift();
     if (recent.length >= state.rateLimit) {
-      const retryAfter = Math.max(1, Math.ceil((recent[0]! + MINUTE - now) / 1000));
+      state.rateLimited++;
+      const oldest = recent[0] ?? now;
+      const retryAfter = Math.max(1, Math.ceil((oldest + MINUTE - now) / 1000));
       send(res, 429, errorBody({ status: 429, errorCode: "TOO_MANY_REQUESTS", message: `More than ${state.rateLimit} requests in a minute.` }, path), {
         "retry-after": String(retryAfter),
       });
@@ -205,7 +220,10 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     }
     const drop = state.dropAnswers.indexOf(path);
     if (drop >= 0 || state.refusing) {
-      if (drop >= 0) state.dropAnswers.splice(drop, 1);
+      if (drop >= 0) {
+        state.dropAnswers.splice(drop, 1);
+        state.droppedAnswers++;
+      }
       req.socket.destroy();
       return;
     }
@@ -316,11 +334,15 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     rateLimit(perMinute) {
       state.rateLimit = perMinute;
     },
+    forbid(on) {
+      state.forbidden = on;
+    },
     restore() {
       state.delayMs = 0;
       state.refusing = false;
       state.duplicate = false;
       state.dropAnswers = [];
+      state.forbidden = false;
       state.rateLimit = options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT;
       simulated.faults.restore();
     },
@@ -345,6 +367,12 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       },
       get requests() {
         return state.requests;
+      },
+      get rateLimited() {
+        return state.rateLimited;
+      },
+      get droppedAnswers() {
+        return state.droppedAnswers;
       },
     },
     async close() {

@@ -21,7 +21,7 @@ export interface MatchTraderApiHarness extends ConnectorHarness {
   protocolServer: MatchTraderServerHandle;
   engine: SimulatedServer;
   clock: ManualClock;
-  connectWith(options: { token?: string; requestsPerMinute?: number }): ApiConnector;
+  connectWith(options: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }): ApiConnector;
   /** Until every request is answered or waits on the clock and every feed message has arrived. */
   quiet(): Promise<void>;
 }
@@ -35,14 +35,14 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
     engine.start();
     const protocolServer = await startMatchTraderServer({ server: engine });
     const connectors: ApiConnector[] = [];
-    const connectWith = (o: { token?: string; requestsPerMinute?: number }) => {
+    const connectWith = (o: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }) => {
       const connector = createMatchTraderApiConnector({
         apiUrl: protocolServer.url,
         grpcAddress: protocolServer.grpcAddress,
         token: o.token ?? protocolServer.token,
         clock,
         requestsPerMinute: o.requestsPerMinute,
-        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
         connectTimeoutMs: REQUEST_TIMEOUT_MS,
       });
       connectors.push(connector);

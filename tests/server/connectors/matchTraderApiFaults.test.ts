@@ -1,0 +1,149 @@
+/**
+ * The Match-Trader Broker API connector against its protocol server's faults beyond the contract:
+ * a deposit whose answer is lost, the 500 requests a minute on both sides, and failures explained
+ * in a dealer's words (unreachable, refused or unwhitelisted token, timeout, rate limited).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
+import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
+import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
+
+let harness: MatchTraderApiHarness | undefined;
+const open = async () => {
+  harness = await matchTraderApiHarness()();
+  return harness;
+};
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("Match-Trader Broker API: money exactly once", () => {
+  it("retries a deposit whose answer was lost after the server applied it, and it lands once", async () => {
+    const h = await open();
+    const { connector, protocolServer } = h;
+    await connector.connect();
+    const login = await fundedAccount(connector);
+    const before = await connector.getAccount(login);
+    protocolServer.faults.dropAnswerOf("/v1/deposits/manual");
+    const request = { operationId: uniqueId("lost"), login, type: "deposit" as const, amount: 4_321, comment: "lost answer" };
+    const result = await connector.balanceOperation(request);
+    expect(protocolServer.stats.droppedAnswers).toBe(1);
+    expect(result).toMatchObject({ operationId: request.operationId, amount: 4_321, balance: before.balance + 4_321 });
+    expect(await connector.balanceOperation(request)).toEqual(result);
+    expect((await connector.getAccount(login)).balance).toBe(before.balance + 4_321);
+    const deals = await connector.dealHistory({ login, from: before.registration, to: h.now() });
+    expect(deals.filter((d) => d.profit === 4_321).map((d) => [d.id, d.comment])).toEqual([[result.dealId, "lost answer"]]);
+  });
+
+  it("finds an operation a previous Toolbox process sent (by its tag) instead of sending it again", async () => {
+    const h = await open();
+    await h.connector.connect();
+    const login = await fundedAccount(h.connector);
+    const request = { operationId: uniqueId("again"), login, type: "creditIn" as const, amount: 900, comment: "bonus" };
+    const first = await h.connector.balanceOperation(request);
+    // A fresh connector remembers nothing: as after a restart.
+    const restarted = h.connectWith({});
+    await restarted.connect();
+    const second = await restarted.balanceOperation(request);
+    expect(second).toMatchObject({ dealId: first.dealId, credit: 900 });
+    expect((await restarted.getAccount(login)).credit).toBe(900);
+    await expectConnectorError(restarted.balanceOperation({ ...request, amount: 901 }), "invalidRequest");
+  });
+});
+
+describe("Match-Trader Broker API: 500 requests a minute", () => {
+  it("queues requests past the client's own limit instead of failing them", async () => {
+    const h = await open();
+    // The request timeout counts the time in the queue too: long enough for a minute's wait here.
+    const limited = h.connectWith({ requestsPerMinute: 3, requestTimeoutMs: 120_000 });
+    await limited.connect(); // two requests: offers and payment gateways
+    const sent = h.protocolServer.stats.requests;
+    const settled: string[] = [];
+    const calls = [1, 2, 3, 4].map((i) => limited.listGroups().then(() => settled.push(`groups ${i}`)));
+    await h.quiet();
+    expect(h.protocolServer.stats.requests - sent).toBe(1);
+    expect(settled).toEqual(["groups 1"]);
+    await h.clock.advance(60_000);
+    await h.quiet();
+    await h.clock.advance(0);
+    await Promise.all(calls);
+    expect(h.protocolServer.stats.requests - sent).toBe(4);
+    expect(h.protocolServer.stats.rateLimited).toBe(0);
+  });
+
+  it("answers the 501st request of a minute with 429 and the error body", async () => {
+    const h = await open();
+    const { url, token } = h.protocolServer;
+    for (let i = 0; i < 500; i++) {
+      const ok = await fetch(`${url}/v1/offers`, { headers: { authorization: token } });
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+    }
+    const refused = await fetch(`${url}/v1/offers`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ status: 429, path: "/v1/offers", timestamp: expect.stringMatching(/Z$/) as unknown });
+  });
+
+  it("waits out a 429 for as long as the server asks, then sends the request again", async () => {
+    const h = await open();
+    const { protocolServer } = h;
+    const connector = h.connectWith({ requestTimeoutMs: 120_000 });
+    await connector.connect();
+    protocolServer.faults.rateLimit(2); // connecting took two requests: the minute is full
+    let done = false;
+    const groups = connector.listGroups().then((g) => {
+      done = true;
+      return g;
+    });
+    await h.quiet();
+    expect(protocolServer.stats.rateLimited).toBe(1);
+    expect(done).toBe(false);
+    await h.clock.advance(60_000);
+    await h.quiet();
+    expect((await groups).length).toBeGreaterThan(0);
+  });
+});
+
+describe("Match-Trader Broker API: failures in a dealer's words", () => {
+  it("says when the server cannot be reached", async () => {
+    const h = await open();
+    const nowhere = createMatchTraderApiConnector({ apiUrl: "http://127.0.0.1:9", grpcAddress: "127.0.0.1:9", token: "x", clock: h.clock });
+    const error = await expectConnectorError(nowhere.connect(), "unreachable");
+    expect(error.message).toMatch(/could not be reached/);
+  });
+
+  it("says the API key was refused, or refused from this IP address, without repeating it", async () => {
+    const h = await open();
+    const wrong = h.connectWith({ token: "not-the-token" });
+    const refused = await expectConnectorError(wrong.connect(), "credentialsRefused");
+    expect(refused.message).toMatch(/refused the API key/);
+    expect(refused.message).not.toContain("not-the-token");
+    h.protocolServer.faults.forbid(true);
+    const forbidden = await expectConnectorError(h.connector.connect(), "credentialsRefused");
+    expect(forbidden.message).toMatch(/IP address is not on the key's whitelist/);
+  });
+
+  it("says the server did not answer in time", async () => {
+    const h = await open();
+    h.protocolServer.faults.slowAnswers(REQUEST_TIMEOUT_MS * 2);
+    const outcome = expectConnectorError(h.connector.connect(), "timeout");
+    await h.advance(REQUEST_TIMEOUT_MS + 1);
+    expect((await outcome).message).toMatch(/did not answer within/);
+    h.protocolServer.faults.restore();
+    await h.advance(REQUEST_TIMEOUT_MS * 2);
+  });
+
+  it("says the server is limiting Toolbox's requests when it keeps answering 429", async () => {
+    const h = await open();
+    const connector = h.connectWith({ requestTimeoutMs: 600_000 });
+    await connector.connect();
+    h.protocolServer.faults.rateLimit(0);
+    const outcome = expectConnectorError(connector.listGroups(), "rejected");
+    for (let i = 0; i < 4; i++) await h.advance(60_000);
+    const error = await outcome;
+    expect(error.reason).toBe("serverBusy");
+    expect(error.message).toMatch(/limiting Toolbox's requests \(500 a minute\)/);
+  });
+});
