@@ -4,6 +4,8 @@
  * in a dealer's words (unreachable, refused or unwhitelisted token, timeout, rate limited).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { connectorConfigSchema } from "../../../server/connectors/config.ts";
+import { createConnector, defaultSimulatedServers } from "../../../server/connectors/factory.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
 import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
@@ -145,5 +147,24 @@ describe("Match-Trader Broker API: failures in a dealer's words", () => {
     const error = await outcome;
     expect(error.reason).toBe("serverBusy");
     expect(error.message).toMatch(/limiting Toolbox's requests \(500 a minute\)/);
+  });
+});
+
+describe("Match-Trader Broker API: configuration", () => {
+  it("builds the connector from a matchTraderApi configuration, and refuses one without an http(s) URL or key", async () => {
+    const h = await open();
+    const config = connectorConfigSchema.parse({
+      kind: "matchTraderApi",
+      apiUrl: h.protocolServer.url,
+      grpcAddress: h.protocolServer.grpcAddress,
+      apiKey: h.protocolServer.token,
+    });
+    const connector = createConnector(config, { clock: h.clock, simulatedServers: defaultSimulatedServers });
+    await connector.connect();
+    expect(connector.platform).toBe("MatchTrader");
+    expect((await connector.listAccounts({ limit: 5 })).items).toHaveLength(5);
+    await connector.disconnect();
+    expect(connectorConfigSchema.safeParse({ ...config, apiUrl: "ftp://example.com" }).success).toBe(false);
+    expect(connectorConfigSchema.safeParse({ ...config, apiKey: "" }).success).toBe(false);
   });
 });
