@@ -33,6 +33,8 @@ export interface MatchTraderServerOptions {
   grpcPort?: number;
   /** Requests per minute per token before 429; 500 as the vendor documents. */
   rateLimitPerMinute?: number;
+  /** The token of the control API (`POST /_control/faults`); random by default. */
+  controlToken?: string;
 }
 
 export interface MatchTraderFaults {
@@ -72,6 +74,8 @@ export interface MatchTraderServerHandle {
   url: string;
   grpcAddress: string;
   token: string;
+  /** For `POST /_control/faults` from another process, e.g. `{"refuseConnections": true}`. */
+  controlToken: string;
   systemUuid: string;
   simulated: SimulatedServer;
   faults: MatchTraderFaults;
@@ -89,6 +93,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   if (ownsEngine) simulated.start();
   const clock: Clock = simulated.clock;
   const token = options.token ?? randomBytes(24).toString("base64url");
+  const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   const codec = matchTraderCodec();
   const transport = simulated.transport(codec);
 
@@ -159,7 +164,45 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       req.on("error", reject);
     });
 
+  const control = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.authorization !== `Bearer ${controlToken}`) {
+      send(res, 401, errorBody({ status: 401, errorCode: "UNAUTHORIZED", message: "The control token is missing or wrong." }, "/_control/faults"));
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      send(res, 400, errorBody({ status: 400, errorCode: "INVALID_REQUEST", message: "The body must be a JSON object of faults." }, "/_control/faults"));
+      return;
+    }
+    const number = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
+    // Applied once the answer is out: dropping connections must not drop this one first.
+    const actions: (() => void)[] = [];
+    for (const [name, value] of Object.entries(body ?? {})) {
+      const n = number(value);
+      if (name === "restore" && value === true) actions.push(() => faults.restore());
+      else if (name === "dropConnections" && value === true) actions.push(() => faults.dropConnections());
+      else if (name === "refuseConnections" && typeof value === "boolean") actions.push(() => faults.refuseConnections(value));
+      else if (name === "duplicateStream" && typeof value === "boolean") actions.push(() => faults.duplicateStream(value));
+      else if (name === "forbid" && typeof value === "boolean") actions.push(() => faults.forbid(value));
+      else if (name === "dropAnswerOf" && typeof value === "string") actions.push(() => faults.dropAnswerOf(value));
+      else if (name === "slowAnswers" && n !== null) actions.push(() => faults.slowAnswers(n));
+      else if (name === "rejectNext" && n !== null) actions.push(() => faults.rejectNext(Math.floor(n)));
+      else if (name === "rateLimit" && n !== null) actions.push(() => faults.rateLimit(Math.floor(n)));
+      else {
+        send(res, 400, errorBody({ status: 400, errorCode: "INVALID_REQUEST", message: `Unknown fault or value: ${name}.` }, "/_control/faults"));
+        return;
+      }
+    }
+    res.on("finish", () => {
+      for (const action of actions) action();
+    });
+    send(res, 200, { parked: state.parked, liveStreams: subscribers.size, requests: state.requests, rateLimited: state.rateLimited });
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "POST" && req.url === "/_control/faults") return control(req, res);
     state.requests++;
     if (state.refusing) {
       req.socket.destroy();
@@ -237,10 +280,6 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     });
   });
   http.on("connection", (socket: Socket) => {
-    if (state.refusing) {
-      socket.destroy();
-      return;
-    }
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -352,6 +391,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     url: `http://${host}:${restPort}`,
     grpcAddress: `${host}:${grpcPort}`,
     token,
+    controlToken,
     systemUuid: SYSTEM_UUID,
     simulated,
     faults,

@@ -168,3 +168,23 @@ describe("Match-Trader Broker API: configuration", () => {
     expect(connectorConfigSchema.safeParse({ ...config, apiKey: "" }).success).toBe(false);
   });
 });
+
+describe("Match-Trader protocol server: control API", () => {
+  it("switches faults on and off over HTTP with its own token", async () => {
+    const h = await open();
+    const { url, controlToken, token } = h.protocolServer;
+    const control = (body: unknown, auth = controlToken) =>
+      fetch(`${url}/_control/faults`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await control({ refuseConnections: true }, token)).status).toBe(401);
+    expect((await control({ sunspots: true })).status).toBe(400);
+    expect((await control({ refuseConnections: true })).status).toBe(200);
+    await expectConnectorError(h.connector.connect(), "unreachable");
+    expect((await control({ restore: true })).status).toBe(200);
+    await h.connector.connect();
+    expect(h.connector.state).toBe("connected");
+  });
+});
