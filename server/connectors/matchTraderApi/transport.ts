@@ -6,7 +6,7 @@
  * resumes from the last sequence applied, repeats dropped.
  */
 import * as grpc from "@grpc/grpc-js";
-import { systemClock, type Clock } from "../clock.ts";
+import { systemClock, type Clock, type TimerHandle } from "../clock.ts";
 import type { TradePlatformConnector } from "../connector.ts";
 import { matchTraderCodec } from "../matchTrader/codec.ts";
 import type { MatchTraderNative, MtEvent, MtError } from "../matchTrader/native.ts";
@@ -18,6 +18,8 @@ import { RestClient } from "./rest.ts";
 import { cleanEvents, ExactlyOnce, MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
+/** The vendor drops a feed stream after 15 minutes without data; its docs ping every 50 s. */
+export const FEED_PING_MS = 50_000;
 
 export interface MatchTraderApiOptions {
   /** The Broker API's REST base, e.g. https://broker-api.example.com */
@@ -148,11 +150,24 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
             resolve(message.sequence);
             return;
           }
+          if (message.events.length === 0) return; // a heartbeat
           handlers.onPacket({ sequence: message.sequence, event: cleanEvents(message.events) });
         });
         stream.on("error", (error: grpc.ServiceError) => end(error));
         stream.on("end", () => end(null));
       });
+      let ping: TimerHandle | null = null;
+      const schedulePing = () => {
+        ping = this.clock.setTimeout(() => {
+          if (ended) return;
+          counters.inFlight++;
+          (feedClient as unknown as { ping: (req: object, md: grpc.Metadata, cb: () => void) => void }).ping({ systemUuid }, metadata(), () => {
+            counters.inFlight--;
+          });
+          schedulePing();
+        }, FEED_PING_MS);
+      };
+      schedulePing();
       session = new MatchTraderApiSession({
         rest,
         feed,
@@ -163,6 +178,7 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
         exactlyOnce: this.exactlyOnce,
         positions: this.positions,
         onClose: () => {
+          if (ping) this.clock.clearTimeout(ping);
           rest.close();
           feedClient.close();
         },

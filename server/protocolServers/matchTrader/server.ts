@@ -10,7 +10,7 @@ import * as grpc from "@grpc/grpc-js";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { sleep, type Clock } from "../../connectors/clock.ts";
+import { sleep, type Clock, type TimerHandle } from "../../connectors/clock.ts";
 import { matchTraderCodec } from "../../connectors/matchTrader/codec.ts";
 import type { MatchTraderNative, MtError } from "../../connectors/matchTrader/native.ts";
 import { messageToPb, TradingFeedService, type FeedMessage } from "../../connectors/matchTraderApi/feed.ts";
@@ -20,6 +20,8 @@ import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
 const MINUTE = 60_000;
+/** The vendor drops a stream after 15 minutes with no data. */
+export const FEED_IDLE_MS = 15 * MINUTE;
 
 export interface MatchTraderServerOptions {
   /** An engine to serve; without it one is made from `simulated` and stopped on close. */
@@ -85,6 +87,8 @@ export interface MatchTraderServerHandle {
 
 interface Subscriber {
   call: grpc.ServerWritableStream<unknown, unknown>;
+  token: string;
+  idle: TimerHandle | null;
 }
 
 export async function startMatchTraderServer(options: MatchTraderServerOptions = {}): Promise<MatchTraderServerHandle> {
@@ -127,11 +131,26 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   };
   await openSession();
 
+  /** Writes to one stream and restarts its idle timer: 15 minutes with nothing written ends it. */
+  const write = (subscriber: Subscriber, message: object) => {
+    subscriber.call.write(message);
+    if (subscriber.idle) clock.clearTimeout(subscriber.idle);
+    subscriber.idle = clock.setTimeout(() => endStream(subscriber, grpc.status.DEADLINE_EXCEEDED, "No data for 15 minutes"), FEED_IDLE_MS);
+  };
+
+  const endStream = (subscriber: Subscriber, code: grpc.status, details: string) => {
+    if (!subscribers.delete(subscriber)) return;
+    if (subscriber.idle) clock.clearTimeout(subscriber.idle);
+    subscriber.call.emit("error", Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() }));
+  };
+
+  let broadcastSequence = 0;
   const broadcast = (packet: NativePacket<MatchTraderNative["event"]>) => {
     const message = messageToPb({ sequence: packet.sequence, events: packet.event } satisfies FeedMessage);
+    broadcastSequence = Math.max(broadcastSequence, packet.sequence);
     for (const subscriber of subscribers) {
-      subscriber.call.write(message);
-      if (state.duplicate) subscriber.call.write(message);
+      write(subscriber, message);
+      if (state.duplicate) write(subscriber, message);
     }
     if (subscribers.size > 0) state.writtenSequence = Math.max(state.writtenSequence, packet.sequence);
   };
@@ -312,10 +331,15 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
         call.emit("error", refused);
         return;
       }
-      const subscriber: Subscriber = { call };
-      call.write({ sequence: simulated.engine.ctx.log.lastSequence, events: [] });
+      const auth = call.metadata.get("authorization")[0];
+      const subscriber: Subscriber = { call, token: typeof auth === "string" ? auth : "", idle: null };
+      broadcastSequence = Math.max(broadcastSequence, simulated.engine.ctx.log.lastSequence);
+      write(subscriber, { sequence: simulated.engine.ctx.log.lastSequence, events: [] });
       subscribers.add(subscriber);
-      const remove = () => subscribers.delete(subscriber);
+      const remove = () => {
+        subscribers.delete(subscriber);
+        if (subscriber.idle) clock.clearTimeout(subscriber.idle);
+      };
       call.on("cancelled", remove);
       call.on("close", remove);
       call.on("error", remove);
@@ -334,19 +358,21 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
           callback(Object.assign(new Error("Feed unavailable"), { code: grpc.status.UNAVAILABLE, details: String(error), metadata: new grpc.Metadata() })),
       );
     },
+    ping: (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const refused = refuseCall(call.metadata);
+      if (refused) return callback(refused);
+      const auth = call.metadata.get("authorization")[0];
+      // A heartbeat on the caller's streams: no events, the last sequence already written to them.
+      for (const subscriber of subscribers) if (subscriber.token === auth) write(subscriber, { sequence: broadcastSequence, events: [] });
+      callback(null, { serverTime: new Date(clock.now()).toISOString() });
+    },
   });
   const grpcPort = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync(`${host}:${options.grpcPort ?? 0}`, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
   );
 
   const dropStreams = () => {
-    for (const subscriber of [...subscribers]) {
-      subscribers.delete(subscriber);
-      subscriber.call.emit(
-        "error",
-        Object.assign(new Error("Connection dropped"), { code: grpc.status.UNAVAILABLE, details: "Connection dropped", metadata: new grpc.Metadata() }),
-      );
-    }
+    for (const subscriber of [...subscribers]) endStream(subscriber, grpc.status.UNAVAILABLE, "Connection dropped");
   };
 
   const faults: MatchTraderFaults = {

@@ -3,10 +3,13 @@
  * a deposit whose answer is lost, the 500 requests a minute on both sides, and failures explained
  * in a dealer's words (unreachable, refused or unwhitelisted token, timeout, rate limited).
  */
+import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectorConfigSchema } from "../../../server/connectors/config.ts";
 import { createConnector, defaultSimulatedServers } from "../../../server/connectors/factory.ts";
+import { TradingFeedService } from "../../../server/connectors/matchTraderApi/feed.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
+import { FEED_IDLE_MS } from "../../../server/protocolServers/matchTrader/server.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
 import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
 
@@ -186,5 +189,33 @@ describe("Match-Trader protocol server: control API", () => {
     expect((await control({ restore: true })).status).toBe(200);
     await h.connector.connect();
     expect(h.connector.state).toBe("connected");
+  });
+});
+
+describe("Match-Trader Broker API: the feed's 15-minute idle limit", () => {
+  it("keeps a quiet feed open by pinging every 50 s", async () => {
+    const h = await open();
+    await h.connector.connect();
+    for (let i = 0; i < 24; i++) await h.advance(50_000); // 20 minutes without trading
+    expect(h.connector.state).toBe("connected");
+    expect(h.protocolServer.stats.liveStreams).toBe(1);
+  });
+
+  it("ends a feed stream that nobody pings after 15 minutes without data", async () => {
+    const h = await open();
+    const client = new TradingFeedService(h.protocolServer.grpcAddress, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set("authorization", `Bearer ${h.protocolServer.token}`);
+    const stream = (client as unknown as { getTradingFeedStream: (r: object, m: grpc.Metadata) => grpc.ClientReadableStream<unknown> }).getTradingFeedStream(
+      { systemUuid: h.protocolServer.systemUuid },
+      metadata,
+    );
+    const ended = new Promise<number>((resolve) => stream.on("error", (e: grpc.ServiceError) => resolve(e.code)));
+    await new Promise((resolve) => stream.once("data", resolve));
+    await h.advance(FEED_IDLE_MS - 1);
+    expect(h.protocolServer.stats.liveStreams).toBe(1);
+    await h.advance(1);
+    expect(await ended).toBe(grpc.status.DEADLINE_EXCEEDED);
+    client.close();
   });
 });
