@@ -52,6 +52,9 @@ const cleanEvent = (e: MtEvent): MtEvent => {
 };
 export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);
 
+/** How many answers are remembered; older ones are found again by their tag (money) when retried. */
+const REMEMBERED_ANSWERS = 50_000;
+
 /** Answers remembered per operation id, and operations under way, shared by every session of one connector. */
 export class ExactlyOnce {
   private readonly done = new Map<string, { fingerprint: string; result: unknown }>();
@@ -67,6 +70,7 @@ export class ExactlyOnce {
       (result) => {
         this.running.delete(id);
         this.done.set(id, { fingerprint, result });
+        if (this.done.size > REMEMBERED_ANSWERS) this.done.delete(this.done.keys().next().value!);
         return result;
       },
       (error: unknown) => {
@@ -177,8 +181,8 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.remember(answer.body.positions);
   }
 
-  private async ledgers(login: string, from: string, to: string) {
-    return (await this.get<{ ledgers: MtLedger[] }>("/v1/trading-accounts/trading-data/ledgers", { login, from, to })).ledgers;
+  private async ledgers(login: string, from: string, to: string, types?: string) {
+    return (await this.get<{ ledgers: MtLedger[] }>("/v1/trading-accounts/trading-data/ledgers", { login, from, to, types })).ledgers;
   }
 
   async history(login: string, from: string, to: string) {
@@ -232,6 +236,7 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
   }
 
   private async findLedger(request: MtLedgerRequest): Promise<MtLedger | null> {
+    // Every ledger of the account (an id may come back after any time); a different type under the same id is checked below.
     const ledgers = await this.ledgers(request.login, EPOCH, FAR);
     const found = ledgers.find((l) => tagOf(l.comment) === request.requestId) ?? null;
     if (found && (found.type !== request.type || Number(found.amount) !== Number(request.amount))) throw alreadyUsed(request.requestId);
