@@ -1,7 +1,7 @@
 /**
  * How a platform's connection is described, validated once where it enters (the API, the
- * database). One schema gives the type too. Only simulated servers exist so far; the MT5 Web API,
- * Match-Trader Broker API and MT4 gateway kinds join this union when their connectors land.
+ * database). One schema gives the type too: simulated servers and the Match-Trader Broker API; the
+ * MT5 Web API and MT4 gateway kinds join this union when their connectors land.
  */
 import { z } from "zod";
 import { TRADE_PLATFORM_TYPES } from "../../core/trading/platform.ts";
@@ -32,7 +32,22 @@ export const simulatedConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema]);
+/** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL, gRPC feed, API token. */
+export const matchTraderApiConnectorConfigSchema = z.object({
+  kind: z.literal("matchTraderApi"),
+  apiUrl: z.url({ protocol: /^https?$/ }),
+  /** host:port of the gRPC feed; the REST host and port by default. */
+  grpcAddress: z.string().min(3).max(300).optional(),
+  /** The decrypted API token: stored encrypted by the platform service, never logged or returned. */
+  apiKey: z.string().min(1),
+  /** PEM certificates to trust for a server with a private CA (never "any certificate"). */
+  ca: z.string().max(100_000).optional(),
+  requestsPerMinute: z.number().int().min(1).max(100_000).optional(),
+  ...timeouts,
+});
+
+export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema, matchTraderApiConnectorConfigSchema]);
 
 export type ConnectorConfig = z.infer<typeof connectorConfigSchema>;
 export type SimulatedConnectorConfig = z.infer<typeof simulatedConnectorConfigSchema>;
+export type MatchTraderApiConnectorConfig = z.infer<typeof matchTraderApiConnectorConfigSchema>;

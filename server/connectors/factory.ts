@@ -2,6 +2,7 @@
 import type { Clock } from "./clock.ts";
 import type { ConnectorConfig } from "./config.ts";
 import type { TradePlatformConnector } from "./connector.ts";
+import { createMatchTraderApiConnector } from "./matchTraderApi/transport.ts";
 import { createSimulatedConnector } from "./simulated/connector.ts";
 import { SimulatedServerRegistry } from "./simulated/registry.ts";
 
@@ -36,5 +37,16 @@ export function createConnector(
         connectTimeoutMs: config.connectTimeoutMs,
       });
     }
+    case "matchTraderApi":
+      return createMatchTraderApiConnector({
+        apiUrl: config.apiUrl,
+        grpcAddress: config.grpcAddress,
+        token: config.apiKey,
+        ca: config.ca,
+        requestsPerMinute: config.requestsPerMinute,
+        clock: dependencies.clock,
+        requestTimeoutMs: config.requestTimeoutMs,
+        connectTimeoutMs: config.connectTimeoutMs,
+      });
   }
 }

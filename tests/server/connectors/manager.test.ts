@@ -3,7 +3,7 @@ import fc from "./propertyTesting.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { backoffDelay, DEFAULT_BACKOFF } from "../../../server/connectors/backoff.ts";
 import { ManualClock } from "../../../server/connectors/clock.ts";
-import type { ConnectorConfig } from "../../../server/connectors/config.ts";
+import type { SimulatedConnectorConfig } from "../../../server/connectors/config.ts";
 import { createConnector } from "../../../server/connectors/factory.ts";
 import { ConnectionManager, type ManagedPlatform, type PlatformStatus } from "../../../server/connectors/manager.ts";
 import { SimulatedServerRegistry } from "../../../server/connectors/simulated/registry.ts";
@@ -23,7 +23,7 @@ function setup(random: () => number = () => 0.5) {
   });
   const statuses: PlatformStatus[] = [];
   manager.onStatus((s) => statuses.push(s));
-  const platform = (id: string, extra: Partial<ConnectorConfig> = {}, enabled = true): ManagedPlatform => ({
+  const platform = (id: string, extra: Partial<SimulatedConnectorConfig> = {}, enabled = true): ManagedPlatform => ({
     id,
     enabled,
     config: { kind: "simulated", platform: "MT5", serverKey: id, server: { accounts: 20, tradeRate: 0 }, ...extra },

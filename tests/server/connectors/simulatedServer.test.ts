@@ -3,7 +3,7 @@ import fc from "./propertyTesting.ts";
 import { describe, expect, it } from "vitest";
 import { balanceEffect, TRADE_PLATFORM_TYPES, type TradePlatformType } from "../../../core/trading/index.ts";
 import { ManualClock } from "../../../server/connectors/clock.ts";
-import { connectorConfigSchema } from "../../../server/connectors/config.ts";
+import { connectorConfigSchema, simulatedConnectorConfigSchema } from "../../../server/connectors/config.ts";
 import { createConnector } from "../../../server/connectors/factory.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
 import { SimulatedServerRegistry } from "../../../server/connectors/simulated/registry.ts";
@@ -156,7 +156,12 @@ describe("simulated servers", () => {
   it("serves one in-process server per key through the factory", async () => {
     const clock = new ManualClock();
     const registry = new SimulatedServerRegistry(clock);
-    const config = connectorConfigSchema.parse({ kind: "simulated", platform: "MT5", serverKey: "org-1/demo-mt5", server: { accounts: 20, tradeRate: 0 } });
+    const config = simulatedConnectorConfigSchema.parse({
+      kind: "simulated",
+      platform: "MT5",
+      serverKey: "org-1/demo-mt5",
+      server: { accounts: 20, tradeRate: 0 },
+    });
     const a = createConnector(config, { clock, simulatedServers: registry });
     const b = createConnector(config, { clock, simulatedServers: registry });
     await Promise.all([a.connect(), b.connect()]);
