@@ -21,6 +21,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
+          // jsdom by default; files that need no DOM start with `// @vitest-environment node`
+          // (setting up jsdom costs about a second per file on two cores).
           environment: "jsdom",
           // Property tests run hundreds of cases: on a loaded two-core machine 5 s is not enough.
           testTimeout: 20_000,

@@ -1,6 +1,6 @@
 /**
  * The customers list (GET /api/customers) at 100,000 customers on PostgreSQL (issue 10): req/s,
- * p50 and p99 with autocannon at 100 connections over loopback, for the default page, an e-mail
+ * p50 and p99 with autocannon (in a worker thread) at 100 connections over loopback, against bare Fastify in the same run, for the default page, an e-mail
  * search, filters with a sort, a tag, and a deep page. The customers are written by one SQL
  * statement (generate_series), with tags, countries, statuses and owners spread over them.
  *
@@ -13,13 +13,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../server/config.ts";
 import type { AppContext } from "../server/context.ts";
 import { buildApp } from "../server/http/app.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
+import { measureLoads, startBareFastify, type LoadTarget } from "./http.ts";
 
 export interface CustomersListOptions {
   adminUrl?: string;
@@ -35,7 +35,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
   const adminUrl = options.adminUrl ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const count = options.customers ?? Number(process.env.BENCH_CUSTOMERS ?? 100_000);
   const connections = options.connections ?? 100;
-  const seconds = options.seconds ?? Number(process.env.BENCH_LOAD_SECONDS ?? 6);
+  const seconds = options.seconds ?? Number(process.env.BENCH_LOAD_SECONDS ?? 9);
   const line = options.line ?? ((text: string) => console.log(text));
 
   await withBenchDatabase(adminUrl, async (database) => {
@@ -49,6 +49,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
     });
     const ctx: AppContext = { config, database };
     const app = await buildApp(ctx, { web: false, logger: false });
+    const bare = await startBareFastify();
     try {
       await app.listen({ host: "127.0.0.1", port: 0 });
       const address = app.server.address();
@@ -81,7 +82,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
       await database.db.execute(sql`analyze customers`);
       line("");
       line(
-        `== GET /api/customers at ${rate(count)} customers (${dbName}): written in ${((performance.now() - started) / 1000).toFixed(1)} s; autocannon, ${connections} connections, ${seconds} s each, loopback ==`,
+        `== GET /api/customers at ${rate(count)} customers (${dbName}): written in ${((performance.now() - started) / 1000).toFixed(1)} s; autocannon in a worker thread, ${connections} connections, loopback; median of 3 interleaved rounds, ${seconds} s per query in all ==`,
       );
 
       const queries: [string, string][] = [
@@ -92,17 +93,23 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
         ["my customers, by KYC", `/api/customers?owner=${encodeURIComponent(person.sub)}&sort=kyc&limit=100`],
         ["deep page (the middle)", `/api/customers?offset=${Math.floor(count / 2)}&limit=100`],
       ];
+      const targets: LoadTarget[] = [{ label: "bare Fastify hello-world", url: bare.url }];
       for (const [label, url] of queries) {
         const check = await app.inject({ url, headers });
         if (check.statusCode !== 200) throw new Error(`${label}: ${check.statusCode} ${check.body}`);
-        const result = await autocannon({ url: `${base}${url}`, headers, connections, duration: seconds });
-        const failed = result.non2xx + result.errors + result.timeouts;
+        targets.push({ label: `${label} (${rate(check.json().total)} matching)`, url: `${base}${url}`, headers });
+      }
+      const [baseline, ...figures] = await measureLoads(targets, { connections, seconds });
+      line(`${baseline!.label.padEnd(50)} ${rate(baseline!.requestsPerSecond)} req/s`);
+      for (const f of figures) {
+        const failed = f.non2xx + f.errors;
         line(
-          `${label.padEnd(34)} ${rate(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms` +
-            `${failed > 0 ? ` (${failed} failed)` : ""} (${check.json().total} matching)`,
+          `${f.label.padEnd(50)} ${rate(f.requestsPerSecond)} req/s (${(f.requestsPerSecond / baseline!.requestsPerSecond).toFixed(3)}× bare), ` +
+            `p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${failed > 0 ? ` (${failed} failed)` : ""}`,
         );
       }
     } finally {
+      await bare.close();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

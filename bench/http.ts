@@ -61,8 +61,8 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const TARGET_RATIO = 0.3;
 
 /** One autocannon run on loopback, its load generated in a worker thread so it does not share the server's event loop. */
-async function cannon(target: LoadTarget, seconds: number) {
-  return autocannon({ url: target.url, connections: CONNECTIONS, headers: target.headers ?? {}, workers: 1, duration: seconds });
+async function cannon(target: LoadTarget, seconds: number, connections = CONNECTIONS) {
+  return autocannon({ url: target.url, connections, headers: target.headers ?? {}, workers: 1, duration: seconds });
 }
 
 /**
@@ -70,12 +70,13 @@ async function cannon(target: LoadTarget, seconds: number) {
  * route, …), each target's figure being its median round: a machine whose load drifts during the
  * run moves every target alike, so the ratios stay meaningful.
  */
-export async function measureLoads(targets: LoadTarget[]): Promise<LoadFigures[]> {
-  for (const target of targets) await cannon(target, 1);
+export async function measureLoads(targets: LoadTarget[], options: { connections?: number; seconds?: number } = {}): Promise<LoadFigures[]> {
+  const connections = options.connections ?? CONNECTIONS;
+  for (const target of targets) await cannon(target, 1, connections);
   const rounds = targets.map(() => [] as autocannon.Result[]);
-  const perRound = Math.max(1, Math.round(SECONDS / ROUNDS));
+  const perRound = Math.max(1, Math.round((options.seconds ?? SECONDS) / ROUNDS));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) rounds[i]!.push(await cannon(target, perRound));
+    for (const [i, target] of targets.entries()) rounds[i]!.push(await cannon(target, perRound, connections));
   }
   return targets.map((target, i) => {
     const sorted = [...rounds[i]!].sort((x, y) => x.requests.average - y.requests.average);

@@ -16,7 +16,9 @@
  * 1,000,000 deals (./tradeHistory.ts), and the Trades Blotter streaming to headless Chromium at
  * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
  *
- * `npm run bench -- blotter` runs the Trades Blotter's part alone.
+ * `npm run bench -- blotter` runs the Trades Blotter's part alone; `npm run bench -- stall` only
+ * the creation stall (0.) on both databases (`stall postgres`, `stall pglite`: one of them;
+ * BENCH_STALL_RUNS runs each), to measure or profile it alone (./creationStall.ts).
  *
  * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
  * created for the run and dropped after it.
@@ -30,7 +32,7 @@ import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { loadConfig } from "../server/config.ts";
 import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
-import { measurePgliteCreationStall } from "./pgliteStall.ts";
+import { creationStallBench, measureCreationStallOnFreshApp, type StallDatabase } from "./creationStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
 import { customersListBench } from "./customersList.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
@@ -83,7 +85,7 @@ async function main() {
       const headers = apiHeaders(token, org);
       const mirror = accountsMirrorOf(ctx)!;
       await measurePlatformCreationStall({ app, ctx, headers, accounts: ACCOUNTS, line });
-      await measurePgliteCreationStall(ACCOUNTS, line);
+      await measureCreationStallOnFreshApp({ accounts: ACCOUNTS, line });
 
       // 1. Mirror 100,000 accounts.
       line("");
@@ -220,7 +222,19 @@ async function main() {
 }
 
 const only = process.argv.slice(2);
-(only.includes("blotter") ? tradesBlotterBench({ adminUrl, line }) : main()).then(
+const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind) => only.includes(kind));
+(only.includes("blotter")
+  ? tradesBlotterBench({ adminUrl, line })
+  : only.includes("stall")
+    ? creationStallBench({
+        adminUrl,
+        accounts: ACCOUNTS,
+        runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+        databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+        line,
+      })
+    : main()
+).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error);

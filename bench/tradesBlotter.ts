@@ -32,7 +32,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
@@ -99,21 +99,17 @@ function serverMeter(running: Running) {
   };
 }
 
-/** Bytes the page received on its blotter stream (Chromium's network events, as on the wire). */
-async function streamBytes(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  const streams = new Set<string>();
-  let bytes = 0;
-  cdp.on("Network.requestWillBeSent", (e) => {
-    if (e.request.url.includes("/api/tradesBlotter/stream")) streams.add(e.requestId);
-  });
-  cdp.on("Network.dataReceived", (e) => {
-    if (streams.has(e.requestId)) bytes += e.encodedDataLength || e.dataLength;
-  });
+/**
+ * Bytes written to the page's blotter stream, counted by the server (one page streams at a time).
+ * Chromium's network events cannot see it: the blotter reads its stream in a Web Worker
+ * (decision 0047), which a page's CDP session does not cover.
+ */
+function streamBytes(running: Running) {
+  const written = () => running.app.blotterStreams.stats().bytesWritten;
+  let from = written();
   return {
-    reset: () => (bytes = 0),
-    read: () => bytes,
+    reset: () => void (from = written()),
+    read: () => written() - from,
   };
 }
 
@@ -272,7 +268,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       line(`platform: ${n(accounts.items.length)} accounts, ${symbols.length} symbols; the Trades Blotter assigned to it alone`);
 
       if (!subscribersOnly) {
-        const bytes = await streamBytes(context, page);
+        const bytes = streamBytes(running);
         const bareContext = await browser.newContext(contextOptions);
         await bareContext.addInitScript({ content: PROBE_SCRIPT });
         const bundle = agGridBundle();
@@ -280,7 +276,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
         await bareContext.route(`${base}${BARE_PAGE_PATH}`, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: bareHtml }));
         await bareContext.route(`${base}${BARE_SCRIPT_PATH}`, (route) => route.fulfill({ contentType: "text/javascript; charset=utf-8", body: bundle }));
         const barePage = await bareContext.newPage();
-        const bareBytes = await streamBytes(bareContext, barePage);
+        const bareBytes = streamBytes(running);
 
         const measure = async (target: Page, meter: { reset(): void; read(): number }, rate: number, open: () => Promise<void>): Promise<PhaseFigures> => {
           const publisher = publishAtRate(running.app.bus, trades, rate);

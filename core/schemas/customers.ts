@@ -105,6 +105,10 @@ export const CustomerSchema = z.object({
 });
 export type Customer = z.infer<typeof CustomerSchema>;
 
+/** A member who can own customers (GET /api/customers/owners: the owner picker and filter). */
+export const CustomerOwnerSchema = z.object({ sub: z.string(), name: z.string().nullable(), email: z.string().nullable() });
+export type CustomerOwner = z.infer<typeof CustomerOwnerSchema>;
+
 export const CustomerListSchema = z.object({ items: z.array(CustomerSchema), total: z.number().int() });
 export type CustomerPage = z.infer<typeof CustomerListSchema>;
 

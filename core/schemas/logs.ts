@@ -54,7 +54,11 @@ export const AuditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 
-export const AuditPageSchema = z.object({ items: z.array(AuditEventSchema), total: z.number().int() });
+export const AuditPageSchema = z.object({
+  items: z.array(AuditEventSchema),
+  total: z.number().int().meta({ description: "The matching rows, counted up to 10,000 past the offset (see totalCapped)" }),
+  totalCapped: z.boolean().meta({ description: "true when more rows match than were counted: total is then a lower bound" }),
+});
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const AUDIT_CSV_COLUMNS = [

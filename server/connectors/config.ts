@@ -1,7 +1,7 @@
 /**
  * How a platform's connection is described, validated once where it enters (the API, the
- * database). One schema gives the type too. Simulated servers and the MT5 Web API so far; the
- * Match-Trader Broker API and MT4 gateway kinds join this union when their connectors land.
+ * database). One schema gives the type too: simulated servers, the MT5 Web API and the Match-Trader
+ * Broker API; the MT4 gateway kind joins this union when its connector lands.
  */
 import { z } from "zod";
 import { TRADE_PLATFORM_TYPES } from "../../core/trading/platform.ts";
@@ -48,8 +48,27 @@ export const mt5WebApiConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-export const connectorConfigSchema = z.discriminatedUnion("kind", [simulatedConnectorConfigSchema, mt5WebApiConnectorConfigSchema]);
+/** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL, gRPC feed, API token. */
+export const matchTraderApiConnectorConfigSchema = z.object({
+  kind: z.literal("matchTraderApi"),
+  apiUrl: z.url({ protocol: /^https?$/ }),
+  /** host:port of the gRPC feed; the REST host and port by default. */
+  grpcAddress: z.string().min(3).max(300).optional(),
+  /** The decrypted API token: stored encrypted by the platform service, never logged or returned. */
+  apiKey: z.string().min(1),
+  /** PEM certificates to trust for a server with a private CA (never "any certificate"). */
+  ca: z.string().max(100_000).optional(),
+  requestsPerMinute: z.number().int().min(1).max(100_000).optional(),
+  ...timeouts,
+});
+
+export const connectorConfigSchema = z.discriminatedUnion("kind", [
+  simulatedConnectorConfigSchema,
+  mt5WebApiConnectorConfigSchema,
+  matchTraderApiConnectorConfigSchema,
+]);
 
 export type ConnectorConfig = z.infer<typeof connectorConfigSchema>;
 export type SimulatedConnectorConfig = z.infer<typeof simulatedConnectorConfigSchema>;
 export type Mt5WebApiConnectorConfig = z.infer<typeof mt5WebApiConnectorConfigSchema>;
+export type MatchTraderApiConnectorConfig = z.infer<typeof matchTraderApiConnectorConfigSchema>;

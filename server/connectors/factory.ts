@@ -3,6 +3,7 @@ import type { Clock } from "./clock.ts";
 import type { ConnectorConfig } from "./config.ts";
 import type { TradePlatformConnector } from "./connector.ts";
 import { NO_INTERNAL_TARGETS, type TargetPolicy } from "./target.ts";
+import { createMatchTraderApiConnector } from "./matchTraderApi/transport.ts";
 import { createMt5WebApiConnector } from "./mt5WebApi/connector.ts";
 import { createSimulatedConnector } from "./simulated/connector.ts";
 import { SimulatedServerRegistry } from "./simulated/registry.ts";
@@ -46,6 +47,19 @@ export function createConnector(
         ca: config.caCertificate,
         credentials: config.credentials,
         targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
+        clock: dependencies.clock,
+        requestTimeoutMs: config.requestTimeoutMs,
+        connectTimeoutMs: config.connectTimeoutMs,
+      });
+    // Not reachable from the API yet: "Your server" does not offer it until its connector checks
+    // targets like the MT5 one (server/connectors/target.ts).
+    case "matchTraderApi":
+      return createMatchTraderApiConnector({
+        apiUrl: config.apiUrl,
+        grpcAddress: config.grpcAddress,
+        token: config.apiKey,
+        ca: config.ca,
+        requestsPerMinute: config.requestsPerMinute,
         clock: dependencies.clock,
         requestTimeoutMs: config.requestTimeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,

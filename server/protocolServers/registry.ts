@@ -1,6 +1,6 @@
 /**
  * The local protocol servers `npm run simulator` starts, one entry per protocol: the MT5 Web API
- * now; the Match-Trader Broker API and the MT4 manager gateway join this list with the same shape
+ * and the Match-Trader Broker API now; the MT4 manager gateway joins this list with the same shape
  * (a name, a platform, a default port and seed, and `start`). Each runs the simulation engine
  * behind its vendor's protocol, in the simulator's own process, so Toolbox reaches it as it would
  * a real server — and can be killed and started again while the trading server keeps running.
@@ -8,6 +8,7 @@
 import type { TradePlatformType } from "../../core/trading/index.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../connectors/simulated/server.ts";
 import type { TestCertificate } from "./certificates.ts";
+import { startMatchTraderServer } from "./matchTrader/server.ts";
 import { Mt5WebApiServer } from "./mt5WebApi/server.ts";
 
 export interface ProtocolServerOptions {
@@ -103,6 +104,44 @@ const mt5WebApi: ProtocolServerDefinition = {
   },
 };
 
-export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi];
+const matchTraderApi: ProtocolServerDefinition = {
+  name: "matchTraderApi",
+  platform: "MatchTrader",
+  defaultPort: 18480,
+  defaultSeed: 7007,
+  async start(options) {
+    // REST on the port, the gRPC feed on the next one (plain HTTP for now: decision 0056).
+    const server = await startMatchTraderServer({
+      simulated: { seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate },
+      host: options.host,
+      port: options.port,
+      grpcPort: options.port + 1,
+    });
+    return {
+      name: "matchTraderApi",
+      platform: "MatchTrader",
+      details: [
+        ["API URL", server.url],
+        ["gRPC feed", server.grpcAddress],
+        ["API token", server.token],
+        ["System UUID", server.systemUuid],
+        ["Accounts", String(options.accounts)],
+        ["Seed", String(options.seed)],
+      ],
+      applyFaults(request) {
+        if (request.restore) server.faults.restore();
+        if (request.refuse) server.faults.refuseConnections(true);
+        else if (request.drop) server.faults.dropConnections();
+        if (request.slowMs !== undefined) server.faults.slowAnswers(request.slowMs);
+        if (request.rejectNext !== undefined) server.faults.rejectNext(request.rejectNext);
+        if (request.duplicateEvents !== undefined) server.faults.duplicateStream(request.duplicateEvents);
+        if (request.dropAfterNextBalance) server.faults.dropAnswerOf("/v1/deposits/manual");
+      },
+      close: () => server.close(),
+    };
+  },
+};
+
+export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi, matchTraderApi];
 
 export { DEFAULT_MANAGER };

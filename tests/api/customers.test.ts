@@ -167,6 +167,18 @@ describeDb("customers", () => {
     expect(res.statusCode).toBe(403);
   });
 
+  it("lists the members who can own a customer to anyone who reads customers, by name, without roles", async () => {
+    const res = await call("GET", "/api/customers/owners", undefined, readerH);
+    expect(res.statusCode, res.body).toBe(200);
+    const owners = res.json<{ sub: string; name: string | null; email: string | null }[]>();
+    // Every member (the earlier tests may have added some), by name.
+    expect(owners.map((o) => o.sub)).toEqual(expect.arrayContaining([admin.sub, clerk.sub, reader.sub]));
+    const names = owners.map((o) => o.name ?? "");
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(owners.find((o) => o.sub === clerk.sub)).toEqual({ sub: clerk.sub, name: "Cleo Clerk", email: clerk.email });
+    expect((await call("GET", "/api/customers/owners", undefined, otherH)).json().map((o: { sub: string }) => o.sub)).toEqual([stranger.sub]);
+  });
+
   it("links accounts of two platforms with their balance and equity; an account has one customer; delete unlinks, never deletes", async () => {
     const first = await create({ name: "Linked Larsen", email: "larsen@example.com" });
     const second = await create({ name: "Second Svensson" });

@@ -4,12 +4,14 @@
  * organizations, retention, `Module.logs` refusals and tenant isolation; the server journal of a
  * simulated platform with its filters and its live tail.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
+import { AuditQuerySchema } from "../../core/schemas/logs.ts";
 import { auditEvents } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { sweepAudit } from "../../server/modules/logs/audit.ts";
+import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { AUDIT_COUNT_CAP, auditPageQuery, sweepAudit } from "../../server/modules/logs/audit.ts";
 import { describeDb } from "../helpers/db.ts";
 import { authorize, browse, pathOf, signIn, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -154,6 +156,61 @@ describeDb("logs: the audit log and the server journals", () => {
     // Filters combine.
     expect((await list(`${window}&actor=bob&action=customer.created`)).items.map((r) => r.targetId)).toEqual(["cust-21", "cust-15", "cust-9", "cust-3"]);
   });
+
+  it("counts a large log only up to a cap past the page, and searches its text through the trigram index", async () => {
+    const { db } = t.ctx.database;
+    const big = newPerson("Bea Bigorg");
+    const bigOrg = await signUp(t, tokens, big);
+    const extra = 150;
+    const at = Date.parse("2026-04-01T00:00:00Z");
+    for (let start = 0; start < AUDIT_COUNT_CAP + extra; start += 2_000) {
+      await db.insert(auditEvents).values(
+        Array.from({ length: Math.min(2_000, AUDIT_COUNT_CAP + extra - start) }, (_, k) => {
+          const i = start + k;
+          return {
+            organizationId: bigOrg,
+            actorSub: "sub-bulk",
+            actorName: "Bulk Writer",
+            action: "customer.updated",
+            targetType: "customer",
+            targetId: `bulk-${i}`,
+            before: { status: "lead" },
+            after: { status: i === 4321 ? "needle-status-quetzal" : "active" },
+            at: new Date(at + i * 1_000),
+          };
+        }),
+      );
+    }
+    const list = async (query: string) => {
+      const res = await as(big, bigOrg, `/api/logs/audit?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ items: { targetId: string }[]; total: number; totalCapped: boolean }>();
+    };
+    // The first page: more match than the cap, so the total is the cap and says so.
+    const first = await list("limit=100");
+    expect(first).toMatchObject({ total: AUDIT_COUNT_CAP, totalCapped: true });
+    expect(first.items).toHaveLength(100);
+    // Further on, the cap counts past the offset: here every match is counted, exactly.
+    expect(await list("limit=100&offset=200")).toMatchObject({ total: AUDIT_COUNT_CAP + extra, totalCapped: false });
+    // A short last page and a narrow filter are exact without counting past them.
+    expect(await list(`limit=100&offset=${AUDIT_COUNT_CAP + 100}`)).toMatchObject({ total: AUDIT_COUNT_CAP + extra, totalCapped: false });
+    expect(await list("q=NEEDLE-status")).toMatchObject({ total: 1, totalCapped: false, items: [{ targetId: "bulk-4321" }] });
+    // Text across the fields' boundary (a line break) matches nothing.
+    expect((await list("q=bulk-4321%0Acustomer")).total).toBe(0);
+
+    // The free text is answered from the trigram index (on PGlite as on PostgreSQL): with table
+    // scans and plain index scans a last resort, the plan reads audit_events_search_trgm_idx.
+    // After a vacuum (autovacuum's job in service) the index's statistics know its trigrams.
+    await db.execute(sql`vacuum analyze audit_events`);
+    const plan = await db.transaction(async (tx) => {
+      for (const setting of ["enable_seqscan", "enable_indexscan"]) await tx.execute(sql.raw(`set local ${setting} = off`));
+      const result = await tx.execute(sql`explain ${auditPageQuery(tx as unknown as typeof db, bigOrg, AuditQuerySchema.parse({ q: "quetzal" }))}`);
+      return rowsOf<Record<string, string>>(result)
+        .map((r) => Object.values(r)[0])
+        .join("\n");
+    });
+    expect(plan).toContain("audit_events_search_trgm_idx");
+  }, 120_000);
 
   it("exports the filtered view as CSV, with before/after as JSON and formulas neutralised", async () => {
     await t.ctx.database.db.insert(auditEvents).values({

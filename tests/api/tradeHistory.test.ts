@@ -11,6 +11,8 @@ import { lotsToVolume, type Deal, type TradeEvent } from "../../core/trading/ind
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
 import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
+import { positionColumns } from "../../server/modules/tradeHistory/rows.ts";
+import { databaseNow, deletePositions, REMOVAL_PAGE, removePositionsNotListed, upsertPositions } from "../../server/modules/tradeHistory/writes.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
@@ -171,6 +173,30 @@ describeDb("trade history store and blotter API", () => {
       const after = await storedDeals(platformA);
       expect(after.every((r) => r.n === 1)).toBe(true);
       expect(after.length).toBe(before.length);
+    });
+    it("removes the stored positions the platform no longer lists, a page of stored rows at a time, each exactly once", async () => {
+      await backfilled(platformA);
+      const open = (await connectorA.openPositions()).map((p) => p.id);
+      const template = positionColumns((await connectorA.openPositions())[0]!);
+      // More stored positions than several pages of the removal's scan, interleaved with the real ones by id.
+      const stale = Array.from({ length: 2 * REMOVAL_PAGE + 345 }, (_, i) => `${String(i).padStart(5, "0")}-stale`);
+      const platform = { id: platformA, organizationId: orgA };
+      await upsertPositions(
+        t.ctx.database.db,
+        platform,
+        stale.map((positionId) => ({ ...template, positionId })),
+      );
+      const readBefore = await databaseNow(t.ctx.database.db);
+      const stillListed = stale.filter((_, i) => i % 3 === 0);
+      try {
+        await removePositionsNotListed(t.ctx.database.db, platformA, new Set([...open, ...stillListed]), readBefore);
+        const stored = rowsOf<{ position_id: string }>(
+          await t.ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformA}::uuid`),
+        ).map((r) => r.position_id);
+        expect(stored.sort()).toEqual([...open, ...stillListed].sort());
+      } finally {
+        await deletePositions(t.ctx.database.db, platformA, stale);
+      }
     });
   });
 

@@ -95,6 +95,58 @@ describe("customers as a back-office clerk works them", () => {
     ]);
   });
 
+  it("gives a customer an owner, filters the list by owner (in the URL), and takes the owner away", async () => {
+    await page.goto("/customers");
+    const ownedName = `Owned ${stamp}`;
+    await page.getByRole("button", { name: "New customer" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Name").fill(ownedName);
+    await dialog.getByRole("combobox", { name: "Owner" }).click();
+    await page.getByRole("option", { name: demo().email }).click();
+    await dialog.getByRole("button", { name: "Create customer" }).click();
+    await page.waitForURL((u) => !!u.searchParams.get("customer"), { timeout: 15_000 });
+    const panel = page.getByRole("dialog");
+    await panel.getByRole("heading", { name: ownedName }).waitFor();
+    const id = new URL(page.url()).searchParams.get("customer")!;
+    const saved = await apiFromPage<{ ownerSub: string | null; ownerName: string | null }>(page, `/api/customers/${id}`);
+    expect(saved.ownerSub).toBeTruthy();
+    await panel.getByText(saved.ownerName!, { exact: true }).waitFor();
+    await panel.getByRole("button", { name: "Close customer" }).click();
+
+    // The filter bar: this stamp's customers, then only those the demo member owns.
+    await page.getByRole("search", { name: "Filter customers" }).getByLabel("Search").fill(stamp);
+    await page.waitForURL((u) => u.searchParams.get("q") === stamp, { timeout: 10_000 });
+    const names = () => page.locator('[role="gridcell"][col-id="name"]').allTextContents();
+    await expect.poll(async () => (await names()).sort(), { timeout: 15_000 }).toEqual([name, ownedName].sort());
+    await page.getByRole("search", { name: "Filter customers" }).getByRole("combobox", { name: "Owner" }).click();
+    await page.getByRole("option", { name: demo().email }).click();
+    await page.waitForURL((u) => u.searchParams.get("owner") === saved.ownerSub, { timeout: 10_000 });
+    await expect.poll(names, { timeout: 15_000 }).toEqual([ownedName]);
+    await page.reload();
+    await expect.poll(names, { timeout: 20_000 }).toEqual([ownedName]);
+    await expect.poll(() => page.getByRole("combobox", { name: "Owner" }).textContent(), { timeout: 10_000 }).toContain(demo().email);
+
+    // Nobody: the customers without an owner.
+    await page.getByRole("combobox", { name: "Owner" }).click();
+    await page.getByRole("option", { name: "Nobody" }).click();
+    await page.waitForURL((u) => u.searchParams.get("owner") === "none", { timeout: 10_000 });
+    await expect.poll(names, { timeout: 15_000 }).toEqual([name]);
+
+    // Editing takes the owner away: the customer is now among those nobody owns.
+    await page.goto(`/customers?q=${stamp}&owner=none&customer=${id}`);
+    const sheet = page.getByRole("dialog");
+    await sheet.getByRole("heading", { name: ownedName }).waitFor({ timeout: 15_000 });
+    await sheet.getByRole("button", { name: "Edit" }).click();
+    const edit = page.getByRole("dialog", { name: `Edit ${ownedName}` });
+    await edit.getByRole("combobox", { name: "Owner" }).click();
+    await page.getByRole("option", { name: "Nobody" }).click();
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "hidden" });
+    expect((await apiFromPage<{ ownerSub: string | null }>(page, `/api/customers/${id}`)).ownerSub).toBeNull();
+    await sheet.getByRole("button", { name: "Close customer" }).click();
+    await expect.poll(async () => (await names()).sort(), { timeout: 15_000 }).toEqual([name, ownedName].sort());
+  });
+
   it("imports a file with one bad row: reported by line, nothing written until the valid rows are chosen", async () => {
     const file = [
       `kind,name,email,country,tags`,

@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, ms = 60_000) {
+async function waitForHealth(url: string, child: ChildProcess, ms = 180_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`Toolbox exited early with code ${child.exitCode}`);

@@ -1,8 +1,8 @@
 /**
  * The overview (`/`) as the demo organization's dealer sees it (issue 10, "Overview"): a tile per
  * demo platform whose figures are those of GET /api/overview (read from the page's own requests),
- * the volume and P/L charts drawn with their 24 h / 7 d toggle, the recent inbox and the copier's
- * placeholder.
+ * the volume and P/L charts drawn with their 24 h / 7 d toggle and the values at the cursor, the
+ * recent inbox (live: a demo server's outage appears without a reload) and the copier's placeholder.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -29,6 +29,9 @@ describe("the overview as a dealer reads it", () => {
   /** The newest answers the page itself received. */
   let latest: Overview | null = null;
   let inbox: InboxPage | null = null;
+  /** How many answers of each the page has received. */
+  let overviewAnswers = 0;
+  let inboxAnswers = 0;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -37,8 +40,13 @@ describe("the overview as a dealer reads it", () => {
       const url = new URL(response.url());
       if (!response.ok()) return;
       try {
-        if (url.pathname === "/api/overview") latest = (await response.json()) as Overview;
-        else if (url.pathname === "/api/inbox" && url.searchParams.get("limit") === "5") inbox = (await response.json()) as InboxPage;
+        if (url.pathname === "/api/overview") {
+          latest = (await response.json()) as Overview;
+          overviewAnswers++;
+        } else if (url.pathname === "/api/inbox" && url.searchParams.get("limit") === "5") {
+          inbox = (await response.json()) as InboxPage;
+          inboxAnswers++;
+        }
       } catch {
         // a body gone with the page: the next answer will do
       }
@@ -147,6 +155,37 @@ describe("the overview as a dealer reads it", () => {
       )
       .toBe(true);
     expect(await page.getByRole("radio", { name: "7 d" }).getAttribute("aria-checked")).toBe("true");
+
+    // Pointing at the volume chart shows the values at the cursor: the day and each platform's
+    // volume, the figures of that day's row in the table.
+    const figureOf = page.getByRole("slider", { name: "Volume (lots) at a time" }).locator("xpath=ancestor::figure");
+    const readout = figureOf.getByTestId("chart-readout");
+    expect(await readout.textContent()).toMatch(/^Point at the chart/);
+    const box = (await figureOf.locator("canvas").first().boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/ UTC/);
+    await expect
+      .poll(
+        async () => {
+          const text = (await readout.textContent()) ?? "";
+          const day = text.slice(0, text.indexOf(" UTC"));
+          const table = page.getByRole("table", { name: /^Volume \(lots\) by platform/ });
+          const cols = (await table.locator("thead th").allTextContents()).slice(1);
+          const row = (
+            await table
+              .locator("tbody tr")
+              .evaluateAll((trs) =>
+                trs.map((tr) => [tr.querySelector("th")?.textContent ?? "", ...[...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")]),
+              )
+          ).find((r) => r[0] === day);
+          return row !== undefined && cols.every((name, c) => text.includes(`${name}: ${row[c + 1]}`));
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBe(true);
+    // Leaving the chart clears the readout.
+    await page.mouse.move(0, 0);
+    await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/^Point at the chart/);
   });
 
   it("lists the five newest inbox items and keeps a place for the Trades Copier", async () => {
@@ -159,6 +198,46 @@ describe("the overview as a dealer reads it", () => {
     } else {
       await recent.getByText("No notifications yet", { exact: false }).waitFor();
     }
+    // Live: the recent inbox follows the inbox's stream, not a timer. While nothing happens it
+    // is not read again (the platform figures are, twice meanwhile) …
+    const answers = inboxAnswers;
+    const seen = overviewAnswers;
+    await expect.poll(() => overviewAnswers, { timeout: 30_000 }).toBeGreaterThanOrEqual(seen + 2);
+    expect(inboxAnswers).toBe(answers);
+    // … and a new notification (a demo server's link drops) appears without a reload.
+    const platform = latest!.platforms[0]!;
+    const fault = (action: string) =>
+      page.evaluate(
+        async ({ id, action }) => {
+          const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
+          const user = JSON.parse(localStorage.getItem(key)!);
+          const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
+          const r = await fetch(`/api/tradePlatforms/${id}/simulator/faults`, {
+            method: "POST",
+            headers: {
+              Authorization: `Bearer ${user.access_token}`,
+              OrganizationId: profile.state?.currentOrganizationId ?? "",
+              "content-type": "application/json",
+              "X-Requested-With": "XMLHttpRequest",
+            },
+            body: JSON.stringify({ action }),
+          });
+          return r.status;
+        },
+        { id: platform.platformId, action },
+      );
+    try {
+      expect(await fault("disconnect")).toBe(200);
+      await recent
+        .getByRole("listitem")
+        .filter({ hasText: `${platform.name} disconnected` })
+        .first()
+        .waitFor({ timeout: 20_000 });
+      expect(inboxAnswers).toBeGreaterThan(answers);
+    } finally {
+      await fault("restore");
+    }
+
     const copier = page.getByRole("region", { name: "Trades Copier — not set up yet" });
     await copier.waitFor();
     expect(await copier.textContent()).toMatch(/copies today/i);

@@ -4,6 +4,10 @@
  * benchmarks can use it too.
  */
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { openDatabase, type Database } from "../../server/db/client.ts";
 
@@ -25,7 +29,7 @@ export async function postgresProblem(url: string, timeoutMs = 3000): Promise<st
 
 /** A fresh, migrated database on the server at `adminUrl`; `drop` closes it and drops it. */
 export async function createPostgresDatabase(adminUrl: string, prefix = "toolbox_test"): Promise<DroppableDatabase> {
-  const empty = await createEmptyPostgresDatabase(adminUrl, prefix);
+  const empty = await createEmptyPostgresDatabase(adminUrl, prefix, await postgresTemplate(adminUrl));
   const database = await openDatabase({ databaseUrl: empty.url, dataDir: "" });
   return {
     ...database,
@@ -37,9 +41,9 @@ export async function createPostgresDatabase(adminUrl: string, prefix = "toolbox
 }
 
 /** A new, empty database on the server at `adminUrl` (for a process of its own to migrate); `drop` removes it. */
-export async function createEmptyPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createEmptyPostgresDatabase(adminUrl: string, prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(6).toString("hex")}`;
-  await onServer(adminUrl, `create database ${name}`);
+  await onServer(adminUrl, `create database ${name}${template ? ` template ${template}` : ""}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(adminUrl, `drop database if exists ${name} with (force)`) };
@@ -57,8 +61,85 @@ export async function withEmptyPostgresDatabase<T>(adminUrl: string, prefix: str
 
 /** In-memory PGlite, migrated; `drop` closes it. */
 export async function createPgliteDatabase(): Promise<DroppableDatabase> {
-  const database = await openDatabase({ dataDir: "memory://" });
+  const database = await openDatabase({ dataDir: "memory://", pgliteTemplate: await pgliteTemplate() });
   return { ...database, drop: () => database.close() };
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a migrated, empty database on the server to copy (CREATE DATABASE … TEMPLATE),
+ * made once per set of migrations: a copy takes a tenth of the time of running every migration.
+ * Made under an advisory lock, under a temporary name and renamed when complete, so parallel
+ * test processes neither build it twice nor copy half of it. Older templates are dropped.
+ */
+function postgresTemplate(adminUrl: string): Promise<string> {
+  let made = templates.get(adminUrl);
+  if (!made) {
+    made = (async () => {
+      const name = `toolbox_template_${migrationsHash()}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query("select pg_advisory_lock(hashtext('toolbox test template'))");
+        const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+        if (exists.rowCount === 0) {
+          const old = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'toolbox\\_template\\_%'");
+          for (const { datname } of old.rows) await admin.query(`drop database if exists ${datname} with (force)`);
+          const building = `${name}_partial`;
+          await admin.query(`drop database if exists ${building} with (force)`);
+          await admin.query(`create database ${building}`);
+          const url = new URL(adminUrl);
+          url.pathname = `/${building}`;
+          const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+          await database.close();
+          await admin.query(`alter database ${building} rename to ${name}`);
+        }
+        return name;
+      } finally {
+        await admin.query("select pg_advisory_unlock(hashtext('toolbox test template'))").catch(() => {});
+        await admin.end();
+      }
+    })();
+    made.catch(() => templates.delete(adminUrl));
+    templates.set(adminUrl, made);
+  }
+  return made;
+}
+
+/** What a template depends on: every migration file and the PGlite version. */
+function migrationsHash(): string {
+  const migrations = fileURLToPath(new URL("../../server/db/migrations", import.meta.url));
+  const hash = crypto.createHash("sha256");
+  hash.update(fs.readFileSync(fileURLToPath(new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url))));
+  for (const file of fs.readdirSync(migrations, { recursive: true, encoding: "utf8" }).sort()) {
+    const full = path.join(migrations, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A migrated, empty PGlite database as a file, made once per set of migrations and PGlite
+ * version and shared by every test process: opening from it skips initdb, which takes seconds
+ * on a two-core machine (about 10× faster). Migrations still run on open, so a stale file could
+ * only cost time, never correctness.
+ */
+function pgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const file = path.join(os.tmpdir(), `toolbox-pglite-template-${migrationsHash()}.tar`);
+    if (fs.existsSync(file)) return file;
+    const fresh = await openDatabase({ dataDir: "memory://" });
+    try {
+      await fresh.dumpTo!(file);
+    } finally {
+      await fresh.close();
+    }
+    return file;
+  })();
+  return template;
 }
 
 async function onServer(adminUrl: string, statement: string): Promise<void> {

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ADMIN_CLAIM, hasAccess, hasModuleAccess, isOrganizationAdmin, MODULES, moduleClaimType, type Claim, type Permission } from "../../core/access.ts";

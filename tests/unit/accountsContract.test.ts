@@ -1,3 +1,4 @@
+// @vitest-environment node
 /**
  * The accounts forms check with the API's own schemas (core/schemas/): what the form accepts the
  * API accepts, what it refuses it refuses with the API's words, at the same limits.

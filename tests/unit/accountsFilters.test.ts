@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { accountsQuery, accountsQueryString, activeFilterCount, EMPTY_FILTERS, invalidRangeFields } from "~/features/accounts/accountFilters";
 import { accountKey, parseAccountKey } from "~/features/accounts/accountTypes";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 /** The blotter's row batcher (app/features/trades-blotter/rowBatcher.ts), filters in the URL, and side-panel figures. */
 import { describe, expect, it } from "vitest";
 import { blotterRowFilter, BlotterFiltersSchema, type BlotterRow } from "@core/schemas/blotterLive";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 /**
  * Both blotter modes show one row shape: a deal read back from the trade history store
  * (`rowOfStoredDeal`) is the row the live stream sends for it (`dealRow`), and the screen's filters

@@ -1,3 +1,4 @@
+// @vitest-environment node
 /**
  * The side panel's figures kept incrementally (app/features/trades-blotter/blotterTotals.ts,
  * createTotalsAccumulator) equal a full recomputation (totalsOf, exposureOf) over the same rows,

@@ -1,3 +1,4 @@
+// @vitest-environment node
 /**
  * The customers CSV reader and writer (server/modules/customers/csv.ts): the import reports errors
  * by the line a record starts on, so quoted fields with line breaks must count their lines.

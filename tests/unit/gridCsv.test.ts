@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { ColDef } from "ag-grid-community";
 import { buildCsv, csvCell, csvFileName } from "~/ui/grid/csv";

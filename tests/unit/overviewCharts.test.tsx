@@ -1,4 +1,5 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Overview } from "@core/schemas/overview";
 import { OverviewCharts, seriesOf } from "~/features/overview/OverviewCharts";
@@ -63,5 +64,30 @@ describe("the overview's volume and P/L charts", () => {
     expect(screen.getByText(/Total: Alpha MT5 -20\.25, Beta MT4 3\.00/)).toBeTruthy();
     expect(screen.getByText(/Total: Alpha MT5 1\.50, Beta MT4 0\.10/)).toBeTruthy();
     expect(screen.getByRole("radio", { name: "24 h" }).getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("reads the values at a time from the keyboard: focus shows the latest bucket, the arrows move through them", async () => {
+    const user = userEvent.setup();
+    render(<OverviewCharts overview={overview} platforms={platforms} />);
+    const slider = screen.getByRole("slider", { name: "Volume (lots) at a time" });
+    const readout = () => within(slider.closest("figure")!).getByTestId("chart-readout").textContent;
+    expect(readout()).toMatch(/^Point at the chart/);
+
+    await user.tab(); // the period's radio group
+    while (document.activeElement !== slider) await user.tab();
+    expect(readout()).toBe("05:00 UTCAlpha MT5: 1.50Beta MT4: 0.00");
+    expect(slider.getAttribute("aria-valuetext")).toBe("05:00 UTC: Alpha MT5 1.50, Beta MT4 0.00");
+    await user.keyboard("{ArrowLeft}");
+    expect(readout()).toBe("04:00 UTCAlpha MT5: 0.00Beta MT4: 0.00");
+    await user.keyboard("{Home}");
+    expect(readout()).toBe("06:00 UTCAlpha MT5: 0.00Beta MT4: 0.10");
+    expect(slider.getAttribute("aria-valuenow")).toBe("0");
+
+    // The P/L chart reads its own figures; leaving a chart clears its readout.
+    await user.tab();
+    const profit = screen.getByRole("slider", { name: "P/L at a time" });
+    expect(document.activeElement).toBe(profit);
+    expect(readout()).toMatch(/^Point at the chart/);
+    expect(within(profit.closest("figure")!).getByTestId("chart-readout").textContent).toBe("05:00 UTCAlpha MT5: -20.25Beta MT4: 0.00");
   });
 });

@@ -1,3 +1,4 @@
+// @vitest-environment node
 /**
  * The connect/edit form checks its values with the API's own schemas (core/schemas/platform.ts):
  * one contract, so the form never accepts what the API refuses, nor says it in other words.

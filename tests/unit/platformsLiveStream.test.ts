@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { retry } from "~/api/retry";
 import { readRemovedPlatform, readStateUpdates, useLiveStateStore } from "~/features/trade-platforms/live/liveStateStore";

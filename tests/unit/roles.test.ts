@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { ADMIN_CLAIM, hasModuleAccess, MODULES } from "../../core/access.ts";
 import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, ROLE_PRESETS, roleOfAccess } from "../../core/roles.ts";

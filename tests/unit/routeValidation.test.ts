@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { isPluginId, isPluginVersion, isTradePlatformType, isUuid, parsePluginEditor, routeRules, validateRoute, type RouteRule } from "@core/routeValidation";
 import { validatedLoader } from "~/features/routing/validatedLoader";

@@ -1,4 +1,4 @@
-import { CUSTOMER_STATUSES, CustomerFieldsSchema, KYC_LABELS, KYC_STATES, type Customer } from "@core/schemas/customers";
+import { CUSTOMER_STATUSES, CustomerFieldsSchema, KYC_LABELS, KYC_STATES, type Customer, type CustomerOwner } from "@core/schemas/customers";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "~/api";
 import { Button } from "~/ui/Button";
@@ -6,9 +6,9 @@ import { DialogContent, DialogRoot } from "~/ui/Dialog";
 import { Field } from "~/ui/Field";
 import { FormAlert } from "~/ui/FormAlert";
 import { Input } from "~/ui/Input";
-import { Select } from "~/ui/Select";
+import { Select, type SelectOption } from "~/ui/Select";
 import { statusLabel } from "./CustomerBadges";
-import { customersApi, type CustomerInput } from "./customersApi";
+import { customersApi, NO_OWNER, ownerLabel, useCustomerOwners, type CustomerInput } from "./customersApi";
 
 interface Form {
   kind: "person" | "company";
@@ -19,9 +19,11 @@ interface Form {
   status: Customer["status"];
   kyc: Customer["kyc"];
   tags: string;
+  /** A member's sub, or NO_OWNER. */
+  owner: string;
 }
 
-const EMPTY: Form = { kind: "person", name: "", email: "", phone: "", country: "", status: "lead", kyc: "notStarted", tags: "" };
+const EMPTY: Form = { kind: "person", name: "", email: "", phone: "", country: "", status: "lead", kyc: "notStarted", tags: "", owner: NO_OWNER };
 const formOf = (c: Customer): Form => ({
   kind: c.kind,
   name: c.name,
@@ -31,6 +33,7 @@ const formOf = (c: Customer): Form => ({
   status: c.status,
   kyc: c.kyc,
   tags: c.tags.join(", "),
+  owner: c.ownerSub ?? NO_OWNER,
 });
 
 /**
@@ -53,14 +56,17 @@ export function CustomerDialog({
   const [touched, setTouched] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const owners = useCustomerOwners();
+  const { owner, ...fields } = form;
   const input: CustomerInput = {
-    ...form,
+    ...fields,
+    ownerSub: owner === NO_OWNER ? null : owner,
     tags: form.tags
       .split(",")
       .map((t) => t.trim())
       .filter(Boolean),
   };
-  const parsed = CustomerFieldsSchema.omit({ ownerSub: true }).safeParse(input);
+  const parsed = CustomerFieldsSchema.safeParse(input);
   const errors: Partial<Record<keyof Form, string>> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0]) as keyof Form] ??= issue.message;
   const show = (k: keyof Form) => (touched ? errors[k] : undefined);
@@ -128,6 +134,9 @@ export function CustomerDialog({
           <Field label="Tags" description="Separated by commas" error={show("tags")}>
             <Input value={form.tags} onChange={(e) => set("tags")(e.target.value)} autoComplete="off" />
           </Field>
+          <Field label="Owner" description="The member who looks after this customer">
+            <Select value={form.owner} onValueChange={set("owner")} options={ownerOptions(owners.data, customer)} />
+          </Field>
           <div className="sm:col-span-2">
             <FormAlert message={failure} />
           </div>
@@ -143,4 +152,12 @@ export function CustomerDialog({
       </DialogContent>
     </DialogRoot>
   );
+}
+
+/** Nobody, then each member; a current owner who has left the organization keeps an entry. */
+function ownerOptions(owners: readonly CustomerOwner[] | undefined, customer: Customer | undefined): SelectOption[] {
+  const options: SelectOption[] = [{ value: NO_OWNER, label: "Nobody" }, ...(owners ?? []).map((o) => ({ value: o.sub, label: ownerLabel(o) }))];
+  const current = customer?.ownerSub;
+  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: customer.ownerName ?? current });
+  return options;
 }

@@ -1,5 +1,5 @@
 import type { GridApi, SortModelItem } from "ag-grid-community";
-import { CUSTOMER_STATUSES, KYC_LABELS, KYC_STATES, type Customer } from "@core/schemas/customers";
+import { CUSTOMER_STATUSES, KYC_LABELS, KYC_STATES, type Customer, type CustomerOwner } from "@core/schemas/customers";
 import { Download, FilterX, Plus, ShieldOff } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -10,14 +10,14 @@ import { Field } from "~/ui/Field";
 import { ColumnPreferenceProvider, ColumnsMenu, DataGrid, GridStatus, GridToolbar } from "~/ui/grid";
 import { Input } from "~/ui/Input";
 import { Page } from "~/ui/Page";
-import { Select } from "~/ui/Select";
+import { Select, type SelectOption } from "~/ui/Select";
 import { useDebounced } from "~/features/accounts";
 import { statusLabel } from "./CustomerBadges";
 import { CUSTOMER_COLUMNS } from "./customerColumns";
 import { CustomerDialog } from "./CustomerDialog";
 import { activeFilterCount, customersQuery, filtersFromParams, withFilters, type CustomerFilters } from "./customerFilters";
 import { CustomerSheet } from "./CustomerSheet";
-import { customersApi } from "./customersApi";
+import { customersApi, NO_OWNER, ownerLabel, useCustomerOwners } from "./customersApi";
 import { ImportDialog } from "./ImportDialog";
 
 export const CUSTOMER_PARAM = "customer";
@@ -43,6 +43,7 @@ export function CustomersPage() {
   const [total, setTotal] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   const open = params.get(CUSTOMER_PARAM);
+  const owners = useCustomerOwners();
 
   const datasource = useMemo(
     () => ({
@@ -120,7 +121,7 @@ export function CustomersPage() {
           <div
             role="search"
             aria-label="Filter customers"
-            className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-7"
+            className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-8"
           >
             <Field label="Search" className="lg:col-span-2">
               <Input type="search" value={typed.q} onChange={(e) => set("q")(e.target.value)} placeholder="Name or e-mail" autoComplete="off" className="h-8" />
@@ -152,6 +153,14 @@ export function CustomersPage() {
                 maxLength={2}
                 placeholder="SE"
                 autoComplete="off"
+                className="h-8"
+              />
+            </Field>
+            <Field label="Owner">
+              <Select
+                value={typed.owner || ANY}
+                onValueChange={(v) => set("owner")(v === ANY ? "" : v)}
+                options={ownerFilterOptions(owners.data, typed.owner)}
                 className="h-8"
               />
             </Field>
@@ -199,6 +208,17 @@ export function CustomersPage() {
       </Page>
     </ColumnPreferenceProvider>
   );
+}
+
+/** Any owner, nobody, each member; an owner in the URL who is no longer a member keeps an entry. */
+function ownerFilterOptions(owners: readonly CustomerOwner[] | undefined, current: string): SelectOption[] {
+  const options: SelectOption[] = [
+    { value: ANY, label: "Any owner" },
+    { value: NO_OWNER, label: "Nobody" },
+    ...(owners ?? []).map((o) => ({ value: o.sub, label: ownerLabel(o) })),
+  ];
+  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: owners ? current : "Loading members…" });
+  return options;
 }
 
 const FILTERS_EQUAL = (a: CustomerFilters, b: CustomerFilters) => JSON.stringify(a) === JSON.stringify(b);

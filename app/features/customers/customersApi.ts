@@ -3,6 +3,7 @@ import type {
   CreateCustomerSchema,
   CustomerDetail,
   CustomerNote,
+  CustomerOwner,
   CustomerPage,
   Customer,
   ImportReport,
@@ -10,8 +11,10 @@ import type {
   PatchCustomerSchema,
 } from "@core/schemas/customers";
 import type { AccountPage } from "@core/schemas/accountViews";
+import { useQuery } from "@tanstack/react-query";
 import { api } from "~/api";
 import { apiHeaders } from "~/api/headers";
+import { useCurrentOrganizationId } from "~/profile";
 
 export type CustomerInput = z.input<typeof CreateCustomerSchema>;
 export type CustomerPatch = z.input<typeof PatchCustomerSchema>;
@@ -31,6 +34,7 @@ export const customersApi = {
     api.del(`${path(id)}/accounts/${encodeURIComponent(account.platformId)}/${encodeURIComponent(account.login)}`),
   /** Trading accounts to link (module `users` read): by login, `1002*` for a start, or by name. */
   searchAccounts: (query: Record<string, string | number>, signal?: AbortSignal) => api.get<AccountPage>("/api/accounts", { query, signal }),
+  owners: (signal?: AbortSignal) => api.get<CustomerOwner[]>("/api/customers/owners", { signal }),
   notes: (id: string, signal?: AbortSignal) => api.get<CustomerNote[]>(`${path(id)}/notes`, { signal }),
   addNote: (id: string, text: string) => api.post<CustomerNote>(`${path(id)}/notes`, { text }, { silent: true }),
 };
@@ -67,3 +71,20 @@ export async function importCustomers(
 }
 
 export const customerQueryKey = (organizationId: string | null, id: string) => ["customer", organizationId, id] as const;
+
+/** The members who can own a customer, for the owner picker and filter (read once a minute at most). */
+export function useCustomerOwners() {
+  const organizationId = useCurrentOrganizationId();
+  return useQuery({
+    queryKey: ["customers", organizationId, "owners"],
+    queryFn: ({ signal }) => customersApi.owners(signal),
+    enabled: Boolean(organizationId),
+    staleTime: 60_000,
+  });
+}
+
+/** The list's `owner` value for customers nobody owns (also the picker's "Nobody"). */
+export const NO_OWNER = "none";
+
+/** How a member is named in the owner picker and filter. */
+export const ownerLabel = (o: CustomerOwner) => (o.name && o.email ? `${o.name} (${o.email})` : (o.name ?? o.email ?? o.sub));

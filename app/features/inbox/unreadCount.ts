@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { create } from "zustand";
 import { apiHeaders } from "~/api/headers";
 import { onOrganizationChange } from "~/profile";
@@ -65,4 +66,14 @@ export function acquireUnreadCount(): () => void {
       stopWatching = null;
     }, RELEASE_DELAY_MS);
   };
+}
+
+/**
+ * For another screen that shows inbox items (the overview's recent inbox): holds the tab's one
+ * unread stream while mounted and answers a number that grows with every message of it (a new
+ * notification, one read here or in another tab), to read the items again when it changes.
+ */
+export function useInboxChanges(): number {
+  useEffect(() => acquireUnreadCount(), []);
+  return useUnreadStore((s) => s.changes);
 }

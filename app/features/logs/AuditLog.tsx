@@ -80,6 +80,8 @@ export function AuditLog() {
   };
 
   const total = page.data?.total ?? 0;
+  // Past 10,000 matches beyond this page the API stops counting: the total is then "more than".
+  const capped = page.data?.totalCapped ?? false;
   const rows = page.data?.items;
   const columns = useMemo(() => COLUMNS.map((c) => (c.field === "at" ? { ...c, sort } : c)), [sort]);
 
@@ -134,7 +136,7 @@ export function AuditLog() {
             ? "Loading…"
             : total === 0
               ? "No records match."
-              : `${offset + 1}–${Math.min(offset + AUDIT_PAGE_SIZE, total)} of ${total.toLocaleString("en")}`}
+              : `${offset + 1}–${Math.min(offset + AUDIT_PAGE_SIZE, total)} of ${capped ? "more than " : ""}${total.toLocaleString("en")}`}
         </p>
         <div className="flex items-center gap-2">
           <Button variant="ghost" size="sm" disabled={offset === 0} onClick={() => update({ offset: String(Math.max(0, offset - AUDIT_PAGE_SIZE)) || "" })}>

@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from "react";
+import { useCallback, useId, useMemo, useState, type KeyboardEvent } from "react";
 import type uPlot from "uplot";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
 import { Chart, type ChartOptions } from "~/ui/charts/Chart";
@@ -125,7 +125,8 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
       const labels = JSON.parse(names) as string[];
       return {
         legend: { show: false },
-        cursor: { show: false },
+        // The values at the cursor show in the readout under the chart (SeriesChart), not in uPlot's legend.
+        cursor: { show: true, x: true, y: false, points: { show: true, size: 7 }, drag: { x: false, y: false } },
         padding: [8, 8, 0, 0],
         tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         scales: { x: { time: true }, y: { range: zeroBased } },
@@ -164,13 +165,62 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
   const data = useMemo<uPlot.AlignedData>(() => [times.map((t) => t / 1000), ...values.map((v) => [...v])], [times, values]);
   const totals = values.map((v) => v.reduce((a, b) => a + b, 0));
   const summary = platforms.map((p, i) => `${p.name} ${format(totals[i] ?? 0)}`).join(", ");
+  // The bucket under the pointer, or chosen with the arrow keys while the chart has focus.
+  const [active, setActive] = useState<number | null>(null);
+  const [keyed, setKeyed] = useState<number | null>(null);
+  const shown = active !== null && active < times.length ? active : null;
+  const readoutText = (index: number) =>
+    `${bucketLabel(range, times[index]!)} UTC: ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(times.length - 1, index));
+    setKeyed(next);
+    setActive(next);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const from = shown ?? times.length - 1;
+    const to = { ArrowLeft: from - 1, ArrowRight: from + 1, Home: 0, End: times.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    moveTo(to);
+  };
   return (
     <figure className="grid gap-2">
       <figcaption className="text-sm font-medium">
         {title}
         <span className="block text-xs font-normal text-muted">Total: {summary || "no platforms"}</span>
       </figcaption>
-      <Chart options={options} data={data} height={180} />
+      {/* A slider over the buckets: the arrow keys move the cursor, the value is the readout. */}
+      <div
+        tabIndex={0}
+        role="slider"
+        aria-label={`${title} at a time`}
+        aria-orientation="horizontal"
+        aria-valuemin={0}
+        aria-valuemax={Math.max(0, times.length - 1)}
+        aria-valuenow={shown ?? Math.max(0, times.length - 1)}
+        aria-valuetext={times.length > 0 ? readoutText(shown ?? times.length - 1) : undefined}
+        onFocus={() => (shown === null ? moveTo(times.length - 1) : undefined)}
+        onBlur={() => (setActive(null), setKeyed(null))}
+        onKeyDown={onKeyDown}
+        className={cn("rounded-md", focusRing)}
+      >
+        <Chart options={options} data={data} height={180} onCursor={setActive} cursorAt={keyed} />
+      </div>
+      <p className="min-h-8 text-xs text-muted" data-testid="chart-readout">
+        {shown === null ? (
+          "Point at the chart, or focus it and use the arrow keys, to read the values at a time."
+        ) : (
+          <>
+            <span className="font-medium text-fg">{bucketLabel(range, times[shown]!)} UTC</span>
+            {platforms.map((p, i) => (
+              <span key={p.id} className="ml-3 inline-flex items-center gap-1.5">
+                <span aria-hidden className={cn("inline-block size-2 rounded-full", SWATCH[TONES[i % TONES.length]!])} />
+                {p.name}: {format(values[i]?.[shown] ?? 0)}
+              </span>
+            ))}
+          </>
+        )}
+      </p>
       <table className="sr-only">
         <caption>
           {title} by platform, {RANGES[range].long}

@@ -1,24 +1,32 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { AlertOctagon, AlertTriangle, ArrowRight, Info } from "lucide-react";
 import { Link } from "react-router";
 import { useCurrentOrganizationId } from "~/profile";
 import { Card, CardContent, CardHeader, CardTitle } from "~/ui/Card";
 import { cn, focusRing } from "~/ui/cn";
 import { Skeleton } from "~/ui/Skeleton";
-import { OVERVIEW_REFRESH_MS, overviewApi, recentInboxQueryKey } from "./overviewApi";
+import { useInboxChanges } from "~/features/inbox";
+import { overviewApi, recentInboxQueryKey } from "./overviewApi";
 
 const SEVERITY_ICON = { info: Info, warning: AlertTriangle, error: AlertOctagon } as const;
 const SEVERITY_CLASS = { info: "text-info", warning: "text-warning", error: "text-danger" } as const;
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/** The five newest notifications of the signed-in member, each opening the inbox. */
+/** The five newest notifications of the signed-in member, each opening the inbox; live through the inbox's stream. */
 export function RecentInbox() {
   const organizationId = useCurrentOrganizationId();
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: recentInboxQueryKey(organizationId),
     queryFn: ({ signal }) => overviewApi.recentInbox(signal),
-    refetchInterval: OVERVIEW_REFRESH_MS,
   });
+  // The inbox's live stream (the one the sidebar badge holds) says when something changed: a new
+  // notification, or one read elsewhere. Read the items again then, never on a timer.
+  const changes = useInboxChanges();
+  useEffect(() => {
+    if (changes > 0) void queryClient.invalidateQueries({ queryKey: recentInboxQueryKey(organizationId) });
+  }, [changes, organizationId, queryClient]);
   const items = query.data?.items ?? [];
   return (
     <Card role="region" aria-labelledby="overview-inbox" className="flex flex-col">

@@ -30,6 +30,8 @@ import { openBlotterStream, type BlotterStream } from "./blotterStream";
 import type { BlotterStreamState } from "./blotterStreamCore";
 import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
+import { createFrameApplier } from "./frameApplier";
+import { throttleLatest } from "./throttleLatest";
 import { BlotterSidePanel } from "./BlotterSidePanel";
 import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
 
@@ -40,6 +42,8 @@ const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volum
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
 const LIVE_COLUMN_DEFAULTS = { enableCellChangeFlash: true };
+/** How often the streaming side panel (totals, exposure chart) redraws at most. */
+const FIGURES_EVERY_MS = 1_000;
 
 /** `/apps/trades-blotter`: every trade and deal on the blotter's platforms, live or for a range of days. */
 export function TradesBlotterPage() {
@@ -267,22 +271,27 @@ function LiveBlotter({
   // stream itself restarts with the filters (a new snapshot).
   useEffect(() => {
     if (!gridApi) return;
-    const s = openBlotterStream({
-      onRows: (reset, batch) => {
-        if (reset) {
-          gridApi.setGridOption("rowData", reset);
-          countGridChange({ add: reset, reset: true });
-        }
-        if (batch) {
-          const result = gridApi.applyTransaction(batch);
-          countGridChange(batch);
-          // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
-          if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
-        }
+    // Batches reach the grid once per animation frame, merged (frameApplier.ts).
+    const grid = createFrameApplier<BlotterRow>({
+      key: (row) => row.key,
+      reset: (rows) => {
+        gridApi.setGridOption("rowData", rows);
+        countGridChange({ add: rows, reset: true });
       },
+      apply: (batch) => {
+        const result = gridApi.applyTransaction(batch);
+        countGridChange(batch);
+        // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
+        if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
+      },
+    });
+    // The side panel (totals, exposure chart) redraws at most once a second, with the latest figures.
+    const panel = throttleLatest<BlotterFigures>(setFigures, FIGURES_EVERY_MS);
+    const s = openBlotterStream({
+      onRows: (reset, batch) => grid.push(reset, batch),
       onState: (next, nextFigures) => {
         setState((s) => (s.held === next.held && s.paused === next.paused && s.rowCount === next.rowCount ? s : next));
-        if (nextFigures) setFigures(nextFigures);
+        if (nextFigures) panel.push(nextFigures);
       },
       onPlatforms,
       onStatus: (s) => setStatus(s),
@@ -290,6 +299,8 @@ function LiveBlotter({
     stream.current = s;
     return () => {
       s.close();
+      grid.dispose();
+      panel.dispose();
       stream.current = null;
     };
   }, [gridApi, onPlatforms]);

@@ -15,6 +15,13 @@ interface ChartProps {
   data: uPlot.AlignedData;
   height: number;
   className?: string;
+  /**
+   * The cursor (give `cursor: { show: true }` in the options): called with the data index under
+   * the pointer, or null once it leaves. Need not be stable.
+   */
+  onCursor?: (index: number | null) => void;
+  /** A data index to put the cursor on from outside (keyboard reading), or null to leave it be. */
+  cursorAt?: number | null;
 }
 
 /**
@@ -22,11 +29,15 @@ interface ChartProps {
  * decoration for sighted readers (aria-hidden): every chart built on it gives screen readers its
  * own text alternative. uPlot loads lazily, in the browser only; until then the box keeps its size.
  */
-export function Chart({ options, data, height, className }: ChartProps) {
+export function Chart({ options, data, height, className, onCursor, cursorAt = null }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const latest = useRef(data);
   const colorMode = useColorMode((s) => s.resolved);
+  const cursorListener = useRef(onCursor);
+  useEffect(() => {
+    cursorListener.current = onCursor;
+  }, [onCursor]);
 
   // Declared first, so on the first render the chart below is built with the data already in place.
   useEffect(() => {
@@ -42,7 +53,12 @@ export function Chart({ options, data, height, className }: ChartProps) {
     void import("./uplot").then(({ default: UPlot }) => {
       if (cancelled) return;
       const size = () => ({ width: Math.max(1, Math.floor(element.clientWidth)), height });
-      const u = new UPlot({ ...options(chartTheme(element), UPlot), ...size() }, latest.current, element);
+      const built = options(chartTheme(element), UPlot);
+      const hooks: uPlot.Hooks.Arrays = {
+        ...built.hooks,
+        setCursor: [...(built.hooks?.setCursor ?? []), (u: uPlot) => cursorListener.current?.(u.cursor.idx ?? null)],
+      };
+      const u = new UPlot({ ...built, hooks, ...size() }, latest.current, element);
       chart.current = u;
       observer = new ResizeObserver(() => u.setSize(size()));
       observer.observe(element);
@@ -54,6 +70,15 @@ export function Chart({ options, data, height, className }: ChartProps) {
       chart.current = null;
     };
   }, [options, height, colorMode]);
+
+  // Keyboard reading: move the drawn cursor to the index chosen outside (its hook reports it back).
+  useEffect(() => {
+    const u = chart.current;
+    if (!u || cursorAt === null || u.cursor.idx === cursorAt) return;
+    const x = u.data[0][cursorAt];
+    if (x === undefined) return;
+    u.setCursor({ left: u.valToPos(x, "x"), top: u.bbox.height / devicePixelRatio / 2 });
+  }, [cursorAt]);
 
   return <div ref={box} aria-hidden className={cn("w-full overflow-hidden", className)} style={{ height }} />;
 }

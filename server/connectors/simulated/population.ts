@@ -7,7 +7,7 @@
  */
 import { entryDeal, lotsToVolume, shareOfMoney, VOLUME_PER_LOT, type Deal, type Group } from "../../../core/trading/index.ts";
 import type { EngineContext } from "./engine/context.ts";
-import type { SimAccount } from "./engine/state.ts";
+import { NO_POSITIONS, type SimAccount } from "./engine/state.ts";
 import { closingPrice, quoteOf } from "./engine/valuation.ts";
 import type { Random } from "./random.ts";
 
@@ -116,7 +116,7 @@ export function* populate(ctx: EngineContext, count: number, positionRatio: numb
       leadSource: random.pick(LEAD_SOURCES),
       passwordHash: null,
       investorHash: null,
-      positions: new Set(),
+      positions: NO_POSITIONS,
     };
     ctx.state.addAccount(account);
     fund(ctx, account, false, random.pick(BALANCES) * 100, registration);

@@ -129,12 +129,15 @@ export class PgliteProxy {
 
   private constructor(private readonly connection: Connection) {}
 
-  /** Starts the worker and opens the database in `dataDir` (in memory when undefined). */
-  static async open(dataDir: string | undefined): Promise<PgliteProxy> {
+  /**
+   * Starts the worker and opens the database in `dataDir` (in memory when undefined), from
+   * `template` (a file `dumpTo` wrote) when given.
+   */
+  static async open(dataDir: string | undefined, template?: string): Promise<PgliteProxy> {
     const worker = new Worker(new URL("./worker.mjs", import.meta.url));
     const connection = new Connection(worker);
     try {
-      await connection.call("open", { dataDir });
+      await connection.call("open", { dataDir, template });
     } catch (error) {
       await connection.terminate();
       throw error;
@@ -170,6 +173,11 @@ export class PgliteProxy {
     }
     await tx.end(true);
     return result;
+  }
+
+  /** Writes the whole database to the file `path`, for `open(…, template)`. */
+  async dumpTo(path: string): Promise<void> {
+    await this.connection.call("dumpTo", { path });
   }
 
   /** LISTEN on `channel`; resolves to the function that stops listening. */

@@ -1,6 +1,25 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations.ts";
+
+/**
+ * The audit log's free text (`q`): action, actor, target, source address, before and after as one
+ * text, fields separated by a line break (which a search never holds, so a match never spans two
+ * fields). The list's search and the trigram index below use this very expression, so PostgreSQL
+ * (and PGlite, with pg_trgm loaded) answers `ILIKE '%…%'` from the index (decision 0054).
+ */
+export function auditSearchText(t: {
+  action: AnyPgColumn;
+  actorName: AnyPgColumn;
+  targetType: AnyPgColumn;
+  targetId: AnyPgColumn;
+  sourceIp: AnyPgColumn;
+  before: AnyPgColumn;
+  after: AnyPgColumn;
+}) {
+  const nl = sql.raw("chr(10)");
+  return sql`(${t.action} || ${nl} || coalesce(${t.actorName}, '') || ${nl} || ${t.targetType} || ${nl} || ${t.targetId} || ${nl} || coalesce(${t.sourceIp}, '') || ${nl} || coalesce(${t.before}::text, '') || ${nl} || coalesce(${t.after}::text, ''))`;
+}
 
 /**
  * Who did what in Toolbox: one row per change, written in the same transaction as the change
@@ -29,6 +48,7 @@ export const auditEvents = pgTable(
     index("audit_events_target_idx").on(t.targetType, t.targetId),
     // The retention sweep deletes by time across organizations.
     index("audit_events_at_idx").on(t.at),
+    index("audit_events_search_trgm_idx").using("gin", sql`${auditSearchText(t)} gin_trgm_ops`),
   ],
 );
 

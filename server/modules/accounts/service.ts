@@ -162,7 +162,14 @@ export async function changeAccount(deps: AccountsDeps, actor: Actor, ref: Accou
 export async function resetPassword(deps: AccountsDeps, actor: Actor, ref: AccountRef, password: string): Promise<void> {
   const connector = await connectorOf(deps, ref);
   await viaConnector(() => connector.resetPassword(ref.login, password, "main"));
-  await recordAudit(deps.db, actor, { action: "account.password.reset", targetType: TARGET, targetId: `${ref.platformId}/${ref.login}` });
+  // Neither password is ever recorded: before and after say only which one was replaced.
+  await recordAudit(deps.db, actor, {
+    action: "account.password.reset",
+    targetType: TARGET,
+    targetId: `${ref.platformId}/${ref.login}`,
+    before: { mainPassword: "(previous, not recorded)" },
+    after: { mainPassword: "(new, not recorded)" },
+  });
 }
 
 export function balanceOperation(

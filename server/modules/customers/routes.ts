@@ -7,6 +7,7 @@ import {
   CreateCustomerSchema,
   CustomerDetailSchema,
   CustomerListSchema,
+  CustomerOwnerSchema,
   CustomerSchema,
   ImportCustomersSchema,
   ImportReportSchema,
@@ -17,6 +18,7 @@ import {
   PatchCustomerSchema,
 } from "../../../core/schemas/customers.ts";
 import { actorOf } from "../audit/record.ts";
+import { listMembers } from "../members/repository.ts";
 import { csvStream } from "./csv.ts";
 import * as customers from "./service.ts";
 
@@ -40,6 +42,24 @@ export async function customerRoutes(app: FastifyInstance) {
       schema: { tags, summary: "Customers: searched, filtered, sorted, paged", querystring: ListCustomersQuerySchema, response: { 200: CustomerListSchema } },
     },
     async (request) => customers.listCustomers(db, request.organization.id, request.query),
+  );
+
+  // The owner picker and filter need the members' names, also for people who may not read the
+  // members screen (Module.members): sub, name and e-mail only, no roles.
+  api.get(
+    "/customers/owners",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The members who can own a customer (sub, name, e-mail), by name",
+        response: { 200: z.array(CustomerOwnerSchema) },
+      },
+    },
+    async (request) =>
+      (await listMembers(db, request.organization.id))
+        .map((m) => ({ sub: m.sub, name: m.name, email: m.email }))
+        .sort((a, b) => (a.name ?? a.email ?? a.sub).localeCompare(b.name ?? b.email ?? b.sub)),
   );
 
   api.get(

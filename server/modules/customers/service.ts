@@ -75,6 +75,29 @@ function selectCustomers(db: DbOrTx) {
   return db.select(listColumns).from(c).leftJoin(users, eq(users.sub, c.ownerSub)).$dynamic();
 }
 
+/**
+ * One page of the list in the view's order. The page's ids are found first, on the sort's index,
+ * and only those rows are joined to their owner and counted accounts: with the joins in the same
+ * query, PostgreSQL computes them for every row it skips, so the middle of 100,000 customers took
+ * 600 ms instead of a few.
+ */
+function pageOf(db: DbOrTx, filter: SQL | undefined, q: Pick<ListCustomersQuery, "sort" | "dir">, limit: number, offset: number) {
+  const page = db
+    .select({ id: c.id })
+    .from(c)
+    .where(filter)
+    .orderBy(...ordering(q))
+    .limit(limit)
+    .offset(offset)
+    .as("page");
+  return db
+    .select(listColumns)
+    .from(c)
+    .innerJoin(page, eq(page.id, c.id))
+    .leftJoin(users, eq(users.sub, c.ownerSub))
+    .orderBy(...ordering(q));
+}
+
 function view(row: { customer: CustomerRow; ownerName: string | null; accountCount: number }): Customer {
   const r = row.customer;
   return {
@@ -125,11 +148,7 @@ function countOf(db: Db, organizationId: string, q: Filters, filter: SQL | undef
 
 export async function listCustomers(db: Db, organizationId: string, q: ListCustomersQuery): Promise<{ items: Customer[]; total: number }> {
   const filter = where(organizationId, q);
-  const rows = await selectCustomers(db)
-    .where(filter)
-    .orderBy(...ordering(q))
-    .limit(q.limit)
-    .offset(q.offset);
+  const rows = await pageOf(db, filter, q, q.limit, q.offset);
   const seen = q.offset + rows.length;
   // A short page ends the list: the total is exact without counting.
   if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(view), total: seen };
@@ -141,11 +160,7 @@ export async function listCustomers(db: Db, organizationId: string, q: ListCusto
 export async function* exportPages(db: Db, organizationId: string, q: ListCustomersQuery, pageSize = 1000): AsyncGenerator<(string | number | null)[][]> {
   const filter = where(organizationId, q);
   for (let offset = 0; ; offset += pageSize) {
-    const rows = await selectCustomers(db)
-      .where(filter)
-      .orderBy(...ordering(q))
-      .limit(pageSize)
-      .offset(offset);
+    const rows = await pageOf(db, filter, q, pageSize, offset);
     if (rows.length > 0)
       yield rows.map(({ customer: r, ownerEmail }) => [
         r.kind,

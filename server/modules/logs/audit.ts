@@ -1,12 +1,13 @@
 /**
  * The audit log's reads (GET /api/logs/audit and audit.csv): one organization's rows, filtered
  * with parameters only, sorted by time (then id, so paging never repeats or skips a row), and the
- * retention sweep. The (organization_id, at) index serves the list and the time range.
+ * retention sweep. The (organization_id, at) index serves the list and the time range, a trigram
+ * index the free text; the list's total is counted up to a cap (decision 0054).
  */
 import { and, asc, count, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
-import type { AuditEvent, AuditFilters, AuditQuery } from "../../../core/schemas/logs.ts";
+import type { AuditEvent, AuditFilters, AuditPage, AuditQuery } from "../../../core/schemas/logs.ts";
 import type { Db } from "../../db/client.ts";
-import { auditEvents, DEFAULT_AUDIT_RETENTION_DAYS, logSettings } from "../../db/schema.ts";
+import { auditEvents, auditSearchText, DEFAULT_AUDIT_RETENTION_DAYS, logSettings } from "../../db/schema.ts";
 
 const a = auditEvents;
 
@@ -22,17 +23,8 @@ function where(organizationId: string, f: AuditFilters): SQL | undefined {
     f.actor ? or(ilike(a.actorName, contains(f.actor)), eq(a.actorSub, f.actor)) : undefined,
     f.action ? ilike(a.action, startsWith(f.action)) : undefined,
     f.target ? or(ilike(a.targetType, contains(f.target)), ilike(a.targetId, contains(f.target))) : undefined,
-    f.q
-      ? or(
-          ilike(a.action, contains(f.q)),
-          ilike(a.actorName, contains(f.q)),
-          ilike(a.targetType, contains(f.q)),
-          ilike(a.targetId, contains(f.q)),
-          ilike(a.sourceIp, contains(f.q)),
-          ilike(sql`${a.before}::text`, contains(f.q)),
-          ilike(sql`${a.after}::text`, contains(f.q)),
-        )
-      : undefined,
+    // One expression over every field, the one the trigram index is built on (decision 0054).
+    f.q ? ilike(auditSearchText(a), contains(f.q)) : undefined,
   );
 }
 
@@ -55,21 +47,39 @@ export function auditView(row: Row): AuditEvent {
   };
 }
 
-export async function listAudit(db: Db, organizationId: string, query: AuditQuery): Promise<{ items: AuditEvent[]; total: number }> {
-  const filter = where(organizationId, query);
-  const rows = await db
+/**
+ * The list counts at most this many matching rows past the page's offset: past it, `total` is a
+ * lower bound and `totalCapped` is true. Counting every match of a large organization's log on
+ * every page would read the whole log each time (decision 0054).
+ */
+export const AUDIT_COUNT_CAP = 10_000;
+
+/** One page of the list (exported for the tests that read its plan). */
+export const auditPageQuery = (db: Db, organizationId: string, query: AuditQuery) =>
+  db
     .select()
     .from(a)
-    .where(filter)
+    .where(where(organizationId, query))
     .orderBy(...order(query.sort))
     .limit(query.limit)
     .offset(query.offset);
-  // A short page tells the total; otherwise count (the organization's rows within the filters).
-  const total =
-    rows.length < query.limit && (rows.length > 0 || query.offset === 0)
-      ? query.offset + rows.length
-      : ((await db.select({ n: count() }).from(a).where(filter))[0]?.n ?? 0);
-  return { items: rows.map(auditView), total: Number(total) };
+
+export async function listAudit(db: Db, organizationId: string, query: AuditQuery): Promise<AuditPage> {
+  const filter = where(organizationId, query);
+  const rows = await auditPageQuery(db, organizationId, query);
+  // A short page tells the total; otherwise count the matches, up to the cap past the offset.
+  if (rows.length < query.limit && (rows.length > 0 || query.offset === 0))
+    return { items: rows.map(auditView), total: query.offset + rows.length, totalCapped: false };
+  const bound = query.offset + AUDIT_COUNT_CAP;
+  const matching = db
+    .select({ one: sql`1` })
+    .from(a)
+    .where(filter)
+    .limit(bound + 1)
+    .as("matching");
+  const [counted] = await db.select({ n: count() }).from(matching);
+  const n = Number(counted?.n ?? 0);
+  return { items: rows.map(auditView), total: Math.min(n, bound), totalCapped: n > bound };
 }
 
 const EXPORT_PAGE = 1000;

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { JournalEntry, JournalFilter, JournalLevel } from "../../../core/trading/index.ts";
 import type { JournalEntryView, JournalPage } from "../../../core/schemas/logs.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
-import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
+import { sseHub } from "../../http/sse.ts";
 
 /** The connector's largest page; windows with more entries are read page after page. */
 const CHUNK = 1000;
@@ -20,7 +20,6 @@ const MAX_SCANNED = 20_000;
 const FAR_FUTURE = Date.UTC(9999, 0, 1);
 
 export const TAIL_POLL_MS = 1_000;
-const HEARTBEAT_MS = 15_000;
 
 export function journalView(entry: JournalEntry): JournalEntryView {
   return { ...entry, time: new Date(entry.time).toISOString() };
@@ -74,29 +73,14 @@ export interface JournalTails {
 }
 
 export function journalTails(): JournalTails {
-  const open = new Set<() => void>();
+  const hub = sseHub();
   return {
     open(request, reply, { connect, filters, since }) {
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-      });
-      res.flushHeaders();
-      const send = (event: string, data: unknown) => {
-        if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      };
-      res.write("retry: 3000\n\n");
-
+      const stream = hub.open(request, reply);
       const filter = filterOf(filters);
       let cursor = since;
       let sentAtCursor = new Set<string>();
       let healthy: boolean | null = null;
-      let closed = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
 
       const poll = async () => {
@@ -106,8 +90,8 @@ export function journalTails(): JournalTails {
             const page = await connector.journal({ ...filter, from: cursor, to: FAR_FUTURE, limit: CHUNK });
             const fresh = page.filter((e) => e.time > cursor || (e.time === cursor && !sentAtCursor.has(e.id)));
             for (const e of fresh) {
-              if (closed) return;
-              send("entry", journalView(e));
+              if (stream.closed) return;
+              stream.send("entry", journalView(e));
               if (e.time > cursor) {
                 cursor = e.time;
                 sentAtCursor = new Set();
@@ -116,42 +100,21 @@ export function journalTails(): JournalTails {
             }
             if (page.length < CHUNK || fresh.length === 0) break;
           }
-          if (healthy !== true) send("status", { connected: true });
+          if (healthy !== true) stream.send("status", { connected: true });
           healthy = true;
         } catch (err) {
-          if (healthy !== false) send("status", { connected: false, message: err instanceof Error ? err.message : "The journal cannot be read." });
+          if (healthy !== false) stream.send("status", { connected: false, message: err instanceof Error ? err.message : "The journal cannot be read." });
           healthy = false;
         }
       };
       const loop = async () => {
-        if (closed) return;
+        if (stream.closed) return;
         await poll();
-        if (!closed) timer = setTimeout(() => void loop(), TAIL_POLL_MS);
+        if (!stream.closed) timer = setTimeout(() => void loop(), TAIL_POLL_MS);
       };
+      stream.onClose(() => clearTimeout(timer));
       void loop();
-
-      const heartbeat = setInterval(() => {
-        if (!res.writableEnded) res.write(": ping\n\n");
-      }, HEARTBEAT_MS);
-      const expiry = setTimeout(() => close(), streamLifetimeMs(request));
-      const unwatch = request.server.access.streams.watch(request, () => close());
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        unwatch();
-        clearTimeout(timer);
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        open.delete(close);
-        if (!res.writableEnded) res.end();
-      };
-      open.add(close);
-      request.raw.on("close", close);
-      res.on("close", close);
-      res.on("error", close);
     },
-    closeAll() {
-      for (const close of [...open]) close();
-    },
+    closeAll: hub.closeAll,
   };
 }

@@ -276,7 +276,9 @@ export async function resendInvitation(deps: MembersDeps, actor: Actor, id: stri
       action: "invitation.resent",
       targetType: "invitation",
       targetId: id,
-      after: { email: row!.email, expiresAt: row!.expiresAt.toISOString() },
+      // The old link stops working: what changed is when the invitation expires and how often it went out.
+      before: { email: existing.email, expiresAt: existing.expiresAt.toISOString(), sendCount: existing.sendCount },
+      after: { email: row!.email, expiresAt: row!.expiresAt.toISOString(), sendCount: row!.sendCount },
     });
     const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
     await queueIfNoMailer(deps, tx, organizationId, message);

@@ -8,32 +8,19 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
+import { sseHub } from "../../http/sse.ts";
 import { unreadCount } from "./repository.ts";
 
-const HEARTBEAT_MS = 15_000;
-
 export function inboxStreams(db: Db, bus: EventBus) {
-  const open = new Set<() => void>();
+  const hub = sseHub();
   return {
     open(request: FastifyRequest, reply: FastifyReply) {
       const owner = { organizationId: request.organization.id, userSub: request.auth.sub };
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-      });
-      res.flushHeaders();
-      res.write("retry: 3000\n\n");
+      const stream = hub.open(request, reply);
 
       // One count at a time, the latest asked for last: a burst of changes sends the final figure.
       let counting = false;
       let again = false;
-      let closed = false;
       const recount = async () => {
         if (counting) {
           again = true;
@@ -44,8 +31,8 @@ export function inboxStreams(db: Db, bus: EventBus) {
           do {
             again = false;
             const unread = await unreadCount(db, owner);
-            if (!closed && !res.writableEnded) res.write(`event: unread\ndata: ${JSON.stringify({ unread })}\n\n`);
-          } while (again && !closed);
+            stream.send("unread", { unread });
+          } while (again && !stream.closed);
         } catch (err) {
           request.log.warn({ err }, "inbox unread count failed");
         } finally {
@@ -55,30 +42,9 @@ export function inboxStreams(db: Db, bus: EventBus) {
       const subscription = bus.subscribe({ types: ["inboxChanged"], organizationId: owner.organizationId }, ({ event }) => {
         if (!event.userSubs || event.userSubs.includes(owner.userSub)) void recount();
       });
+      stream.onClose(() => subscription.close());
       void recount();
-      const heartbeat = setInterval(() => {
-        if (!res.writableEnded) res.write(": ping\n\n");
-      }, HEARTBEAT_MS);
-      const expiry = setTimeout(() => close(), streamLifetimeMs(request));
-      // A member removed (or whose role no longer allows it) loses the stream at once, as the other live streams do.
-      const unwatch = request.server.access.streams.watch(request, () => close());
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        unwatch();
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        subscription.close();
-        open.delete(close);
-        if (!res.writableEnded) res.end();
-      };
-      open.add(close);
-      request.raw.on("close", close);
-      res.on("close", close);
-      res.on("error", close);
     },
-    closeAll() {
-      for (const close of [...open]) close();
-    },
+    closeAll: hub.closeAll,
   };
 }

@@ -6,6 +6,7 @@
  * changes nothing. Callers keep batches at a few hundred rows (PGlite runs on the server's thread).
  */
 import { sql } from "drizzle-orm";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../accounts/mirror/writes.ts";
 import type { DealColumns, PositionColumns } from "./rows.ts";
@@ -76,17 +77,33 @@ export async function deletePositions(db: Db, platformId: string, positionIds: r
   }
 }
 
+/** Stored positions read at once when removing those the platform no longer lists. */
+export const REMOVAL_PAGE = 1000;
+
 /**
  * After a snapshot of the platform's open positions read after `readBefore`: removes the stored
  * ones it did not list, unless a live event wrote them since.
  */
 export async function removePositionsNotListed(db: Db, platformId: string, listed: ReadonlySet<string>, readBefore: string): Promise<void> {
-  const result = await db.execute(sql`
-    select position_id from trade_positions where platform_id = ${platformId}::uuid and updated_at < ${readBefore}::timestamptz`);
-  const gone = rowsOf<{ position_id: string }>(result)
-    .map((r) => r.position_id)
-    .filter((id) => !listed.has(id));
-  await deletePositions(db, platformId, gone);
+  // A page of stored ids at a time (keyset on the primary key), never every stored position of a
+  // large platform in one result.
+  let after: string | null = null;
+  for (;;) {
+    const result: unknown = await db.execute(sql`
+      select position_id from trade_positions
+      where platform_id = ${platformId}::uuid and updated_at < ${readBefore}::timestamptz
+        ${after === null ? sql`` : sql`and position_id > ${after}`}
+      order by position_id limit ${REMOVAL_PAGE}`);
+    const ids = rowsOf<{ position_id: string }>(result).map((r) => r.position_id);
+    await deletePositions(
+      db,
+      platformId,
+      ids.filter((id) => !listed.has(id)),
+    );
+    if (ids.length < REMOVAL_PAGE) return;
+    after = ids[ids.length - 1]!;
+    await yieldToEventLoop();
+  }
 }
 
 /** The database's clock now (positions' `updated_at` are on it). */

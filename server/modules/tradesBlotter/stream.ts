@@ -43,7 +43,7 @@ import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
-import { streamLifetimeMs } from "../../http/auth/tokenLifetime.ts";
+import { sseHub, type SseStream } from "../../http/sse.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
 export interface BlotterStreamOptions {
@@ -91,6 +91,8 @@ export interface BlotterStreamStats {
   connections: number;
   /** Frames and snapshots serialized to JSON since the node started (once per channel frame, whatever the number of streams). */
   serialized: number;
+  /** Bytes written to the streams' sockets since the node started (what clients receive; SSE is not compressed). */
+  bytesWritten: number;
   /** The node's totals against its budget: rows gathered, bytes written and not yet sent. */
   gatheredRows: number;
   unsentBytes: number;
@@ -160,10 +162,12 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   const o = { ...BLOTTER_STREAM_DEFAULTS, ...options };
   const { db, bus, log } = deps;
   const open = new Set<Connection>();
+  const hub = sseHub();
   const channels = new Set<Channel>();
   const channelsByKey = new Map<string, Channel>();
   let gatheredRows = 0;
   let serialized = 0;
+  let bytesWritten = 0;
   let budgetResyncs = 0;
   let budgetEnds = 0;
   let ticker: ReturnType<typeof setInterval> | null = null;
@@ -567,8 +571,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     /** A member whose snapshot is being read: its channel's frames until then are covered by the snapshot. */
     awaitingSnapshot = false;
     snapshotsSent = 0;
-    private readonly timers: ReturnType<typeof setInterval>[] = [];
-    private unwatch: (() => void) | undefined;
+    private stream: SseStream | null = null;
 
     constructor(
       private readonly request: FastifyRequest,
@@ -583,16 +586,9 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     async start(reply: FastifyReply, platforms: BlotterPlatform[], after: number | undefined) {
       await Promise.all(platforms.map((p) => loadFacts(this.organizationId, p.id)));
 
-      reply.hijack();
-      this.res.writeHead(200, {
-        ...(reply.getHeaders() as Record<string, string>),
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        Connection: "keep-alive",
-        "X-Accel-Buffering": "no",
-      });
-      this.res.flushHeaders();
-      this.res.write("retry: 3000\n\n");
+      // Heartbeat, token lifetime, losing access, the client going: the hub's (server/http/sse.ts).
+      this.stream = hub.open(this.request, reply, { heartbeatMs: o.heartbeatMs });
+      this.stream.onClose(this.close);
 
       const channel = channelFor(this.organizationId, this.filters, this.key, platforms);
       // Read just now: the channel (and its other streams) learn of a change at once.
@@ -602,21 +598,9 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       this.write("platforms", this.platformList);
       open.add(this);
       ticker ??= setInterval(tick, o.frameMs);
-      // A member removed (or whose role no longer allows it) loses the stream at once.
-      this.unwatch = this.request.server.access.streams.watch(this.request, this.close);
-
-      this.request.raw.on("close", this.close);
-      this.res.on("close", this.close);
-      this.res.on("error", this.close);
       this.res.on("drain", () => {
         if (this.state === "dropping") this.rejoin();
       });
-      this.timers.push(
-        setInterval(() => {
-          if (!this.res.writableEnded) this.res.write(": ping\n\n");
-        }, o.heartbeatMs),
-      );
-      this.timers.push(setTimeout(this.close, streamLifetimeMs(this.request)));
 
       // A fresh open starts from a snapshot; a resume at the channel's framed sequence joins it as is; another resume catches up first.
       if (after === undefined) this.becomeMember(channel, true);
@@ -770,11 +754,16 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     }
 
     private writeRaw(bytes: Buffer) {
-      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(bytes);
+      if (this.res.writableEnded || this.res.destroyed) return;
+      bytesWritten += bytes.length;
+      this.res.write(bytes);
     }
 
     write(event: string, data: unknown) {
-      if (!this.res.writableEnded && !this.res.destroyed) this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (this.res.writableEnded || this.res.destroyed) return;
+      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      bytesWritten += Buffer.byteLength(text);
+      this.res.write(text);
     }
 
     unsent(): number {
@@ -804,17 +793,15 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     readonly close = () => {
       if (this.state === "closed") return;
       this.state = "closed";
-      for (const t of this.timers) clearInterval(t);
       this.endSolo();
       this.channel?.leave(this);
       this.channel = null;
-      this.unwatch?.();
       open.delete(this);
       if (open.size === 0 && ticker) {
         clearInterval(ticker);
         ticker = null;
       }
-      if (!this.res.writableEnded) this.res.end();
+      this.stream?.close();
     };
   }
 
@@ -872,6 +859,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       return {
         connections: open.size,
         serialized,
+        bytesWritten,
         gatheredRows,
         unsentBytes: each.reduce((t, c) => t + c.bufferedBytes, 0),
         budget: { rows: o.maxTotalRows, bytes: o.maxTotalBytes },

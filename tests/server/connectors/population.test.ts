@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
+import { NO_POSITIONS } from "../../../server/connectors/simulated/engine/state.ts";
 import { SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 
 describe("a simulated server built in slices", () => {
@@ -60,5 +61,33 @@ describe("a simulated server built in slices", () => {
     expect(server.traders.attempted).toBe(5_000);
     expect(Math.max(...batches)).toBeLessThanOrEqual(200);
     server.stop();
+  });
+
+  it("keeps each account's open positions exactly, with no set for an account that holds none, through opening and closing", () => {
+    const clock = new ManualClock();
+    const server = new SimulatedServer({ platform: "MT5", clock, seed: 4, accounts: 400, tradeRate: 0 });
+    const { state } = server.engine.ctx;
+    const check = () => {
+      // The shared empty set of accounts without positions never holds any.
+      expect(NO_POSITIONS.size).toBe(0);
+      const byLogin = new Map<string, string[]>();
+      for (const position of state.positions.values()) byLogin.set(position.login, [...(byLogin.get(position.login) ?? []), position.id]);
+      for (const account of state.accounts.values()) {
+        expect([...account.positions].sort()).toEqual((byLogin.get(account.login) ?? []).sort());
+        expect(account.positions === NO_POSITIONS).toBe(!byLogin.has(account.login));
+      }
+      // Read a page of accounts at a time (as the history backfill does), the positions cover every open one exactly once.
+      const paged: string[] = [];
+      for (let i = 0; i < state.logins.length; i += 37) paged.push(...server.engine.positionsOf(state.logins.slice(i, i + 37).map(String)).map((p) => p.id));
+      expect(paged.length).toBe(state.positions.size);
+      expect(new Set(paged)).toEqual(new Set(state.positions.keys()));
+    };
+    expect(state.positions.size).toBeGreaterThan(0);
+    check();
+    // Trading opens, changes and closes positions; accounts whose last position closed hold none again.
+    server.traders.step(3_000);
+    const emptied = [...state.accounts.values()].filter((a) => a.positions === NO_POSITIONS).length;
+    expect(emptied).toBeGreaterThan(0);
+    check();
   });
 });

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { InMemoryWebStorage, WebStorageStateStore } from "oidc-client-ts";
 import { buildUserManagerSettings } from "~/auth/client/settings";

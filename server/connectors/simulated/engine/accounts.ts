@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { compileMask, type Account, type AccountPatch, type NewAccount, type PasswordKind } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import { commit, now, type EngineContext } from "./context.ts";
-import type { SimAccount } from "./state.ts";
+import { NO_POSITIONS, type SimAccount } from "./state.ts";
 import { snapshotAccount } from "./valuation.ts";
 
 export function hashPassword(password: string): string {
@@ -47,7 +47,7 @@ export function createAccount(ctx: EngineContext, request: NewAccount): Account 
     leadSource: request.leadSource ?? "",
     passwordHash: hashPassword(request.password),
     investorHash: request.investorPassword ? hashPassword(request.investorPassword) : null,
-    positions: new Set(),
+    positions: NO_POSITIONS,
   };
   ctx.state.addAccount(account);
   ctx.journal.write(time, "ok", `'${login}': account created in group '${group.name}'`, login);

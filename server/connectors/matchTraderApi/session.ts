@@ -1,0 +1,360 @@
+/**
+ * One connection to a Match-Trader Broker API server as a WireSession: REST for requests, the
+ * gRPC feed for live events. Native shapes in and out (server/connectors/matchTrader/native.ts),
+ * so the Match-Trader codec does every conversion, as for the simulated server.
+ *
+ * The vendor has no operation id for money or orders, so each one is tagged in its comment
+ * (`[tb:<id>]`), looked up before it is sent, and looked up again when its answer is lost;
+ * answers are remembered per id for the connector's lifetime (ExactlyOnce). Tags are taken off
+ * comments before anything reaches Toolbox.
+ */
+import type * as grpc from "@grpc/grpc-js";
+import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
+import type {
+  MatchTraderNative,
+  MtClosedPosition,
+  MtEvent,
+  MtLedger,
+  MtLedgerRequest,
+  MtLedgerResult,
+  MtOperationResult,
+  MtPosition,
+  MtTradingAccount,
+} from "../matchTrader/native.ts";
+import { LinkError, NativeError, type PacketBatch, type WireSession } from "../wire/wire.ts";
+import type { FeedBatch } from "./feed.ts";
+import type { RestClient } from "./rest.ts";
+
+const TAG = /\s?\[tb:([^\]]+)\]$/;
+export const tag = (comment: string, id: string) => `${comment} [tb:${id}]`.trimStart();
+export const untag = (comment: string) => comment.replace(TAG, "");
+const tagOf = (comment: string) => TAG.exec(comment)?.[1] ?? null;
+
+const EPOCH = "1970-01-01T00:00:00.000Z";
+const FAR = "2999-12-31T23:59:59.999Z";
+const LOST_ANSWER_RETRIES = 3;
+
+const cleanPosition = <P extends { comment: string }>(p: P): P => ({ ...p, comment: untag(p.comment) });
+const cleanEvent = (e: MtEvent): MtEvent => {
+  switch (e.type) {
+    case "POSITION_OPENED":
+    case "POSITION_UPDATED":
+      return { ...e, position: cleanPosition(e.position) };
+    case "POSITION_PARTIALLY_CLOSED":
+      return { ...e, position: cleanPosition(e.position), closed: cleanPosition(e.closed) };
+    case "POSITION_CLOSED":
+      return { ...e, closed: cleanPosition(e.closed) };
+    case "LEDGER_ADDED":
+      return { ...e, ledger: cleanPosition(e.ledger) };
+    case "ACCOUNT_UPDATED":
+      return e;
+  }
+};
+export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);
+
+/** How many answers are remembered; older ones are found again by their tag (money) when retried. */
+const REMEMBERED_ANSWERS = 50_000;
+
+/** Answers remembered per operation id, and operations under way, shared by every session of one connector. */
+export class ExactlyOnce {
+  private readonly done = new Map<string, { fingerprint: string; result: unknown }>();
+  private readonly running = new Map<string, { fingerprint: string; promise: Promise<unknown> }>();
+
+  run<T>(id: string, fingerprint: string, operation: () => Promise<T>): Promise<T> {
+    const known = this.done.get(id) ?? this.running.get(id);
+    if (known) {
+      if (known.fingerprint !== fingerprint) return Promise.reject(alreadyUsed(id));
+      return "promise" in known ? (known.promise as Promise<T>) : Promise.resolve(known.result as T);
+    }
+    const promise = operation().then(
+      (result) => {
+        this.running.delete(id);
+        this.done.set(id, { fingerprint, result });
+        if (this.done.size > REMEMBERED_ANSWERS) this.done.delete(this.done.keys().next().value!);
+        return result;
+      },
+      (error: unknown) => {
+        this.running.delete(id);
+        throw error;
+      },
+    );
+    this.running.set(id, { fingerprint, promise });
+    return promise;
+  }
+}
+
+function alreadyUsed(id: string) {
+  return new NativeError({ status: 400, errorCode: "INVALID_REQUEST", message: `The operation id "${id}" was already used for a different operation.` });
+}
+
+export interface FeedClient {
+  since(fromSequence: number, limit: number): Promise<FeedBatch>;
+}
+
+export interface SessionParts {
+  rest: RestClient;
+  feed: FeedClient;
+  stream: grpc.ClientReadableStream<unknown>;
+  openedAtSequence: number;
+  systemUuid: string;
+  gatewayUuid: string;
+  exactlyOnce: ExactlyOnce;
+  /** Where each known position lives (the vendor's close and edit calls name the account and instrument). */
+  positions: Map<string, { login: string; instrument: string }>;
+  /** Releases the session's HTTP and gRPC connections. */
+  onClose: () => void;
+}
+
+export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
+  readonly openedAtSequence: number;
+  private closed = false;
+
+  constructor(private readonly parts: SessionParts) {
+    this.openedAtSequence = parts.openedAtSequence;
+  }
+
+  private get system() {
+    return { systemUuid: this.parts.systemUuid };
+  }
+
+  private async get<T>(path: string, query: Record<string, string | null | undefined> = {}): Promise<T> {
+    return (await this.request<T>("GET", path, { query: { ...this.system, ...query } })).body;
+  }
+
+  private request<T>(method: string, path: string, input: { query?: Record<string, string | null | undefined>; body?: unknown }) {
+    if (this.closed) return Promise.reject(new LinkError("closed"));
+    return this.parts.rest.call<T>(method, path, input);
+  }
+
+  private post<T>(path: string, body: object) {
+    return this.request<T>("POST", path, { body: { ...this.system, ...body } });
+  }
+
+  private remember(positions: MtPosition[]): MtPosition[] {
+    for (const p of positions) this.parts.positions.set(p.id, { login: p.login, instrument: p.instrument });
+    return positions.map(cleanPosition);
+  }
+
+  async serverTime() {
+    return (await this.get<{ serverTime: string }>("/service-info")).serverTime;
+  }
+
+  async listAccounts(after: string | null, limit: number, groupMask: string | null) {
+    return (await this.get<{ content: MtTradingAccount[] }>("/v1/trading-accounts", { size: String(limit), afterLogin: after, groupMask, sort: "login,asc" }))
+      .content;
+  }
+
+  getAccount(login: string) {
+    return this.get<MtTradingAccount>("/v1/trading-account", { login });
+  }
+
+  async createAccount(request: MatchTraderNative["newAccount"]) {
+    return (await this.post<MtTradingAccount>("/v1/trading-accounts", request)).body;
+  }
+
+  async updateAccount(login: string, patch: MatchTraderNative["accountPatch"]) {
+    return (await this.request<MtTradingAccount>("PATCH", "/v1/trading-account", { query: { ...this.system, login }, body: patch })).body;
+  }
+
+  async setPassword(login: string, password: string, kind: PasswordKind) {
+    await this.request("PUT", "/v1/trading-account/password", { query: { ...this.system, login }, body: { password, kind } });
+  }
+
+  listGroups() {
+    return this.get<MatchTraderNative["group"][]>("/v1/groups");
+  }
+
+  listSymbols() {
+    return this.get<MatchTraderNative["symbol"][]>("/v1/symbols");
+  }
+
+  getQuotes(symbols: readonly string[] | null) {
+    return this.get<MatchTraderNative["quote"][]>("/v1/quotations", { symbols: symbols ? symbols.join(",") : null });
+  }
+
+  async openPositions(login: string | null) {
+    return this.remember((await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login })).positions);
+  }
+
+  async openPositionsOf(logins: readonly string[]) {
+    const answer = await this.post<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions-by-logins-or-groups", { logins, groups: [] });
+    return this.remember(answer.body.positions);
+  }
+
+  private async ledgers(login: string, from: string, to: string, types?: string) {
+    return (await this.get<{ ledgers: MtLedger[] }>("/v1/trading-accounts/trading-data/ledgers", { login, from, to, types })).ledgers;
+  }
+
+  async history(login: string, from: string, to: string) {
+    const [closed, ledgers] = await Promise.all([
+      this.get<{ closedPositions: MtClosedPosition[] }>("/v1/trading-accounts/trading-data/closed-positions", { login, from, to }),
+      this.ledgers(login, from, to),
+    ]);
+    return [...closed.closedPositions.map(cleanPosition), ...ledgers.map(cleanPosition)];
+  }
+
+  async journal(from: string, to: string, filter: JournalFilter, limit: number) {
+    const answer = await this.get<{ entries: MatchTraderNative["journal"][] }>("/v1/journal", {
+      from,
+      to,
+      levels: filter.levels?.join(","),
+      login: filter.login,
+      text: filter.text,
+      limit: String(limit),
+    });
+    return answer.entries;
+  }
+
+  /** Exactly once: the tag is looked up first, and again whenever the answer is lost. */
+  balance(request: MtLedgerRequest): Promise<MtLedgerResult> {
+    const fingerprint = JSON.stringify([request.login, request.type, request.amount]);
+    return this.parts.exactlyOnce.run(request.requestId, fingerprint, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const found = await this.findLedger(request);
+        if (found) return this.ledgerResult(request, found);
+        const path = { DEPOSIT: "/v1/deposits/manual", WITHDRAWAL: "/v1/withdrawals/manual", CREDIT_IN: "/v1/credit/in", CREDIT_OUT: "/v1/credit/out" }[
+          request.type
+        ];
+        const gateway = request.type === "DEPOSIT" || request.type === "WITHDRAWAL" ? { paymentGatewayUuid: this.parts.gatewayUuid } : {};
+        try {
+          await this.post(path, { login: request.login, amount: request.amount, comment: tag(request.comment, request.requestId), ...gateway });
+        } catch (error) {
+          // No answer: it may have landed. Look again before sending it again.
+          if (error instanceof LinkError && !this.closed && attempt < LOST_ANSWER_RETRIES) continue;
+          throw error;
+        }
+        const landed = await this.findLedger(request);
+        if (!landed)
+          throw new NativeError({
+            status: 500,
+            errorCode: "REJECTED",
+            message: "The trading server accepted the operation but does not show it in the account's history.",
+          });
+        return this.ledgerResult(request, landed);
+      }
+    });
+  }
+
+  private async findLedger(request: MtLedgerRequest): Promise<MtLedger | null> {
+    // Every ledger of the account (an id may come back after any time); a different type under the same id is checked below.
+    const ledgers = await this.ledgers(request.login, EPOCH, FAR);
+    const found = ledgers.find((l) => tagOf(l.comment) === request.requestId) ?? null;
+    if (found && (found.type !== request.type || Number(found.amount) !== Number(request.amount))) throw alreadyUsed(request.requestId);
+    return found;
+  }
+
+  private async ledgerResult(request: MtLedgerRequest, ledger: MtLedger): Promise<MtLedgerResult> {
+    const account = await this.getAccount(request.login);
+    return { ...request, comment: "", ledgerId: ledger.id, time: ledger.time, balance: account.balance, credit: account.credit };
+  }
+
+  /** A trading call's answer: HTTP 200 with status OK or REJECTED (always check the body). */
+  private async trade(path: string, body: object): Promise<Omit<MtOperationResult, "requestId">> {
+    const answer = await this.post<{ status: string; errorCode?: string; message?: string; execution?: Omit<MtOperationResult, "requestId"> }>(path, body);
+    const result = answer.body;
+    if (result.status !== "OK" || !result.execution)
+      throw new NativeError({ status: 422, errorCode: result.errorCode ?? "REJECTED", message: result.message ?? "The trading server rejected the order." });
+    return result.execution;
+  }
+
+  placeOrder(request: MatchTraderNative["orderRequest"]) {
+    const { requestId, comment: _comment, reason: _reason, ...rest } = request;
+    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
+      const body = {
+        login: request.login,
+        instrument: request.instrument,
+        orderSide: request.side,
+        volume: request.volume,
+        slPrice: request.stopLoss,
+        tpPrice: request.takeProfit,
+        expectedPrice: request.expectedPrice,
+        slippage: request.slippage,
+        comment: tag(request.comment, requestId),
+      };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const execution = await this.trade("/v1/trading-accounts/positions/open", body);
+          this.parts.positions.set(execution.positionId, { login: request.login, instrument: request.instrument });
+          return { ...execution, requestId };
+        } catch (error) {
+          if (!(error instanceof LinkError) || this.closed || attempt >= LOST_ANSWER_RETRIES) throw error;
+          // The answer was lost: the position may be open already.
+          const open = (await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login: request.login })).positions;
+          const mine = open.find((p) => tagOf(p.comment) === requestId);
+          if (mine)
+            return {
+              requestId,
+              operation: "OPEN" as const,
+              positionId: mine.id,
+              closeId: null,
+              price: mine.openPrice,
+              volume: mine.volume,
+              time: mine.openTime,
+            };
+        }
+      }
+    });
+  }
+
+  private async whereIs(positionId: string) {
+    const known = this.parts.positions.get(positionId);
+    if (known) return known;
+    await this.openPositions(null);
+    const found = this.parts.positions.get(positionId);
+    if (!found) throw new NativeError({ status: 404, errorCode: "NOT_FOUND", message: `Position ${positionId} is not open.` });
+    return found;
+  }
+
+  modifyPosition(request: MatchTraderNative["modifyRequest"]) {
+    const { requestId, ...rest } = request;
+    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
+      const where = await this.whereIs(request.positionId);
+      const execution = await this.trade("/v1/trading-accounts/positions/edit", {
+        login: where.login,
+        id: request.positionId,
+        slPrice: request.stopLoss,
+        tpPrice: request.takeProfit,
+      });
+      return { ...execution, requestId };
+    });
+  }
+
+  closePosition(request: MatchTraderNative["closeRequest"]) {
+    const { requestId, comment: _comment, reason: _reason, ...rest } = request;
+    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
+      const where = await this.whereIs(request.positionId);
+      const execution =
+        request.volume === null
+          ? await this.trade("/v1/trading-accounts/positions/close", {
+              login: where.login,
+              closePositions: [{ positionId: request.positionId, instrument: where.instrument }],
+              comment: request.comment,
+            })
+          : await this.trade("/v1/trading-accounts/positions/close-partially", {
+              login: where.login,
+              positionId: request.positionId,
+              instrument: where.instrument,
+              volume: request.volume,
+              comment: request.comment,
+            });
+      return { ...execution, requestId };
+    });
+  }
+
+  async eventsSince(sequence: number, limit: number): Promise<PacketBatch<MtEvent[]>> {
+    if (this.closed) throw new LinkError("closed");
+    const batch = await this.parts.feed.since(sequence, limit);
+    return {
+      packets: batch.messages.map((m) => ({ sequence: m.sequence, event: cleanEvents(m.events) })),
+      complete: batch.complete,
+      latestSequence: batch.latestSequence,
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.parts.stream.cancel();
+    this.parts.onClose();
+  }
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_events_search_trgm_idx" ON "audit_events" USING gin (("action" || chr(10) || coalesce("actor_name", '') || chr(10) || "target_type" || chr(10) || "target_id" || chr(10) || coalesce("source_ip", '') || chr(10) || coalesce("before"::text, '') || chr(10) || coalesce("after"::text, '')) gin_trgm_ops);

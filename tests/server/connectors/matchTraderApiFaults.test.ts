@@ -1,0 +1,221 @@
+/**
+ * The Match-Trader Broker API connector against its protocol server's faults beyond the contract:
+ * a deposit whose answer is lost, the 500 requests a minute on both sides, and failures explained
+ * in a dealer's words (unreachable, refused or unwhitelisted token, timeout, rate limited).
+ */
+import * as grpc from "@grpc/grpc-js";
+import { afterEach, describe, expect, it } from "vitest";
+import { connectorConfigSchema } from "../../../server/connectors/config.ts";
+import { createConnector, defaultSimulatedServers } from "../../../server/connectors/factory.ts";
+import { TradingFeedService } from "../../../server/connectors/matchTraderApi/feed.ts";
+import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
+import { FEED_IDLE_MS } from "../../../server/protocolServers/matchTrader/server.ts";
+import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
+import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
+
+let harness: MatchTraderApiHarness | undefined;
+const open = async () => {
+  harness = await matchTraderApiHarness()();
+  return harness;
+};
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("Match-Trader Broker API: money exactly once", () => {
+  it("retries a deposit whose answer was lost after the server applied it, and it lands once", async () => {
+    const h = await open();
+    const { connector, protocolServer } = h;
+    await connector.connect();
+    const login = await fundedAccount(connector);
+    const before = await connector.getAccount(login);
+    protocolServer.faults.dropAnswerOf("/v1/deposits/manual");
+    const request = { operationId: uniqueId("lost"), login, type: "deposit" as const, amount: 4_321, comment: "lost answer" };
+    const result = await connector.balanceOperation(request);
+    expect(protocolServer.stats.droppedAnswers).toBe(1);
+    expect(result).toMatchObject({ operationId: request.operationId, amount: 4_321, balance: before.balance + 4_321 });
+    expect(await connector.balanceOperation(request)).toEqual(result);
+    expect((await connector.getAccount(login)).balance).toBe(before.balance + 4_321);
+    const deals = await connector.dealHistory({ login, from: before.registration, to: h.now() });
+    expect(deals.filter((d) => d.profit === 4_321).map((d) => [d.id, d.comment])).toEqual([[result.dealId, "lost answer"]]);
+  });
+
+  it("finds an operation a previous Toolbox process sent (by its tag) instead of sending it again", async () => {
+    const h = await open();
+    await h.connector.connect();
+    const login = await fundedAccount(h.connector);
+    const request = { operationId: uniqueId("again"), login, type: "creditIn" as const, amount: 900, comment: "bonus" };
+    const first = await h.connector.balanceOperation(request);
+    // A fresh connector remembers nothing: as after a restart.
+    const restarted = h.connectWith({});
+    await restarted.connect();
+    const second = await restarted.balanceOperation(request);
+    expect(second).toMatchObject({ dealId: first.dealId, credit: 900 });
+    expect((await restarted.getAccount(login)).credit).toBe(900);
+    await expectConnectorError(restarted.balanceOperation({ ...request, amount: 901 }), "invalidRequest");
+  });
+});
+
+describe("Match-Trader Broker API: 500 requests a minute", () => {
+  it("queues requests past the client's own limit instead of failing them", async () => {
+    const h = await open();
+    // The request timeout counts the time in the queue too: long enough for a minute's wait here.
+    const limited = h.connectWith({ requestsPerMinute: 3, requestTimeoutMs: 120_000 });
+    await limited.connect(); // two requests: offers and payment gateways
+    const sent = h.protocolServer.stats.requests;
+    const settled: string[] = [];
+    const calls = [1, 2, 3, 4].map((i) => limited.listGroups().then(() => settled.push(`groups ${i}`)));
+    await h.quiet();
+    expect(h.protocolServer.stats.requests - sent).toBe(1);
+    expect(settled).toEqual(["groups 1"]);
+    await h.clock.advance(60_000);
+    await h.quiet();
+    await h.clock.advance(0);
+    await Promise.all(calls);
+    expect(h.protocolServer.stats.requests - sent).toBe(4);
+    expect(h.protocolServer.stats.rateLimited).toBe(0);
+  });
+
+  it("answers the 501st request of a minute with 429 and the error body", async () => {
+    const h = await open();
+    const { url, token } = h.protocolServer;
+    for (let i = 0; i < 500; i++) {
+      const ok = await fetch(`${url}/v1/offers`, { headers: { authorization: token } });
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+    }
+    const refused = await fetch(`${url}/v1/offers`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ status: 429, path: "/v1/offers", timestamp: expect.stringMatching(/Z$/) as unknown });
+  });
+
+  it("waits out a 429 for as long as the server asks, then sends the request again", async () => {
+    const h = await open();
+    const { protocolServer } = h;
+    const connector = h.connectWith({ requestTimeoutMs: 120_000 });
+    await connector.connect();
+    protocolServer.faults.rateLimit(2); // connecting took two requests: the minute is full
+    let done = false;
+    const groups = connector.listGroups().then((g) => {
+      done = true;
+      return g;
+    });
+    await h.quiet();
+    expect(protocolServer.stats.rateLimited).toBe(1);
+    expect(done).toBe(false);
+    await h.clock.advance(60_000);
+    await h.quiet();
+    expect((await groups).length).toBeGreaterThan(0);
+  });
+});
+
+describe("Match-Trader Broker API: failures in a dealer's words", () => {
+  it("says when the server cannot be reached", async () => {
+    const h = await open();
+    const nowhere = createMatchTraderApiConnector({ apiUrl: "http://127.0.0.1:9", grpcAddress: "127.0.0.1:9", token: "x", clock: h.clock });
+    const error = await expectConnectorError(nowhere.connect(), "unreachable");
+    expect(error.message).toMatch(/could not be reached/);
+  });
+
+  it("says the API key was refused, or refused from this IP address, without repeating it", async () => {
+    const h = await open();
+    const wrong = h.connectWith({ token: "not-the-token" });
+    const refused = await expectConnectorError(wrong.connect(), "credentialsRefused");
+    expect(refused.message).toMatch(/refused the API key/);
+    expect(refused.message).not.toContain("not-the-token");
+    h.protocolServer.faults.forbid(true);
+    const forbidden = await expectConnectorError(h.connector.connect(), "credentialsRefused");
+    expect(forbidden.message).toMatch(/IP address is not on the key's whitelist/);
+  });
+
+  it("says the server did not answer in time", async () => {
+    const h = await open();
+    h.protocolServer.faults.slowAnswers(REQUEST_TIMEOUT_MS * 2);
+    const outcome = expectConnectorError(h.connector.connect(), "timeout");
+    await h.advance(REQUEST_TIMEOUT_MS + 1);
+    expect((await outcome).message).toMatch(/did not answer within/);
+    h.protocolServer.faults.restore();
+    await h.advance(REQUEST_TIMEOUT_MS * 2);
+  });
+
+  it("says the server is limiting Toolbox's requests when it keeps answering 429", async () => {
+    const h = await open();
+    const connector = h.connectWith({ requestTimeoutMs: 600_000 });
+    await connector.connect();
+    h.protocolServer.faults.rateLimit(0);
+    const outcome = expectConnectorError(connector.listGroups(), "rejected");
+    for (let i = 0; i < 4; i++) await h.advance(60_000);
+    const error = await outcome;
+    expect(error.reason).toBe("serverBusy");
+    expect(error.message).toMatch(/limiting Toolbox's requests \(500 a minute\)/);
+  });
+});
+
+describe("Match-Trader Broker API: configuration", () => {
+  it("builds the connector from a matchTraderApi configuration, and refuses one without an http(s) URL or key", async () => {
+    const h = await open();
+    const config = connectorConfigSchema.parse({
+      kind: "matchTraderApi",
+      apiUrl: h.protocolServer.url,
+      grpcAddress: h.protocolServer.grpcAddress,
+      apiKey: h.protocolServer.token,
+    });
+    const connector = createConnector(config, { clock: h.clock, simulatedServers: defaultSimulatedServers });
+    await connector.connect();
+    expect(connector.platform).toBe("MatchTrader");
+    expect((await connector.listAccounts({ limit: 5 })).items).toHaveLength(5);
+    await connector.disconnect();
+    expect(connectorConfigSchema.safeParse({ ...config, apiUrl: "ftp://example.com" }).success).toBe(false);
+    expect(connectorConfigSchema.safeParse({ ...config, apiKey: "" }).success).toBe(false);
+  });
+});
+
+describe("Match-Trader protocol server: control API", () => {
+  it("switches faults on and off over HTTP with its own token", async () => {
+    const h = await open();
+    const { url, controlToken, token } = h.protocolServer;
+    const control = (body: unknown, auth = controlToken) =>
+      fetch(`${url}/_control/faults`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await control({ refuseConnections: true }, token)).status).toBe(401);
+    expect((await control({ sunspots: true })).status).toBe(400);
+    expect((await control({ refuseConnections: true })).status).toBe(200);
+    await expectConnectorError(h.connector.connect(), "unreachable");
+    expect((await control({ restore: true })).status).toBe(200);
+    await h.connector.connect();
+    expect(h.connector.state).toBe("connected");
+  });
+});
+
+describe("Match-Trader Broker API: the feed's 15-minute idle limit", () => {
+  it("keeps a quiet feed open by pinging every 50 s", async () => {
+    const h = await open();
+    await h.connector.connect();
+    for (let i = 0; i < 24; i++) await h.advance(50_000); // 20 minutes without trading
+    expect(h.connector.state).toBe("connected");
+    expect(h.protocolServer.stats.liveStreams).toBe(1);
+  });
+
+  it("ends a feed stream that nobody pings after 15 minutes without data", async () => {
+    const h = await open();
+    const client = new TradingFeedService(h.protocolServer.grpcAddress, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set("authorization", `Bearer ${h.protocolServer.token}`);
+    const stream = (client as unknown as { getTradingFeedStream: (r: object, m: grpc.Metadata) => grpc.ClientReadableStream<unknown> }).getTradingFeedStream(
+      { systemUuid: h.protocolServer.systemUuid },
+      metadata,
+    );
+    const ended = new Promise<number>((resolve) => stream.on("error", (e: grpc.ServiceError) => resolve(e.code)));
+    await new Promise((resolve) => stream.once("data", resolve));
+    await h.advance(FEED_IDLE_MS - 1);
+    expect(h.protocolServer.stats.liveStreams).toBe(1);
+    await h.advance(1);
+    expect(await ended).toBe(grpc.status.DEADLINE_EXCEEDED);
+    client.close();
+  });
+});
