@@ -157,4 +157,29 @@ describeDb("audit records: before, after and source address", () => {
     expect(reset).toMatchObject({ before: { mainPassword: expect.any(String) }, after: { mainPassword: expect.any(String) }, sourceIp: "198.51.100.11" });
     expect(JSON.stringify(reset)).not.toContain(password);
   });
+
+  it("an organization created through the API starts its own audit log with its creation, and its address", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/organizations",
+      headers: apiHeaders(await tokens.mint(admin)),
+      remoteAddress: "198.51.100.12",
+      payload: { name: "Audit Second Desk" },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json<{ id: string }>().id;
+    const log = await t.app.inject({
+      url: `/api/logs/audit?action=organization.created&limit=5`,
+      headers: apiHeaders(await tokens.mint(admin), created),
+      remoteAddress: "127.0.0.1",
+    });
+    expect(log.statusCode, log.body).toBe(200);
+    expect(log.json<{ items: AuditItem[] }>().items).toEqual([
+      expect.objectContaining({ targetType: "organization", targetId: created, before: null, after: { name: "Audit Second Desk" }, sourceIp: "198.51.100.12" }),
+    ]);
+    // Not in the organization it was created from.
+    expect((await latest("tradePlatform.created", platformId)).action).toBe("tradePlatform.created");
+    const here = await call("GET", `/api/logs/audit?action=organization.created&limit=5`, "127.0.0.1");
+    expect(here.json<{ items: AuditItem[] }>().items.map((i) => i.targetId)).not.toContain(created);
+  });
 });

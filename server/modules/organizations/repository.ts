@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { recordAudit, type Actor } from "../audit/record.ts";
 import type { Db } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
 import { memberClaims, memberships, organizations, organizationSecurity, users } from "../../db/schema.ts";
@@ -59,13 +60,29 @@ async function insertOrganizationWithAdmin(tx: Tx, input: { name: string; adminS
  * in one transaction. With `quotas`, refused (422) once the person has created as many as
  * allowed — counted under a lock on the person's row, so concurrent requests cannot both pass.
  */
-export async function createOrganizationWithAdmin(db: Db, input: { name: string; adminSub: string }, quotas?: Quotas): Promise<OrganizationRow> {
+/**
+ * A new organization with `adminSub` as its administrator. With `auditAs` (a person creating it
+ * through the API), its audit log starts with `organization.created`, in the same transaction.
+ */
+export async function createOrganizationWithAdmin(
+  db: Db,
+  input: { name: string; adminSub: string },
+  quotas?: Quotas,
+  auditAs?: Omit<Actor, "organizationId">,
+): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
     if (quotas) {
       await lockForQuota(tx, { userSub: input.adminSub });
       requireOrganizationQuota(quotas, await countOrganizationsCreatedBy(tx, input.adminSub));
     }
-    return insertOrganizationWithAdmin(tx, input);
+    const organization = await insertOrganizationWithAdmin(tx, input);
+    if (auditAs)
+      await recordAudit(
+        tx,
+        { ...auditAs, organizationId: organization.id },
+        { action: "organization.created", targetType: "organization", targetId: organization.id, after: { name: organization.name } },
+      );
+    return organization;
   });
 }
 

@@ -34,7 +34,11 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       // The membership refers to the person, who may not have been mirrored yet (no preflight).
       await upsertUser(db, request.auth);
-      const org = await createOrganizationWithAdmin(db, { name: request.body.name, adminSub: request.auth.sub }, app.ctx.config.quotas);
+      const org = await createOrganizationWithAdmin(db, { name: request.body.name, adminSub: request.auth.sub }, app.ctx.config.quotas, {
+        sub: request.auth.sub,
+        name: request.auth.name ?? request.auth.email ?? null,
+        sourceIp: request.ip ?? null,
+      });
       return reply.status(201).send({ ...org, createdAt: org.createdAt.toISOString(), isAdmin: true });
     },
   );
