@@ -78,7 +78,7 @@ const Address = z
 
 /** The CA that signed an MT5 access server's certificate (PEM); public, stored in the clear. Absent: the system's CAs. */
 export const CA_CERTIFICATE_MAX = 20_000;
-const CaCertificate = z
+export const CaCertificate = z
   .string({ error: "caCertificate must be a PEM certificate" })
   .trim()
   .max(CA_CERTIFICATE_MAX, `The CA certificate has at most ${CA_CERTIFICATE_MAX} characters`)

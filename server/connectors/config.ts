@@ -4,6 +4,7 @@
  * Broker API; the MT4 gateway kind joins this union when its connector lands.
  */
 import { z } from "zod";
+import { CaCertificate } from "../../core/schemas/platform.ts";
 import { TRADE_PLATFORM_TYPES } from "../../core/trading/platform.ts";
 import { MAX_SIMULATED_ACCOUNTS } from "./simulated/server.ts";
 
@@ -32,11 +33,8 @@ export const simulatedConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-/** PEM certificates (a CA, possibly with intermediates): public data, stored in the clear. */
-export const caCertificateSchema = z
-  .string()
-  .max(20_000, "The CA certificate has at most 20,000 characters")
-  .regex(/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/, "The CA certificate must be in PEM form (-----BEGIN CERTIFICATE----- …)");
+/** PEM certificates (a CA, possibly with intermediates): the API's own schema, checked again where a connection is built. */
+const caCertificateSchema = CaCertificate;
 
 export const mt5WebApiConnectorConfigSchema = z.object({
   kind: z.literal("mt5WebApi"),
@@ -57,7 +55,7 @@ export const matchTraderApiConnectorConfigSchema = z.object({
   /** The decrypted API token: stored encrypted by the platform service, never logged or returned. */
   apiKey: z.string().min(1),
   /** PEM certificates to trust for a server with a private CA (never "any certificate"). */
-  ca: z.string().max(100_000).optional(),
+  ca: caCertificateSchema.optional(),
   requestsPerMinute: z.number().int().min(1).max(100_000).optional(),
   ...timeouts,
 });
