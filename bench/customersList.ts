@@ -19,7 +19,7 @@ import type { AppContext } from "../server/context.ts";
 import { buildApp } from "../server/http/app.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
-import { measureLoads, startBareFastify, type LoadTarget } from "./http.ts";
+import { measureLoads, ROUNDS, startBareFastify, type LoadTarget } from "./http.ts";
 
 export interface CustomersListOptions {
   adminUrl?: string;
@@ -82,7 +82,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
       await database.db.execute(sql`analyze customers`);
       line("");
       line(
-        `== GET /api/customers at ${rate(count)} customers (${dbName}): written in ${((performance.now() - started) / 1000).toFixed(1)} s; autocannon in a worker thread, ${connections} connections, loopback; median of 3 interleaved rounds, ${seconds} s per query in all ==`,
+        `== GET /api/customers at ${rate(count)} customers (${dbName}): written in ${((performance.now() - started) / 1000).toFixed(1)} s; autocannon in a worker thread, ${connections} connections, loopback; median of ${ROUNDS} interleaved rounds, ${seconds} s per query in all ==`,
       );
 
       const queries: [string, string][] = [

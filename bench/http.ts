@@ -57,7 +57,7 @@ export interface LoadFigures {
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
 /** Seconds of load per target, split into rounds. */
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+export const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
 const TARGET_RATIO = 0.3;
 
 /** One autocannon run on loopback, its load generated in a worker thread so it does not share the server's event loop. */
