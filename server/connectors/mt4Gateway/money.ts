@@ -70,7 +70,8 @@ export class Mt4BalanceOnce {
         comment: mt4TaggedComment(request.comment, request.request_id),
       });
       record = await this.find(request.login, tag, wire);
-      if (!record || record.order !== ticket) throw connectorErrors.unreachable("The trading server applied the operation but its record could not be read back.");
+      if (!record || record.order !== ticket)
+        throw connectorErrors.unreachable("The trading server applied the operation but its record could not be read back.");
     }
     const account = await wire.account(request.login);
     const answer: Mt4BalanceResult = {

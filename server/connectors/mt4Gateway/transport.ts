@@ -367,7 +367,7 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     const first = await this.feed(sequence, Math.min(limit, PAGE));
     const packets = [...first.packets];
     let latest = first.latestSequence;
-    for (let batch = first; first.complete && packets.length < limit && batch.packets.length === PAGE; ) {
+    for (let batch = first; first.complete && packets.length < limit && batch.packets.length === PAGE;) {
       const cursor = packets.at(-1)?.sequence ?? sequence;
       batch = await this.feed(cursor, Math.min(limit - packets.length, PAGE));
       packets.push(...batch.packets);
@@ -386,7 +386,14 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
       volume: number;
       time: number;
     };
-    return fromWire.result({ request_id: request.request_id, type: request.type, order: answer.order, price: answer.price, volume: answer.volume, time: answer.time });
+    return fromWire.result({
+      request_id: request.request_id,
+      type: request.type,
+      order: answer.order,
+      price: answer.price,
+      volume: answer.volume,
+      time: answer.time,
+    });
   }
 
   private async trades(path: string, body: Record<string, unknown>): Promise<Mt4TradeRecord[]> {
@@ -421,7 +428,7 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
   }
 
   /** An operation on the session; the answer, or a NativeError with its MT4 return code. */
-  private async call(path: string, body: Record<string, unknown> = {}): Promise<Answer> {
+  private async call(path: string, body: object = {}): Promise<unknown> {
     if (this.closed) throw new LinkError("closed");
     const answer = await this.raw(path, body);
     if (answer.ret === MT4_GATEWAY_RET.tooFrequent)
@@ -430,7 +437,7 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return answer;
   }
 
-  private async raw(path: string, body: Record<string, unknown>): Promise<Answer> {
+  private async raw(path: string, body: object): Promise<Answer> {
     const done = (async () => {
       let response;
       try {

@@ -19,7 +19,7 @@ import type { TLSSocket } from "node:tls";
 import type { TimerHandle } from "../../connectors/clock.ts";
 import { fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
-import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeTransaction, Mt4UserPatch } from "../../connectors/mt4/native.ts";
+import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
 import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
 import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
 
@@ -37,6 +37,11 @@ export interface Mt4GatewayServerOptions {
   idleTimeoutMs?: number;
   /** How often the pumping stream sends a ping line (on the simulated server's clock). */
   streamPingMs?: number;
+  /**
+   * Tell the zone as a server in summer does: standard time, plus a daylight correction of one
+   * hour (CfgRequestCommon `daylightcorrection` 1). The offset in force is the same.
+   */
+  daylightTime?: boolean;
 }
 
 export const MT4_GATEWAY_IDLE_MS = 180_000;
@@ -238,6 +243,9 @@ export class Mt4GatewayServer {
    */
   private async pump(session: GatewaySession, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const after = url.searchParams.get("after");
+    const from = after === null ? null : Number(after);
+    if (from !== null && (!Number.isSafeInteger(from) || from < 0 || from > (await session.session.eventsSince(Number.MAX_SAFE_INTEGER, 0)).latestSequence))
+      throw new CommandError(MT4_GATEWAY_RET.invalidData, "after is a sequence number this gateway has reached.");
     const buffered: PumpLine[] = [];
     let live = false;
     const write = (line: PumpLine) => {
@@ -260,12 +268,10 @@ export class Mt4GatewayServer {
     });
     res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });
     let sent = (await session.session.eventsSince(Number.MAX_SAFE_INTEGER, 0)).latestSequence;
-    if (after === null) res.write(`${JSON.stringify({ type: "start", sequence: sent } satisfies PumpLine)}\n`);
+    if (from === null) res.write(`${JSON.stringify({ type: "start", sequence: sent } satisfies PumpLine)}\n`);
     else {
-      const from = Number(after);
-      if (!Number.isSafeInteger(from) || from < 0) throw new CommandError(MT4_GATEWAY_RET.invalidData, "after is a sequence number.");
       res.write(`${JSON.stringify({ type: "start", sequence: from } satisfies PumpLine)}\n`);
-      for (let cursor = from; ; ) {
+      for (let cursor = from; ;) {
         const batch = await session.session.eventsSince(cursor, PUMP_BATCH);
         if (!batch.complete) {
           res.end(`${JSON.stringify({ type: "gap", sequence: cursor } satisfies PumpLine)}\n`);
@@ -296,8 +302,10 @@ export class Mt4GatewayServer {
       case "/api/ServerTime":
         return { time: await session.serverTime() };
       case "/api/CfgRequestCommon":
-        // The simulated server keeps one offset; a real one reports daylight time apart.
-        return { timezone: this.simulated.timeZoneOffsetMinutes, daylightcorrection: 0 };
+        // The simulated server keeps one offset in force; a real one in summer tells its daylight hour apart.
+        return this.options.daylightTime
+          ? { timezone: this.simulated.timeZoneOffsetMinutes - 60, daylightcorrection: 1 }
+          : { timezone: this.simulated.timeZoneOffsetMinutes, daylightcorrection: 0 };
       case "/api/UsersRequest": {
         const limit = count(body.limit);
         const after = body.after === null || body.after === undefined ? null : login(body.after);
@@ -310,7 +318,7 @@ export class Mt4GatewayServer {
         return { user: await session.createAccount(body as unknown as Mt4NewUser) };
       case "/api/UserRecordUpdate": {
         const { login: who, ...patch } = body;
-        return { user: await session.updateAccount(login(who), patch as Mt4UserPatch) };
+        return { user: await session.updateAccount(login(who), patch) };
       }
       case "/api/UserPasswordSet":
         await session.setPassword(login(body.login), text(body.password), body.change_investor === 1 ? "investor" : "main");
@@ -381,7 +389,11 @@ export class Mt4GatewayServer {
       return { order: result.order };
     }
     const kind = type === MT4_TT.brOrderOpen ? "open" : type === MT4_TT.brOrderModify ? "modify" : type === MT4_TT.brOrderClose ? "close" : null;
-    if (!kind) throw new CommandError(MT4_GATEWAY_RET.invalidData, "Served transaction types: TT_BR_ORDER_OPEN 75, TT_BR_ORDER_CLOSE 76, TT_BR_ORDER_MODIFY 80, TT_BR_BALANCE 83.");
+    if (!kind)
+      throw new CommandError(
+        MT4_GATEWAY_RET.invalidData,
+        "Served transaction types: TT_BR_ORDER_OPEN 75, TT_BR_ORDER_CLOSE 76, TT_BR_ORDER_MODIFY 80, TT_BR_BALANCE 83.",
+      );
     const requestId = text(body.request_id);
     if (!/^[\w:.-]{1,100}$/.test(requestId)) throw new CommandError(MT4_GATEWAY_RET.invalidData, "request_id is required (1 to 100 letters, digits, _ : . -).");
     const transaction = fromWire.transaction({
@@ -400,7 +412,11 @@ export class Mt4GatewayServer {
       reason: typeof body.reason === "number" ? body.reason : 2,
     } satisfies Mt4TradeTransaction);
     const result =
-      kind === "open" ? await session.placeOrder(transaction) : kind === "modify" ? await session.modifyPosition(transaction) : await session.closePosition(transaction);
+      kind === "open"
+        ? await session.placeOrder(transaction)
+        : kind === "modify"
+          ? await session.modifyPosition(transaction)
+          : await session.closePosition(transaction);
     const wire = toWire.result(result);
     return { order: wire.order, price: wire.price, volume: wire.volume, time: wire.time };
   }
@@ -450,7 +466,8 @@ function text(value: unknown): string {
 }
 
 function login(value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) throw new CommandError(MT4_GATEWAY_RET.invalidData, "A login or ticket is a positive integer.");
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
+    throw new CommandError(MT4_GATEWAY_RET.invalidData, "A login or ticket is a positive integer.");
   return value;
 }
 
@@ -460,7 +477,8 @@ function orZero(value: unknown): number {
 }
 
 function logins(value: unknown): number[] {
-  if (!Array.isArray(value) || value.length > MT4_GATEWAY_PAGE_MAX) throw new CommandError(MT4_GATEWAY_RET.invalidData, `logins is a list of at most ${MT4_GATEWAY_PAGE_MAX}.`);
+  if (!Array.isArray(value) || value.length > MT4_GATEWAY_PAGE_MAX)
+    throw new CommandError(MT4_GATEWAY_RET.invalidData, `logins is a list of at most ${MT4_GATEWAY_PAGE_MAX}.`);
   return value.map(login);
 }
 
