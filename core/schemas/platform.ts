@@ -129,7 +129,13 @@ function connectionSchema<S extends z.ZodType<string | undefined>>(secretOf: (wh
         password: secretOf("manager password"),
         caCertificate: CaCertificate.optional(),
       }),
-      z.object({ kind: z.literal("mt4Gateway"), address: Address, login: ManagerLogin, password: secretOf("manager password") }),
+      z.object({
+        kind: z.literal("mt4Gateway"),
+        address: Address,
+        login: ManagerLogin,
+        password: secretOf("manager password"),
+        caCertificate: CaCertificate.optional(),
+      }),
       z.object({ kind: z.literal("matchTraderApi"), apiUrl: ApiUrl, apiKey: secretOf("API key") }),
     ],
     { error: `connection.kind must be one of ${CONNECTION_KINDS.join(", ")}` },
@@ -156,7 +162,7 @@ export const StoredConnectionSchema = z.discriminatedUnion("kind", [
     login: z.string().optional(),
   }),
   z.object({ kind: z.literal("mt5WebApi"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
-  z.object({ kind: z.literal("mt4Gateway"), address: z.string(), login: z.string() }),
+  z.object({ kind: z.literal("mt4Gateway"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
   z.object({ kind: z.literal("matchTraderApi"), apiUrl: z.string() }),
 ]);
 
@@ -166,7 +172,7 @@ export const PublicConnectionSchema = z.object({
   address: z.string().optional(),
   login: z.string().optional(),
   apiUrl: z.string().optional(),
-  /** MT5 Web API: the CA certificate trusted for the server (public data). */
+  /** MT5 Web API and MT4 gateway: the CA certificate trusted for the server (public data). */
   caCertificate: z.string().optional(),
   accounts: z.number().optional(),
   tradeRate: z.number().optional(),

@@ -1,7 +1,7 @@
 /**
  * How a platform's connection is described, validated once where it enters (the API, the
  * database). One schema gives the type too: simulated servers, the MT5 Web API and the Match-Trader
- * Broker API; the MT4 gateway kind joins this union when its connector lands.
+ * Broker API and the MT4 manager gateway.
  */
 import { z } from "zod";
 import { CaCertificate } from "../../core/schemas/platform.ts";
@@ -46,6 +46,17 @@ export const mt5WebApiConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
+/** An MT4 manager gateway (docs/mt4-gateway.md): HTTPS with the manager's login and password. */
+export const mt4GatewayConnectorConfigSchema = z.object({
+  kind: z.literal("mt4Gateway"),
+  /** host:port of the gateway (HTTPS). */
+  address: z.string().min(3).max(300),
+  credentials: z.object({ login: z.string().min(1), password: z.string().min(1) }),
+  /** The CA that signed the gateway's certificate; the system's CAs when absent. */
+  caCertificate: caCertificateSchema.optional(),
+  ...timeouts,
+});
+
 /** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL, gRPC feed, API token. */
 export const matchTraderApiConnectorConfigSchema = z.object({
   kind: z.literal("matchTraderApi"),
@@ -63,10 +74,12 @@ export const matchTraderApiConnectorConfigSchema = z.object({
 export const connectorConfigSchema = z.discriminatedUnion("kind", [
   simulatedConnectorConfigSchema,
   mt5WebApiConnectorConfigSchema,
+  mt4GatewayConnectorConfigSchema,
   matchTraderApiConnectorConfigSchema,
 ]);
 
 export type ConnectorConfig = z.infer<typeof connectorConfigSchema>;
 export type SimulatedConnectorConfig = z.infer<typeof simulatedConnectorConfigSchema>;
 export type Mt5WebApiConnectorConfig = z.infer<typeof mt5WebApiConnectorConfigSchema>;
+export type Mt4GatewayConnectorConfig = z.infer<typeof mt4GatewayConnectorConfigSchema>;
 export type MatchTraderApiConnectorConfig = z.infer<typeof matchTraderApiConnectorConfigSchema>;

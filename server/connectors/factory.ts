@@ -4,6 +4,7 @@ import type { ConnectorConfig } from "./config.ts";
 import type { TradePlatformConnector } from "./connector.ts";
 import { NO_INTERNAL_TARGETS, type TargetPolicy } from "./target.ts";
 import { createMatchTraderApiConnector } from "./matchTraderApi/transport.ts";
+import { createMt4GatewayConnector } from "./mt4Gateway/connector.ts";
 import { createMt5WebApiConnector } from "./mt5WebApi/connector.ts";
 import { createSimulatedConnector } from "./simulated/connector.ts";
 import { SimulatedServerRegistry } from "./simulated/registry.ts";
@@ -43,6 +44,16 @@ export function createConnector(
     }
     case "mt5WebApi":
       return createMt5WebApiConnector({
+        url: `https://${config.address}`,
+        ca: config.caCertificate,
+        credentials: config.credentials,
+        targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
+        clock: dependencies.clock,
+        requestTimeoutMs: config.requestTimeoutMs,
+        connectTimeoutMs: config.connectTimeoutMs,
+      });
+    case "mt4Gateway":
+      return createMt4GatewayConnector({
         url: `https://${config.address}`,
         ca: config.caCertificate,
         credentials: config.credentials,

@@ -1,7 +1,7 @@
 /**
- * The local protocol servers `npm run simulator` starts, one entry per protocol: the MT5 Web API
- * and the Match-Trader Broker API now; the MT4 manager gateway joins this list with the same shape
- * (a name, a platform, a default port and seed, and `start`). Each runs the simulation engine
+ * The local protocol servers `npm run simulator` starts, one entry per protocol: the MT5 Web API,
+ * the Match-Trader Broker API and the MT4 manager gateway, each with the same shape (a name, a
+ * platform, a default port and seed, and `start`). Each runs the simulation engine
  * behind its vendor's protocol, in the simulator's own process, so Toolbox reaches it as it would
  * a real server — and can be killed and started again while the trading server keeps running.
  */
@@ -9,6 +9,7 @@ import type { TradePlatformType } from "../../core/trading/index.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../connectors/simulated/server.ts";
 import type { TestCertificate } from "./certificates.ts";
 import { startMatchTraderServer } from "./matchTrader/server.ts";
+import { Mt4GatewayServer, retFromText } from "./mt4Gateway/server.ts";
 import { Mt5WebApiServer } from "./mt5WebApi/server.ts";
 
 export interface ProtocolServerOptions {
@@ -33,9 +34,9 @@ export interface FaultRequest {
   rejectNext?: number;
   /** Send each live event twice. */
   duplicateEvents?: boolean;
-  /** The handshake answers with this vendor code (MT5: "8 …" no rights, "1012 …" IP blocked). */
+  /** The handshake answers with this vendor code (MT5: "8 …" no rights, "1012 …" IP blocked; MT4: "7" no rights, "11" IP not allowed). */
   authRetcode?: string;
-  /** The next command answers with this vendor code. */
+  /** The next command answers with this vendor code (MT4: "8" RET_TOO_FREQUENT is the gateway's rate limit). */
   nextRetcode?: string;
   /** The next money operation is applied, then the connection drops before its answer. */
   dropAfterNextBalance?: boolean;
@@ -142,6 +143,50 @@ const matchTraderApi: ProtocolServerDefinition = {
   },
 };
 
-export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi, matchTraderApi];
+const mt4Gateway: ProtocolServerDefinition = {
+  name: "mt4Gateway",
+  platform: "MT4",
+  defaultPort: 18444,
+  defaultSeed: 4004,
+  async start(options) {
+    const simulated = new SimulatedServer({ platform: "MT4", seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
+    simulated.start();
+    const server = new Mt4GatewayServer({ simulated, tls: options.tls, host: options.host, port: options.port });
+    const { port } = await server.listen();
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    return {
+      name: "mt4Gateway",
+      platform: "MT4",
+      details: [
+        ["Address", `${host}:${port}`],
+        ["Manager login", server.manager.login],
+        ["Manager password", server.manager.password],
+        ["Accounts", String(options.accounts)],
+        ["Seed", String(options.seed)],
+      ],
+      applyFaults(request) {
+        if (request.restore) {
+          simulated.faults.restore();
+          server.faults.restore();
+        }
+        // The engine's sessions end, and with them the gateway's sessions and their connections.
+        if (request.refuse) simulated.faults.disconnect({ refuseReconnect: true });
+        else if (request.drop) simulated.faults.disconnect();
+        if (request.slowMs !== undefined) simulated.faults.slowAnswers(request.slowMs);
+        if (request.rejectNext !== undefined) simulated.faults.rejectNext(request.rejectNext);
+        if (request.duplicateEvents !== undefined) simulated.faults.duplicate(request.duplicateEvents);
+        if (request.authRetcode !== undefined) server.faults.authRet = retFromText(request.authRetcode);
+        if (request.nextRetcode !== undefined) server.faults.nextRet = retFromText(request.nextRetcode);
+        if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
+      },
+      async close() {
+        await server.close();
+        simulated.stop();
+      },
+    };
+  },
+};
+
+export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi, matchTraderApi, mt4Gateway];
 
 export { DEFAULT_MANAGER };

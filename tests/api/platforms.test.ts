@@ -166,9 +166,12 @@ describeDb("trade platforms API", () => {
         /A MetaTrader 4 platform connects through the MT4 manager gateway/,
       ],
       [
-        "a real MT4 server (not available yet)",
-        { type: "MT4", connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
-        /Connecting to real MetaTrader 4 servers is not available yet; use a simulated server to try Toolbox\./,
+        "an MT4 gateway CA certificate that is not PEM",
+        {
+          type: "MT4",
+          connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "not a cert" },
+        },
+        /CA certificate must be in PEM form/,
       ],
       [
         "an MT5 CA certificate that is not PEM",
@@ -491,10 +494,10 @@ describeDb("trade platforms API", () => {
       await untilState(p.id, "connected");
     });
 
-    it("answers the honest 400 for real servers, and 400 for missing secrets", async () => {
+    it("tries a real server only where Toolbox may connect, and answers 400 for missing secrets", async () => {
       const real = await test({ type: "MT4", connection: { kind: "mt4Gateway", address: "10.0.0.1:443", login: "1", password: "s3cr3t-MT5-manager-pw" } });
-      expect(real.statusCode).toBe(400);
-      expect(real.json().message).toBe("Connecting to real MetaTrader 4 servers is not available yet; use a simulated server to try Toolbox.");
+      expect(real.statusCode).toBe(200);
+      expect(real.json()).toMatchObject({ ok: false, code: "invalidRequest", message: expect.stringMatching(/TRADE_SERVER_ALLOWED_TARGETS/) });
       const noSecret = await test({ type: "MT4", connection: { kind: "simulated", login: "1000" } });
       expect(noSecret.statusCode).toBe(400);
       expect(noSecret.json().message).toBe("Enter the manager password for this connection.");
@@ -533,7 +536,10 @@ describeDb("trade platforms API", () => {
       });
       expect(tried.json()).toMatchObject({ ok: false, code: "credentialsRefused" });
       const bad = [
-        { type: "MT4", connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw" } },
+        {
+          type: "MT4",
+          connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "not a cert" },
+        },
         { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "https://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
         { type: "MT4", connection: { kind: "matchTraderApi", apiUrl: "https://api.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
       ];

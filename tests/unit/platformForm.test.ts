@@ -68,4 +68,17 @@ describe("the platform form's checks are the API's", () => {
     expect(newPlatformFrom(mt5).connection).not.toHaveProperty("caCertificate");
     expect(formErrors({ ...mt5, caCertificate: "not a certificate" }).caCertificate).toMatch(/PEM form/);
   });
+
+  it("sends an MT4 gateway's CA certificate when given, in the same shape", () => {
+    const mt4 = { ...emptyPlatformForm("MT4"), name: "Live", source: "server" as const, address: "mt4.example.com:443", login: "1000", password: "pw" };
+    const pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+    expect(newPlatformFrom({ ...mt4, caCertificate: pem }).connection).toEqual({
+      kind: "mt4Gateway",
+      address: "mt4.example.com:443",
+      login: "1000",
+      password: "pw",
+      caCertificate: pem,
+    });
+    expect(formErrors({ ...mt4, caCertificate: "not a certificate" }).caCertificate).toMatch(/PEM form/);
+  });
 });

@@ -21,8 +21,8 @@ import { MT4_CMD, MT4_REASON, type Mt4Native } from "./native.ts";
 import { mt4Reason, mt4TradeCodecs } from "./trades.ts";
 
 export interface Mt4CodecOptions {
-  /** The server's offset from UTC; MT4 stamps every time in server time. */
-  timeZoneOffsetMinutes: number;
+  /** The server's offset from UTC; MT4 stamps every time in server time. A function when learnt from the server (the MT4 gateway's CfgRequestCommon). */
+  timeZoneOffsetMinutes: number | (() => number);
 }
 
 export function mt4Codec(options: Mt4CodecOptions): PlatformCodec<Mt4Native> {

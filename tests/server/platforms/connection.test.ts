@@ -69,7 +69,10 @@ describe("connections", () => {
       },
     });
     expect(connectorConfigOf({ id: "p-2", type: "MT4", timeZone: "UTC", connection: { kind: "mt4Gateway", address: "h:1", login: "1" } }, "pw")).toEqual({
-      unavailable: "Connecting to real MetaTrader 4 servers is not available yet; use a simulated server to try Toolbox.",
+      config: { kind: "mt4Gateway", address: "h:1", credentials: { login: "1", password: "pw" } },
+    });
+    expect(connectorConfigOf({ id: "p-3", type: "MT4", timeZone: "UTC", connection: { kind: "mt4Gateway", address: "h:1", login: "1" } }, null)).toEqual({
+      unavailable: "Enter the manager password for this connection.",
     });
   });
 });

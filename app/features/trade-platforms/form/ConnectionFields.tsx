@@ -84,7 +84,7 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
             <Input
               value={v.address}
               onChange={(e) => set("address", e.target.value)}
-              placeholder="mt5.example.com:443"
+              placeholder={v.type === "MT4" ? "mt4-gateway.example.com:443" : "mt5.example.com:443"}
               autoComplete="off"
               spellCheck={false}
               disabled={disabled}
@@ -103,7 +103,7 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
               disabled={disabled}
             />
           </Field>
-          {v.type === "MT5" ? (
+          {v.type === "MT5" || v.type === "MT4" ? (
             <Field
               label="CA certificate (optional)"
               error={errors.caCertificate}

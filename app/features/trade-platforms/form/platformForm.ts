@@ -19,7 +19,7 @@ export interface PlatformFormValues {
   address: string;
   login: string;
   password: string;
-  /** MT5 Web API: the PEM of the CA that signed the server's certificate; empty for the system's CAs. */
+  /** MT5 Web API and MT4 gateway: the PEM of the CA that signed the server's certificate; empty for the system's CAs. */
   caCertificate: string;
   apiUrl: string;
   apiKey: string;
@@ -99,8 +99,9 @@ export function connectionFrom(v: PlatformFormValues): ConnectionInput {
   if (v.type === "MatchTrader") return { kind: "matchTraderApi", apiUrl: v.apiUrl.trim(), ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}) };
   const password = v.password ? { password: v.password } : {};
   const server = { address: v.address.trim(), login: v.login.trim(), ...password };
-  if (v.type === "MT4") return { kind: "mt4Gateway", ...server };
-  return { kind: "mt5WebApi", ...server, ...(v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {}) };
+  const ca = v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {};
+  if (v.type === "MT4") return { kind: "mt4Gateway", ...server, ...ca };
+  return { kind: "mt5WebApi", ...server, ...ca };
 }
 
 function bodyFrom(v: PlatformFormValues) {

@@ -38,9 +38,9 @@ export function realKindUnavailable(type: TradePlatformType): string {
   return `Connecting to real ${TRADE_PLATFORM_LABELS[type]} servers is not available yet; use a simulated server to try Toolbox.`;
 }
 
-/** The real kinds whose connectors exist (the MT5 Web API so far). */
+/** The real kinds whose connectors exist (the MT5 Web API and the MT4 gateway so far). */
 export function isRealKindAvailable(kind: Exclude<ConnectionKind, "simulated">): boolean {
-  return kind === "mt5WebApi";
+  return kind === "mt5WebApi" || kind === "mt4Gateway";
 }
 
 /**
@@ -71,7 +71,10 @@ export function splitConnection(
         secret: input.password,
       };
     case "mt4Gateway":
-      return { stored: { kind: input.kind, address: input.address, login: input.login }, secret: input.password };
+      return {
+        stored: { kind: input.kind, address: input.address, login: input.login, ...(input.caCertificate ? { caCertificate: input.caCertificate } : {}) },
+        secret: input.password,
+      };
     case "matchTraderApi":
       return { stored: { kind: input.kind, apiUrl: input.apiUrl }, secret: input.apiKey };
   }
@@ -102,7 +105,13 @@ export function publicConnection(stored: StoredConnection, hasSecret: boolean): 
         hasSecret,
       };
     case "mt4Gateway":
-      return { kind: stored.kind, address: stored.address, login: stored.login, hasSecret };
+      return {
+        kind: stored.kind,
+        address: stored.address,
+        login: stored.login,
+        ...(stored.caCertificate ? { caCertificate: stored.caCertificate } : {}),
+        hasSecret,
+      };
     case "matchTraderApi":
       return { kind: stored.kind, apiUrl: stored.apiUrl, hasSecret };
   }
@@ -137,6 +146,17 @@ export function connectorConfigOf(platform: ConnectablePlatform, secret: string 
     return {
       config: {
         kind: "mt5WebApi",
+        address: connection.address,
+        credentials: { login: connection.login, password: secret },
+        ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
+      },
+    };
+  }
+  if (connection.kind === "mt4Gateway") {
+    if (secret === null) return { unavailable: "Enter the manager password for this connection." };
+    return {
+      config: {
+        kind: "mt4Gateway",
         address: connection.address,
         credentials: { login: connection.login, password: secret },
         ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),

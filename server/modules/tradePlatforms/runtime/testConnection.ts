@@ -36,7 +36,7 @@ export async function testConnection(
   deps: { liveServer?: SimulatedServer; timeoutMs: number; tradeServerTargets?: TargetPolicy },
 ): Promise<TestConnectionResult> {
   const { connection } = input;
-  if (connection.kind === "mt5WebApi") return testRealServer(input, connection, deps);
+  if (connection.kind === "mt5WebApi" || connection.kind === "mt4Gateway") return testRealServer(input, connection, deps);
   if (connection.kind !== "simulated") return { ok: false, code: "invalidRequest", message: realKindUnavailable(input.type) };
 
   const options = simulatedServerOptions({ id: "test", type: input.type, timeZone: input.timeZone, connection });
@@ -138,7 +138,7 @@ export function explain(error: unknown, timeoutMs: number, connection: StoredCon
               : "Toolbox could not reach the server. Check the address and port, and that the server is running and accepts connections from Toolbox.",
         };
       case "credentialsRefused":
-        // MT5 says why beyond a wrong password: a manager without rights (8), an IP not whitelisted (1012).
+        // MT5 and MT4 say why beyond a wrong password: a manager without rights, an IP not allowed.
         if (connection.kind !== "simulated" && error.message !== connectorErrors.credentialsRefused().message)
           return { ok: false, code: "credentialsRefused", message: error.message };
         return {

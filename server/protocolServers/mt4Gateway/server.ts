@@ -1,0 +1,494 @@
+/**
+ * A local MT4 manager gateway (docs/mt4-gateway.md) backed by the simulation engine: HTTPS only,
+ * a manager login that yields a session token, JSON endpoints named after the Manager API
+ * operations (UserRecordsRequest, UserRecordNew, UserRecordUpdate, TradesRequest,
+ * TradesUserHistory, JournalRequest, TradeTransaction with TT_BR_BALANCE and the OP_* commands),
+ * MT4's units (volume in lots × 100, times in seconds of server time), MT4 return codes, and the
+ * pumping stream as chunked NDJSON with a sequence number to resume from.
+ *
+ * Every command goes through a SimulatedSession speaking the MT4 native shapes, so the engine's
+ * own faults (slow answers, rejections, dropped links, duplicated events) apply as they do in
+ * process; this server adds the network's: refused connections, a return code on the login or
+ * the next command, and a balance operation applied whose answer is lost with the connection.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import type { TimerHandle } from "../../connectors/clock.ts";
+import { fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
+import { mt4Codec } from "../../connectors/mt4/codec.ts";
+import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
+import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
+import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
+
+export interface Mt4GatewayServerOptions {
+  /** An MT4 simulated server; this process owns it. */
+  simulated: SimulatedServer;
+  /** PEM key and certificate the server presents. */
+  tls: { key: string; cert: string };
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The manager login the gateway accepts; the simulated server's own by default. */
+  manager?: WireCredentials;
+  /** A request connection silent this long is closed (the pumping stream is exempt: it pings). */
+  idleTimeoutMs?: number;
+  /** How often the pumping stream sends a ping line (on the simulated server's clock). */
+  streamPingMs?: number;
+  /**
+   * Tell the zone as a server in summer does: standard time, plus a daylight correction of one
+   * hour (CfgRequestCommon `daylightcorrection` 1). The offset in force is the same.
+   */
+  daylightTime?: boolean;
+}
+
+export const MT4_GATEWAY_IDLE_MS = 180_000;
+export const MT4_GATEWAY_STREAM_PING_MS = 15_000;
+/** At most this many records a list answer holds. */
+export const MT4_GATEWAY_PAGE_MAX = 1000;
+const PUMP_BATCH = 1000;
+
+/** Faults a test (or the simulator's control API) can switch on; the engine's own are on `simulated.faults`. */
+export class Mt4GatewayFaults {
+  /** The login is answered with this return code (7 RET_NOT_ENOUGH_RIGHTS, 11 RET_SECURITY_SESSION: IP not allowed). */
+  authRet: number | null = null;
+  /** The next command is answered with this return code, without being run (8 RET_TOO_FREQUENT is answered with HTTP 429). */
+  nextRet: number | null = null;
+  /** The next balance operation is applied, then its session's connections drop before the answer. */
+  dropAfterNextBalance = false;
+
+  restore(): void {
+    this.authRet = null;
+    this.nextRet = null;
+    this.dropAfterNextBalance = false;
+  }
+}
+
+/** The leading number of a code given as text ("7 not enough rights" → 7); null for none. */
+export function retFromText(text: string | undefined): number | null {
+  const match = /^\s*(\d+)/.exec(text ?? "");
+  return match?.[1] ? Number(match[1]) : null;
+}
+
+class CommandError extends Error {
+  constructor(
+    readonly ret: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface GatewaySession {
+  token: string;
+  session: WireSession<Mt4Native>;
+  sockets: Set<Socket>;
+  streams: Set<(line: PumpLine) => void>;
+  closed: boolean;
+}
+
+const DROPPED = Symbol("dropped");
+
+export class Mt4GatewayServer {
+  readonly faults = new Mt4GatewayFaults();
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly sessions = new Map<string, GatewaySession>();
+  private readonly codec;
+  private nextOperation = 1;
+  private address: { host: string; port: number } | null = null;
+
+  constructor(private readonly options: Mt4GatewayServerOptions) {
+    if (options.simulated.platform !== "MT4") throw new Error("The MT4 gateway needs an MT4 simulated server");
+    this.codec = mt4Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
+    this.server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 0;
+    const idle = options.idleTimeoutMs ?? MT4_GATEWAY_IDLE_MS;
+    this.server.on("connection", (socket: Socket) => {
+      // A gateway that is "down" takes no connection: the client sees it as unreachable.
+      if (this.simulated.faults.refusingConnections) socket.destroy();
+    });
+    this.server.on("secureConnection", (socket: TLSSocket) => {
+      socket.setTimeout(idle, () => socket.destroy());
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+    this.server.on("tlsClientError", () => undefined);
+  }
+
+  get simulated(): SimulatedServer {
+    return this.options.simulated;
+  }
+
+  get manager(): WireCredentials {
+    return this.options.manager ?? DEFAULT_MANAGER;
+  }
+
+  async listen(): Promise<{ url: string; host: string; port: number }> {
+    const host = this.options.host ?? "127.0.0.1";
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.options.port ?? 0, host, () => resolve());
+    });
+    const bound = this.server.address();
+    const port = typeof bound === "object" && bound ? bound.port : 0;
+    this.address = { host, port };
+    return { url: this.url, host, port };
+  }
+
+  get url(): string {
+    if (!this.address) throw new Error("The MT4 gateway is not listening");
+    const host = this.address.host.includes(":") ? `[${this.address.host}]` : this.address.host;
+    return `https://${host}:${this.address.port}`;
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Drops every connection and session now (clients must log in again). */
+  dropConnections(): void {
+    for (const session of [...this.sessions.values()]) this.endSession(session);
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  async close(): Promise<void> {
+    this.dropConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private endSession(session: GatewaySession): void {
+    if (session.closed) return;
+    session.closed = true;
+    this.sessions.delete(session.token);
+    session.session.close();
+    for (const socket of session.sockets) socket.destroy();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "https://mt4.invalid");
+    const path = url.pathname;
+    let body: Record<string, unknown>;
+    try {
+      body = await readBody(req);
+    } catch {
+      return send(res, 400, { ret: MT4_GATEWAY_RET.invalidData, error: "The request body is not a JSON object." });
+    }
+    try {
+      if (path === "/api/Login") {
+        if (req.method !== "POST") throw new CommandError(MT4_GATEWAY_RET.invalidData, "Login is a POST.");
+        return send(res, 200, await this.login(body, req.socket));
+      }
+      const session = this.sessionOf(req);
+      if (!session) return send(res, 401, { ret: MT4_GATEWAY_RET.noConnect, error: "No session: log in again." });
+      session.sockets.add(req.socket);
+      const forced = this.faults.nextRet;
+      if (forced !== null) {
+        this.faults.nextRet = null;
+        return send(res, forced === MT4_GATEWAY_RET.tooFrequent ? 429 : 200, { ret: forced, error: `Return code ${forced}.` });
+      }
+      if (path === "/api/Pumping") return await this.pump(session, url, req, res);
+      const answer = await this.command(path, body, session);
+      if (answer === DROPPED) return;
+      send(res, 200, { ret: MT4_GATEWAY_RET.ok, ...answer });
+    } catch (error) {
+      if (error instanceof CommandError) return send(res, 200, { ret: error.ret, error: error.message });
+      if (error instanceof NativeError) {
+        const native = error.native as Mt4Error;
+        return send(res, 200, { ret: native.code, error: native.message });
+      }
+      if (error instanceof LinkError) {
+        // The simulated server dropped this client (a fault, or it stopped): so does the network.
+        req.socket.destroy();
+        return;
+      }
+      send(res, 200, { ret: MT4_GATEWAY_RET.error, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private sessionOf(req: IncomingMessage): GatewaySession | undefined {
+    const header = req.headers.authorization ?? "";
+    const token = /^Bearer ([0-9a-f]{64})$/.exec(header)?.[1];
+    return token ? this.sessions.get(token) : undefined;
+  }
+
+  private async login(body: Record<string, unknown>, socket: Socket): Promise<Record<string, unknown>> {
+    const manager = this.manager;
+    const login = typeof body.login === "number" ? String(body.login) : "";
+    // A wrong login and a wrong password look the same from outside.
+    if (login !== manager.login || body.password !== manager.password)
+      return { ret: MT4_GATEWAY_RET.badAccountInfo, error: "Invalid manager login or password." };
+    if (this.faults.authRet !== null) return { ret: this.faults.authRet, error: `Return code ${this.faults.authRet}.` };
+    const token = randomBytes(32).toString("hex");
+    const entry: GatewaySession = { token, session: null as never, sockets: new Set([socket]), streams: new Set(), closed: false };
+    entry.session = await this.simulated.transport(this.codec).open(manager, {
+      onPacket: (packet) => {
+        for (const write of entry.streams) write({ type: "event", sequence: packet.sequence, event: toWire.event(packet.event) });
+      },
+      onClose: () => this.endSession(entry),
+    });
+    this.sessions.set(token, entry);
+    return { ret: MT4_GATEWAY_RET.ok, token };
+  }
+
+  /**
+   * The pumping stream: a `start` line with the sequence it starts after, the events after
+   * `after` when asked (or a `gap` line when they are no longer held), then live events and pings.
+   */
+  private async pump(session: GatewaySession, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const after = url.searchParams.get("after");
+    const from = after === null ? null : Number(after);
+    if (from !== null && (!Number.isSafeInteger(from) || from < 0 || from > (await session.session.eventsSince(Number.MAX_SAFE_INTEGER, 0)).latestSequence))
+      throw new CommandError(MT4_GATEWAY_RET.invalidData, "after is a sequence number this gateway has reached.");
+    const buffered: PumpLine[] = [];
+    let live = false;
+    const write = (line: PumpLine) => {
+      if (!live) buffered.push(line);
+      else if (!res.writableEnded) res.write(`${JSON.stringify(line)}\n`);
+    };
+    session.streams.add(write);
+    req.socket.setTimeout(0);
+    const clock = this.simulated.clock;
+    let ping: TimerHandle | null = null;
+    const schedulePing = () => {
+      ping = clock.setTimeout(() => {
+        write({ type: "ping", time: Math.floor(clock.now() / 1000) });
+        schedulePing();
+      }, this.options.streamPingMs ?? MT4_GATEWAY_STREAM_PING_MS);
+    };
+    res.on("close", () => {
+      session.streams.delete(write);
+      if (ping) clock.clearTimeout(ping);
+    });
+    res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });
+    let sent = (await session.session.eventsSince(Number.MAX_SAFE_INTEGER, 0)).latestSequence;
+    if (from === null) res.write(`${JSON.stringify({ type: "start", sequence: sent } satisfies PumpLine)}\n`);
+    else {
+      res.write(`${JSON.stringify({ type: "start", sequence: from } satisfies PumpLine)}\n`);
+      for (let cursor = from; ;) {
+        const batch = await session.session.eventsSince(cursor, PUMP_BATCH);
+        if (!batch.complete) {
+          res.end(`${JSON.stringify({ type: "gap", sequence: cursor } satisfies PumpLine)}\n`);
+          return;
+        }
+        for (const packet of batch.packets) {
+          res.write(`${JSON.stringify({ type: "event", sequence: packet.sequence, event: toWire.event(packet.event) } satisfies PumpLine)}\n`);
+          cursor = packet.sequence;
+        }
+        sent = Math.max(sent, cursor);
+        if (batch.packets.length < PUMP_BATCH) break;
+      }
+    }
+    live = true;
+    // Events that came while catching up, less those already written.
+    for (const line of buffered.splice(0)) if (line.type !== "event" || line.sequence > sent) write(line);
+    schedulePing();
+  }
+
+  private async command(path: string, body: Record<string, unknown>, entry: GatewaySession): Promise<Record<string, unknown> | typeof DROPPED> {
+    const session = entry.session;
+    switch (path) {
+      case "/api/Ping":
+        return {};
+      case "/api/Logout":
+        queueMicrotask(() => this.endSession(entry));
+        return {};
+      case "/api/ServerTime":
+        return { time: await session.serverTime() };
+      case "/api/CfgRequestCommon":
+        // The simulated server keeps one offset in force; a real one in summer tells its daylight hour apart.
+        return this.options.daylightTime
+          ? { timezone: this.simulated.timeZoneOffsetMinutes - 60, daylightcorrection: 1 }
+          : { timezone: this.simulated.timeZoneOffsetMinutes, daylightcorrection: 0 };
+      case "/api/UsersRequest": {
+        const limit = count(body.limit);
+        const after = body.after === null || body.after === undefined ? null : login(body.after);
+        const group = typeof body.group === "string" && body.group !== "" && body.group !== "*" ? body.group : null;
+        return { users: await session.listAccounts(after, limit, group) };
+      }
+      case "/api/UserRecordsRequest":
+        return { users: await this.users(session, logins(body.logins)) };
+      case "/api/UserRecordNew":
+        return { user: await session.createAccount(body as unknown as Mt4NewUser) };
+      case "/api/UserRecordUpdate": {
+        const { login: who, ...patch } = body;
+        return { user: await session.updateAccount(login(who), patch) };
+      }
+      case "/api/UserPasswordSet":
+        await session.setPassword(login(body.login), text(body.password), body.change_investor === 1 ? "investor" : "main");
+        return {};
+      case "/api/CfgRequestGroup":
+        return { groups: await session.listGroups() };
+      case "/api/CfgRequestSymbol":
+        return { symbols: (await session.listSymbols()).map(toWire.symbol) };
+      case "/api/TickInfoLast":
+        return { ticks: await session.getQuotes(Array.isArray(body.symbols) ? body.symbols.map(text) : null) };
+      case "/api/TradesRequest": {
+        const trades =
+          body.logins !== undefined
+            ? await session.openPositionsOf(logins(body.logins))
+            : await session.openPositions(body.login === undefined ? null : login(body.login));
+        return { trades: trades.map(toWire.trade) };
+      }
+      case "/api/TradesUserHistory":
+        return { trades: (await session.history(login(body.login), seconds(body.from), seconds(body.to))).map(toWire.trade) };
+      case "/api/JournalRequest": {
+        const levels = Array.isArray(body.levels) ? (body.levels.map(text) as never[]) : [];
+        const records = await session.journal(
+          seconds(body.from),
+          seconds(body.to),
+          {
+            ...(levels.length > 0 ? { levels } : {}),
+            ...(body.login ? { login: String(login(body.login)) } : {}),
+            ...(typeof body.filter === "string" && body.filter ? { text: body.filter } : {}),
+          },
+          Math.min(count(body.limit), 10_000),
+        );
+        return { records };
+      }
+      case "/api/TradeTransaction":
+        return this.transaction(body, entry);
+      case "/api/PumpingHistory": {
+        const batch = await session.eventsSince(count(body.after, true), Math.min(count(body.limit, true), PUMP_BATCH));
+        return {
+          events: batch.packets.map((p) => ({ sequence: p.sequence, event: toWire.event(p.event) })),
+          complete: batch.complete ? 1 : 0,
+          latest: batch.latestSequence,
+        };
+      }
+      default:
+        throw new CommandError(MT4_GATEWAY_RET.invalidData, `Unknown operation ${path}.`);
+    }
+  }
+
+  /** TradeTransaction: TT_BR_BALANCE without any operation id, as MT4 has it; TT_BR_ORDER_* with the gateway's request id. */
+  private async transaction(body: Record<string, unknown>, entry: GatewaySession): Promise<Record<string, unknown> | typeof DROPPED> {
+    const session = entry.session;
+    const type = body.type;
+    if (type === MT4_TT.brBalance) {
+      const cmd = body.cmd;
+      if (cmd !== 6 && cmd !== 7) throw new CommandError(MT4_GATEWAY_RET.invalidData, "TT_BR_BALANCE takes cmd OP_BALANCE (6) or OP_CREDIT (7).");
+      const comment = text(body.comment);
+      if (comment.length > 31) throw new CommandError(MT4_GATEWAY_RET.invalidData, "A comment holds at most 31 characters.");
+      const amount = body.price;
+      if (typeof amount !== "number" || !Number.isFinite(amount) || amount === 0 || Math.round(amount * 100) !== amount * 100)
+        throw new CommandError(MT4_GATEWAY_RET.invalidData, "The amount (price) must be a non-zero number with at most 2 decimals.");
+      // The engine wants an id; each call gets a fresh one, so a repeated call moves money again, as on a real server.
+      const result = await session.balance({ request_id: `gateway-${this.nextOperation++}`, login: login(body.orderby), cmd, amount, comment });
+      if (this.faults.dropAfterNextBalance) {
+        this.faults.dropAfterNextBalance = false;
+        this.endSession(entry);
+        return DROPPED;
+      }
+      return { order: result.order };
+    }
+    const kind = type === MT4_TT.brOrderOpen ? "open" : type === MT4_TT.brOrderModify ? "modify" : type === MT4_TT.brOrderClose ? "close" : null;
+    if (!kind)
+      throw new CommandError(
+        MT4_GATEWAY_RET.invalidData,
+        "Served transaction types: TT_BR_ORDER_OPEN 75, TT_BR_ORDER_CLOSE 76, TT_BR_ORDER_MODIFY 80, TT_BR_BALANCE 83.",
+      );
+    const requestId = text(body.request_id);
+    if (!/^[\w:.-]{1,100}$/.test(requestId)) throw new CommandError(MT4_GATEWAY_RET.invalidData, "request_id is required (1 to 100 letters, digits, _ : . -).");
+    const transaction = fromWire.transaction({
+      request_id: requestId,
+      type: kind,
+      login: orZero(body.login),
+      order: orZero(body.order),
+      symbol: text(body.symbol),
+      cmd: typeof body.cmd === "number" ? body.cmd : 0,
+      volume: typeof body.volume === "number" ? body.volume : 0,
+      price: typeof body.price === "number" ? body.price : 0,
+      deviation: typeof body.ie_deviation === "number" ? body.ie_deviation : -1,
+      sl: typeof body.sl === "number" ? body.sl : 0,
+      tp: typeof body.tp === "number" ? body.tp : 0,
+      comment: text(body.comment),
+      reason: typeof body.reason === "number" ? body.reason : 2,
+    } satisfies Mt4TradeTransaction);
+    const result =
+      kind === "open"
+        ? await session.placeOrder(transaction)
+        : kind === "modify"
+          ? await session.modifyPosition(transaction)
+          : await session.closePosition(transaction);
+    const wire = toWire.result(result);
+    return { order: wire.order, price: wire.price, volume: wire.volume, time: wire.time };
+  }
+
+  /** UserRecordsRequest: the records of these logins; logins the server does not know are left out. */
+  private async users(session: WireSession<Mt4Native>, wanted: number[]) {
+    const users: Mt4Native["account"][] = [];
+    for (const one of wanted) {
+      try {
+        users.push(await session.getAccount(one));
+      } catch (error) {
+        if (!(error instanceof NativeError) || (error.native as Mt4Error).code !== 404) throw error;
+      }
+    }
+    return users;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: object): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (res.headersSent) {
+    // A stream that failed after it started: its connection ends.
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 4_000_000) throw new Error("Body too large");
+    chunks.push(chunk);
+  }
+  if (size === 0) return {};
+  const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("Not an object");
+  return parsed as Record<string, unknown>;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function login(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
+    throw new CommandError(MT4_GATEWAY_RET.invalidData, "A login or ticket is a positive integer.");
+  return value;
+}
+
+/** A login or ticket where 0 means "none" (TradeTransInfo's convention). */
+function orZero(value: unknown): number {
+  return value === undefined || value === 0 ? 0 : login(value);
+}
+
+function logins(value: unknown): number[] {
+  if (!Array.isArray(value) || value.length > MT4_GATEWAY_PAGE_MAX)
+    throw new CommandError(MT4_GATEWAY_RET.invalidData, `logins is a list of at most ${MT4_GATEWAY_PAGE_MAX}.`);
+  return value.map(login);
+}
+
+function seconds(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new CommandError(MT4_GATEWAY_RET.invalidData, "Times are whole seconds of server time.");
+  return value;
+}
+
+function count(value: unknown, zeroAllowed = false): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < (zeroAllowed ? 0 : 1))
+    throw new CommandError(MT4_GATEWAY_RET.invalidData, "A count is a positive integer.");
+  return zeroAllowed ? value : Math.min(value, MT4_GATEWAY_PAGE_MAX);
+}
