@@ -57,6 +57,8 @@ export const matchTraderApiConnectorConfigSchema = z.object({
   /** The CA that signed the server's certificates (REST and feed); the system's CAs when absent. Never "any certificate". */
   caCertificate: caCertificateSchema.optional(),
   requestsPerMinute: z.number().int().min(1).max(100_000).optional(),
+  /** How many times a 429 is waited out (as long as Retry-After says) before failing as serverBusy; 3 by default. */
+  retriesOn429: z.number().int().min(0).max(10).optional(),
   ...timeouts,
 });
 

@@ -59,6 +59,7 @@ export function createConnector(
         ca: config.caCertificate,
         targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
         requestsPerMinute: config.requestsPerMinute,
+        retriesOn429: config.retriesOn429,
         clock: dependencies.clock,
         requestTimeoutMs: config.requestTimeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,

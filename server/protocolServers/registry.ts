@@ -116,7 +116,7 @@ const matchTraderApi: ProtocolServerDefinition = {
       simulated: { seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate },
       host: options.host,
       port: options.port,
-      grpcPort: options.port + 1,
+      grpcPort: options.port === 0 ? 0 : options.port + 1,
     });
     return {
       name: "matchTraderApi",

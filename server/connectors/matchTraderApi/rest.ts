@@ -28,6 +28,8 @@ export interface RestClientOptions {
   ca?: string;
   /** How names are resolved: through the connection-target check (server/connectors/target.ts). */
   lookup?: LookupFunction;
+  /** How many times a 429 is waited out before failing; 3 by default. */
+  retriesOn429?: number;
 }
 
 export interface Answer<T> {
@@ -91,7 +93,7 @@ export class RestClient {
     for (let attempt = 0; ; attempt++) {
       await this.options.limiter.acquire();
       const answer = await this.counted(() => this.once(method, path, input));
-      if (answer.status === 429 && attempt < RETRIES_ON_429) {
+      if (answer.status === 429 && attempt < (this.options.retriesOn429 ?? RETRIES_ON_429)) {
         // Not applied: wait as long as the server asks, then send it again.
         const seconds = Number(answer.retryAfter ?? "1");
         const wait = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;

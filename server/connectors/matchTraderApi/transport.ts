@@ -39,6 +39,8 @@ export interface MatchTraderApiOptions {
   targets?: TargetPolicy;
   clock?: Clock;
   requestsPerMinute?: number;
+  /** How many times a 429 is waited out (Retry-After) before failing as serverBusy; 3 by default. */
+  retriesOn429?: number;
 }
 
 /** What the connector has under way (tests wait on it). */
@@ -111,6 +113,7 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
       counters: this.counters,
       ca: this.options.ca,
       lookup: targetLookup(targets),
+      retriesOn429: this.options.retriesOn429,
     });
     let client: grpc.Client | null = null;
     try {

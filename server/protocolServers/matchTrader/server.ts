@@ -108,7 +108,8 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   if (ownsEngine) simulated.start();
   const clock: Clock = simulated.clock;
   const host = options.host ?? "127.0.0.1";
-  const tls = options.tls ?? (await selfSignedCertificate(["localhost", "127.0.0.1", "::1", ...(["localhost", "127.0.0.1", "::1"].includes(host) ? [] : [host])]));
+  const tls =
+    options.tls ?? (await selfSignedCertificate(["localhost", "127.0.0.1", "::1", ...(["localhost", "127.0.0.1", "::1"].includes(host) ? [] : [host])]));
   const token = options.token ?? randomBytes(24).toString("base64url");
   const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   const codec = matchTraderCodec();
@@ -382,7 +383,11 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     },
   });
   const grpcPort = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync(`${host}:${options.grpcPort ?? 0}`, grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], false), (error, port) => (error ? reject(error) : resolve(port))),
+    grpcServer.bindAsync(
+      `${host}:${options.grpcPort ?? 0}`,
+      grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], false),
+      (error, port) => (error ? reject(error) : resolve(port)),
+    ),
   );
 
   const hostPart = host.includes(":") ? `[${host}]` : host;

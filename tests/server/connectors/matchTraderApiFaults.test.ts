@@ -245,7 +245,7 @@ describe("Match-Trader Broker API: configuration", () => {
     expect((await connector.listAccounts({ limit: 5 })).items).toHaveLength(5);
     await connector.disconnect();
     expect(connectorConfigSchema.safeParse({ ...config, apiUrl: "ftp://example.com" }).success).toBe(false);
-    expect(connectorConfigSchema.safeParse({ ...config, apiUrl: config.apiUrl.replace("https:", "http:") }).success).toBe(false);
+    expect(connectorConfigSchema.safeParse({ ...config, apiUrl: h.protocolServer.url.replace("https:", "http:") }).success).toBe(false);
     expect(connectorConfigSchema.safeParse({ ...config, apiKey: "" }).success).toBe(false);
   });
 });

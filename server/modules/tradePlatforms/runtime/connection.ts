@@ -38,9 +38,9 @@ export function realKindUnavailable(type: TradePlatformType): string {
   return `Connecting to real ${TRADE_PLATFORM_LABELS[type]} servers is not available yet; use a simulated server to try Toolbox.`;
 }
 
-/** The real kinds whose connectors exist (the MT5 Web API so far). */
+/** The real kinds whose connectors exist (the MT5 Web API and the Match-Trader Broker API so far). */
 export function isRealKindAvailable(kind: Exclude<ConnectionKind, "simulated">): boolean {
-  return kind === "mt5WebApi";
+  return kind === "mt5WebApi" || kind === "matchTraderApi";
 }
 
 /**
@@ -73,7 +73,15 @@ export function splitConnection(
     case "mt4Gateway":
       return { stored: { kind: input.kind, address: input.address, login: input.login }, secret: input.password };
     case "matchTraderApi":
-      return { stored: { kind: input.kind, apiUrl: input.apiUrl }, secret: input.apiKey };
+      return {
+        stored: {
+          kind: input.kind,
+          apiUrl: input.apiUrl,
+          ...(input.grpcAddress ? { grpcAddress: input.grpcAddress } : {}),
+          ...(input.caCertificate ? { caCertificate: input.caCertificate } : {}),
+        },
+        secret: input.apiKey,
+      };
   }
 }
 
@@ -104,7 +112,13 @@ export function publicConnection(stored: StoredConnection, hasSecret: boolean): 
     case "mt4Gateway":
       return { kind: stored.kind, address: stored.address, login: stored.login, hasSecret };
     case "matchTraderApi":
-      return { kind: stored.kind, apiUrl: stored.apiUrl, hasSecret };
+      return {
+        kind: stored.kind,
+        apiUrl: stored.apiUrl,
+        ...(stored.grpcAddress ? { grpcAddress: stored.grpcAddress } : {}),
+        ...(stored.caCertificate ? { caCertificate: stored.caCertificate } : {}),
+        hasSecret,
+      };
   }
 }
 
@@ -139,6 +153,18 @@ export function connectorConfigOf(platform: ConnectablePlatform, secret: string 
         kind: "mt5WebApi",
         address: connection.address,
         credentials: { login: connection.login, password: secret },
+        ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
+      },
+    };
+  }
+  if (connection.kind === "matchTraderApi") {
+    if (secret === null) return { unavailable: "Enter the API key for this connection." };
+    return {
+      config: {
+        kind: "matchTraderApi",
+        apiUrl: connection.apiUrl,
+        apiKey: secret,
+        ...(connection.grpcAddress ? { grpcAddress: connection.grpcAddress } : {}),
         ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
       },
     };
