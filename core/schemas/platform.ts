@@ -68,15 +68,19 @@ const ManagerLogin = z
   .min(1, "Enter the manager login")
   .max(MANAGER_LOGIN_MAX, `A manager login has at most ${MANAGER_LOGIN_MAX} characters`);
 
-const Address = z
-  .string({ error: "address must be host:port, such as mt5.example.com:443" })
-  .trim()
-  .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, {
-    message: "address must be host:port, such as mt5.example.com:443",
-  })
-  .refine((a) => Number(a.slice(a.lastIndexOf(":") + 1)) >= 1 && Number(a.slice(a.lastIndexOf(":") + 1)) <= 65535, "The port must be from 1 to 65535");
+/** host:port, as `field` names it in messages. */
+function hostPort(field: string, example: string) {
+  const message = `${field} must be host:port, such as ${example}`;
+  return z
+    .string({ error: message })
+    .trim()
+    .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, { message })
+    .refine((a) => Number(a.slice(a.lastIndexOf(":") + 1)) >= 1 && Number(a.slice(a.lastIndexOf(":") + 1)) <= 65535, "The port must be from 1 to 65535");
+}
 
-/** The CA that signed an MT5 access server's certificate (PEM); public, stored in the clear. Absent: the system's CAs. */
+const Address = hostPort("address", "mt5.example.com:443");
+
+/** The CA that signed a trade server's certificate (MT5 access server, Match-Trader API and feed), PEM; public, stored in the clear. Absent: the system's CAs. */
 export const CA_CERTIFICATE_MAX = 20_000;
 export const CaCertificate = z
   .string({ error: "caCertificate must be a PEM certificate" })
@@ -87,7 +91,10 @@ export const CaCertificate = z
     "The CA certificate must be in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----",
   );
 
-const ApiUrl = z.url({ protocol: /^https?$/, error: "apiUrl must be an http(s) URL, such as https://broker-api.example.com" });
+/** The API key travels with every request: HTTPS only (decision 0058). */
+const ApiUrl = z.url({ protocol: /^https$/, error: "apiUrl must be an https:// URL, such as https://broker-api.example.com" });
+
+const GrpcAddress = hostPort("grpcAddress", "grpc-broker-api.example.com:443");
 
 const SimulatedAccounts = z
   .number({ error: `accounts must be a whole number from 0 to ${SIMULATED_ACCOUNTS_MAX}` })
@@ -136,7 +143,14 @@ function connectionSchema<S extends z.ZodType<string | undefined>>(secretOf: (wh
         password: secretOf("manager password"),
         caCertificate: CaCertificate.optional(),
       }),
-      z.object({ kind: z.literal("matchTraderApi"), apiUrl: ApiUrl, apiKey: secretOf("API key") }),
+      z.object({
+        kind: z.literal("matchTraderApi"),
+        apiUrl: ApiUrl,
+        /** The live feed (gRPC over TLS); the API URL's host and port when absent. */
+        grpcAddress: GrpcAddress.optional(),
+        apiKey: secretOf("API key"),
+        caCertificate: CaCertificate.optional(),
+      }),
     ],
     { error: `connection.kind must be one of ${CONNECTION_KINDS.join(", ")}` },
   );
@@ -163,7 +177,7 @@ export const StoredConnectionSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("mt5WebApi"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
   z.object({ kind: z.literal("mt4Gateway"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
-  z.object({ kind: z.literal("matchTraderApi"), apiUrl: z.string() }),
+  z.object({ kind: z.literal("matchTraderApi"), apiUrl: z.string(), grpcAddress: z.string().optional(), caCertificate: z.string().optional() }),
 ]);
 
 /** What the API shows of a connection: never the secret, only whether one is stored. */
@@ -172,7 +186,9 @@ export const PublicConnectionSchema = z.object({
   address: z.string().optional(),
   login: z.string().optional(),
   apiUrl: z.string().optional(),
-  /** MT5 Web API and MT4 gateway: the CA certificate trusted for the server (public data). */
+  /** Match-Trader: the live feed's host:port, when not the API URL's. */
+  grpcAddress: z.string().optional(),
+  /** MT5 Web API, MT4 gateway and Match-Trader: the CA certificate trusted for the server (public data). */
   caCertificate: z.string().optional(),
   accounts: z.number().optional(),
   tradeRate: z.number().optional(),
@@ -229,7 +245,7 @@ export const TestConnectionResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), serverTime: z.string(), accounts: z.number().int() }),
   z.object({
     ok: z.literal(false),
-    code: z.enum(["unreachable", "credentialsRefused", "timeout", "invalidRequest"]),
+    code: z.enum(["unreachable", "credentialsRefused", "timeout", "invalidRequest", "rateLimited"]),
     message: z.string(),
   }),
 ]);

@@ -57,17 +57,19 @@ export const mt4GatewayConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-/** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL, gRPC feed, API token. */
+/** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL (HTTPS only), gRPC feed (TLS), API token. */
 export const matchTraderApiConnectorConfigSchema = z.object({
   kind: z.literal("matchTraderApi"),
-  apiUrl: z.url({ protocol: /^https?$/ }),
+  apiUrl: z.url({ protocol: /^https$/ }),
   /** host:port of the gRPC feed; the REST host and port by default. */
   grpcAddress: z.string().min(3).max(300).optional(),
   /** The decrypted API token: stored encrypted by the platform service, never logged or returned. */
   apiKey: z.string().min(1),
-  /** PEM certificates to trust for a server with a private CA (never "any certificate"). */
-  ca: caCertificateSchema.optional(),
+  /** The CA that signed the server's certificates (REST and feed); the system's CAs when absent. Never "any certificate". */
+  caCertificate: caCertificateSchema.optional(),
   requestsPerMinute: z.number().int().min(1).max(100_000).optional(),
+  /** How many times a 429 is waited out (as long as Retry-After says) before failing as serverBusy; 3 by default. */
+  retriesOn429: z.number().int().min(0).max(10).optional(),
   ...timeouts,
 });
 

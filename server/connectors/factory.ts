@@ -62,15 +62,15 @@ export function createConnector(
         requestTimeoutMs: config.requestTimeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,
       });
-    // Not reachable from the API yet: "Your server" does not offer it until its connector checks
-    // targets like the MT5 one (server/connectors/target.ts).
     case "matchTraderApi":
       return createMatchTraderApiConnector({
         apiUrl: config.apiUrl,
         grpcAddress: config.grpcAddress,
         token: config.apiKey,
-        ca: config.ca,
+        ca: config.caCertificate,
+        targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
         requestsPerMinute: config.requestsPerMinute,
+        retriesOn429: config.retriesOn429,
         clock: dependencies.clock,
         requestTimeoutMs: config.requestTimeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,

@@ -38,13 +38,23 @@ export function isTargetRefused(error: unknown): boolean {
 
 /** Refuses (ConnectorError) a target the policy does not allow; resolves when it may be reached. */
 export async function checkTarget(url: URL, policy: TargetPolicy): Promise<void> {
+  await checkedAddress(url, policy);
+}
+
+/**
+ * Checks a target like `checkTarget` and answers the address to connect to (the first the name
+ * resolved to, all of them checked), or null for a host the operator allows by name (resolved as
+ * usual). For a client that cannot take `targetLookup` (gRPC): it connects to this address, so
+ * the name cannot resolve elsewhere in between.
+ */
+export async function checkedAddress(url: URL, policy: TargetPolicy): Promise<string | null> {
   const host = hostOf(url);
   const lower = host.toLowerCase().replace(/\.$/, "");
   if (net.isIP(host)) {
     if (addressProblem(policy, host, host)) throw targetRefused();
-    return;
+    return host;
   }
-  if (policy.hosts.has(lower)) return;
+  if (policy.hosts.has(lower)) return null;
   if (lower === "localhost" || lower.endsWith(".localhost")) throw targetRefused();
   let addresses: { address: string }[];
   try {
@@ -53,6 +63,7 @@ export async function checkTarget(url: URL, policy: TargetPolicy): Promise<void>
     throw connectorErrors.unreachable("The server name could not be resolved; check the address.");
   }
   if (addresses.length === 0 || addresses.some((a) => addressProblem(policy, host, a.address))) throw targetRefused();
+  return addresses[0]!.address;
 }
 
 /** The `lookup` a connection uses, so what it connects to passed the same check. */

@@ -111,12 +111,13 @@ const matchTraderApi: ProtocolServerDefinition = {
   defaultPort: 18480,
   defaultSeed: 7007,
   async start(options) {
-    // REST on the port, the gRPC feed on the next one (plain HTTP for now: decision 0056).
+    // REST (HTTPS) on the port, the gRPC feed (TLS, the same certificate) on the next one: decision 0058.
     const server = await startMatchTraderServer({
+      tls: options.tls,
       simulated: { seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate },
       host: options.host,
       port: options.port,
-      grpcPort: options.port + 1,
+      grpcPort: options.port === 0 ? 0 : options.port + 1,
     });
     return {
       name: "matchTraderApi",

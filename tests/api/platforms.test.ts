@@ -182,9 +182,9 @@ describeDb("trade platforms API", () => {
         /CA certificate must be in PEM form/,
       ],
       [
-        "a real Match-Trader server (not available yet)",
-        { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "https://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
-        /Connecting to real Match-Trader servers is not available yet/,
+        "a Match-Trader API URL over plain HTTP (the key would travel in the clear)",
+        { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "http://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
+        /apiUrl must be an https:\/\/ URL/,
       ],
       [
         "a bad server address",
@@ -540,7 +540,7 @@ describeDb("trade platforms API", () => {
           type: "MT4",
           connection: { kind: "mt4Gateway", address: "mt4.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "not a cert" },
         },
-        { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "https://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
+        { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "http://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
         { type: "MT4", connection: { kind: "matchTraderApi", apiUrl: "https://api.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
       ];
       for (const body of bad) {

@@ -1,12 +1,15 @@
 /**
- * The REST half of the Match-Trader Broker API client: the token header, JSON bodies, the
+ * The REST half of the Match-Trader Broker API client: HTTPS only (trusting the configured CA or
+ * the system's, never "any certificate"), the token header, JSON bodies, the
  * client-side rate limit (a queue), 429 answered by waiting and trying again, and every failure
  * as either a LinkError (no answer) or a NativeError carrying an MtError the codec understands.
  */
-import { request as httpRequest, Agent as HttpAgent } from "node:http";
+import type { LookupFunction } from "node:net";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { sleep, type Clock } from "../clock.ts";
+import { connectorErrors } from "../errors.ts";
 import type { MtError } from "../matchTrader/native.ts";
+import { isTargetRefused, targetRefused } from "../target.ts";
 import { LinkError, NativeError } from "../wire/wire.ts";
 import type { RateLimiter } from "./rateLimiter.ts";
 
@@ -21,8 +24,12 @@ export interface RestClientOptions {
   clock: Clock;
   limiter: RateLimiter;
   counters: RestCounters;
-  /** Trusted CA certificates (PEM) for an https server with a private CA. */
+  /** Trusted CA certificates (PEM) for a server with a private CA; the system's CAs when absent. */
   ca?: string;
+  /** How names are resolved: through the connection-target check (server/connectors/target.ts). */
+  lookup?: LookupFunction;
+  /** How many times a 429 is waited out before failing; 3 by default. */
+  retriesOn429?: number;
 }
 
 export interface Answer<T> {
@@ -59,20 +66,34 @@ export function errorFromHttp(status: number, body: unknown): MtError {
   return { status, errorCode: "REJECTED", message: `The trading server failed to answer (HTTP ${status}). Try again later.` };
 }
 
+/** A request that got no answer: a refused target or an untrusted certificate say so, the rest is a lost link. */
+export function networkFailure(error: NodeJS.ErrnoException): Error {
+  if (isTargetRefused(error)) return targetRefused();
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|ERR_TLS/.test(error.code ?? "")) return untrustedCertificate();
+  return new LinkError(error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EHOSTUNREACH" ? "unreachable" : "closed");
+}
+
+export function untrustedCertificate() {
+  return connectorErrors.unreachable(
+    "Its HTTPS certificate is not trusted: give the certificate of the CA that signed it in the connection settings, or check the address.",
+  );
+}
+
 export class RestClient {
   private readonly base: URL;
-  private readonly agent: HttpAgent | HttpsAgent;
+  private readonly agent: HttpsAgent;
 
   constructor(private readonly options: RestClientOptions) {
     this.base = new URL(options.baseUrl);
-    this.agent = this.base.protocol === "https:" ? new HttpsAgent({ keepAlive: true, ca: options.ca }) : new HttpAgent({ keepAlive: true });
+    if (this.base.protocol !== "https:") throw httpsOnly();
+    this.agent = new HttpsAgent({ keepAlive: true, ca: options.ca, rejectUnauthorized: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
   }
 
   async call<T>(method: string, path: string, input: { query?: Record<string, string | null | undefined>; body?: unknown } = {}): Promise<Answer<T>> {
     for (let attempt = 0; ; attempt++) {
       await this.options.limiter.acquire();
       const answer = await this.counted(() => this.once(method, path, input));
-      if (answer.status === 429 && attempt < RETRIES_ON_429) {
+      if (answer.status === 429 && attempt < (this.options.retriesOn429 ?? RETRIES_ON_429)) {
         // Not applied: wait as long as the server asks, then send it again.
         const seconds = Number(answer.retryAfter ?? "1");
         const wait = (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;
@@ -99,9 +120,8 @@ export class RestClient {
     const url = new URL(path.replace(/^\//, ""), this.base.href.endsWith("/") ? this.base : new URL(`${this.base.href}/`));
     for (const [key, value] of Object.entries(input.query ?? {})) if (value !== null && value !== undefined) url.searchParams.set(key, value);
     const payload = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise<{ status: number; body: unknown; retryAfter: string | undefined }>((resolve, reject) => {
-      const req = send(
+      const req = httpsRequest(
         url,
         {
           method,
@@ -129,9 +149,7 @@ export class RestClient {
           });
         },
       );
-      req.on("error", (error: NodeJS.ErrnoException) =>
-        reject(new LinkError(error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EHOSTUNREACH" ? "unreachable" : "closed")),
-      );
+      req.on("error", (error: NodeJS.ErrnoException) => reject(networkFailure(error)));
       if (payload !== undefined) req.write(payload);
       req.end();
     });
@@ -140,4 +158,9 @@ export class RestClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The API key travels in a header: never over plain HTTP. */
+export function httpsOnly() {
+  return connectorErrors.invalidRequest("The Match-Trader Broker API is reached over HTTPS only: the API URL must start with https://.");
 }

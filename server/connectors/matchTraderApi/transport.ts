@@ -1,20 +1,24 @@
 /**
- * The Match-Trader Broker API connector: a WireTransport that opens a session with the token
- * (checked on `GET /v1/offers`, which also gives the `systemUuid`), the manual payment gateway,
- * and the gRPC feed; then the same WireConnector and codec as every other platform. A lost feed
- * makes the connector `reconnecting`; the ConnectionManager reconnects with backoff and the feed
- * resumes from the last sequence applied, repeats dropped.
+ * The Match-Trader Broker API connector: a WireTransport that checks both targets (REST and the
+ * feed, server/connectors/target.ts) before any packet, then opens a session over HTTPS with the
+ * token (checked on `GET /v1/offers`, which also gives the `systemUuid`), the manual payment
+ * gateway, and the gRPC feed over TLS (the configured CA, or the system's); then the same
+ * WireConnector and codec as every other platform. A lost feed makes the connector
+ * `reconnecting`; the ConnectionManager reconnects with backoff and the feed resumes from the
+ * last sequence applied, repeats dropped.
  */
 import * as grpc from "@grpc/grpc-js";
 import { systemClock, type Clock, type TimerHandle } from "../clock.ts";
 import type { TradePlatformConnector } from "../connector.ts";
+import { connectorErrors } from "../errors.ts";
 import { matchTraderCodec } from "../matchTrader/codec.ts";
 import type { MatchTraderNative, MtEvent, MtError } from "../matchTrader/native.ts";
 import { LinkError, NativeError, type WireCredentials, type WireHandlers, type WireTransport } from "../wire/wire.ts";
 import { WireConnector } from "../wire/wireConnector.ts";
 import { messageFromPb, TradingFeedService, type FeedBatch } from "./feed.ts";
 import { RateLimiter } from "./rateLimiter.ts";
-import { RestClient } from "./rest.ts";
+import { checkedAddress, NO_INTERNAL_TARGETS, targetLookup, type TargetPolicy } from "../target.ts";
+import { httpsOnly, RestClient, untrustedCertificate } from "./rest.ts";
 import { cleanEvents, ExactlyOnce, MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
@@ -24,14 +28,19 @@ export const FEED_PING_MS = 50_000;
 export interface MatchTraderApiOptions {
   /** The Broker API's REST base, e.g. https://broker-api.example.com */
   apiUrl: string;
-  /** host:port of the gRPC feed; the REST host on port 443 (or the REST port) by default. */
+  /** host:port of the gRPC feed (TLS); the REST host and port by default. */
   grpcAddress?: string;
-  /** TLS for the gRPC feed; on when the REST URL is https. */
-  grpcTls?: boolean;
-  /** Trusted CA certificates (PEM) for servers with a private CA. */
+  /** Trusted CA certificates (PEM) for servers with a private CA, for REST and the feed; the system's CAs when absent. */
   ca?: string;
+  /**
+   * Which internal addresses may be reached (server/connectors/target.ts); both the REST URL and
+   * the feed's address are checked before any packet. None by default.
+   */
+  targets?: TargetPolicy;
   clock?: Clock;
   requestsPerMinute?: number;
+  /** How many times a 429 is waited out (Retry-After) before failing as serverBusy; 3 by default. */
+  retriesOn429?: number;
 }
 
 /** What the connector has under way (tests wait on it). */
@@ -47,9 +56,33 @@ const credentialsRefused: MtError = {
   message: "The trading server refused the API key: it is wrong, expired or revoked. Check it in the broker's Match-Trader admin.",
 };
 
-function defaultGrpcAddress(apiUrl: string): string {
-  const url = new URL(apiUrl);
-  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+function defaultGrpcAddress(apiUrl: URL): string {
+  return `${apiUrl.hostname}:${apiUrl.port || "443"}`;
+}
+
+/** Where the feed connects and the name its certificate must carry: a checked address, so the name cannot resolve elsewhere later. */
+async function feedTarget(grpcAddress: string, targets: TargetPolicy): Promise<{ target: string; options: grpc.ChannelOptions }> {
+  let url: URL;
+  try {
+    url = new URL(`https://${grpcAddress}`);
+  } catch {
+    throw connectorErrors.invalidRequest("The gRPC feed address must be host:port.");
+  }
+  const address = await checkedAddress(url, targets);
+  const port = url.port || "443";
+  const name = url.hostname.replace(/^\[|\]$/g, "");
+  if (address === null || address === name) return { target: `${url.hostname}:${port}`, options: {} };
+  return {
+    target: `${address.includes(":") ? `[${address}]` : address}:${port}`,
+    options: { "grpc.ssl_target_name_override": name, "grpc.default_authority": `${url.hostname}:${port}` },
+  };
+}
+
+/** A feed failure before the first message, in a dealer's words. */
+function feedFailure(error: grpc.ServiceError | null): Error {
+  if (error?.code === grpc.status.UNAUTHENTICATED || error?.code === grpc.status.PERMISSION_DENIED) return new NativeError(credentialsRefused);
+  if (error && /certificate|self[- ]signed|CERT_/i.test(`${error.details} ${error.message}`)) return untrustedCertificate();
+  return new LinkError("unreachable");
 }
 
 export class MatchTraderApiTransport implements WireTransport<MatchTraderNative> {
@@ -66,6 +99,12 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
 
   async open(credentials: WireCredentials, handlers: WireHandlers<MtEvent[]>): Promise<MatchTraderApiSession> {
     const token = credentials.password;
+    const apiUrl = new URL(this.options.apiUrl);
+    if (apiUrl.protocol !== "https:") throw httpsOnly();
+    // Both targets are checked before a packet goes to either.
+    const targets = this.options.targets ?? NO_INTERNAL_TARGETS;
+    await checkedAddress(apiUrl, targets);
+    const feedAt = await feedTarget(this.options.grpcAddress ?? defaultGrpcAddress(apiUrl), targets);
     const rest = new RestClient({
       baseUrl: this.options.apiUrl,
       token,
@@ -73,6 +112,8 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
       limiter: this.limiter,
       counters: this.counters,
       ca: this.options.ca,
+      lookup: targetLookup(targets),
+      retriesOn429: this.options.retriesOn429,
     });
     let client: grpc.Client | null = null;
     try {
@@ -89,9 +130,8 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
       const gateways = await rest.call<{ uuid: string; manual?: boolean }[]>("GET", "/v1/payment-gateways");
       const gatewayUuid = (gateways.body.find((g) => g.manual) ?? gateways.body[0])?.uuid ?? "";
 
-      const tls = this.options.grpcTls ?? new URL(this.options.apiUrl).protocol === "https:";
-      const channel = tls ? grpc.credentials.createSsl(this.options.ca ? Buffer.from(this.options.ca) : undefined) : grpc.credentials.createInsecure();
-      const feedClient = new TradingFeedService(this.options.grpcAddress ?? defaultGrpcAddress(this.options.apiUrl), channel);
+      const channel = grpc.credentials.createSsl(this.options.ca ? Buffer.from(this.options.ca) : null);
+      const feedClient = new TradingFeedService(feedAt.target, channel, feedAt.options);
       client = feedClient;
       const metadata = () => {
         const m = new grpc.Metadata();
@@ -126,11 +166,7 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
           ended = true;
           counters.openStreams--;
           if (!session) {
-            reject(
-              error?.code === grpc.status.UNAUTHENTICATED || error?.code === grpc.status.PERMISSION_DENIED
-                ? new NativeError(credentialsRefused)
-                : new LinkError("unreachable"),
-            );
+            reject(feedFailure(error));
             return;
           }
           session.close();

@@ -31,9 +31,10 @@ export function secretMissing(stored: StoredConnection): string {
  */
 export function assertSameEndpoint(previous: StoredConnection, next: StoredConnection) {
   const endpoint = (c: StoredConnection) => {
-    const fields = c as Partial<Record<"address" | "apiUrl" | "login" | "caCertificate", unknown>>;
+    const fields = c as Partial<Record<"address" | "apiUrl" | "grpcAddress" | "login" | "caCertificate", unknown>>;
     // The trusted CA too: whoever can swap it (with a position on the network) could read the password.
-    return JSON.stringify([fields.address ?? null, fields.apiUrl ?? null, fields.login ?? null, fields.caCertificate ?? null]);
+    // Match-Trader's feed address too: the API key goes there as well.
+    return JSON.stringify([fields.address ?? null, fields.apiUrl ?? null, fields.login ?? null, fields.caCertificate ?? null, fields.grpcAddress ?? null]);
   };
   if (endpoint(previous) !== endpoint(next)) {
     throw new InvalidRequestError(

@@ -1,6 +1,6 @@
 /**
- * A local Match-Trader Broker API server: REST over node:http and the live feed over gRPC, both
- * backed by the simulation engine (server/connectors/simulated). Tests and `npm run simulator`
+ * A local Match-Trader Broker API server: REST over HTTPS and the live feed over gRPC with TLS
+ * (one certificate for both; a self-signed one of its own unless given), backed by the simulation engine (server/connectors/simulated). Tests and `npm run simulator`
  * start it; Toolbox's matchTraderApi connector talks to it as to a broker's real server. Faults
  * on demand: dropped connections, refused connections, slow answers, rejections, the 500
  * requests/minute limit answered with 429, an answer lost after the operation was applied, and
@@ -8,7 +8,8 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { sleep, type Clock, type TimerHandle } from "../../connectors/clock.ts";
 import { matchTraderCodec } from "../../connectors/matchTrader/codec.ts";
@@ -16,6 +17,7 @@ import type { MatchTraderNative, MtError } from "../../connectors/matchTrader/na
 import { messageToPb, TradingFeedService, type FeedMessage } from "../../connectors/matchTraderApi/feed.ts";
 import { DEFAULT_MANAGER, SimulatedServer, type SimulatedServerOptions } from "../../connectors/simulated/server.ts";
 import { NativeError, type NativePacket, type WireSession } from "../../connectors/wire/wire.ts";
+import { selfSignedCertificate } from "../certificates.ts";
 import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
@@ -37,6 +39,11 @@ export interface MatchTraderServerOptions {
   rateLimitPerMinute?: number;
   /** The token of the control API (`POST /_control/faults`); random by default. */
   controlToken?: string;
+  /**
+   * PEM key and certificate both REST (HTTPS) and the gRPC feed (TLS) present, and the CA a client
+   * trusts (the certificate itself when absent). A self-signed one for `host` by default.
+   */
+  tls?: { key: string; cert: string; ca?: string };
 }
 
 export interface MatchTraderFaults {
@@ -73,8 +80,12 @@ export interface MatchTraderServerStats {
 }
 
 export interface MatchTraderServerHandle {
+  /** `https://host:port` of REST. */
   url: string;
+  /** host:port of the gRPC feed (TLS, the same certificate). */
   grpcAddress: string;
+  /** The PEM a client trusts as its CA (the connection's caCertificate). */
+  ca: string;
   token: string;
   /** For `POST /_control/faults` from another process, e.g. `{"refuseConnections": true}`. */
   controlToken: string;
@@ -96,6 +107,9 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   const ownsEngine = !options.server;
   if (ownsEngine) simulated.start();
   const clock: Clock = simulated.clock;
+  const host = options.host ?? "127.0.0.1";
+  const tls =
+    options.tls ?? (await selfSignedCertificate(["localhost", "127.0.0.1", "::1", ...(["localhost", "127.0.0.1", "::1"].includes(host) ? [] : [host])]));
   const token = options.token ?? randomBytes(24).toString("base64url");
   const controlToken = options.controlToken ?? randomBytes(24).toString("base64url");
   const codec = matchTraderCodec();
@@ -292,22 +306,23 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     send(res, status, body);
   };
 
-  const http = createServer((req, res) => {
+  const httpsServer = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       simulated.fault(error);
       if (!res.headersSent) send(res, 500, errorBody({ status: 500, errorCode: "INTERNAL_ERROR", message: "Internal server error." }, req.url ?? "/"));
     });
   });
-  http.on("connection", (socket: Socket) => {
+  httpsServer.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  const host = options.host ?? "127.0.0.1";
+  // A client that does not trust the certificate hangs up during the handshake: nothing to report.
+  httpsServer.on("tlsClientError", () => undefined);
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 0, host, () => resolve());
+    httpsServer.once("error", reject);
+    httpsServer.listen(options.port ?? 0, host, () => resolve());
   });
-  const restPort = (http.address() as AddressInfo).port;
+  const restPort = (httpsServer.address() as AddressInfo).port;
 
   // ── gRPC feed ─────────────────────────────────────────────────────────────────────────────
   const refuseCall = (metadata: grpc.Metadata): grpc.ServiceError | null => {
@@ -368,8 +383,14 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     },
   });
   const grpcPort = await new Promise<number>((resolve, reject) =>
-    grpcServer.bindAsync(`${host}:${options.grpcPort ?? 0}`, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+    grpcServer.bindAsync(
+      `${host}:${options.grpcPort ?? 0}`,
+      grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], false),
+      (error, port) => (error ? reject(error) : resolve(port)),
+    ),
   );
+
+  const hostPart = host.includes(":") ? `[${host}]` : host;
 
   const dropStreams = () => {
     for (const subscriber of [...subscribers]) endStream(subscriber, grpc.status.UNAVAILABLE, "Connection dropped");
@@ -414,8 +435,9 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   };
 
   return {
-    url: `http://${host}:${restPort}`,
-    grpcAddress: `${host}:${grpcPort}`,
+    url: `https://${hostPart}:${restPort}`,
+    grpcAddress: `${hostPart}:${grpcPort}`,
+    ca: tls.ca ?? tls.cert,
     token,
     controlToken,
     systemUuid: SYSTEM_UUID,
@@ -447,7 +469,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       grpcServer.forceShutdown();
       session.close();
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await new Promise<void>((resolve) => httpsServer.close(() => resolve()));
       if (ownsEngine) simulated.stop();
     },
   };

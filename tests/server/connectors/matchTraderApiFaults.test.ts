@@ -4,14 +4,16 @@
  * in a dealer's words (unreachable, refused or unwhitelisted token, timeout, rate limited).
  */
 import * as grpc from "@grpc/grpc-js";
+import { Agent, fetch } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectorConfigSchema } from "../../../server/connectors/config.ts";
 import { createConnector, defaultSimulatedServers } from "../../../server/connectors/factory.ts";
 import { TradingFeedService } from "../../../server/connectors/matchTraderApi/feed.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
+import { selfSignedCertificate } from "../../../server/protocolServers/certificates.ts";
 import { FEED_IDLE_MS } from "../../../server/protocolServers/matchTrader/server.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
-import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
+import { LOCAL_TARGETS, matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
 
 let harness: MatchTraderApiHarness | undefined;
 const open = async () => {
@@ -22,6 +24,8 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
+/** fetch trusting the protocol server's own CA. */
+const trusting = (h: MatchTraderApiHarness) => new Agent({ connect: { ca: h.protocolServer.ca } });
 
 describe("Match-Trader Broker API: money exactly once", () => {
   it("retries a deposit whose answer was lost after the server applied it, and it lands once", async () => {
@@ -80,12 +84,13 @@ describe("Match-Trader Broker API: 500 requests a minute", () => {
   it("answers the 501st request of a minute with 429 and the error body", async () => {
     const h = await open();
     const { url, token } = h.protocolServer;
+    const dispatcher = trusting(h);
     for (let i = 0; i < 500; i++) {
-      const ok = await fetch(`${url}/v1/offers`, { headers: { authorization: token } });
+      const ok = await fetch(`${url}/v1/offers`, { headers: { authorization: token }, dispatcher });
       expect(ok.status).toBe(200);
       await ok.arrayBuffer();
     }
-    const refused = await fetch(`${url}/v1/offers`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetch(`${url}/v1/offers`, { headers: { authorization: `Bearer ${token}` }, dispatcher });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ status: 429, path: "/v1/offers", timestamp: expect.stringMatching(/Z$/) as unknown });
@@ -114,7 +119,13 @@ describe("Match-Trader Broker API: 500 requests a minute", () => {
 describe("Match-Trader Broker API: failures in a dealer's words", () => {
   it("says when the server cannot be reached", async () => {
     const h = await open();
-    const nowhere = createMatchTraderApiConnector({ apiUrl: "http://127.0.0.1:9", grpcAddress: "127.0.0.1:9", token: "x", clock: h.clock });
+    const nowhere = createMatchTraderApiConnector({
+      apiUrl: "https://127.0.0.1:9",
+      grpcAddress: "127.0.0.1:9",
+      token: "x",
+      targets: LOCAL_TARGETS,
+      clock: h.clock,
+    });
     const error = await expectConnectorError(nowhere.connect(), "unreachable");
     expect(error.message).toMatch(/could not be reached/);
   });
@@ -153,21 +164,88 @@ describe("Match-Trader Broker API: failures in a dealer's words", () => {
   });
 });
 
+describe("Match-Trader Broker API: where it connects, and whom it trusts", () => {
+  const connectorTo = (h: MatchTraderApiHarness, options: Partial<Parameters<typeof createMatchTraderApiConnector>[0]>) =>
+    createMatchTraderApiConnector({
+      apiUrl: h.protocolServer.url,
+      grpcAddress: h.protocolServer.grpcAddress,
+      token: h.protocolServer.token,
+      ca: h.protocolServer.ca,
+      targets: LOCAL_TARGETS,
+      clock: h.clock,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      connectTimeoutMs: REQUEST_TIMEOUT_MS,
+      ...options,
+    });
+
+  it("sends the API key over HTTPS only: an http:// URL is refused before anything is sent", async () => {
+    const h = await open();
+    const plain = connectorTo(h, { apiUrl: h.protocolServer.url.replace("https:", "http:") });
+    const error = await expectConnectorError(plain.connect(), "invalidRequest");
+    expect(error.message).toMatch(/over HTTPS only: the API URL must start with https:\/\//);
+    expect(h.protocolServer.stats.requests).toBe(0);
+  });
+
+  it("refuses a loopback or private address, for REST or the feed, before a packet goes to either", async () => {
+    const h = await open();
+    const defaults = connectorTo(h, { targets: undefined });
+    const refused = await expectConnectorError(defaults.connect(), "invalidRequest");
+    expect(refused.message).toMatch(/does not connect to this address.*TRADE_SERVER_ALLOWED_TARGETS/);
+    const privateFeed = connectorTo(h, { grpcAddress: "10.20.30.40:443" });
+    await expectConnectorError(privateFeed.connect(), "invalidRequest");
+    const metadataFeed = connectorTo(h, { grpcAddress: "169.254.169.254:80" });
+    await expectConnectorError(metadataFeed.connect(), "invalidRequest");
+    expect(h.protocolServer.stats.requests).toBe(0);
+    expect(h.protocolServer.stats.liveStreams).toBe(0);
+    // The same server, allowed, connects.
+    const allowed = connectorTo(h, {});
+    await allowed.connect();
+    expect(allowed.state).toBe("connected");
+    await allowed.disconnect();
+  });
+
+  it("trusts only the configured CA: the system's or another CA's certificate is not enough", async () => {
+    const h = await open();
+    for (const ca of [undefined, (await selfSignedCertificate()).ca]) {
+      const untrusting = connectorTo(h, { ca });
+      const error = await expectConnectorError(untrusting.connect(), "unreachable");
+      expect(error.message).toMatch(/HTTPS certificate is not trusted: give the certificate of the CA that signed it/);
+    }
+    expect(h.protocolServer.stats.requests).toBe(0);
+  });
+
+  it("runs the feed over TLS with the same certificate: a client trusting nothing gets no stream", async () => {
+    const h = await open();
+    const client = new TradingFeedService(h.protocolServer.grpcAddress, grpc.credentials.createSsl());
+    const metadata = new grpc.Metadata();
+    metadata.set("authorization", `Bearer ${h.protocolServer.token}`);
+    const code = await new Promise<number>((resolve) =>
+      (client as unknown as { ping: (r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null) => void) => void }).ping({}, metadata, (e) =>
+        resolve(e?.code ?? grpc.status.OK),
+      ),
+    );
+    expect(code).toBe(grpc.status.UNAVAILABLE);
+    client.close();
+  });
+});
+
 describe("Match-Trader Broker API: configuration", () => {
-  it("builds the connector from a matchTraderApi configuration, and refuses one without an http(s) URL or key", async () => {
+  it("builds the connector from a matchTraderApi configuration, and refuses one without an https URL or key", async () => {
     const h = await open();
     const config = connectorConfigSchema.parse({
       kind: "matchTraderApi",
       apiUrl: h.protocolServer.url,
       grpcAddress: h.protocolServer.grpcAddress,
       apiKey: h.protocolServer.token,
+      caCertificate: h.protocolServer.ca,
     });
-    const connector = createConnector(config, { clock: h.clock, simulatedServers: defaultSimulatedServers });
+    const connector = createConnector(config, { clock: h.clock, simulatedServers: defaultSimulatedServers, tradeServerTargets: LOCAL_TARGETS });
     await connector.connect();
     expect(connector.platform).toBe("MatchTrader");
     expect((await connector.listAccounts({ limit: 5 })).items).toHaveLength(5);
     await connector.disconnect();
     expect(connectorConfigSchema.safeParse({ ...config, apiUrl: "ftp://example.com" }).success).toBe(false);
+    expect(connectorConfigSchema.safeParse({ ...config, apiUrl: h.protocolServer.url.replace("https:", "http:") }).success).toBe(false);
     expect(connectorConfigSchema.safeParse({ ...config, apiKey: "" }).success).toBe(false);
   });
 });
@@ -178,6 +256,7 @@ describe("Match-Trader protocol server: control API", () => {
     const { url, controlToken, token } = h.protocolServer;
     const control = (body: unknown, auth = controlToken) =>
       fetch(`${url}/_control/faults`, {
+        dispatcher: trusting(h),
         method: "POST",
         headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -203,7 +282,7 @@ describe("Match-Trader Broker API: the feed's 15-minute idle limit", () => {
 
   it("ends a feed stream that nobody pings after 15 minutes without data", async () => {
     const h = await open();
-    const client = new TradingFeedService(h.protocolServer.grpcAddress, grpc.credentials.createInsecure());
+    const client = new TradingFeedService(h.protocolServer.grpcAddress, grpc.credentials.createSsl(Buffer.from(h.protocolServer.ca)));
     const metadata = new grpc.Metadata();
     metadata.set("authorization", `Bearer ${h.protocolServer.token}`);
     const stream = (client as unknown as { getTradingFeedStream: (r: object, m: grpc.Metadata) => grpc.ClientReadableStream<unknown> }).getTradingFeedStream(

@@ -1,16 +1,20 @@
 /**
  * The contract harness over the Match-Trader Broker API: the matchTraderApi connector talking
- * HTTP and gRPC to a local protocol server, the engine behind it and the connector on one manual
+ * HTTPS and gRPC over TLS to a local protocol server (trusting its CA, 127.0.0.1 allowed as a
+ * target), the engine behind it and the connector on one manual
  * clock. `advance` waits, before and after moving the clock, until nothing is under way on the
  * network (every request answered or waiting on the clock, every feed message received).
  */
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
 import { SimulatedServer, type SimulatedServerOptions } from "../../../server/connectors/simulated/server.ts";
+import { tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
 import { startMatchTraderServer, type MatchTraderServerHandle } from "../../../server/protocolServers/matchTrader/server.ts";
 import type { ConnectorHarness } from "./contract.ts";
 
 export const REQUEST_TIMEOUT_MS = 2_000;
+/** The protocol server listens on loopback, which a connector refuses unless allowed. */
+export const LOCAL_TARGETS = tradeServerTargetPolicy("127.0.0.1");
 /** How long (real time) to wait for the network to settle before moving on regardless. */
 const QUIET_LIMIT_MS = 5_000;
 
@@ -40,6 +44,8 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         apiUrl: protocolServer.url,
         grpcAddress: protocolServer.grpcAddress,
         token: o.token ?? protocolServer.token,
+        ca: protocolServer.ca,
+        targets: LOCAL_TARGETS,
         clock,
         requestsPerMinute: o.requestsPerMinute,
         requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,

@@ -9,7 +9,7 @@ import type { PlatformForm } from "./usePlatformForm";
 
 /**
  * Where Toolbox connects: a simulated server (accounts, trade rate, seed) or the platform's own
- * API (address, manager login and password; or API URL and key). When a secret is already
+ * API (address, manager login and password; or API URL, key and feed). When a secret is already
  * stored its field starts empty and says "unchanged": only a typed value replaces it.
  */
 export function ConnectionFields({ form, secretStored = false, disabled }: { form: PlatformForm; secretStored?: boolean; disabled?: boolean }) {
@@ -77,6 +77,22 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
               disabled={disabled}
             />
           </Field>
+          <Field
+            label="Live feed address (optional)"
+            error={errors.grpcAddress}
+            className="sm:col-span-2"
+            description="Host and port of the Broker API's gRPC feed, when it is not the API URL's host and port."
+          >
+            <Input
+              value={v.grpcAddress}
+              onChange={(e) => set("grpcAddress", e.target.value)}
+              placeholder="grpc-broker-api.example.com:443"
+              autoComplete="off"
+              spellCheck={false}
+              disabled={disabled}
+            />
+          </Field>
+          <CaCertificateField form={form} disabled={disabled} className="sm:col-span-2" />
         </div>
       ) : (
         <div className="grid items-start gap-4 sm:grid-cols-3">
@@ -129,5 +145,33 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
         </div>
       )}
     </div>
+  );
+}
+
+/** The CA a real server's certificate chains to: Toolbox trusts exactly it (or the system's CAs when empty). */
+function CaCertificateField({ form, disabled, className }: { form: PlatformForm; disabled?: boolean; className?: string }) {
+  const { values: v, errors, set } = form;
+  return (
+    <Field
+      label="CA certificate (optional)"
+      error={errors.caCertificate}
+      className={className}
+      description="The PEM of the authority that signed the server's certificates (API and live feed), when it is not a public one (npm run simulator prints its path). Toolbox trusts only this, never any certificate."
+    >
+      <textarea
+        value={v.caCertificate}
+        onChange={(e) => set("caCertificate", e.target.value)}
+        rows={4}
+        spellCheck={false}
+        placeholder={"-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----"}
+        disabled={disabled}
+        className={cn(
+          "w-full rounded-md border border-input bg-surface px-3 py-2 font-mono text-xs text-fg shadow-xs",
+          "placeholder:text-muted disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-danger",
+          focusRing,
+          "focus-visible:ring-offset-0",
+        )}
+      />
+    </Field>
   );
 }

@@ -19,10 +19,12 @@ export interface PlatformFormValues {
   address: string;
   login: string;
   password: string;
-  /** MT5 Web API and MT4 gateway: the PEM of the CA that signed the server's certificate; empty for the system's CAs. */
+  /** MT5 Web API, MT4 gateway and Match-Trader: the PEM of the CA that signed the server's certificate; empty for the system's CAs. */
   caCertificate: string;
   apiUrl: string;
   apiKey: string;
+  /** Match-Trader: host:port of the live feed (gRPC); empty for the API URL's host and port. */
+  grpcAddress: string;
 }
 
 export type PlatformFormField = keyof PlatformFormValues;
@@ -59,6 +61,7 @@ export function emptyPlatformForm(type: TradePlatformType = "MT5"): PlatformForm
     caCertificate: "",
     apiUrl: "",
     apiKey: "",
+    grpcAddress: "",
   };
 }
 
@@ -77,6 +80,7 @@ export function platformFormFrom(p: PlatformDetail): PlatformFormValues {
     login: c.login ?? "",
     caCertificate: c.caCertificate ?? "",
     apiUrl: c.apiUrl ?? "",
+    grpcAddress: c.grpcAddress ?? "",
   };
 }
 
@@ -96,7 +100,14 @@ export function connectionFrom(v: PlatformFormValues): ConnectionInput {
       ...(v.seed.trim() ? { seed: numberOf(v.seed) } : {}),
     };
   }
-  if (v.type === "MatchTrader") return { kind: "matchTraderApi", apiUrl: v.apiUrl.trim(), ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}) };
+  if (v.type === "MatchTrader")
+    return {
+      kind: "matchTraderApi",
+      apiUrl: v.apiUrl.trim(),
+      ...(v.grpcAddress.trim() ? { grpcAddress: v.grpcAddress.trim() } : {}),
+      ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}),
+      ...(v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {}),
+    };
   const password = v.password ? { password: v.password } : {};
   const server = { address: v.address.trim(), login: v.login.trim(), ...password };
   const ca = v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {};
@@ -147,6 +158,7 @@ export const CONNECTION_FIELDS: readonly PlatformFormField[] = [
   "caCertificate",
   "apiUrl",
   "apiKey",
+  "grpcAddress",
 ];
 
 export function connectionErrors(errors: PlatformFormErrors): PlatformFormErrors {

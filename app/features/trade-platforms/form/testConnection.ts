@@ -10,6 +10,7 @@ const FAILURE_TITLES: Record<Extract<TestConnectionResult, { ok: false }>["code"
   credentialsRefused: "The server refused the login",
   timeout: "The server did not answer in time",
   invalidRequest: "The connection details are not right",
+  rateLimited: "The server is limiting requests",
 };
 
 /** `platformId`: testing a saved platform's changed settings, where an empty secret means the stored one. */

@@ -38,9 +38,9 @@ export function realKindUnavailable(type: TradePlatformType): string {
   return `Connecting to real ${TRADE_PLATFORM_LABELS[type]} servers is not available yet; use a simulated server to try Toolbox.`;
 }
 
-/** The real kinds whose connectors exist (the MT5 Web API and the MT4 gateway so far). */
+/** The real kinds whose connectors exist: all three (MT5 Web API, MT4 gateway, Match-Trader Broker API). */
 export function isRealKindAvailable(kind: Exclude<ConnectionKind, "simulated">): boolean {
-  return kind === "mt5WebApi" || kind === "mt4Gateway";
+  return kind === "mt5WebApi" || kind === "mt4Gateway" || kind === "matchTraderApi";
 }
 
 /**
@@ -76,7 +76,15 @@ export function splitConnection(
         secret: input.password,
       };
     case "matchTraderApi":
-      return { stored: { kind: input.kind, apiUrl: input.apiUrl }, secret: input.apiKey };
+      return {
+        stored: {
+          kind: input.kind,
+          apiUrl: input.apiUrl,
+          ...(input.grpcAddress ? { grpcAddress: input.grpcAddress } : {}),
+          ...(input.caCertificate ? { caCertificate: input.caCertificate } : {}),
+        },
+        secret: input.apiKey,
+      };
   }
 }
 
@@ -113,7 +121,13 @@ export function publicConnection(stored: StoredConnection, hasSecret: boolean): 
         hasSecret,
       };
     case "matchTraderApi":
-      return { kind: stored.kind, apiUrl: stored.apiUrl, hasSecret };
+      return {
+        kind: stored.kind,
+        apiUrl: stored.apiUrl,
+        ...(stored.grpcAddress ? { grpcAddress: stored.grpcAddress } : {}),
+        ...(stored.caCertificate ? { caCertificate: stored.caCertificate } : {}),
+        hasSecret,
+      };
   }
 }
 
@@ -159,6 +173,18 @@ export function connectorConfigOf(platform: ConnectablePlatform, secret: string 
         kind: "mt4Gateway",
         address: connection.address,
         credentials: { login: connection.login, password: secret },
+        ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
+      },
+    };
+  }
+  if (connection.kind === "matchTraderApi") {
+    if (secret === null) return { unavailable: "Enter the API key for this connection." };
+    return {
+      config: {
+        kind: "matchTraderApi",
+        apiUrl: connection.apiUrl,
+        apiKey: secret,
+        ...(connection.grpcAddress ? { grpcAddress: connection.grpcAddress } : {}),
         ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
       },
     };

@@ -16,7 +16,7 @@ import { TimeoutError, withTimeout } from "../../../connectors/wire/timeout.ts";
 import { connectorConfigOf, realKindUnavailable, simulatedServerOptions, type StoredConnection } from "./connection.ts";
 import { formatServerTime } from "./timeZone.ts";
 
-export type TestConnectionCode = "unreachable" | "credentialsRefused" | "timeout" | "invalidRequest";
+export type TestConnectionCode = "unreachable" | "credentialsRefused" | "timeout" | "invalidRequest" | "rateLimited";
 
 export type TestConnectionResult = { ok: true; serverTime: string; accounts: number } | { ok: false; code: TestConnectionCode; message: string };
 
@@ -36,7 +36,8 @@ export async function testConnection(
   deps: { liveServer?: SimulatedServer; timeoutMs: number; tradeServerTargets?: TargetPolicy },
 ): Promise<TestConnectionResult> {
   const { connection } = input;
-  if (connection.kind === "mt5WebApi" || connection.kind === "mt4Gateway") return testRealServer(input, connection, deps);
+  if (connection.kind === "mt5WebApi" || connection.kind === "mt4Gateway" || connection.kind === "matchTraderApi")
+    return testRealServer(input, connection, deps);
   if (connection.kind !== "simulated") return { ok: false, code: "invalidRequest", message: realKindUnavailable(input.type) };
 
   const options = simulatedServerOptions({ id: "test", type: input.type, timeZone: input.timeZone, connection });
@@ -70,7 +71,9 @@ async function testRealServer(
 ): Promise<TestConnectionResult> {
   const built = connectorConfigOf({ id: "test", type: input.type, timeZone: input.timeZone, connection }, input.secret);
   if ("unavailable" in built) return { ok: false, code: "invalidRequest", message: built.unavailable };
-  const config = { ...built.config, connectTimeoutMs: deps.timeoutMs, requestTimeoutMs: deps.timeoutMs };
+  const timeouts = { connectTimeoutMs: deps.timeoutMs, requestTimeoutMs: deps.timeoutMs };
+  // A test has seconds, not the minute a 429 may ask to wait: it says the server is limiting requests instead.
+  const config = built.config.kind === "matchTraderApi" ? { ...built.config, ...timeouts, retriesOn429: 0 } : { ...built.config, ...timeouts };
   let connector: TradePlatformConnector;
   try {
     connector = createConnector(config, { simulatedServers: NO_SIMULATED_SERVERS, tradeServerTargets: deps.tradeServerTargets });
@@ -149,6 +152,15 @@ export function explain(error: unknown, timeoutMs: number, connection: StoredCon
               ? "The API key was refused. Check it, and that it is still active on the Match-Trader side."
               : "The manager login or password was refused. Check them, and that this manager may connect from Toolbox's address.",
         };
+      case "rejected":
+        if (error.reason === "serverBusy" && connection.kind === "matchTraderApi")
+          return {
+            ok: false,
+            code: "rateLimited",
+            message:
+              "The Match-Trader server is limiting requests with this API key (500 a minute, shared with anything else that uses the key). The key works; try again in a minute.",
+          };
+        return { ok: false, code: "invalidRequest", message: `The server refused the connection: ${error.message}` };
       case "invalidRequest":
         // An address Toolbox will not connect to (server/connectors/target.ts) says so itself.
         if (connection.kind !== "simulated") return { ok: false, code: "invalidRequest", message: error.message };
