@@ -15,11 +15,13 @@ export interface Running {
 }
 
 /** Composition root: config → database (migrated) → seed → HTTP (API, provider, pages). */
-export async function startToolbox(config: Config = loadConfig(), opts: { dev?: boolean; quiet?: boolean } = {}): Promise<Running> {
+export async function startToolbox(config: Config = loadConfig(), opts: { dev?: boolean; quiet?: boolean; web?: boolean } = {}): Promise<Running> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const ctx: AppContext = { config, database };
   const seeded = await seedDemo(ctx, opts.quiet ? { log: () => {} } : {});
-  const app = await buildApp(ctx, { web: { mode: opts.dev ? "development" : "production" }, logger: !opts.quiet });
+  // `web: false` serves the API and the provider without pages (no build needed: tests/helpers/toolboxMain.ts).
+  const web = opts.web === false ? false : ({ mode: opts.dev ? "development" : "production" } as const);
+  const app = await buildApp(ctx, { web, logger: !opts.quiet });
   // After a key rotation (SECRETS_KEY = new key, then the older ones), bring every secret under the new key.
   const rotation = await reencryptPlatformSecrets(
     database.db,

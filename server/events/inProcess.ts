@@ -16,6 +16,8 @@ export interface InProcessBusOptions {
   now?: () => number;
 }
 
+const SEQUENCES_PER_MS = 1000;
+
 interface Subscriber {
   filter: BusFilter;
   handler: BusHandler;
@@ -33,7 +35,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
   const ring: (BusMessage | undefined)[] = new Array<BusMessage | undefined>(retainEvents);
   let start = 0;
   let size = 0;
-  let seq = 0;
+  // A restarted process starts a new bus, and a client may resume with a sequence the previous one
+  // gave (the blotter's Last-Event-ID). Starting from 0, such an id would soon be a sequence of this
+  // bus too, and the client would resume in the middle of events that are not the ones it missed.
+  // So sequences start past any the previous run can have reached: a thousand per millisecond of
+  // the clock (no bus hands out a million a second for long; 2^53 lasts until the year 2255), and
+  // an id from before a restart is always older than what this bus keeps: a gap.
+  let seq = Math.floor(now() * SEQUENCES_PER_MS);
   let closed = false;
   const subscribers = new Set<Subscriber>();
 

@@ -3,7 +3,9 @@
  * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
  * snapshot after a restart, or on another node than the one that saw the trades, has them too.
  *  - Before reading, the store's live writes delivered so far are awaited (`settled`): a snapshot
- *    taken at bus sequence S then holds every event up to S this node delivered to the store.
+ *    taken at bus sequence S then holds every event up to S this node delivered to the store. So is
+ *    a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a `tradeGap`
+ *    brings then holds the deals made while nothing was published (a crash, a feed takeover).
  *  - Open positions only once the platform's backfill is complete (sync status `live`); before
  *    that the store's are partial and the stream asks the platform's connector instead (null).
  */
@@ -24,7 +26,7 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
     async openPositions(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await history.settled();
+      await Promise.all([history.settled(), history.whenCaughtUp(platformId)]);
       if ((await getSync(db, platformId))?.status !== "live") return null;
       const rows = await db
         .select()
@@ -55,7 +57,7 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
     async recentDeals(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await history.settled();
+      await Promise.all([history.settled(), history.whenCaughtUp(platformId)]);
       const rows = await db
         .select()
         .from(tradeDeals)

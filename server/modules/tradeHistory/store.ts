@@ -15,7 +15,7 @@ import { isForeignKeyViolation } from "../../db/errors.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusSubscription } from "../../events/types.ts";
 import type { MirrorLogger } from "../accounts/mirror/types.ts";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as delay } from "node:timers/promises";
 import { backfill } from "./backfill.ts";
 import { LiveApplier, type LiveApplierStats } from "./liveApplier.ts";
 import { deleteDealsBefore } from "./retention.ts";
@@ -25,6 +25,7 @@ import type { PlatformKey } from "./writes.ts";
 const DAY_MS = 86_400_000;
 /** How far before the last stored deal an incremental backfill starts (clock skew, same-millisecond deals). */
 const OVERLAP_MS = 60_000;
+const CAUGHT_UP_POLL_MS = 20;
 
 export interface TradeHistoryOptions {
   db: Db;
@@ -50,6 +51,8 @@ interface Followed {
   again: boolean;
   /** When the running backfill pass began reading the platform (ms since the epoch). */
   passStartedAt: number;
+  /** The running pass reads the whole configured window (a first backfill), not just since the last stored deal; null until it knows. */
+  fullPass: boolean | null;
   removed: boolean;
   closedMeanwhile: Set<string>;
 }
@@ -122,7 +125,16 @@ export class TradeHistoryStore {
       existing.connector = connector;
       existing.removed = false;
     } else {
-      this.platforms.set(platform.id, { platform, connector, running: null, again: false, passStartedAt: 0, removed: false, closedMeanwhile: new Set() });
+      this.platforms.set(platform.id, {
+        platform,
+        connector,
+        running: null,
+        again: false,
+        passStartedAt: 0,
+        fullPass: null,
+        removed: false,
+        closedMeanwhile: new Set(),
+      });
     }
     this.backfillLater(platform.id);
   }
@@ -139,6 +151,22 @@ export class TradeHistoryStore {
       const running = this.platforms.get(platformId)?.running;
       if (!running) return;
       await running;
+    }
+  }
+
+  /**
+   * Resolves once no backfill that catches the platform up is running or queued: one that reads
+   * since the last stored deal, after a reconnect or a `tradeGap` (a feed taken over after a crash:
+   * the deals made meanwhile were never on the bus). A first backfill, reading the whole window, is
+   * not waited for. The blotter's snapshots wait here, so one read after a gap holds its deals.
+   */
+  async whenCaughtUp(platformId: string): Promise<void> {
+    for (;;) {
+      const followed = this.platforms.get(platformId);
+      const running = followed?.running;
+      if (!followed || !running || followed.fullPass === true) return;
+      // Until the pass knows its window (one query), look again shortly.
+      await (followed.fullPass === null ? Promise.race([running, delay(CAUGHT_UP_POLL_MS)]) : running);
     }
   }
 
@@ -190,6 +218,7 @@ export class TradeHistoryStore {
     do {
       followed.again = false;
       followed.passStartedAt = 0;
+      followed.fullPass = null;
       // Let the other listeners of this connection run first (the trade feed subscribes in one):
       // what this pass reads then includes everything its gap can have missed.
       await nextTurn();
@@ -197,6 +226,7 @@ export class TradeHistoryStore {
       followed.closedMeanwhile = new Set();
       const to = new Date(this.now());
       const from = await this.windowStart(followed.platform, to);
+      followed.fullPass = from.getTime() <= to.getTime() - this.options.backfillDays * DAY_MS;
       const outcome = await backfill({
         db: this.options.db,
         platform: followed.platform,

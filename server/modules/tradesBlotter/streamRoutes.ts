@@ -55,7 +55,9 @@ export async function blotterStreamRoutes(app: FastifyInstance) {
       const header = request.headers["last-event-id"];
       let after = request.query.after;
       if (typeof header === "string" && header.trim() !== "") {
-        if (!/^\d{1,15}$/.test(header.trim())) throw new InvalidRequestError("Last-Event-ID must be an event id");
+        // Up to 2^53: the in-process bus numbers from the clock (server/events/inProcess.ts), 16 digits.
+        if (!/^\d{1,16}$/.test(header.trim()) || !Number.isSafeInteger(Number(header.trim())))
+          throw new InvalidRequestError("Last-Event-ID must be an event id");
         after = Number(header.trim());
       }
       const { after: _after, ...filters } = request.query;
