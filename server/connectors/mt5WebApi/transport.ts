@@ -14,6 +14,7 @@ import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, target
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { OPERATION_TAG, readJson, retcodeNumber } from "./format.ts";
 import { BalanceOnce } from "./money.ts";
+import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
 
 export interface Mt5WebApiTransportOptions {
   /** `https://host:port` of the access server. */
@@ -43,6 +44,8 @@ const EVENT_BATCH = 1000;
 const TAG_LOOKBACK_MS = 31 * 24 * 3600_000;
 
 const DEALER_DONE = 10009;
+const MT5_NOT_FOUND = 13;
+const NOT_MT5_ANSWER = "The server's answer is not the MT5 Web API's: check the address and port.";
 
 /** Vendor retcodes on the handshake, in a dealer's words. */
 function handshakeError(retcode: string): ConnectorError {
@@ -84,6 +87,14 @@ export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
   timeZoneOffsetMinutes: number;
   /** Money operations run once per operation id, across sessions. */
   readonly money = new BalanceOnce();
+  /**
+   * Without Toolbox's plugin the stream is polled from the vendor's commands by one poller for the
+   * connector's life, which numbers its events itself: the last number given, and the last one
+   * skipped to tell a gap (a change polling could not follow). Nothing before the gap can be read again.
+   */
+  vendor: VendorEventPoller | null = null;
+  vendorSequence = 0;
+  vendorGapAt = 0;
   private current: Mt5WebApiSession | null = null;
 
   constructor(
@@ -129,6 +140,12 @@ export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
   }
 }
 
+/** The server answered, but not Toolbox's feed: a plain MT5 Web API without the plugin. */
+function isMissingPlugin(error: unknown): boolean {
+  if (error instanceof NativeError) return retcodeNumber((error.native as Mt5Native["error"]).retcode) === MT5_NOT_FOUND;
+  return error instanceof ConnectorError && error.message === NOT_MT5_ANSWER;
+}
+
 function isIp(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(":") || host.startsWith("[");
 }
@@ -145,6 +162,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private authenticated = false;
   private polledTo = 0;
   private polling: Promise<void> | null = null;
+  /** Set when the server has no Toolbox plugin (`/api/toolbox/*` unknown): the stream is polled from the vendor's commands. */
+  private vendor: VendorEventPoller | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly timers: TimerHandle[] = [];
   private symbolNames: string[] | null = null;
@@ -182,9 +201,26 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     this.authenticated = true;
     const zone = (await this.call("/api/time/get")) as { TimeZone: number; DaylightState?: number };
     this.transport.timeZoneOffsetMinutes = Number(zone.TimeZone) + (Number(zone.DaylightState ?? 0) ? 60 : 0);
-    const feed = await this.feed(0, 0);
-    this.openedAtSequence = feed.latestSequence;
-    this.polledTo = feed.latestSequence;
+    const feed = await this.feed(0, 0).catch((error: unknown) => {
+      if (isMissingPlugin(error)) return null;
+      throw error;
+    });
+    if (feed) {
+      this.openedAtSequence = feed.latestSequence;
+      this.polledTo = feed.latestSequence;
+    } else {
+      const reads: VendorReads = {
+        serverNowMs: () => this.clock.now() + this.transport.timeZoneOffsetMinutes * 60_000,
+        positions: () => this.openPositions(null),
+        deals: async (from, to) => ((await this.call("/api/deal/get_batch", { group: "*", from, to })) as Mt5Deal[]).map(untagged),
+        accounts: (logins) => this.accountsOf(logins),
+      };
+      this.vendor = this.transport.vendor ??= new VendorEventPoller(reads);
+      this.vendor.use(reads);
+      await this.vendor.start();
+      // The poller goes on from what it knew before a reconnect: no gap.
+      this.openedAtSequence = this.transport.vendorSequence;
+    }
     this.every(this.transport.options.pingIntervalMs ?? MT5_WEB_API_PING_MS, () => this.call("/api/test/access"));
     this.every(this.transport.options.pollIntervalMs ?? MT5_WEB_API_POLL_MS, () => this.poll());
   }
@@ -234,9 +270,14 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       .filter((l) => after === null || BigInt(l) > BigInt(after))
       .sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
       .slice(0, limit);
+    return this.accountsOf(wanted);
+  }
+
+  /** The accounts of these logins, 100 a request; logins the server does not know are left out. */
+  private async accountsOf(logins: readonly string[]): Promise<Mt5User[]> {
     const users: Mt5User[] = [];
-    for (let i = 0; i < wanted.length; i += PAGE) {
-      const batch = wanted.slice(i, i + PAGE).join(",");
+    for (let i = 0; i < logins.length; i += PAGE) {
+      const batch = logins.slice(i, i + PAGE).join(",");
       const records = (await this.call("/api/user/get_batch", { login: batch })) as UserRecord[];
       const states = (await this.call("/api/user/account/get_batch", { login: batch })) as TradeState[];
       const byLogin = new Map(states.map((a) => [String(a.Login), a]));
@@ -255,6 +296,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
 
   async createAccount(request: Mt5Native["newAccount"]) {
     const record = (await this.call("/api/user/add", {}, request)) as UserRecord;
+    this.vendor?.touch(String(record.Login));
     return this.merged(record, (await this.call("/api/user/account/get", { login: record.Login })) as TradeState);
   }
 
@@ -267,6 +309,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       body = { ...body, Rights: (current | (RightsSet ?? 0)) & ~(RightsClear ?? 0) };
     }
     const record = (await this.call("/api/user/update", { login }, body)) as UserRecord;
+    this.vendor?.touch(login);
     return this.merged(record, (await this.call("/api/user/account/get", { login })) as TradeState);
   }
 
@@ -338,6 +381,10 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     if (filter.levels?.length) params.levels = filter.levels.join(",");
     if (filter.login) params.login = filter.login;
     if (filter.text) params.text = filter.text;
+    if (this.vendor)
+      throw connectorErrors.invalidRequest(
+        "This MT5 server's journal is not readable through the Web API: it needs Toolbox's plugin on the trade server (docs/connectors.md).",
+      );
     return (await this.call("/api/toolbox/journal", params)) as Mt5Native["journal"][];
   }
 
@@ -364,6 +411,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt5Event>> {
+    // Polled events cannot be read again: before the last gap is lost, after it nothing is missing.
+    if (this.vendor) return { packets: [], complete: sequence >= this.transport.vendorGapAt, latestSequence: this.transport.vendorGapAt };
     return this.feed(sequence, limit);
   }
 
@@ -397,6 +446,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
 
   /** Reads the event feed from where the last read stopped and hands the packets on. */
   private poll(): Promise<void> {
+    if (this.vendor) return this.pollVendor(this.vendor);
     this.polling ??= (async () => {
       try {
         for (;;) {
@@ -410,6 +460,21 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
           if (!batch.complete && batch.packets.length === 0) this.polledTo = batch.latestSequence;
           if (batch.packets.length < EVENT_BATCH) return;
         }
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  /** One poll of the vendor's commands, as one event; a gap skips a number, so the ingest resyncs. */
+  private pollVendor(vendor: VendorEventPoller): Promise<void> {
+    this.polling ??= (async () => {
+      try {
+        const { event, gap } = await vendor.poll();
+        if (this.closed || (!event && !gap)) return;
+        if (gap) this.transport.vendorGapAt = ++this.transport.vendorSequence;
+        this.handlers.onPacket({ sequence: ++this.transport.vendorSequence, event: event ?? { TimeMsc: this.clock.now(), Items: [] } });
       } finally {
         this.polling = null;
       }
@@ -484,10 +549,9 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       try {
         parsed = readJson(text);
       } catch {
-        throw connectorErrors.unreachable("The server's answer is not the MT5 Web API's: check the address and port.");
+        throw connectorErrors.unreachable(NOT_MT5_ANSWER);
       }
-      if (typeof parsed !== "object" || parsed === null || !("retcode" in parsed))
-        throw connectorErrors.unreachable("The server's answer is not the MT5 Web API's: check the address and port.");
+      if (typeof parsed !== "object" || parsed === null || !("retcode" in parsed)) throw connectorErrors.unreachable(NOT_MT5_ANSWER);
       return parsed as Record<string, unknown>;
     })();
     this.inFlight.add(done);

@@ -19,7 +19,15 @@ import type { TLSSocket } from "node:tls";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
-import { MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5User, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
+import {
+  MT5_REQUEST_ACTION,
+  MT5_RETCODE,
+  type Mt5Deal,
+  type Mt5DealerAnswer,
+  type Mt5User,
+  type Mt5DealerRequest,
+  type Mt5Native,
+} from "../../connectors/mt5/native.ts";
 import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
 import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
 
@@ -35,6 +43,12 @@ export interface Mt5WebApiServerOptions {
   manager?: WireCredentials;
   /** The vendor drops a connection after 180 s without traffic. */
   idleTimeoutMs?: number;
+  /**
+   * Serve Toolbox's own event feed and journal (`/api/toolbox/*`), as a server with Toolbox's MT5
+   * plugin would; true by default. False answers them as a plain MT5 Web API does (13 Not found),
+   * and the connector falls back to polling the vendor's own commands (decision 0055 addendum).
+   */
+  toolboxPlugin?: boolean;
   /** How long a challenge stays answerable: 10 s at the vendor. */
   handshakeWindowMs?: number;
 }
@@ -338,6 +352,7 @@ export class Mt5WebApiServer {
           return { ID: id, result: { Retcode: result.retcode, Message: result.message }, answer: result.answer };
         });
       case "/api/toolbox/journal": {
+        if (this.options.toolboxPlugin === false) throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
         const levels = list(params.levels) as never[];
         return session.journal(
           number(params.from),
@@ -351,6 +366,7 @@ export class Mt5WebApiServer {
         );
       }
       case "/api/toolbox/events": {
+        if (this.options.toolboxPlugin === false) throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
         const batch = await session.eventsSince(number(params.after), Math.min(number(params.total), 1000));
         const packets = this.simulated.faults.duplicateEvents ? batch.packets.flatMap((p) => [p, p]) : batch.packets;
         return { Events: packets.map((p) => ({ Sequence: p.sequence, Event: p.event })), Complete: batch.complete ? 1 : 0, Latest: batch.latestSequence };
@@ -386,11 +402,18 @@ export class Mt5WebApiServer {
     }
   }
 
-  /** Deals of a login between `from` and `to`, unix seconds of server time, both included. */
-  private deals(session: WireSession<Mt5Native>, params: Record<string, unknown>) {
+  /**
+   * Deals of a login, or of every login (`group=*`, the only mask served), between `from` and `to`,
+   * unix seconds of server time, both included.
+   */
+  private async deals(session: WireSession<Mt5Native>, params: Record<string, unknown>) {
     const from = number(params.from);
     const to = number(params.to);
-    return session.history(login(params.login), from * 1000, to * 1000 + 999);
+    if (params.group === undefined) return session.history(login(params.login), from * 1000, to * 1000 + 999);
+    if (text(params.group) !== "*") throw new CommandError(MT5_RETCODE.params, "Only the mask * is served for deals by group.");
+    const deals: Mt5Deal[] = [];
+    for (const one of await this.logins(session, "*")) deals.push(...(await session.history(one, from * 1000, to * 1000 + 999)));
+    return deals.sort((a, b) => a.TimeMsc - b.TimeMsc || Number(a.Deal) - Number(b.Deal));
   }
 
   /**

@@ -24,13 +24,14 @@ export function testCertificate(): Promise<TestCertificate> {
   return certificate;
 }
 
-export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}) {
+/** `serverOptions.toolboxPlugin: false`: a plain MT5 Web API, without Toolbox's event feed and journal. */
+export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}, serverOptions: { toolboxPlugin?: boolean } = {}) {
   return async (): Promise<ConnectorHarness & { simulated: SimulatedServer; server: Mt5WebApiServer; clock: ManualClock }> => {
     const clock = new ManualClock();
     const simulated = new SimulatedServer({ platform: "MT5", clock, seed: 42, accounts: 150, tradeRate: 0, ...options });
     simulated.start();
     const tls = await testCertificate();
-    const server = new Mt5WebApiServer({ simulated, tls });
+    const server = new Mt5WebApiServer({ simulated, tls, ...serverOptions });
     await server.listen();
     const connectors: ReturnType<typeof createMt5WebApiConnector>[] = [];
     const connect = (credentials?: { login: string; password: string }) => {
@@ -67,6 +68,7 @@ export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}) 
         await clock.advance(0);
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      ...(serverOptions.toolboxPlugin === false ? { noJournal: true } : {}),
       faults: {
         dropConnection: () => simulated.faults.disconnect(),
         refuseConnections: () => simulated.faults.disconnect({ refuseReconnect: true }),

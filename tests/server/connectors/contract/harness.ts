@@ -17,6 +17,11 @@ export interface ConnectorHarness {
   trade(actions: number): Promise<void>;
   /** The connector's request timeout. */
   requestTimeoutMs: number;
+  /**
+   * The server journal cannot be read (a plain MT5 Web API without Toolbox's plugin): the journal
+   * contract then checks that asking says why, instead of filtering.
+   */
+  noJournal?: boolean;
   faults: {
     /** Drops the link; the server accepts a new connection right away. */
     dropConnection(): void;
