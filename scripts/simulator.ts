@@ -7,7 +7,7 @@
  *
  *   npm run simulator -- [--host 127.0.0.1] [--only mt5WebApi] [--accounts 300] [--trade-rate 3]
  *                        [--seed mt5WebApi=5005] [--port mt5WebApi=18443] [--control-port 18400]
- *                        [--dir data/simulator]
+ *                        [--dir data/simulator] [--plain-mt5]
  *
  * Toolbox refuses loopback and private addresses for trade servers unless allowed: start it with
  * TRADE_SERVER_ALLOWED_TARGETS=127.0.0.1 to reach these.
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     port: { type: "string", multiple: true },
     "control-port": { type: "string", default: "18400" },
     dir: { type: "string", default: path.join("data", "simulator") },
+    /** MT5 as a real server is today: no Toolbox plugin, so the connector polls the vendor's commands. */
+    "plain-mt5": { type: "boolean", default: false },
   },
 });
 
@@ -77,6 +79,7 @@ for (const definition of PROTOCOL_SERVERS.filter((s) => wanted.includes(s.name))
       accounts,
       tradeRate,
       tls,
+      plainMt5: values["plain-mt5"],
     }),
   );
 }

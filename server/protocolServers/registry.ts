@@ -20,6 +20,8 @@ export interface ProtocolServerOptions {
   tradeRate: number;
   /** The certificate HTTPS servers present (its CA is printed for the connection settings). */
   tls: TestCertificate;
+  /** MT5: serve as a plain MT5 Web API, without Toolbox's plugin feed and journal (`--plain-mt5`). */
+  plainMt5?: boolean;
 }
 
 /** Faults the control API can switch on; each server applies those it has. */
@@ -70,7 +72,7 @@ const mt5WebApi: ProtocolServerDefinition = {
   async start(options) {
     const simulated = new SimulatedServer({ platform: "MT5", seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
     simulated.start();
-    const server = new Mt5WebApiServer({ simulated, tls: options.tls, host: options.host, port: options.port });
+    const server = new Mt5WebApiServer({ simulated, tls: options.tls, host: options.host, port: options.port, toolboxPlugin: !options.plainMt5 });
     const { port } = await server.listen();
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     return {

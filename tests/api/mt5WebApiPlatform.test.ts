@@ -130,4 +130,30 @@ describeDb("MT5 Web API platforms", () => {
       .sort();
     expect(listed.items.map((a) => a.login).sort()).toEqual(logins);
   });
+  it("connects a plain MT5 Web API too (no Toolbox plugin, as a real server today) and mirrors its accounts", async () => {
+    const plainSimulated = new SimulatedServer({ platform: "MT5", seed: 6, accounts: 12, tradeRate: 0 });
+    plainSimulated.start();
+    const plain = new Mt5WebApiServer({ simulated: plainSimulated, tls, toolboxPlugin: false });
+    const plainAddress = `127.0.0.1:${(await plain.listen()).port}`;
+    try {
+      const tried = await post("/api/tradePlatforms/test-connection", { type: "MT5", connection: connection({ address: plainAddress }) });
+      expect(tried.json()).toMatchObject({ ok: true, accounts: 12 });
+      const created = await post("/api/tradePlatforms", {
+        type: "MT5",
+        name: "Plain MT5",
+        timeZone: "Europe/Athens",
+        connection: connection({ address: plainAddress }),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id } = created.json<{ id: string }>();
+      await waitFor(async () => (await get(`/api/tradePlatforms/${id}`)).json<{ state: string }>().state === "connected", "the plain MT5 platform to connect");
+      await waitFor(async () => {
+        const page = (await get(`/api/accounts?platformId=${id}&limit=100`)).json<{ total: number }>();
+        return page.total === 12 ? page : undefined;
+      }, "the accounts of the plain MT5 server in the mirror");
+    } finally {
+      await plain.close();
+      plainSimulated.stop();
+    }
+  });
 });
