@@ -1,24 +1,19 @@
 /**
  * Exactly-once money over the MT4 gateway. MT4 has no operation id: TradeTransaction with
- * TT_BR_BALANCE moves money every time it is called. So each operation is tagged — the balance
- * record's comment ends with ` ~` and ten hex digits of SHA-256(operation id), the same tag as on
- * the MT5 Web API (mt5WebApi/money.ts) — and before anything is sent the account's history
- * (TradesUserHistory) is searched for that tag. Found: the operation already happened (perhaps
- * its answer was lost with the connection, perhaps in a Toolbox process that has since died) and
- * its result is rebuilt from the record; not found: it is sent. Operations with the same id run
- * one after the other in this process, and the first result of each id is kept. MT4 comments
- * hold 31 characters: the user's comment keeps its first 19.
+ * TT_BR_BALANCE moves money every time it is called. So each operation is tagged in the balance
+ * record's comment, with the same tag as on the MT5 Web API (server/connectors/operationOnce.ts),
+ * and before anything is sent the account's history (TradesUserHistory) is searched for it.
+ * Found: the operation already happened and its result is rebuilt from the record; not found: it
+ * is sent. MT4 comments hold 31 characters: the user's comment keeps its first 19.
  */
 import { connectorErrors } from "../errors.ts";
-import { operationTag } from "../mt5WebApi/money.ts";
+import { OncePerOperation, operationAlreadyUsed, operationTag, taggedComment } from "../operationOnce.ts";
 import { MT4_CMD, type Mt4BalanceRequest, type Mt4BalanceResult, type Mt4TradeRecord, type Mt4UserRecord } from "../mt4/native.ts";
 
 export const MT4_MAX_TAGGED_COMMENT = 19;
-const REMEMBERED = 10_000;
 
 export function mt4TaggedComment(comment: string, operationId: string): string {
-  const kept = comment.slice(0, MT4_MAX_TAGGED_COMMENT).trimEnd();
-  return kept === "" ? operationTag(operationId) : `${kept} ${operationTag(operationId)}`;
+  return taggedComment(comment, operationId, MT4_MAX_TAGGED_COMMENT);
 }
 
 export interface Mt4BalanceWire {
@@ -33,35 +28,18 @@ export interface Mt4BalanceWire {
 }
 
 export class Mt4BalanceOnce {
-  private readonly results = new Map<string, { fingerprint: string; answer: Mt4BalanceResult }>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly once = new OncePerOperation<Mt4BalanceResult>();
 
   run(request: Mt4BalanceRequest, wire: Mt4BalanceWire): Promise<Mt4BalanceResult> {
-    const key = request.request_id;
-    const previous = this.queues.get(key) ?? Promise.resolve();
-    const run = previous.then(
-      () => this.once(request, wire),
-      () => this.once(request, wire),
-    );
-    const tail = run.catch(() => undefined);
-    this.queues.set(key, tail);
-    void tail.then(() => {
-      if (this.queues.get(key) === tail) this.queues.delete(key);
-    });
-    return run;
+    const fingerprint = JSON.stringify([request.login, request.cmd, cents(request.amount), request.comment]);
+    return this.once.run(request.request_id, fingerprint, () => this.perform(request, wire));
   }
 
-  private async once(request: Mt4BalanceRequest, wire: Mt4BalanceWire): Promise<Mt4BalanceResult> {
-    const fingerprint = JSON.stringify([request.login, request.cmd, cents(request.amount), request.comment]);
-    const known = this.results.get(request.request_id);
-    if (known) {
-      if (known.fingerprint !== fingerprint) throw alreadyUsed();
-      return structuredClone(known.answer);
-    }
+  private async perform(request: Mt4BalanceRequest, wire: Mt4BalanceWire): Promise<Mt4BalanceResult> {
     const tag = operationTag(request.request_id);
     let record = await this.find(request.login, tag, wire);
     if (record) {
-      if (record.cmd !== request.cmd || cents(record.profit) !== cents(request.amount)) throw alreadyUsed();
+      if (record.cmd !== request.cmd || cents(record.profit) !== cents(request.amount)) throw operationAlreadyUsed();
     } else {
       const ticket = await wire.apply({
         cmd: request.cmd,
@@ -74,7 +52,7 @@ export class Mt4BalanceOnce {
         throw connectorErrors.unreachable("The trading server applied the operation but its record could not be read back.");
     }
     const account = await wire.account(request.login);
-    const answer: Mt4BalanceResult = {
+    return {
       request_id: request.request_id,
       order: record.order,
       login: request.login,
@@ -84,12 +62,6 @@ export class Mt4BalanceOnce {
       balance: account.balance,
       credit: account.credit,
     };
-    this.results.set(request.request_id, { fingerprint, answer: structuredClone(answer) });
-    if (this.results.size > REMEMBERED) {
-      const oldest = this.results.keys().next().value;
-      if (oldest !== undefined) this.results.delete(oldest);
-    }
-    return answer;
   }
 
   private async find(login: number, tag: string, wire: Mt4BalanceWire): Promise<Mt4TradeRecord | undefined> {
@@ -100,7 +72,3 @@ export class Mt4BalanceOnce {
 }
 
 const cents = (amount: number) => Math.round(amount * 100);
-
-function alreadyUsed() {
-  return connectorErrors.invalidRequest("This operation id was already used for a different request. Use a new id for a new operation.");
-}

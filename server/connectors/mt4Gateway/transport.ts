@@ -9,7 +9,7 @@ import { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock, TimerHandle } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import { OPERATION_TAG } from "../mt5WebApi/format.ts";
+import { OPERATION_TAG } from "../operationOnce.ts";
 import { MT4_CMD, MT4_RET, type Mt4Event, type Mt4Native, type Mt4TradeRecord, type Mt4TradeTransaction, type Mt4UserRecord } from "../mt4/native.ts";
 import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, targetRefused, type TargetPolicy } from "../target.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession, type WireTransport } from "../wire/wire.ts";

@@ -89,6 +89,3 @@ export function serverTimeText(serverSeconds: number): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${serverSeconds} ${d.getUTCFullYear()}.${pad(d.getUTCMonth() + 1)}.${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
-
-/** The money-operation tag the connector writes into a deal comment (see money.ts), kept out of what users see. */
-export const OPERATION_TAG = / ?~[0-9a-f]{10}$/;

@@ -12,7 +12,8 @@ import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native, M
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession, type WireTransport } from "../wire/wire.ts";
 import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, targetRefused, type TargetPolicy } from "../target.ts";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
-import { OPERATION_TAG, readJson, retcodeNumber } from "./format.ts";
+import { OPERATION_TAG } from "../operationOnce.ts";
+import { readJson, retcodeNumber } from "./format.ts";
 import { BalanceOnce } from "./money.ts";
 import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
 
