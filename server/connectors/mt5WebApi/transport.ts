@@ -200,8 +200,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     if (typeof answer.cli_rand_answer !== "string" || !sameAnswer(challengeAnswer(hash, cliRand), answer.cli_rand_answer))
       throw connectorErrors.unreachable("The server did not prove it knows the manager password; it may not be the MT5 server you meant.");
     this.authenticated = true;
-    const zone = (await this.call("/api/time/get")) as { TimeZone: number; DaylightState?: number };
-    this.transport.timeZoneOffsetMinutes = Number(zone.TimeZone) + (Number(zone.DaylightState ?? 0) ? 60 : 0);
+    await this.readZone();
     const feed = await this.feed(0, 0).catch((error: unknown) => {
       if (isMissingPlugin(error)) return null;
       throw error;
@@ -222,12 +221,19 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       // The poller goes on from what it knew before a reconnect: no gap.
       this.openedAtSequence = this.transport.vendorSequence;
     }
-    this.every(this.transport.options.pingIntervalMs ?? MT5_WEB_API_PING_MS, () => this.call("/api/test/access"));
+    // The ping reads the zone: a daylight-saving switch inside a session is followed within ~20 s.
+    this.every(this.transport.options.pingIntervalMs ?? MT5_WEB_API_PING_MS, () => this.readZone());
     this.every(this.transport.options.pollIntervalMs ?? MT5_WEB_API_POLL_MS, () => this.poll());
   }
 
   close(): void {
     this.shutDown(true);
+  }
+
+  /** The server's offset from UTC now: its zone, plus an hour while daylight saving is in force. */
+  private async readZone(): Promise<void> {
+    const zone = (await this.call("/api/time/get")) as { TimeZone: number; DaylightState?: number };
+    this.transport.timeZoneOffsetMinutes = Number(zone.TimeZone) + (Number(zone.DaylightState ?? 0) ? 60 : 0);
   }
 
   /** Ends the session; `/api/quit` only while the connection is still there (a new one would be opened for it). */

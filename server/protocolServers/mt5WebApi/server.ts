@@ -99,6 +99,12 @@ class CommandError extends Error {
 
 export class Mt5WebApiServer {
   readonly faults = new Mt5WebApiFaults();
+  /**
+   * `/api/time/get`'s DaylightState: 1 tells clients the server's clock moved an hour ahead (a
+   * daylight-saving switch). Tests flip it to check a connector follows inside a session; the
+   * simulated clock itself keeps its offset.
+   */
+  daylightState: 0 | 1 = 0;
   private readonly server: Server;
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
@@ -271,7 +277,7 @@ export class Mt5WebApiServer {
         return { Time: serverTimeText(Math.floor(serverMs / 1000)) };
       }
       case "/api/time/get":
-        return { TimeZone: this.simulated.timeZoneOffsetMinutes, Daylight: 0, DaylightState: 0, Days: 0 };
+        return { TimeZone: this.simulated.timeZoneOffsetMinutes, Daylight: this.daylightState, DaylightState: this.daylightState, Days: 0 };
       case "/api/user/logins":
         return this.logins(session, text(params.group) || null);
       case "/api/user/total":

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { challengeAnswer, passwordHash } from "../../../server/connectors/mt5WebApi/auth.ts";
 import { createMt5WebApiConnector } from "../../../server/connectors/mt5WebApi/connector.ts";
+import { MT5_WEB_API_PING_MS } from "../../../server/connectors/mt5WebApi/transport.ts";
 import { checkTarget, NO_INTERNAL_TARGETS, tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 import { selfSignedCertificate } from "../../../server/protocolServers/certificates.ts";
@@ -140,6 +141,17 @@ describe("MT5 Web API connector", () => {
     const login = await fundedAccount(h.connector);
     const [deposit] = await h.connector.dealHistory({ login, from: h.now() - 60_000, to: h.now() + 60_000 });
     expect(deposit?.time).toBe(h.now());
+  });
+
+  it("follows a daylight-saving switch inside a session, at the next ping", async () => {
+    const h = await harness({ timeZoneOffsetMinutes: 120 });
+    expect((await h.connector.serverTime()).timeZoneOffsetMinutes).toBe(120);
+    h.server.daylightState = 1;
+    await h.advance(MT5_WEB_API_PING_MS);
+    expect((await h.connector.serverTime()).timeZoneOffsetMinutes).toBe(180);
+    h.server.daylightState = 0;
+    await h.advance(MT5_WEB_API_PING_MS);
+    expect((await h.connector.serverTime()).timeZoneOffsetMinutes).toBe(120);
   });
 
   it("retries a deposit whose answer was lost with the connection: it lands once", async () => {
