@@ -66,7 +66,7 @@ function networkError(error: unknown, duringHandshake: boolean): Error {
 }
 
 export class Mt4GatewayTransport implements WireTransport<Mt4Native> {
-  /** The server's offset from UTC, daylight time included, learnt at each login (CfgRequestCommon); the codec reads it. */
+  /** The server's offset from UTC, daylight time included, read at each login and ping (CfgRequestCommon); the codec reads it. */
   timeZoneOffsetMinutes = 0;
   /** Money operations run once per operation id, across sessions. */
   readonly money = new Mt4BalanceOnce();
@@ -147,11 +147,17 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     const login = await this.raw("/api/Login", { login: Number(credentials.login), password: credentials.password });
     if (login.ret !== MT4_GATEWAY_RET.ok || typeof login.token !== "string") throw loginError(login.ret);
     this.token = login.token;
-    const common = (await this.call("/api/CfgRequestCommon")) as { timezone: number; daylightcorrection: number };
-    this.transport.timeZoneOffsetMinutes = Number(common.timezone) + (Number(common.daylightcorrection) ? 60 : 0);
+    await this.readZone();
     this.openedAtSequence = await this.openStream();
     this.receivedTo = this.openedAtSequence;
-    this.every(this.transport.options.pingIntervalMs ?? MT4_GATEWAY_PING_MS, () => this.call("/api/Ping"));
+    // The ping reads the zone: a daylight-saving switch inside a session is followed within ~20 s.
+    this.every(this.transport.options.pingIntervalMs ?? MT4_GATEWAY_PING_MS, () => this.readZone());
+  }
+
+  /** The server's offset from UTC now: its zone, plus an hour while the daylight correction is on. */
+  private async readZone(): Promise<void> {
+    const common = (await this.call("/api/CfgRequestCommon")) as { timezone: number; daylightcorrection: number };
+    this.transport.timeZoneOffsetMinutes = Number(common.timezone) + (Number(common.daylightcorrection) ? 60 : 0);
   }
 
   close(): void {

@@ -99,6 +99,12 @@ export class Mt4GatewayServer {
   private readonly codec;
   private nextOperation = 1;
   private address: { host: string; port: number } | null = null;
+  /**
+   * CfgRequestCommon tells a daylight correction on top of the simulated zone: the server's clock
+   * moved an hour ahead. Tests flip it to check a connector follows inside a session; the
+   * simulated clock itself keeps its offset.
+   */
+  daylightSwitched = false;
 
   constructor(private readonly options: Mt4GatewayServerOptions) {
     if (options.simulated.platform !== "MT4") throw new Error("The MT4 gateway needs an MT4 simulated server");
@@ -302,6 +308,8 @@ export class Mt4GatewayServer {
       case "/api/ServerTime":
         return { time: await session.serverTime() };
       case "/api/CfgRequestCommon":
+        // A daylight-saving switch: the clock in force moved an hour ahead (tests flip it mid-session).
+        if (this.daylightSwitched) return { timezone: this.simulated.timeZoneOffsetMinutes, daylightcorrection: 1 };
         // The simulated server keeps one offset in force; a real one in summer tells its daylight hour apart.
         return this.options.daylightTime
           ? { timezone: this.simulated.timeZoneOffsetMinutes - 60, daylightcorrection: 1 }

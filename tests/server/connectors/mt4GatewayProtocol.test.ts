@@ -9,6 +9,7 @@ import { Client } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { createMt4GatewayConnector } from "../../../server/connectors/mt4Gateway/connector.ts";
+import { MT4_GATEWAY_PING_MS } from "../../../server/connectors/mt4Gateway/transport.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 import { selfSignedCertificate } from "../../../server/protocolServers/certificates.ts";
 import { Mt4GatewayServer } from "../../../server/protocolServers/mt4Gateway/server.ts";
@@ -240,6 +241,17 @@ describe("MT4 gateway connector", () => {
     const login = await fundedAccount(connector);
     const [deposit] = await connector.dealHistory({ login, from: clock.now() - 60_000, to: clock.now() + 60_000 });
     expect(deposit?.time).toBe(Math.floor(clock.now() / 1000) * 1000);
+  });
+
+  it("follows a daylight-saving switch inside a session, at the next ping", async () => {
+    const { connector, server, clock } = await harness({ seed: 9, accounts: 5, timeZoneOffsetMinutes: 120 });
+    expect((await connector.serverTime()).timeZoneOffsetMinutes).toBe(120);
+    server.daylightSwitched = true;
+    await clock.advance(MT4_GATEWAY_PING_MS);
+    await expect.poll(async () => (await connector.serverTime()).timeZoneOffsetMinutes).toBe(180);
+    server.daylightSwitched = false;
+    await clock.advance(MT4_GATEWAY_PING_MS);
+    await expect.poll(async () => (await connector.serverTime()).timeZoneOffsetMinutes).toBe(120);
   });
 
   it("retries a deposit whose answer was lost with the connection: it lands once, also from a fresh connector", async () => {
