@@ -98,6 +98,16 @@ describeDb("one node publishes each platform's trade feed", () => {
     }, what);
   }
 
+  /**
+   * Where node 2's run starts among what the follower saw after `before`. A node goes live before
+   * its opening gap has come back over the bus, so this waits for the gap.
+   */
+  async function gapOnTheBus(seen: BusMessage[], before: number): Promise<number> {
+    const gapAfter = () => seen.slice(before).findIndex((m) => m.event.type === "tradeGap");
+    await waitFor(async () => gapAfter() >= 0, "node 2's gap on the bus");
+    return before + gapAfter();
+  }
+
   it("puts each trade on the bus once, whichever node follows it, and hands the feed over at once when its node closes", async () => {
     // A lease of a minute: only a release makes the other node take over within the test's waits.
     const { node1, node2, id, onNode1, onNode2 } = await twoNodes(60_000);
@@ -138,11 +148,12 @@ describeDb("one node publishes each platform's trade feed", () => {
     });
     const { node1, node2, id, onNode2 } = await twoNodes(1_200, stalling);
     await trade(node1, id, onNode2, 5, "node 1's trades");
+    const before = onNode2.length;
 
     stalled = true;
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the lapsed lease over");
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
-    const takeover = onNode2.findIndex((m) => m.event.type === "tradeGap");
+    const takeover = await gapOnTheBus(onNode2, before);
 
     // Node 1 still runs its copy of the server, but no longer publishes: its next batch is dropped and its feed halts.
     const published = node1.app.tradeFeed.status(id)!.published;
@@ -174,10 +185,7 @@ describeDb("one node publishes each platform's trade feed", () => {
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the released lease", 25_000);
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
     expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");
-    // Node 2 is live before its gap has come back over the bus: wait for it.
-    const gapAfter = () => onNode2.slice(before).findIndex((m) => m.event.type === "tradeGap");
-    await waitFor(async () => gapAfter() >= 0, "node 2's gap on the bus");
-    const takeover = before + gapAfter();
+    const takeover = await gapOnTheBus(onNode2, before);
     await trade(node2, id, onNode2, 10, "node 2's trades");
     expectOneRun(onNode2.slice(takeover));
   });

@@ -125,20 +125,28 @@ let template: Promise<string> | undefined;
  * A migrated, empty PGlite database as a file, made once per set of migrations and PGlite
  * version and shared by every test process: opening from it skips initdb, which takes seconds
  * on a two-core machine (about 10× faster). Migrations still run on open, so a stale file could
- * only cost time, never correctness.
+ * only cost time, never correctness. It is written under a name of its own and renamed into
+ * place, so a process never opens another's half-written file; a build that failed is not kept,
+ * and the next test tries again.
  */
 function pgliteTemplate(): Promise<string> {
   template ??= (async () => {
     const file = path.join(os.tmpdir(), `toolbox-pglite-template-${migrationsHash()}.tar`);
     if (fs.existsSync(file)) return file;
+    const partial = `${file}.${process.pid}.${crypto.randomUUID()}.partial`;
     const fresh = await openDatabase({ dataDir: "memory://" });
     try {
-      await fresh.dumpTo!(file);
+      await fresh.dumpTo!(partial);
+      fs.renameSync(partial, file);
     } finally {
+      fs.rmSync(partial, { force: true });
       await fresh.close();
     }
     return file;
-  })();
+  })().catch((error: unknown) => {
+    template = undefined;
+    throw error;
+  });
   return template;
 }
 
