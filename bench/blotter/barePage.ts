@@ -1,16 +1,19 @@
 /**
  * The baseline of bench/tradesBlotter.ts: the blotter's grid without the app. A static page (no
  * React, no shell, no side panel, no row batcher) with AG Grid Community from node_modules (its
- * UMD bundle), the blotter's columns, formatters, theme sizes and options (cell change flash,
- * row ids, DOM order, text selection, sort by time descending with `deltaSort`, at most 20,000
- * rows: STREAM_MAX_ROWS, both since 2026-11-23; before, no deltaSort and 50,000), reading the
- * same live stream (`GET /api/tradesBlotter/stream` with the same bearer token and organization)
- * coalescing per row what arrives and applying it every 50 ms as one transaction (the blotter's
- * row batcher does the same). It counts what it applies in
+ * UMD bundle), the blotter's columns, formatters, theme sizes and live grid options (cell change
+ * flash, row ids, DOM order, sort by time descending with `deltaSort`, at most 20,000 rows:
+ * STREAM_MAX_ROWS; since 2026-11-23 no row animation, no rows drawn beyond the view, no text
+ * selection, as the blotter while it streams), reading the same live stream
+ * (`GET /api/tradesBlotter/stream` with the same bearer token and organization), coalescing per
+ * row what arrives and applying it as one transaction at an animation frame, paced as the
+ * blotter's frame applier paces it (the next no sooner than 3× the last one's time, 50–250 ms).
+ * It counts what it applies in
  * `window.__blotterStats`, as the blotter does.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS } from "../../app/features/trades-blotter/frameApplier.ts";
 
 export const BARE_PAGE_PATH = "/__bench/bare-grid.html";
 export const BARE_SCRIPT_PATH = "/__bench/ag-grid-community.min.js";
@@ -69,8 +72,10 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     loadThemeGoogleFonts: false,
     columnDefs,
     defaultColDef: { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true, enableCellChangeFlash: true },
-    enableCellTextSelection: true,
+    enableCellTextSelection: false,
     ensureDomOrder: true,
+    animateRows: false,
+    rowBuffer: 0,
     suppressDragLeaveHidesColumns: true,
     rowData: [],
     getRowId: (x) => x.data.key,
@@ -109,14 +114,27 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     if (result && result.add.length) api.flashCells({ rowNodes: result.add });
     if (stats) { stats.transactions++; stats.added += add.length; stats.updated += update.length; stats.removed += remove.length; }
   }
-  // As the blotter does (and the issue's measure before it): what arrived is coalesced per row and applied every 50 ms.
+  // As the blotter's frame applier does: what arrived is coalesced per row and applied at an
+  // animation frame, the next no sooner than ${GAP_PER_APPLY_MS}x as long as the last took (${APPLY_MIN_GAP_MS} to ${APPLY_MAX_GAP_MS} ms).
   let pending = new Map();
-  setInterval(() => {
-    if (pending.size === 0) return;
-    const rows = [...pending.values()];
-    pending = new Map();
-    frame(rows);
-  }, 50);
+  let nextAt = 0;
+  let scheduled = false;
+  function applyPending() {
+    scheduled = false;
+    const started = performance.now();
+    if (pending.size > 0) {
+      const rows = [...pending.values()];
+      pending = new Map();
+      frame(rows);
+    }
+    const ended = performance.now();
+    nextAt = ended + Math.min(${APPLY_MAX_GAP_MS}, Math.max(${APPLY_MIN_GAP_MS}, ${GAP_PER_APPLY_MS} * (ended - started)));
+  }
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => requestAnimationFrame(applyPending), Math.max(0, nextAt - performance.now()));
+  }
   async function read() {
     const res = await fetch("/api/tradesBlotter/stream", { headers: config.headers });
     if (!res.ok) { document.title = "stream " + res.status; return; }
@@ -136,7 +154,7 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
           else if (line.startsWith("data: ")) data += line.slice(6);
         }
         if (event === "snapshot") { pending = new Map(); snapshot(JSON.parse(data).rows); }
-        else if (event === "frame") for (const r of JSON.parse(data).rows) { pending.delete(r.key); pending.set(r.key, r); }
+        else if (event === "frame") { for (const r of JSON.parse(data).rows) { pending.delete(r.key); pending.set(r.key, r); } schedule(); }
       }
     }
   }

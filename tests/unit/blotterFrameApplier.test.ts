@@ -1,7 +1,7 @@
 // @vitest-environment node
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createFrameApplier } from "../../app/features/trades-blotter/frameApplier.ts";
+import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, createFrameApplier } from "../../app/features/trades-blotter/frameApplier.ts";
 import type { RowBatch } from "../../app/features/trades-blotter/rowBatcher.ts";
 import { throttleLatest } from "../../app/features/trades-blotter/throttleLatest.ts";
 
@@ -93,6 +93,53 @@ describe("the blotter's frame applier", () => {
     applier.dispose();
     applier.flush();
     expect(apply).not.toHaveBeenCalled();
+  });
+});
+
+describe("the frame applier's pacing", () => {
+  it("waits three times as long as the last transaction took before the next, between 50 and 250 ms", () => {
+    let clock = 1000;
+    const delays: number[] = [];
+    let pending: (() => void) | null = null;
+    let cost = 0;
+    const applier = createFrameApplier<Row>({
+      key: (r) => r.key,
+      reset: vi.fn(),
+      apply: () => void (clock += cost),
+      schedule: (fn, delayMs) => {
+        delays.push(delayMs);
+        pending = fn;
+      },
+      now: () => clock,
+    });
+    const push = (v: number) => applier.push(null, { add: [], update: [{ key: "a", v }], remove: [] });
+    const frame = () => {
+      const fn = pending;
+      pending = null;
+      fn?.();
+    };
+    // Nothing applied yet: the first batch goes at the next frame.
+    push(1);
+    expect(delays).toEqual([0]);
+    for (const [took, gap] of [
+      [40, 120],
+      [5, APPLY_MIN_GAP_MS],
+      [200, APPLY_MAX_GAP_MS],
+    ] as const) {
+      cost = took;
+      frame();
+      push(2);
+      expect(delays.at(-1)).toBe(gap);
+    }
+    // Time that already passed counts: 100 ms after a 200 ms transaction, 150 ms are left.
+    frame();
+    clock += 100;
+    push(3);
+    expect(delays.at(-1)).toBe(APPLY_MAX_GAP_MS - 100);
+    // While one is scheduled, more batches do not schedule again: they join it.
+    push(4);
+    push(5);
+    expect(delays).toHaveLength(5);
   });
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { GridApi } from "ag-grid-community";
+import type { GridApi, GridOptions } from "ag-grid-community";
 import { Activity, Download, FilterX, History, Pause, Play, Radio, ShieldOff } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -12,7 +12,18 @@ import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Select } from "~/ui/Select";
-import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridSkeleton, GridStatus, GridToolbar, saveCsv } from "~/ui/grid";
+import {
+  buildCsv,
+  ColumnPreferenceProvider,
+  ColumnsMenu,
+  csvFileName,
+  DataGrid,
+  GridSkeleton,
+  GridStatus,
+  GridToolbar,
+  saveCsv,
+  StreamingGrid,
+} from "~/ui/grid";
 import { Page } from "~/ui/Page";
 import { blotterColumns, blotterCsvColumns } from "./blotterColumns";
 import {
@@ -37,11 +48,29 @@ import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./histo
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
 const ALL = "all";
-const NO_ROWS: BlotterRow[] = [];
 const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volume: 0, profit: 0, commission: 0, swap: 0 }, exposure: [] };
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
-const LIVE_COLUMN_DEFAULTS = { enableCellChangeFlash: true };
+/**
+ * The live grid's options (decision 0043's addenda; docs/benchmarks.md, 2026-11-23). Text can be
+ * selected only while paused (StreamingGrid's `selectableText`): it wraps every cell in two more
+ * elements, and rows streaming under the pointer cannot be selected anyway.
+ */
+const LIVE_GRID_OPTIONS: GridOptions<BlotterRow> = {
+  // Empty until the stream's snapshot (set by the frame applier).
+  rowData: [],
+  getRowId: rowIdOf,
+  // Each transaction sorts only the rows it changed into place, not every row again.
+  deltaSort: true,
+  // Changed cells flash by themselves; new rows are flashed when added (below).
+  defaultColDef: { enableCellChangeFlash: true },
+  // Rows jump to their place instead of gliding: row animation kept every moved row in the DOM
+  // for its transition (4× the rows) and alone cost most of the frames.
+  animateRows: false,
+  // Only the rows in view are drawn (AG Grid draws 10 more each side by default): with the newest
+  // on top every transaction replaces them, and this halves its cost.
+  rowBuffer: 0,
+};
 /** How often the streaming side panel (totals, exposure chart) redraws at most. */
 const FIGURES_EVERY_MS = 1_000;
 
@@ -352,16 +381,12 @@ function LiveBlotter({
             </>
           }
         />
-        <DataGrid<BlotterRow>
+        <StreamingGrid<BlotterRow>
           label="Trades"
           stateKey={BLOTTER_GRID_STATE_KEY}
           columnDefs={columnDefs}
-          // A constant: a new array on each render would make AG Grid drop the streamed rows.
-          rowData={NO_ROWS}
-          getRowId={rowIdOf}
-          // Each transaction sorts only the rows it changed into place, not every row again.
-          deltaSort
-          defaultColDef={LIVE_COLUMN_DEFAULTS}
+          options={LIVE_GRID_OPTIONS}
+          selectableText={paused}
           onReady={setGridApi}
           emptyText="No trade yet: they show here as they happen."
           className="h-[calc(100dvh-24rem)] min-h-[24rem]"

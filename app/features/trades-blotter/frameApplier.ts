@@ -1,11 +1,13 @@
 /**
- * Hands the stream worker's batches to the grid once per animation frame (decision 0043): when the
- * main thread is busy, several batches arrive between two frames, and applying each as its own
- * transaction makes AG Grid sort, filter and draw each time. They are merged per row key into one
- * transaction instead (a row added then changed → one add of its last state; added then removed →
- * nothing), and applied in `requestAnimationFrame`, right before the browser paints. A hidden tab
- * gets no frames: there a timer applies them a few times a second, so the grid is current when the
- * tab comes back.
+ * Hands the stream worker's batches to the grid at an animation frame (decision 0043 and its
+ * 2026-11-23 addendum), merged per row key into one transaction (a row added then changed → one
+ * add of its last state; added then removed → nothing). AG Grid's cost per transaction is mostly
+ * fixed: with the newest rows on top, every transaction replaces the rows in view (about 30 ms on
+ * a two-core machine without a GPU, whether 50 or 2,000 rows changed). So a transaction follows
+ * the last one no sooner than three times as long as that one took (at least 50 ms, at most
+ * 250 ms): a fast machine applies every 50 ms, a slow one keeps about two thirds of its frames for
+ * drawing and input. A hidden tab gets no frames: there a timer applies them a few times a second,
+ * so the grid is current when the tab comes back.
  */
 import type { RowBatch } from "./rowBatcher";
 
@@ -13,8 +15,13 @@ export interface FrameApplierOptions<T> {
   key: (row: T) => string;
   reset: (rows: T[]) => void;
   apply: (batch: RowBatch<T>) => void;
-  /** Runs `fn` before the next paint; `requestAnimationFrame` (or a timer in a hidden tab) by default. */
-  schedule?: (fn: () => void) => void;
+  /**
+   * Runs `fn` before a paint, no sooner than `delayMs` from now; a timer then `requestAnimationFrame`
+   * (a timer alone in a hidden tab) by default.
+   */
+  schedule?: (fn: () => void, delayMs: number) => void;
+  /** The clock the pacing reads (ms); `performance.now` by default. */
+  now?: () => number;
 }
 
 export interface FrameApplier<T> {
@@ -34,14 +41,32 @@ interface Change<T> {
 }
 
 const HIDDEN_TAB_MS = 250;
+/** The shortest and longest wait between two transactions, and the wait per ms the last one took. */
+export const APPLY_MIN_GAP_MS = 50;
+export const APPLY_MAX_GAP_MS = 250;
+export const GAP_PER_APPLY_MS = 3;
 
-function nextFrame(fn: () => void): void {
+/** The gap before the next transaction, given how long the last one took. */
+export function applyGap(lastApplyMs: number): number {
+  return Math.min(APPLY_MAX_GAP_MS, Math.max(APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS * lastApplyMs));
+}
+
+function atFrame(fn: () => void): void {
   if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState !== "hidden") requestAnimationFrame(fn);
   else setTimeout(fn, HIDDEN_TAB_MS);
 }
 
+function afterThenAtFrame(fn: () => void, delayMs: number): void {
+  if (delayMs <= 0) atFrame(fn);
+  else setTimeout(() => atFrame(fn), delayMs);
+}
+
+const clock = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
 export function createFrameApplier<T>(options: FrameApplierOptions<T>): FrameApplier<T> {
-  const { key, reset, apply, schedule = nextFrame } = options;
+  const { key, reset, apply, schedule = afterThenAtFrame, now = clock } = options;
+  /** When the grid may take the next transaction. */
+  let nextAt = Number.NEGATIVE_INFINITY;
   let pendingReset: T[] | null = null;
   let changes = new Map<string, Change<T>>();
   let scheduled = false;
@@ -59,20 +84,24 @@ export function createFrameApplier<T>(options: FrameApplierOptions<T>): FrameApp
   function flush() {
     scheduled = false;
     if (disposed) return;
+    const started = now();
     if (pendingReset) {
       const rows = pendingReset;
       pendingReset = null;
       reset(rows);
     }
-    if (changes.size === 0) return;
-    const batch: RowBatch<T> = { add: [], update: [], remove: [] };
-    for (const change of changes.values()) {
-      if (change.row === null) {
-        if (change.existed) batch.remove.push(change.last);
-      } else (change.existed ? batch.update : batch.add).push(change.row);
+    if (changes.size > 0) {
+      const batch: RowBatch<T> = { add: [], update: [], remove: [] };
+      for (const change of changes.values()) {
+        if (change.row === null) {
+          if (change.existed) batch.remove.push(change.last);
+        } else (change.existed ? batch.update : batch.add).push(change.row);
+      }
+      changes = new Map();
+      if (batch.add.length || batch.update.length || batch.remove.length) apply(batch);
     }
-    changes = new Map();
-    if (batch.add.length || batch.update.length || batch.remove.length) apply(batch);
+    const ended = now();
+    nextAt = ended + applyGap(ended - started);
   }
 
   return {
@@ -90,7 +119,7 @@ export function createFrameApplier<T>(options: FrameApplierOptions<T>): FrameApp
       }
       if (!scheduled) {
         scheduled = true;
-        schedule(flush);
+        schedule(flush, Math.max(0, nextAt - now()));
       }
     },
     flush,

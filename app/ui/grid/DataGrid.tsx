@@ -1,8 +1,8 @@
-import type { CellKeyDownEvent, ColDef, ColumnMovedEvent, ColumnResizedEvent, GridApi, GridReadyEvent, RowClickedEvent } from "ag-grid-community";
+import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, RowClickedEvent } from "ag-grid-community";
 import { AgGridReact, type AgGridReactProps } from "ag-grid-react";
 import { useMemo, useRef, type ReactNode } from "react";
 import { cn } from "../cn";
-import { toSavedColumns, withSavedColumns } from "./columnState";
+import { layoutSavers, withSavedColumns } from "./columnState";
 import { GridSkeleton } from "./GridSkeleton";
 import { registerGridModules } from "./modules";
 import { gridTheme } from "./theme";
@@ -26,7 +26,8 @@ export interface DataGridProps<T> extends Omit<AgGridReactProps<T>, "theme" | "o
   className?: string;
 }
 
-const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true };
+/** What every column of every table starts from. */
+export const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true };
 
 /**
  * The one table of Toolbox: AG Grid Community on our tokens (light and dark), keyboard
@@ -48,10 +49,7 @@ export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, e
 
   if (!hydrated || !preference.ready) return <GridSkeleton label={label} className={className} />;
 
-  const saveLayout = (event: { source: string; api: GridApi<T> }) => {
-    if (!stateKey || event.source === "gridInitializing" || event.source === "flex") return;
-    preference.save(toSavedColumns(event.api.getColumnState()));
-  };
+  const savers = stateKey ? layoutSavers(preference.save) : {};
 
   return (
     <div ref={wrapper} className={cn("h-[32rem] w-full", className)} role="region" aria-label={label}>
@@ -79,11 +77,7 @@ export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, e
               }
             : undefined
         }
-        onColumnMoved={(event: ColumnMovedEvent<T>) => event.finished && saveLayout(event)}
-        onColumnResized={(event: ColumnResizedEvent<T>) => event.finished && saveLayout(event)}
-        onColumnVisible={saveLayout}
-        onColumnPinned={saveLayout}
-        onSortChanged={saveLayout}
+        {...savers}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import type { ColDef, ColumnState } from "ag-grid-community";
+import type { ColDef, ColumnState, GridApi } from "ag-grid-community";
 
 /**
  * What a member's table remembers (saved under a preference key): column order, width,
@@ -93,4 +93,23 @@ export function defaultColumnState(defs: readonly ColDef[]): ColumnState[] {
     sort: (def.sort ?? def.initialSort ?? null) as ColumnState["sort"],
     sortIndex: def.sortIndex ?? def.initialSortIndex ?? null,
   }));
+}
+
+/**
+ * The grid events after which a member's layout is saved (moved, resized, shown or hidden, pinned,
+ * sorted), for AgGridReact props and `createGrid` options alike. A column move or resize is saved
+ * once it ends; the grid's own changes (starting up, fitting flex columns) are not saved.
+ */
+export function layoutSavers(save: (columns: SavedColumns) => void) {
+  const saveLayout = (event: { source: string; api: GridApi }) => {
+    if (event.source === "gridInitializing" || event.source === "flex") return;
+    save(toSavedColumns(event.api.getColumnState()));
+  };
+  return {
+    onColumnMoved: (event: { source: string; api: GridApi; finished: boolean }) => event.finished && saveLayout(event),
+    onColumnResized: (event: { source: string; api: GridApi; finished: boolean }) => event.finished && saveLayout(event),
+    onColumnVisible: saveLayout,
+    onColumnPinned: saveLayout,
+    onSortChanged: saveLayout,
+  };
 }

@@ -1,5 +1,6 @@
 /** The one table component (AG Grid Community) and its parts: columns, toolbar, status, CSV. */
 export { DataGrid, type DataGridProps } from "./DataGrid";
+export { StreamingGrid, type StreamingGridProps } from "./StreamingGrid";
 export { ColumnsMenu } from "./ColumnsMenu";
 export { GridToolbar } from "./GridToolbar";
 export { GridStatus } from "./GridStatus";
