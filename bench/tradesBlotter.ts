@@ -23,7 +23,8 @@
  *
  * `npm run bench -- blotter` runs this alone (a build is needed: `npm run build`);
  * `npm run bench -- blotter subscribers` only its 100 subscribers (Chromium still signs in).
- * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000").
+ * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000"); BENCH_BLOTTER_TRACE=1 adds
+ * each page's busy threads and its main thread's kinds of work (./blotter/threadTrace.ts).
  */
 import crypto from "node:crypto";
 import { spawn } from "node:child_process";
@@ -38,6 +39,7 @@ import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { agGridBundle, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
 import { installPageProbe, type PageFigures } from "./blotter/pageProbe.ts";
+import { startThreadTrace } from "./blotter/threadTrace.ts";
 import { publishAtRate, SyntheticTrades, type SyntheticSymbol } from "./blotter/syntheticTrades.ts";
 import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
 
@@ -118,6 +120,8 @@ interface PhaseFigures {
   bytes: number;
   published: number;
   server: ReturnType<ReturnType<typeof serverMeter>["stop"]>;
+  /** Where the page's time went (BENCH_BLOTTER_TRACE=1), or null. */
+  traced: string | null;
 }
 
 export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string; line: Line }): Promise<void> {
@@ -150,6 +154,8 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       DATABASE_URL: databaseUrl,
       DEMO_PASSWORD,
       SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
+      // The blotter stream's bounds from the environment, to compare settings (docs/benchmarks.md).
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BLOTTER_STREAM_"))),
     });
     const running = await startToolbox(config, { quiet: true });
     let browser: Browser | undefined;
@@ -299,14 +305,16 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
           const server = serverMeter(running);
           const publishedBefore = publisher.published();
           const t0 = performance.now();
+          const trace = process.env.BENCH_BLOTTER_TRACE ? await startThreadTrace(target) : null;
           await sleep(seconds * 1000);
+          const traced = trace ? await trace.stop() : null;
           const figures = await target.evaluate(() => (window as unknown as { __benchProbe: { read(): PageFigures } }).__benchProbe.read());
           const received = meter.read();
           const serverFigures = server.stop();
           const published = (publisher.published() - publishedBefore) / ((performance.now() - t0) / 1000);
           await target.goto("about:blank");
           await sleep(500);
-          return { page: figures, bytes: received, published, server: serverFigures };
+          return { page: figures, bytes: received, published, server: serverFigures, traced };
         };
 
         const print = (name: string, f: PhaseFigures) => {
@@ -321,8 +329,10 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
           );
           line(
             `            server: ${n(f.published)} events/s published, CPU ${(f.server.cpu * 100).toFixed(0)}% of a core, RSS ≤ ${mb(f.server.rss)}, heap ≤ ${mb(f.server.heap)}, ` +
-              `stream buffers ≤ ${kb(f.server.buffered)} and ≤ ${n(f.server.pending)} rows gathered`,
+              `stream buffers ≤ ${kb(f.server.buffered)} and ≤ ${n(f.server.pending)} rows gathered, ` +
+              `${f.server.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0)} resynchronizing snapshots`,
           );
+          if (f.traced) line(`            page: ${f.traced}`);
         };
 
         let viewport = { width: 1100, height: 600 };
@@ -407,7 +417,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       );
       line(
         `  server: CPU ${(figures.cpu * 100).toFixed(0)}% of a core, RSS ${mb(idle.rss)} before → ≤ ${mb(figures.rss)}, heap ${mb(idle.heapUsed)} → ≤ ${mb(figures.heap)}; ` +
-          `all streams' buffers ≤ ${kb(figures.buffered)} in total (bound: ${kb(running.ctx.config.blotterStream.maxBufferedBytes)} unsent per stream, ` +
+          `all streams' buffers ≤ ${kb(figures.buffered)} in total (bound: a second of the channel's bytes, ${kb(running.ctx.config.blotterStream.maxBufferedBytes)}–${mb(running.ctx.config.blotterStream.maxBufferedBytesCap)} unsent per stream, ` +
           `${mb(running.ctx.config.blotterStream.maxTotalBytes)} and ${n(running.ctx.config.blotterStream.maxTotalRows)} rows gathered per node), ≤ ${n(figures.pending)} rows gathered; ` +
           `${snapshots} resynchronizing snapshots sent after a stream passed its bound; ${figures.streams.channels.length} channel(s), ` +
           `${n(figures.streams.serialized - serializedBefore)} frames serialized in the window`,

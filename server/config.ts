@@ -92,6 +92,7 @@ const EnvSchema = z
     BLOTTER_STREAM_MAX_TOTAL_BYTES: positive("BLOTTER_STREAM_MAX_TOTAL_BYTES", 64 * 1024 * 1024),
     BLOTTER_STREAM_MAX_TOTAL_ROWS: positive("BLOTTER_STREAM_MAX_TOTAL_ROWS", 100_000),
     BLOTTER_STREAM_MAX_BUFFERED_BYTES: positive("BLOTTER_STREAM_MAX_BUFFERED_BYTES", 512 * 1024),
+    BLOTTER_STREAM_MAX_BUFFERED_BYTES_CAP: positive("BLOTTER_STREAM_MAX_BUFFERED_BYTES_CAP", 8 * 1024 * 1024),
     // Notifications (docs/notifications.md): where outgoing requests may go, the Telegram Bot API, retries.
     TOOLBOX_ALLOWED_TARGETS: z
       .string()
@@ -169,7 +170,7 @@ export interface Config {
    */
   tradeHistory: { backfillDays: number; retentionDays: number; maxQueuedEvents: number };
   /** The Trades Blotter's live streams: the node's budget (rows gathered, bytes unsent) and each stream's bound. */
-  blotterStream: { maxTotalBytes: number; maxTotalRows: number; maxBufferedBytes: number };
+  blotterStream: { maxTotalBytes: number; maxTotalRows: number; maxBufferedBytes: number; maxBufferedBytesCap: number };
   /** Outgoing e-mail; absent: messages go to each organization's outbox (docs/administration.md). */
   mail: {
     /** May hold credentials: never logged or shown. */
@@ -268,6 +269,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxTotalBytes: e.BLOTTER_STREAM_MAX_TOTAL_BYTES,
       maxTotalRows: e.BLOTTER_STREAM_MAX_TOTAL_ROWS,
       maxBufferedBytes: e.BLOTTER_STREAM_MAX_BUFFERED_BYTES,
+      maxBufferedBytesCap: e.BLOTTER_STREAM_MAX_BUFFERED_BYTES_CAP,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM ?? `Toolbox <toolbox@${new URL(publicUrl).hostname}>` },
     signUp: e.SIGN_UP,

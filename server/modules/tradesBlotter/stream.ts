@@ -15,9 +15,10 @@
  *   the same bytes (and `id:`) written to every stream in it. A fresh stream joins with a snapshot
  *   (streams waiting at once share one); a resumed one follows the bus on its own from its id and
  *   joins when it reaches the sequence the channel last framed;
- * - a slow client: what waits for the socket is bounded (`maxBufferedBytes` written but not yet
- *   sent). Past it the stream leaves its channel, nothing more is gathered or written for it, and
- *   once the socket drains a snapshot resynchronizes the client and it joins again;
+ * - a slow client: what waits for the socket is bounded (written but not yet sent: about a
+ *   second of its channel's bytes, within `maxBufferedBytes`..`maxBufferedBytesCap`). Past it the
+ *   stream leaves its channel, nothing more is gathered or written for it, and once the socket
+ *   drains a snapshot resynchronizes the client and it joins again;
  * - one budget for the node (`maxTotalRows` gathered, `maxTotalBytes` unsent, across every
  *   stream): rows past it are framed at once; bytes past it move the slowest streams to
  *   "snapshot once drained" first;
@@ -44,13 +45,22 @@ import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
 import { sseHub, type SseStream } from "../../http/sse.ts";
+import { ByteRate, streamBound } from "./byteRate.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
 export interface BlotterStreamOptions {
   /** How long events are gathered into one frame; 50 ms. */
   frameMs?: number;
-  /** Bytes written to a stream and not yet taken by its socket before it counts as slow; 512 KiB. */
+  /**
+   * One stream's bound on bytes written and not yet taken by its socket, past which it counts as
+   * slow: `maxBufferedSeconds` of its channel's bytes at the current rate, never under
+   * `maxBufferedBytes` (512 KiB) nor over `maxBufferedBytesCap` (8 MiB).
+   */
   maxBufferedBytes?: number;
+  /** How far behind, in seconds of its channel's bytes, a stream may fall before it is resynchronized; 1 s. */
+  maxBufferedSeconds?: number;
+  /** The most that bound grows to, however high the rate; 8 MiB. */
+  maxBufferedBytesCap?: number;
   /** Rows gathered for one frame (a channel's, or a resuming stream's own) before it is written early; 5,000. */
   maxPendingRows?: number;
   /** The node's budget of rows gathered, every stream together: past it the largest frame is written early; 100,000. */
@@ -100,8 +110,11 @@ export interface BlotterStreamStats {
   /** Streams moved to "snapshot once drained" because the node's bytes budget was exceeded; streams ended for it. */
   budgetResyncs: number;
   budgetEnds: number;
-  /** Per channel: streams in it, streams catching up to join it, rows gathered, frames and snapshots serialized. */
-  channels: { members: number; joining: number; pendingRows: number; frames: number; snapshots: number }[];
+  /**
+   * Per channel: streams in it, streams catching up to join it, rows gathered, frames and snapshots
+   * serialized, the bytes a second its frames take and so its streams' bound.
+   */
+  channels: { members: number; joining: number; pendingRows: number; frames: number; snapshots: number; bytesPerSecond: number; bufferBound: number }[];
   /** Per stream: rows gathered for it alone (catching up), bytes waiting for it, snapshots sent, resynchronizing, in a channel. */
   each: { pendingRows: number; bufferedBytes: number; snapshots: number; dropping: boolean; shared: boolean }[];
 }
@@ -117,6 +130,8 @@ export interface BlotterStreams {
 export const BLOTTER_STREAM_DEFAULTS: Required<BlotterStreamOptions> = {
   frameMs: 50,
   maxBufferedBytes: 512 * 1024,
+  maxBufferedSeconds: 1,
+  maxBufferedBytesCap: 8 * 1024 * 1024,
   maxPendingRows: 5_000,
   maxTotalRows: 100_000,
   maxTotalBytes: 64 * 1024 * 1024,
@@ -281,12 +296,18 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   /** Rows gathered for one frame, coalesced per row key; counted in the node's budget. */
   class Gatherer {
     private rows = new Map<string, BlotterRow>();
+    /** With `dealLimit`: the deals' keys, oldest change first. */
+    private deals = new Set<string>();
+    /** Deals left out for `dealLimit` since the last take. */
+    droppedDeals = false;
 
     constructor(
       private readonly scope: Scope,
       /** Writes the frame now (its own bound, or the node's, is reached). */
       private readonly flushNow: () => void,
       private readonly bound = o.maxPendingRows,
+      /** Keeps only this many deals, the newest (a snapshot's rows of the events handled while it is read). */
+      private readonly dealLimit = Number.POSITIVE_INFINITY,
     ) {}
 
     get size(): number {
@@ -299,8 +320,20 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       // Coalesced per row; re-inserted so that a frame lists rows in the order they last changed.
       if (!this.rows.delete(row.key)) gatheredRows++;
       this.rows.set(row.key, row);
+      if (row.kind === "deal" && this.dealLimit !== Number.POSITIVE_INFINITY) this.keepNewestDeals(row.key);
       if (this.rows.size >= this.bound) this.flushNow();
       else if (gatheredRows > o.maxTotalRows) flushLargest();
+    }
+
+    private keepNewestDeals(key: string) {
+      this.deals.delete(key);
+      this.deals.add(key);
+      if (this.deals.size <= this.dealLimit) return;
+      const oldest = this.deals.values().next().value as string;
+      this.deals.delete(oldest);
+      this.rows.delete(oldest);
+      gatheredRows--;
+      this.droppedDeals = true;
     }
 
     overflow() {
@@ -316,6 +349,8 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     clear() {
       gatheredRows -= this.rows.size;
       this.rows = new Map();
+      this.deals = new Set();
+      this.droppedDeals = false;
     }
   }
 
@@ -357,6 +392,8 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     private lastWriteAt = Date.now();
     frames = 0;
     snapshots = 0;
+    /** The bytes a second its frames take, which sets its streams' bound. */
+    private readonly rate = new ByteRate();
     private readonly waiting = new Set<Connection>();
     private readingSnapshot = false;
     /** While a snapshot is read: the rows of the events handled meanwhile, which complete it. */
@@ -407,6 +444,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       this.flushedSeq = seq;
       if (frame) {
         this.frames++;
+        this.rate.add(frame.length);
         this.toldSeq = seq;
         this.lastWriteAt = Date.now();
         for (const c of [...this.members]) c.send(frame);
@@ -416,6 +454,11 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
 
     readingRows(): Gatherer | null {
       return this.readRows;
+    }
+
+    /** What one of its streams may have written and not yet sent before it counts as slow. */
+    bufferBound(): number {
+      return streamBound(this.rate.perSecond(), o.maxBufferedSeconds, o.maxBufferedBytes, o.maxBufferedBytesCap);
     }
 
     tick() {
@@ -448,14 +491,18 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
           const batch = [...this.waiting];
           this.waiting.clear();
           let overflowed = false;
+          // The deals that arrive while it is read: the newest `maxPendingRows`. Under a sustained
+          // rate a slow read (the store settling its writes) would otherwise overflow and read again
+          // forever, and the stream would get nothing; a snapshot holds recent deals, not every deal.
           const meanwhile = new Gatherer(
             this,
             () => {
-              // More changed while it was read than the node's budget allows: read again.
+              // More positions changed while it was read than the node's budget allows: read again.
               overflowed = true;
               meanwhile.clear();
             },
             o.maxTotalRows,
+            o.maxPendingRows,
           );
           this.readRows = meanwhile;
           let rows: BlotterRow[];
@@ -469,12 +516,14 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
           } finally {
             this.readRows = null;
           }
+          // Deals were left out: the store's (older still) go too, so the snapshot's deals have no gap.
+          const droppedDeals = meanwhile.droppedDeals;
           const caught = meanwhile.take();
           if (overflowed) {
             for (const c of batch) if (this.members.has(c)) this.waiting.add(c);
             continue;
           }
-          const merged = new Map(rows.map((r) => [r.key, r]));
+          const merged = new Map((droppedDeals ? rows.filter((r) => r.kind !== "deal") : rows).map((r) => [r.key, r]));
           for (const r of caught) {
             merged.delete(r.key);
             merged.set(r.key, r);
@@ -530,7 +579,15 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     }
 
     stats() {
-      return { members: this.members.size, joining: this.joining.size, pendingRows: this.gatherer.size, frames: this.frames, snapshots: this.snapshots };
+      return {
+        members: this.members.size,
+        joining: this.joining.size,
+        pendingRows: this.gatherer.size,
+        frames: this.frames,
+        snapshots: this.snapshots,
+        bytesPerSecond: Math.round(this.rate.perSecond()),
+        bufferBound: this.bufferBound(),
+      };
     }
 
     close() {
@@ -668,7 +725,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     flushSolo() {
       const solo = this.solo;
       if (!solo) return;
-      if (this.res.writableLength > o.maxBufferedBytes) {
+      if (this.res.writableLength > this.bufferBound()) {
         this.slow();
         return;
       }
@@ -719,7 +776,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     send(frame: Buffer) {
       if (this.awaitingSnapshot) return;
       // What the socket has not taken since the last frame is over the bound: at most the bound plus one frame waits.
-      if (this.res.writableLength > o.maxBufferedBytes) {
+      if (this.res.writableLength > this.bufferBound()) {
         this.slow();
         return;
       }
@@ -751,6 +808,11 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       const channel = channelFor(this.organizationId, this.filters, this.key, this.platformList);
       this.channel = channel;
       this.becomeMember(channel, true);
+    }
+
+    /** Its channel's bound (a solo stream catching up has the same filters, so the same rate). */
+    private bufferBound(): number {
+      return this.channel?.bufferBound() ?? o.maxBufferedBytes;
     }
 
     private writeRaw(bytes: Buffer) {
