@@ -64,15 +64,25 @@ export class EventApplier {
       while (this.buffer.length > 0 && !this.stopped) {
         const batch = this.buffer.splice(0, MAX_EVENT_BATCH);
         const changed: AccountColumns[] = [];
+        // Per account, whether its figures moved after its last account event in the batch.
+        const moved = new Map<string, boolean>();
         for (const event of batch) {
           if (event.type === "accountChanged") {
             changed.push(columnsOf(event.account));
-            this.dirty.delete(event.login);
+            moved.set(event.login, false);
           } else if (POSITION_EVENTS.has(event.type)) {
-            this.dirty.add(event.login);
+            moved.set(event.login, true);
           }
         }
         await this.write(changed);
+        // Marked only once the batch is written. A figures refresh reads the platform after taking
+        // the mark, and writes only rows older than its read: marked earlier, it could read during
+        // this write, find the row newer (this batch's, with figures from before the trade) and
+        // leave it so, the mark gone.
+        for (const [login, figuresMoved] of moved) {
+          if (figuresMoved) this.dirty.add(login);
+          else this.dirty.delete(login);
+        }
         this.lastSequence = batch[batch.length - 1]!.sequence;
       }
     } catch (error) {
