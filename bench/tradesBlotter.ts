@@ -79,6 +79,7 @@ function serverMeter(running: Running) {
   let rss = 0;
   let heap = 0;
   let buffered = 0;
+  let held = 0;
   let pending = 0;
   const sample = () => {
     const m = process.memoryUsage();
@@ -86,6 +87,7 @@ function serverMeter(running: Running) {
     heap = Math.max(heap, m.heapUsed);
     const s = running.app.blotterStreams.stats();
     buffered = Math.max(buffered, s.unsentBytes);
+    held = Math.max(held, s.heldBytes);
     pending = Math.max(pending, s.gatheredRows);
   };
   sample();
@@ -96,7 +98,7 @@ function serverMeter(running: Running) {
       sample();
       const used = process.cpuUsage(cpu);
       const seconds = (performance.now() - started) / 1000;
-      return { cpu: (used.user + used.system) / 1e6 / seconds, rss, heap, buffered, pending, streams: running.app.blotterStreams.stats() };
+      return { cpu: (used.user + used.system) / 1e6 / seconds, rss, heap, buffered, held, pending, streams: running.app.blotterStreams.stats() };
     },
   };
 }
@@ -329,7 +331,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
           );
           line(
             `            server: ${n(f.published)} events/s published, CPU ${(f.server.cpu * 100).toFixed(0)}% of a core, RSS ≤ ${mb(f.server.rss)}, heap ≤ ${mb(f.server.heap)}, ` +
-              `stream buffers ≤ ${kb(f.server.buffered)} and ≤ ${n(f.server.pending)} rows gathered, ` +
+              `stream buffers ≤ ${kb(f.server.held)} held (≤ ${kb(f.server.buffered)} counted per stream) and ≤ ${n(f.server.pending)} rows gathered, ` +
               `${f.server.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0)} resynchronizing snapshots`,
           );
           if (f.traced) line(`            page: ${f.traced}`);
@@ -417,9 +419,9 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       );
       line(
         `  server: CPU ${(figures.cpu * 100).toFixed(0)}% of a core, RSS ${mb(idle.rss)} before → ≤ ${mb(figures.rss)}, heap ${mb(idle.heapUsed)} → ≤ ${mb(figures.heap)}; ` +
-          `all streams' buffers ≤ ${kb(figures.buffered)} in total (bound: a second of the channel's bytes, ${kb(running.ctx.config.blotterStream.maxBufferedBytes)}–${mb(running.ctx.config.blotterStream.maxBufferedBytesCap)} unsent per stream, ` +
+          `all streams' buffers ≤ ${kb(figures.held)} held, each buffer once (≤ ${kb(figures.buffered)} counted per stream; bound: a second of the channel's bytes, ${kb(running.ctx.config.blotterStream.maxBufferedBytes)}–${mb(running.ctx.config.blotterStream.maxBufferedBytesCap)} unsent per stream, ` +
           `${mb(running.ctx.config.blotterStream.maxTotalBytes)} and ${n(running.ctx.config.blotterStream.maxTotalRows)} rows gathered per node), ≤ ${n(figures.pending)} rows gathered; ` +
-          `${snapshots} resynchronizing snapshots sent after a stream passed its bound; ${figures.streams.channels.length} channel(s), ` +
+          `${snapshots} resynchronizing snapshots sent after a stream passed its bound, ${figures.streams.budgetResyncs} streams stopped and ${figures.streams.budgetEnds} ended for the node's budget; ${figures.streams.channels.length} channel(s), ` +
           `${n(figures.streams.serialized - serializedBefore)} frames serialized in the window`,
       );
       await new Promise((r) => child.once("exit", r));

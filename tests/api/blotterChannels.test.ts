@@ -274,4 +274,48 @@ describeDb("Trades Blotter stream channels and the node's budget", () => {
       watch.close();
     }
   });
+
+  it("several streams lagging on one channel hold its frames once: the bytes budget counts them once, and stops them when what they hold is past it", async () => {
+    const a = await organization("Lagging");
+    const fast = await open(a.headers);
+    const lagging: Reader[] = [];
+    for (let i = 0; i < 3; i++) lagging.push(await open(a.headers, "", { stopAfterSnapshot: true }));
+    await waitUntil(() => [fast, ...lagging].every((s) => s.text().includes("event: snapshot")), "the first snapshots");
+    const resyncsBefore = app.blotterStreams.stats().budgetResyncs;
+    const stats = () => app.blotterStreams.stats();
+    const unsent = () => stats().each.map((e) => e.bufferedBytes);
+    let id = 200_000;
+    const round = async (deals: number) => {
+      await publish(
+        a.organizationId,
+        a.platformId,
+        Array.from({ length: deals }, () => dealEvent(deal("8002", String(++id), { comment: "z".repeat(200) }))),
+      );
+      await new Promise((r) => setTimeout(r, 15));
+    };
+
+    try {
+      // Until the lagging streams' sockets hold, added up, more than the budget, each of them less.
+      for (let i = 0; i < 2_000 && unsent().reduce((t, b) => t + b, 0) <= 1.5 * MAX_TOTAL_BYTES; i++) await round(50);
+      expect(unsent().reduce((t, b) => t + b, 0)).toBeGreaterThan(1.5 * MAX_TOTAL_BYTES);
+      expect(Math.max(...unsent())).toBeLessThan(MAX_TOTAL_BYTES);
+      // A few frame periods: the budget sees the same frames held three times, and counts them once.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stats().budgetResyncs).toBe(resyncsBefore);
+      // (A buffer partly taken counts whole: up to about a frame more than the largest.)
+      expect(stats().heldBytes).toBeLessThanOrEqual(Math.max(...unsent()) + 256 * 1024);
+      expect(stats().heldBytes).toBeLessThan(stats().unsentBytes / 2);
+
+      // Past the budget for real: every lagging stream stops growing (they hold the same frames), the reading one streams on.
+      for (let i = 0; i < 2_000 && stats().budgetResyncs - resyncsBefore < 3; i++) await round(50);
+      expect(stats().budgetResyncs - resyncsBefore).toBe(3);
+      expect(stats().each.filter((e) => e.dropping)).toHaveLength(3);
+      await publish(a.organizationId, a.platformId, [dealEvent(deal("8002", "999999"))]);
+      await waitUntil(() => fast.text().includes('"ticket":"999999"'), "the reading stream's next deal");
+      expect(fast.blocks().filter((b) => b.event === "snapshot")).toHaveLength(1);
+      for (const s of lagging) expect(s.text()).not.toContain('"ticket":"999999"');
+    } finally {
+      for (const s of lagging) s.close();
+    }
+  });
 });

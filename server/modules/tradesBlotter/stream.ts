@@ -46,6 +46,7 @@ import type { EventBus } from "../../events/bus.ts";
 import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
 import { sseHub, type SseStream } from "../../http/sse.ts";
 import { ByteRate, streamBound } from "./byteRate.ts";
+import { Holdings, WrittenQueue } from "./heldBytes.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
 export interface BlotterStreamOptions {
@@ -65,7 +66,10 @@ export interface BlotterStreamOptions {
   maxPendingRows?: number;
   /** The node's budget of rows gathered, every stream together: past it the largest frame is written early; 100,000. */
   maxTotalRows?: number;
-  /** The node's budget of bytes written and not yet sent, every stream together: past it the slowest streams resynchronize; 64 MiB. */
+  /**
+   * The node's budget of bytes written and not yet sent, every stream together (a buffer shared by
+   * many streams counted once): past it the slowest streams resynchronize; 64 MiB.
+   */
   maxTotalBytes?: number;
   /** How often the platforms with the app assigned are read again; 5 s. */
   appsRecheckMs?: number;
@@ -105,7 +109,10 @@ export interface BlotterStreamStats {
   bytesWritten: number;
   /** The node's totals against its budget: rows gathered, bytes written and not yet sent. */
   gatheredRows: number;
+  /** Every stream's unsent bytes added up: a frame shared by many streams counts once for each. */
   unsentBytes: number;
+  /** The buffers the streams' sockets have not taken, each counted once however many streams hold it: what the budget counts. */
+  heldBytes: number;
   budget: { rows: number; bytes: number };
   /** Streams moved to "snapshot once drained" because the node's bytes budget was exceeded; streams ended for it. */
   budgetResyncs: number;
@@ -629,6 +636,8 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     awaitingSnapshot = false;
     snapshotsSent = 0;
     private stream: SseStream | null = null;
+    /** What was written and the socket has not taken, by buffer: frames and snapshots shared with other streams are the same buffers. */
+    private readonly written = new WrittenQueue();
 
     constructor(
       private readonly request: FastifyRequest,
@@ -818,18 +827,23 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     private writeRaw(bytes: Buffer) {
       if (this.res.writableEnded || this.res.destroyed) return;
       bytesWritten += bytes.length;
+      this.written.push(bytes);
       this.res.write(bytes);
     }
 
     write(event: string, data: unknown) {
       if (this.res.writableEnded || this.res.destroyed) return;
-      const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-      bytesWritten += Buffer.byteLength(text);
-      this.res.write(text);
+      this.writeRaw(Buffer.from(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
     }
 
     unsent(): number {
       return this.res.writableLength;
+    }
+
+    /** The buffers its socket has not taken yet (shared ones are the same objects as other streams'). */
+    held(): IterableIterator<Buffer> {
+      this.written.settle(this.unsent());
+      return this.written.buffers();
     }
 
     get dropping(): boolean {
@@ -875,34 +889,39 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   }
 
   /**
-   * Past the node's bytes budget (what the following streams' sockets have not taken), the streams
-   * that hold the most stop growing first: moved to "snapshot once drained" (what they hold stays
-   * until their socket takes it). When the streams so stopped hold more than twice the budget
-   * together, the largest of them are ended (their clients reconnect with their last id).
+   * Past the node's bytes budget (what the following streams' sockets have not taken, each buffer
+   * counted once however many of them hold it), the streams that hold the most stop growing first:
+   * moved to "snapshot once drained" (what they hold stays until their socket takes it). When what
+   * only the streams so stopped hold is more than twice the budget, the largest of them are ended
+   * (their clients reconnect with their last id).
    */
+  function heldByAll(): number {
+    const all = new Holdings();
+    for (const c of open) all.add(c.held());
+    return all.bytes;
+  }
+
   function enforceBytesBudget() {
-    let following = 0;
-    let stopped = 0;
-    for (const c of open) {
-      if (c.dropping) stopped += c.unsent();
-      else following += c.unsent();
-    }
-    if (following > o.maxTotalBytes) {
+    const following = new Holdings();
+    const stopped = new Holdings();
+    for (const c of open) (c.dropping ? stopped : following).add(c.held());
+    if (following.bytes > o.maxTotalBytes) {
       const slowest = [...open].filter((c) => !c.dropping && c.unsent() > 0).sort((a, b) => b.unsent() - a.unsent());
       for (const c of slowest) {
-        if (following <= o.maxTotalBytes) break;
-        const unsent = c.unsent();
+        if (following.bytes <= o.maxTotalBytes) break;
+        // Frees only what no other following stream holds: a frame the next-slowest holds too stays counted.
+        following.remove(c.held());
         c.slow();
         budgetResyncs++;
-        following -= unsent;
-        if (c.dropping) stopped += unsent;
+        if (c.dropping) stopped.add(c.held());
       }
     }
-    if (stopped <= 2 * o.maxTotalBytes) return;
+    let stoppedOnly = stopped.bytesNotIn(following);
+    if (stoppedOnly <= 2 * o.maxTotalBytes) return;
     const resyncing = [...open].filter((c) => c.dropping).sort((a, b) => b.unsent() - a.unsent());
     for (const c of resyncing) {
-      if (stopped <= 2 * o.maxTotalBytes) break;
-      stopped -= c.unsent();
+      if (stoppedOnly <= 2 * o.maxTotalBytes) break;
+      stoppedOnly -= stopped.remove(c.held(), following);
       c.end();
       budgetEnds++;
     }
@@ -924,6 +943,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
         bytesWritten,
         gatheredRows,
         unsentBytes: each.reduce((t, c) => t + c.bufferedBytes, 0),
+        heldBytes: heldByAll(),
         budget: { rows: o.maxTotalRows, bytes: o.maxTotalBytes },
         budgetResyncs,
         budgetEnds,
