@@ -47,9 +47,12 @@ describe("what the blotter's streams hold, each buffer once", () => {
   it("never holds more than what was written, nor lets go of what the socket still has (any writes, any socket counts)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ size: fc.integer({ min: 1, max: 5_000 }), extra: fc.integer({ min: 0, max: 64 }), taken: fc.double({ min: 0, max: 1, noNaN: true }) }), {
-          maxLength: 60,
-        }),
+        fc.array(
+          fc.record({ size: fc.integer({ min: 1, max: 5_000 }), extra: fc.integer({ min: 0, max: 64 }), taken: fc.double({ min: 0, max: 1, noNaN: true }) }),
+          {
+            maxLength: 60,
+          },
+        ),
         (steps) => {
           const q = new WrittenQueue();
           let written = 0;
