@@ -23,7 +23,8 @@
  *
  * `npm run bench -- blotter` runs this alone (a build is needed: `npm run build`);
  * `npm run bench -- blotter subscribers` only its 100 subscribers (Chromium still signs in).
- * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000"); BENCH_BLOTTER_TRACE=1 adds
+ * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000"), BENCH_BLOTTER_SUBSCRIBER_RATE
+ * (the 100 subscribers' rate, 5000); BENCH_BLOTTER_TRACE=1 adds
  * each page's busy threads and its main thread's kinds of work (./blotter/threadTrace.ts).
  */
 import crypto from "node:crypto";
@@ -372,7 +373,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       // 100 subscribers in Node.
       const count = 100;
       const slow = 10;
-      const rate = 5000;
+      const rate = Number(process.env.BENCH_BLOTTER_SUBSCRIBER_RATE ?? 5000);
       line("");
       line(`${count} SSE subscribers in Node (${slow} of them stop reading after 1 s) at ${n(rate)} events/s:`);
       const idle = process.memoryUsage();
