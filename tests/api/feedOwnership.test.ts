@@ -188,5 +188,6 @@ describeDb("one node publishes each platform's trade feed", () => {
     const takeover = await gapOnTheBus(onNode2, before);
     await trade(node2, id, onNode2, 10, "node 2's trades");
     expectOneRun(onNode2.slice(takeover));
-  });
+    // Two nodes, then a hand-over that waits for node 1 to give up reconnecting: 11–15 s here.
+  }, 60_000);
 });
