@@ -38,6 +38,7 @@ import { customersListBench } from "./customersList.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
+import { rowModelsBench } from "./blotter/rowModels.ts";
 import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -225,15 +226,17 @@ const only = process.argv.slice(2);
 const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind) => only.includes(kind));
 (only.includes("blotter")
   ? tradesBlotterBench({ adminUrl, line })
-  : only.includes("stall")
-    ? creationStallBench({
-        adminUrl,
-        accounts: ACCOUNTS,
-        runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-        databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-        line,
-      })
-    : main()
+  : only.includes("rowmodels")
+    ? rowModelsBench({ line })
+    : only.includes("stall")
+      ? creationStallBench({
+          adminUrl,
+          accounts: ACCOUNTS,
+          runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+          databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+          line,
+        })
+      : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {
