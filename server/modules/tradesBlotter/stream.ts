@@ -888,6 +888,13 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
     enforceBytesBudget();
   }
 
+  /** What every stream's socket has not taken, each buffer once (the stats' `heldBytes`). */
+  function heldByAll(): number {
+    const all = new Holdings();
+    for (const c of open) all.add(c.held());
+    return all.bytes;
+  }
+
   /**
    * Past the node's bytes budget (what the following streams' sockets have not taken, each buffer
    * counted once however many of them hold it), the streams that hold the most stop growing first:
@@ -895,12 +902,6 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
    * only the streams so stopped hold is more than twice the budget, the largest of them are ended
    * (their clients reconnect with their last id).
    */
-  function heldByAll(): number {
-    const all = new Holdings();
-    for (const c of open) all.add(c.held());
-    return all.bytes;
-  }
-
   function enforceBytesBudget() {
     const following = new Holdings();
     const stopped = new Holdings();
