@@ -2,8 +2,9 @@
  * AG Grid's row models at the blotter's rates, in a page of AG Grid alone (no server, no app):
  * what the live grid could draw if it stopped holding every row itself. `npm run bench -- rowmodels`.
  *
- * The page makes deals at a rate (newest first, 20,000 kept, the blotter's 18 columns, changed
- * cells flashing) and shows them two ways, each in its own page:
+ * The page makes deals at a rate (newest first, 20,000 kept, the blotter's 18 columns, cell change
+ * flash on) and shows them two ways, each in its own page. The infinite model draws refreshed rows
+ * as new ones and so flashes nothing: its figures leave out the flash's cost (decision 0059).
  *
  * - client: the client-side row model, as the blotter's live grid does it today — one transaction
  *   of the rows added and removed, paced by its own cost (the next no sooner than 3× its time,
