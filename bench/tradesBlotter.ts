@@ -184,6 +184,13 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       const context = await browser.newContext(contextOptions);
       await context.addInitScript({ content: PROBE_SCRIPT });
       const page = await context.newPage();
+      // A page that breaks under load says so here (the first few), rather than only measuring as an idle page.
+      let pageErrors = 0;
+      const pageError = (text: string) => {
+        if (++pageErrors <= 5) line(`  (page error: ${text.replace(/\s+/g, " ").slice(0, 300)})`);
+      };
+      page.on("pageerror", (error) => pageError(error.message));
+      page.on("console", (message) => message.type() === "error" && pageError(message.text()));
       // The dealer's API headers as the app sends them (the latest, should the token renew).
       const headers: Record<string, string> = {};
       page.on("request", (request) => {

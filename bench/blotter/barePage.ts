@@ -1,15 +1,20 @@
 /**
  * The baseline of bench/tradesBlotter.ts: the blotter's grid without the app. A static page (no
- * React, no shell, no side panel, no row batcher) with AG Grid Community from node_modules (its
- * UMD bundle), the blotter's columns, formatters, theme sizes and live grid options (cell change
- * flash, row ids, DOM order, sort by time descending with `deltaSort`, at most 20,000 rows:
- * STREAM_MAX_ROWS; since 2026-11-23 no row animation, no rows drawn beyond the view, no text
- * selection, as the blotter while it streams), reading the same live stream
- * (`GET /api/tradesBlotter/stream` with the same bearer token and organization), coalescing per
- * row what arrives and applying it as one transaction at an animation frame, paced as the
- * blotter's frame applier paces it (the next no sooner than 3× the last one's time, 50–250 ms).
- * It counts what it applies in
- * `window.__blotterStats`, as the blotter does.
+ * React, no shell, no side panel, no row batcher, no worker) with AG Grid Community from
+ * node_modules (its UMD bundle), the blotter's columns, formatters and theme sizes, and the live
+ * grid's row model as decision 0059 has it: AG Grid's infinite row model (blocks of 100, at most
+ * 10 held, row ids, no row animation, no rows drawn beyond the view, no text selection, DOM order).
+ * It reads the same live stream (`GET /api/tradesBlotter/stream` with the same bearer token and
+ * organization) and holds the model itself, on its main thread: at most 20,000 rows
+ * (STREAM_MAX_ROWS, the first added leaving first), kept newest first by time by merging each
+ * frame's rows in (not by sorting every row again), each row stamped with its arrival sequence.
+ * What arrives is coalesced per row and applied at an animation frame, paced as the blotter's
+ * frame applier paces it (the next no sooner than 3× the last one's time, 50–250 ms); a frame
+ * updates the model and calls `refreshInfiniteCache()`, and the grid's datasource answers the
+ * blocks it asks for from the model (the sort model is ignored: the benchmark never sorts).
+ * The infinite model flashes nothing itself, so each answer flashes (`flashCells`) the rows that
+ * arrived since the previous frame among the rows drawn; not after a snapshot. It counts what it applies in
+ * `window.__blotterStats`, as the blotter does (a frame as a transaction).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -67,52 +72,86 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     text({ field: "reason", headerName: "Reason", width: 110 }),
     text({ field: "comment", headerName: "Comment", width: 200 }),
   ];
+  // The model the page holds (in the blotter it is the stream worker's, decision 0059): the rows
+  // by key, the first added leaving first past MAX_ROWS, and the same rows newest first by time
+  // (ties: the later arrival first; each row carries its arrival sequence "s").
+  let byKey = new Map();
+  let sorted = [];
+  let seq = 0;
+  // Rows with a larger "s" than this are new or changed since the grid last showed the model: flashed.
+  let flashAbove = 0;
+  const newestFirst = (a, b) => b.time - a.time || b.s - a.s;
+  const datasource = {
+    // The benchmark never sorts: the sort model is ignored, the rows stay newest first.
+    getRows(params) {
+      const rows = sorted.slice(params.startRow, params.endRow);
+      params.successCallback(rows, sorted.length);
+      // The infinite model draws refreshed rows as new ones and flashes nothing itself.
+      // As the blotter: only the rows drawn can flash.
+      const rowNodes = params.api.getRenderedNodes().filter((node) => node.data && node.data.s > flashAbove);
+      if (rowNodes.length > 0) params.api.flashCells({ rowNodes });
+    },
+  };
   const api = agGrid.createGrid(el, {
     theme: agGrid.themeQuartz.withParams({ fontSize: 13, headerFontSize: 12, headerFontWeight: 600, wrapperBorderRadius: 8, borderRadius: 6, spacing: 6, rowHeight: 36, headerHeight: 36, cellHorizontalPadding: 12 }),
     loadThemeGoogleFonts: false,
     columnDefs,
-    defaultColDef: { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true, enableCellChangeFlash: true },
+    defaultColDef: { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true },
     enableCellTextSelection: false,
     ensureDomOrder: true,
     animateRows: false,
     rowBuffer: 0,
     suppressDragLeaveHidesColumns: true,
-    rowData: [],
+    rowModelType: "infinite",
+    cacheBlockSize: 100,
+    maxBlocksInCache: 10,
+    datasource,
     getRowId: (x) => x.data.key,
-    deltaSort: true,
   });
   const stats = window.__blotterStats;
-  let model = new Map();
   function snapshot(rows) {
-    model = new Map();
-    for (const r of rows) model.set(r.key, r);
-    while (model.size > MAX_ROWS) model.delete(model.keys().next().value);
-    const all = [...model.values()];
-    api.setGridOption("rowData", all);
-    if (stats) { stats.resets++; stats.added += all.length; }
+    byKey = new Map();
+    for (const r of rows) {
+      r.s = ++seq;
+      byKey.set(r.key, r);
+    }
+    while (byKey.size > MAX_ROWS) byKey.delete(byKey.keys().next().value);
+    sorted = [...byKey.values()].sort(newestFirst);
+    // What a snapshot shows is not new: no flash until the next frame.
+    flashAbove = seq;
+    api.refreshInfiniteCache();
+    if (stats) { stats.resets++; stats.added += sorted.length; }
   }
   function frame(rows) {
-    const add = [], update = [], remove = [];
+    flashAbove = seq;
+    let added = 0, updated = 0, removed = 0;
+    const isNew = new Set();
     for (const r of rows) {
-      if (model.has(r.key)) update.push(r);
-      else add.push(r);
-      model.set(r.key, r);
+      r.s = ++seq;
+      if (byKey.has(r.key)) updated++;
+      else { added++; isNew.add(r.key); }
+      byKey.set(r.key, r);
     }
-    if (model.size > MAX_ROWS) {
-      const added = new Set(add.map((r) => r.key));
-      const evicted = new Set();
-      for (const [k, r] of model) {
-        if (model.size <= MAX_ROWS) break;
-        model.delete(k);
-        evicted.add(k);
-        if (!added.has(k)) remove.push(r);
-      }
-      for (let i = add.length - 1; i >= 0; i--) if (evicted.has(add[i].key)) add.splice(i, 1);
-      for (let i = update.length - 1; i >= 0; i--) if (evicted.has(update[i].key)) update.splice(i, 1);
+    // Past MAX_ROWS the first added leave first (a row added and gone in the same frame never showed).
+    for (const [k, r] of byKey) {
+      if (byKey.size <= MAX_ROWS) break;
+      byKey.delete(k);
+      if (isNew.has(k)) added--;
+      else { removed++; if (r.s > flashAbove) updated--; }
     }
-    const result = api.applyTransaction({ add, update, remove });
-    if (result && result.add.length) api.flashCells({ rowNodes: result.add });
-    if (stats) { stats.transactions++; stats.added += add.length; stats.updated += update.length; stats.removed += remove.length; }
+    // Kept sorted by a merge, not a sort of every row: one pass drops the rows that changed or
+    // left (byKey no longer holds that object), the frame's rows are sorted, then the two merged.
+    const kept = sorted.filter((r) => byKey.get(r.key) === r);
+    const incoming = rows.filter((r) => byKey.get(r.key) === r).sort(newestFirst);
+    const merged = new Array(kept.length + incoming.length);
+    let i = 0, j = 0, n = 0;
+    while (i < kept.length && j < incoming.length) merged[n++] = newestFirst(kept[i], incoming[j]) <= 0 ? kept[i++] : incoming[j++];
+    while (i < kept.length) merged[n++] = kept[i++];
+    while (j < incoming.length) merged[n++] = incoming[j++];
+    sorted = merged;
+    // The grid reads back the blocks it holds (getRows, from a timeout).
+    api.refreshInfiniteCache();
+    if (stats) { stats.transactions++; stats.added += added; stats.updated += updated; stats.removed += removed; }
   }
   // As the blotter's frame applier does: what arrived is coalesced per row and applied at an
   // animation frame, the next no sooner than ${GAP_PER_APPLY_MS}x as long as the last took (${APPLY_MIN_GAP_MS} to ${APPLY_MAX_GAP_MS} ms).

@@ -7,8 +7,12 @@
  * - frames (requestAnimationFrame) and the longest gap between two;
  * - long tasks (PerformanceObserver "longtask": every task over 50 ms);
  * - event → visible latency: a synthetic deal's id ends with the time it was published on the
- *   server's bus (".<ms>"); when AG Grid adds its row to the DOM (the rows drawn in view, in
- *   `.ag-grid-scrolling-container`), the latency is taken at the next animation frame, when it is painted.
+ *   server's bus (".<ms>"); when its row shows in the rows drawn in view (`.ag-row` elements in
+ *   `.ag-grid-scrolling-container`), the latency is taken at the next animation frame, when it is
+ *   painted. A row shows in two ways: the client-side row model (and any first draw) adds a row
+ *   element; the infinite row model (decision 0059) reuses the element of each row index after a
+ *   refresh and only changes its `row-id` attribute. Both are watched, and each id counts once (a
+ *   row moving down the view, or both happening to one row, is not counted again).
  */
 export interface PageFigures {
   seconds: number;
@@ -28,11 +32,17 @@ export function installPageProbe(): void {
   const w = window as unknown as Record<string, unknown>;
   const stats = { transactions: 0, added: 0, updated: 0, removed: 0, resets: 0 };
   const m = { since: Date.now(), frames: 0, last: 0, maxGap: 0, longTasks: 0, longTaskMax: 0, longTaskTotal: 0, latencies: [] as number[] };
+  // The row ids already stamped, in two generations so that the set stays bounded yet always
+  // holds the latest SEEN_PER_GENERATION..2× ids (rows still in view are not forgotten at once).
+  const SEEN_PER_GENERATION = 50_000;
+  const seen = { now: new Set<string>(), before: new Set<string>() };
   w.__blotterStats = stats;
   w.__benchProbe = {
     reset() {
       for (const k of Object.keys(stats)) (stats as Record<string, number>)[k] = 0;
       Object.assign(m, { since: Date.now(), frames: 0, last: 0, maxGap: 0, longTasks: 0, longTaskMax: 0, longTaskTotal: 0, latencies: [] });
+      seen.now = new Set();
+      seen.before = new Set();
     },
     read() {
       return {
@@ -73,20 +83,31 @@ export function installPageProbe(): void {
     stamps = [];
     scheduled = false;
   };
+  const stamp = (id: string | null) => {
+    if (!id || !id.startsWith("d:") || seen.now.has(id) || seen.before.has(id)) return;
+    if (seen.now.size >= SEEN_PER_GENERATION) {
+      seen.before = seen.now;
+      seen.now = new Set();
+    }
+    seen.now.add(id);
+    const ms = Number(id.slice(id.lastIndexOf(".") + 1));
+    if (Number.isFinite(ms) && ms > 1e12) stamps.push(ms);
+  };
   new MutationObserver((records) => {
     for (const r of records) {
-      const parent = r.target as Element;
-      if (!parent.classList?.contains(ROWS)) continue;
-      r.addedNodes.forEach((n) => {
-        const id = (n as Element).getAttribute?.("row-id");
-        if (!id || !id.startsWith("d:")) return;
-        const stamp = Number(id.slice(id.lastIndexOf(".") + 1));
-        if (Number.isFinite(stamp) && stamp > 1e12) stamps.push(stamp);
-      });
+      const target = r.target as Element;
+      if (r.type === "childList") {
+        // A row element added to the rows in view (client-side model, first draw).
+        if (!target.classList?.contains(ROWS)) continue;
+        r.addedNodes.forEach((n) => stamp((n as Element).getAttribute?.("row-id") ?? null));
+      } else if (target.classList?.contains("ag-row") && target.parentElement?.classList.contains(ROWS)) {
+        // An existing row element now showing another row (infinite model after a refresh).
+        stamp(target.getAttribute("row-id"));
+      }
     }
     if (stamps.length > 0 && !scheduled) {
       scheduled = true;
       requestAnimationFrame(painted);
     }
-  }).observe(document, { childList: true, subtree: true });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["row-id"] });
 }

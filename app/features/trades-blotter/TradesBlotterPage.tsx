@@ -41,7 +41,9 @@ import { openBlotterStream, type BlotterStream } from "./blotterStream";
 import type { BlotterStreamState } from "./blotterStreamCore";
 import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
-import { createFrameApplier } from "./frameApplier";
+import { createFramePacer } from "./frameApplier";
+import { createLiveDatasource } from "./liveDatasource";
+import type { LiveRow } from "./liveRowModel";
 import { throttleLatest } from "./throttleLatest";
 import { BlotterSidePanel } from "./BlotterSidePanel";
 import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
@@ -52,23 +54,22 @@ const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volum
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
 /**
- * The live grid's options (decision 0043's addenda; docs/benchmarks.md, 2026-11-23). Text can be
- * selected only while paused (StreamingGrid's `selectableText`): it wraps every cell in two more
- * elements, and rows streaming under the pointer cannot be selected anyway.
+ * The live grid's options (decision 0059): AG Grid's infinite row model reads blocks of rows from
+ * the stream worker's model (liveDatasource.ts), so the grid holds and draws only the rows in view
+ * whatever the rate. Text can be selected only while paused (StreamingGrid's `selectableText`): it
+ * wraps every cell in two more elements, and rows streaming under the pointer cannot be selected anyway.
  */
 const LIVE_GRID_OPTIONS: GridOptions<BlotterRow> = {
-  // Empty until the stream's snapshot (set by the frame applier).
-  rowData: [],
+  rowModelType: "infinite",
   getRowId: rowIdOf,
-  // Each transaction sorts only the rows it changed into place, not every row again.
-  deltaSort: true,
-  // Changed cells flash by themselves; new rows are flashed when added (below).
-  defaultColDef: { enableCellChangeFlash: true },
+  // A block is a few screens of rows; ten of them let a dealer scroll back and forth without waiting.
+  cacheBlockSize: 100,
+  maxBlocksInCache: 10,
   // Rows jump to their place instead of gliding: row animation kept every moved row in the DOM
-  // for its transition (4× the rows) and alone cost most of the frames.
+  // for its transition and alone cost most of the frames.
   animateRows: false,
   // Only the rows in view are drawn (AG Grid draws 10 more each side by default): with the newest
-  // on top every transaction replaces them, and this halves its cost.
+  // on top every refresh replaces them, and this halves its cost.
   rowBuffer: 0,
 };
 /** How often the streaming side panel (totals, exposure chart) redraws at most. */
@@ -267,15 +268,13 @@ function BlotterFiltersBar({ view, platforms, onChange }: { view: BlotterView; p
   );
 }
 
-/** Exports the grid as shown: visible columns in their order, rows in their sort order. */
-function exportView(gridApi: GridApi<BlotterRow>, platforms: ReadonlyMap<string, BlotterPlatform>, prefix: string) {
+/** Exports the grid as shown: visible columns in their order, `rows` in the grid's sort order. */
+function exportView(gridApi: GridApi<BlotterRow>, rows: readonly BlotterRow[], platforms: ReadonlyMap<string, BlotterPlatform>, prefix: string) {
   const csv = blotterCsvColumns(platforms);
   const columns = gridApi
     .getAllDisplayedColumns()
     .map((c) => csv[c.getColId()])
     .filter((c) => c !== undefined);
-  const rows: BlotterRow[] = [];
-  gridApi.forEachNodeAfterFilterAndSort((node) => node.data && rows.push(node.data));
   saveCsv(buildCsv(columns, rows), csvFileName(prefix));
 }
 
@@ -290,34 +289,45 @@ function LiveBlotter({
 }) {
   const [gridApi, setGridApi] = useState<GridApi<BlotterRow> | null>(null);
   const stream = useRef<BlotterStream | null>(null);
+  /** Every row of the live view, in the grid's order (from the stream's worker). */
+  const rowsOf = useRef<(() => Promise<BlotterRow[]>) | null>(null);
   const [state, setState] = useState<BlotterStreamState>({ held: 0, paused: false, rowCount: 0 });
   const [status, setStatus] = useState<string>("connecting");
   const [figures, setFigures] = useState<BlotterFigures>(NO_FIGURES);
   const query = filtersQuery(view.filters).toString();
   const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
 
-  // The stream's worker lives as long as the grid (it holds the rows' coalescing state); the
-  // stream itself restarts with the filters (a new snapshot).
+  // The stream's worker lives as long as the grid (it holds the rows and their coalescing state);
+  // the stream itself restarts with the filters (a new snapshot).
   useEffect(() => {
     if (!gridApi) return;
-    // Batches reach the grid once per animation frame, merged (frameApplier.ts).
-    const grid = createFrameApplier<BlotterRow>({
-      key: (row) => row.key,
-      reset: (rows) => {
-        gridApi.setGridOption("rowData", rows);
-        countGridChange({ add: rows, reset: true });
+    /** The highest arrival number the grid has shown, and the one above which the rows it reads now flash. */
+    let shown = 0;
+    let flashAfter = Number.POSITIVE_INFINITY;
+    let change = { added: 0, updated: 0, removed: 0, reset: false };
+    let empty: boolean | null = null;
+    // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came.
+    const pacer = createFramePacer({
+      run: () => {
+        // After a snapshot nothing flashes: every row would.
+        flashAfter = change.reset ? Number.POSITIVE_INFINITY : shown;
+        countGridChange(change);
+        change = { added: 0, updated: 0, removed: 0, reset: false };
+        gridApi.refreshInfiniteCache();
       },
-      apply: (batch) => {
-        const result = gridApi.applyTransaction(batch);
-        countGridChange(batch);
-        // New rows flash too (changed cells flash by themselves: enableCellChangeFlash).
-        if (result?.add.length) gridApi.flashCells({ rowNodes: result.add });
-      },
+      // The worker merges the next change once the grid has read this one's rows.
+      settled: () => s.applied(),
+      reading: () => datasource.reading,
     });
     // The side panel (totals, exposure chart) redraws at most once a second, with the latest figures.
     const panel = throttleLatest<BlotterFigures>(setFigures, FIGURES_EVERY_MS);
     const s = openBlotterStream({
-      onRows: (reset, batch) => grid.push(reset, batch),
+      onChanged: (next) => {
+        change = next.reset
+          ? { ...next }
+          : { added: change.added + next.added, updated: change.updated + next.updated, removed: change.removed + next.removed, reset: change.reset };
+        pacer.request();
+      },
       onState: (next, nextFigures) => {
         setState((s) => (s.held === next.held && s.paused === next.paused && s.rowCount === next.rowCount ? s : next));
         if (nextFigures) panel.push(nextFigures);
@@ -325,12 +335,30 @@ function LiveBlotter({
       onPlatforms,
       onStatus: (s) => setStatus(s),
     });
+    const datasource = createLiveDatasource(s, (answer, tookMs) => {
+      const started = performance.now();
+      // New and changed rows flash (AG Grid's cell change flash sees nothing in this row model:
+      // a refresh draws every row as new).
+      // Only the rows drawn can flash: those are a screenful, where the blocks read can be many.
+      const fresh = gridApi.getRenderedNodes().filter((node) => node.data && (node.data as LiveRow).s > flashAfter);
+      if (fresh.length > 0) gridApi.flashCells({ rowNodes: fresh });
+      shown = Math.max(shown, answer.seq);
+      if (empty !== (answer.rowCount === 0)) {
+        empty = answer.rowCount === 0;
+        if (empty) gridApi.showNoRowsOverlay();
+        else gridApi.hideOverlay();
+      }
+      pacer.done(tookMs + performance.now() - started);
+    });
+    gridApi.setGridOption("datasource", datasource);
     stream.current = s;
+    rowsOf.current = () => s.rows([{ start: 0, end: Number.MAX_SAFE_INTEGER }], datasource.sort).then((answer) => answer.blocks[0] ?? []);
     return () => {
       s.close();
-      grid.dispose();
+      pacer.dispose();
       panel.dispose();
       stream.current = null;
+      rowsOf.current = null;
     };
   }, [gridApi, onPlatforms]);
 
@@ -374,7 +402,18 @@ function LiveBlotter({
                 {paused ? "Resume" : "Pause"}
               </Button>
               <ColumnsMenu api={gridApi} columnDefs={columnDefs} />
-              <Button size="sm" variant="secondary" disabled={!gridApi} onClick={() => gridApi && exportView(gridApi, platforms, "trades-live")}>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={!gridApi}
+                onClick={() =>
+                  // Rejected only when the stream closed: the page is going.
+                  void rowsOf.current?.().then(
+                    (rows) => gridApi && exportView(gridApi, rows, platforms, "trades-live"),
+                    () => {},
+                  )
+                }
+              >
                 <Download aria-hidden />
                 Export CSV
               </Button>

@@ -2,36 +2,45 @@
  * The page's side of the blotter's one live connection (GET /api/tradesBlotter/stream, SSE over
  * fetch with the bearer token: docs/decisions/0042). The stream itself, its parsing, coalescing,
  * row bound and the side panel's figures run in a Web Worker (blotterStream.worker.ts around
- * blotterStreamCore.ts, docs/decisions/0047); the page receives at most one batch of rows per
- * ~50 ms and answers each with `applied` once it is in the grid.
+ * blotterStreamCore.ts, docs/decisions/0047), and so do the rows in the grid's order (decision
+ * 0059): the page hears at most every ~50 ms that they changed (`changed`, answered with `applied`
+ * once the grid was told), and its grid asks for the rows in view (`rows`).
  *
  * Each connection attempt asks the page for the API headers as they are then (a renewed token
  * after the server ended the stream at expiry, the current organization); the worker sends them
  * with `Last-Event-ID`, so a reconnect resumes with nothing lost or repeated.
  */
-import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
+import type { BlotterPlatform } from "@core/schemas/blotterLive";
 import type { StreamStatus } from "~/api/liveStream";
 import { apiHeaders } from "~/api/headers";
 import type { BlotterFigures } from "./blotterTotals";
 import {
   createBlotterStreamCore,
+  type BlotterChange,
   type BlotterCommand,
   type BlotterStreamState,
   type BlotterUpdate,
   type BlotterWorkerInput,
   type BlotterWorkerOutput,
 } from "./blotterStreamCore";
-import type { RowBatch } from "./rowBatcher";
+import type { LiveRow, SortEntry } from "./liveRowModel";
 
 export const BLOTTER_STREAM_URL = "/api/tradesBlotter/stream";
 
 export interface BlotterStreamHandlers {
-  /** Replace every row with `reset` (when not null), then apply `batch` (when not null). */
-  onRows: (reset: BlotterRow[] | null, batch: RowBatch<BlotterRow> | null) => void;
+  /** The rows changed; call `applied()` once the grid was told (the next change waits for it). */
+  onChanged: (change: BlotterChange) => void;
   /** Held-back count, paused, rows held; `figures` when the side panel's figures changed. */
   onState: (state: BlotterStreamState, figures: BlotterFigures | null) => void;
   onPlatforms: (platforms: BlotterPlatform[]) => void;
   onStatus?: (status: StreamStatus) => void;
+}
+
+/** The answer to `rows()`: a block per range asked, the rows there are, the highest arrival number given. */
+export interface LiveRowsAnswer {
+  blocks: LiveRow[][];
+  rowCount: number;
+  seq: number;
 }
 
 export interface BlotterStream {
@@ -40,6 +49,10 @@ export interface BlotterStream {
   stop(): void;
   pause(): void;
   resume(): void;
+  /** The grid was told of the last change (`onChanged`). */
+  applied(): void;
+  /** The rows of these ranges (start included, end excluded), in this order. */
+  rows(ranges: { start: number; end: number }[], sort: SortEntry[]): Promise<LiveRowsAnswer>;
   /** Ends the stream and its worker. */
   close(): void;
   /** "worker", or "main" when no worker could start. */
@@ -63,18 +76,22 @@ export function openBlotterStream(handlers: BlotterStreamHandlers, options: { wo
   let lastStart: BlotterCommand | null = null;
   let paused = false;
   let closed = false;
+  let lastRequest = 0;
+  const asked = new Map<number, { resolve: (answer: LiveRowsAnswer) => void; reject: (error: Error) => void }>();
 
   function receive(update: BlotterUpdate) {
     if (closed) return;
     switch (update.type) {
-      case "rows":
-        try {
-          handlers.onRows(update.reset, update.batch);
-          handlers.onState(update.state, update.figures);
-        } finally {
-          send({ type: "applied" });
-        }
+      case "changed":
+        handlers.onState(update.state, update.figures);
+        handlers.onChanged(update.change);
         break;
+      case "rows": {
+        const request = asked.get(update.id);
+        asked.delete(update.id);
+        request?.resolve({ blocks: update.blocks, rowCount: update.rowCount, seq: update.seq });
+        break;
+      }
       case "state":
         handlers.onState(update.state, update.figures);
         break;
@@ -120,6 +137,9 @@ export function openBlotterStream(handlers: BlotterStreamHandlers, options: { wo
       // It never ran: the same work on the main thread, from where the page is.
       event.preventDefault();
       worker.terminate();
+      // Its rows went with it: the grid asks the main thread's core again.
+      for (const request of asked.values()) request.reject(new Error("The blotter's worker did not start."));
+      asked.clear();
       onMainThread();
       if (lastStart) send(lastStart);
       if (paused) send({ type: "pause" });
@@ -149,8 +169,21 @@ export function openBlotterStream(handlers: BlotterStreamHandlers, options: { wo
       paused = false;
       send({ type: "resume" });
     },
+    applied() {
+      send({ type: "applied" });
+    },
+    rows(ranges, sort) {
+      if (closed) return Promise.reject(new Error("The blotter's stream is closed."));
+      const id = ++lastRequest;
+      return new Promise<LiveRowsAnswer>((resolve, reject) => {
+        asked.set(id, { resolve, reject });
+        send({ type: "rows?", id, ranges, sort });
+      });
+    },
     close() {
       closed = true;
+      for (const request of asked.values()) request.reject(new Error("The blotter's stream is closed."));
+      asked.clear();
       end();
     },
     get runsIn() {

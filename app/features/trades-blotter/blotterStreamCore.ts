@@ -1,30 +1,35 @@
 /**
- * The live blotter's stream, off the main thread (issue 7, "Speed"; docs/decisions/0047): reads
- * GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its frames, coalesces them
- * per row (the row batcher, decision 0043), bounds the rows, keeps the side panel's figures
- * incrementally, and posts the page at most one batch per ~50 ms, already in the grid's row shape.
+ * The live blotter's stream and rows, off the main thread (issue 7, "Speed"; docs/decisions/0047
+ * and 0059): reads GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its
+ * frames, coalesces them per row (the row batcher, decision 0043), bounds the rows, keeps them in
+ * the grid's order (liveRowModel.ts) and the side panel's figures incrementally. The page's grid
+ * (AG Grid's infinite row model) asks for the rows in view (`rows?`) and gets them from here: the
+ * main thread never holds more than a few blocks of rows.
  *
  * A plain module: blotterStream.worker.ts runs it in a Web Worker, blotterStream.ts on the main
  * thread when no worker can start, and tests/unit/blotterStreamCore.test.ts drives it directly.
  *
- * Flow control: after posting rows the core waits for the page's `applied` before posting more;
- * meanwhile frames keep coalescing here. A page that falls behind gets fewer, larger batches (each
- * row's latest state), never a queue of stale ones.
+ * Flow control: at most every ~50 ms the rows gathered are merged into the model and the page is
+ * told (`changed`); the next merge waits for the page's `applied` (its grid has asked for the rows
+ * again). Meanwhile frames keep coalescing in the batcher: a page that falls behind gets fewer,
+ * larger changes (each row's latest state), never a queue of stale ones.
  *
- * Paused, frames keep coalescing here and the page gets only the count of updates held back.
+ * Paused, frames keep coalescing in the batcher, the model stays still (the grid can still scroll
+ * through it) and the page gets only the count of updates held back.
  */
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import { openLiveStream, type StreamStatus } from "~/api/liveStream";
 import { createTotalsAccumulator, type BlotterFigures } from "./blotterTotals";
-import { BATCH_INTERVAL_MS, createRowBatcher, type RowBatch } from "./rowBatcher";
+import { createLiveRowModel, type LiveRow, type SortEntry } from "./liveRowModel";
+import { BATCH_INTERVAL_MS, createRowBatcher } from "./rowBatcher";
 
 /**
- * The most rows the streaming grid holds; past it the oldest leave first. The stream's snapshot
- * is the open positions plus 500 recent deals per platform (a few thousand rows on a busy
- * server), and a dealer reads the newest trades at the top: 20,000 keeps the whole snapshot and
- * about a second of new deals at 20,000 updates/s, while every transaction, sort and CSV export
- * works over 2.5× fewer rows than the 50,000 of before. It matches the server's per-stream bound
- * of rows gathered (decision 0043), so one resynchronizing snapshot always fits.
+ * The most rows the live view holds (here, in the worker); past it the oldest leave first. The
+ * stream's snapshot is the open positions plus 500 recent deals per platform (a few thousand rows
+ * on a busy server), and a dealer reads the newest trades at the top: 20,000 keeps the whole
+ * snapshot and about a second of new deals at 20,000 updates/s, while every merge, sort and CSV
+ * export works over 2.5× fewer rows than the 50,000 of before. It matches the server's per-stream
+ * bound of rows gathered (decision 0043), so one resynchronizing snapshot always fits.
  */
 export const STREAM_MAX_ROWS = 20_000;
 /** The side panel's figures follow at most twice a second. */
@@ -44,16 +49,28 @@ export type BlotterCommand =
   | { type: "stop" }
   | { type: "pause" }
   | { type: "resume" }
-  /** The page applied the last `rows` it was posted. */
-  | { type: "applied" };
+  /** The page's grid has been told of the last `changed`. */
+  | { type: "applied" }
+  /** The rows of these ranges (start included, end excluded) in this order; answered by `rows`. */
+  | { type: "rows?"; id: number; ranges: { start: number; end: number }[]; sort: SortEntry[] };
+
+/** The rows since the last `changed`: how many entered, changed and left (`reset`: all replaced, a snapshot). */
+export interface BlotterChange {
+  reset: boolean;
+  added: number;
+  updated: number;
+  removed: number;
+}
 
 /** Core → page. */
 export type BlotterUpdate =
   | { type: "status"; status: StreamStatus }
   | { type: "platforms"; platforms: BlotterPlatform[] }
-  /** `reset`: replace every row with these (then apply `batch`, if any). Answer with `applied`. */
-  | { type: "rows"; reset: BlotterRow[] | null; batch: RowBatch<BlotterRow> | null; state: BlotterStreamState; figures: BlotterFigures | null }
-  | { type: "state"; state: BlotterStreamState; figures: BlotterFigures | null };
+  /** The rows changed: the grid should read them again. Answer with `applied` once it was told. */
+  | { type: "changed"; change: BlotterChange; state: BlotterStreamState; figures: BlotterFigures | null }
+  | { type: "state"; state: BlotterStreamState; figures: BlotterFigures | null }
+  /** The answer to `rows?`: a block per range, the rows there are, and the highest arrival number given. */
+  | { type: "rows"; id: number; blocks: LiveRow[][]; rowCount: number; seq: number };
 
 export interface BlotterStreamCoreOptions {
   post: (update: BlotterUpdate) => void;
@@ -98,11 +115,11 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
       figures.clear();
     },
   };
-  /** What the batcher handed over since the last post. */
-  let reset: BlotterRow[] | null = null;
-  let batch: RowBatch<BlotterRow> | null = null;
+  const model = createLiveRowModel();
+  /** What changed in the model since the last `changed` (null: nothing). */
+  let change: BlotterChange | null = null;
   let stateChanged = false;
-  /** Rows posted and not yet applied by the page. */
+  /** Changes posted and not yet taken by the page. */
   let unapplied = 0;
   let current: BlotterStreamState = { held: 0, paused: false, rowCount: 0 };
   const batcher = createRowBatcher<BlotterRow>({
@@ -111,12 +128,15 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
     tracker,
     every: () => () => {},
     reset: (rows) => {
-      reset = rows;
-      batch = null;
+      model.reset(rows);
+      change = { reset: true, added: rows.length, updated: 0, removed: 0 };
     },
-    // Each turn below posts what a flush handed over before the next flush can run.
-    apply: (next) => {
-      batch = next;
+    apply: (batch) => {
+      model.apply(batch);
+      change ??= { reset: false, added: 0, updated: 0, removed: 0 };
+      change.added += batch.add.length;
+      change.updated += batch.update.length;
+      change.removed += batch.remove.length;
     },
     onChange: ({ held, paused, rowCount }) => {
       current = { held, paused, rowCount };
@@ -134,10 +154,9 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
   }
 
   function send() {
-    if (reset || batch) {
-      const message: BlotterUpdate = { type: "rows", reset, batch, state: state(), figures: figuresToSend(reset !== null) };
-      reset = null;
-      batch = null;
+    if (change) {
+      const message: BlotterUpdate = { type: "changed", change, state: state(), figures: figuresToSend(change.reset) };
+      change = null;
       stateChanged = false;
       unapplied++;
       post(message);
@@ -207,6 +226,16 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
           break;
         case "applied":
           unapplied = Math.max(0, unapplied - 1);
+          return;
+        case "rows?":
+          model.sortBy(command.sort);
+          post({
+            type: "rows",
+            id: command.id,
+            blocks: command.ranges.map(({ start, end }) => model.slice(start, end)),
+            rowCount: model.size,
+            seq: model.seq,
+          });
           return;
       }
       send();

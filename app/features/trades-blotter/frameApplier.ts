@@ -1,20 +1,28 @@
 /**
- * Hands the stream worker's batches to the grid at an animation frame (decision 0043 and its
- * 2026-11-23 addendum), merged per row key into one transaction (a row added then changed → one
- * add of its last state; added then removed → nothing). AG Grid's cost per transaction is mostly
- * fixed: with the newest rows on top, every transaction replaces the rows in view (about 30 ms on
- * a two-core machine without a GPU, whether 50 or 2,000 rows changed). So a transaction follows
- * the last one no sooner than three times as long as that one took (at least 50 ms, at most
- * 250 ms): a fast machine applies every 50 ms, a slow one keeps about two thirds of its frames for
- * drawing and input. A hidden tab gets no frames: there a timer applies them a few times a second,
- * so the grid is current when the tab comes back.
+ * Paces the live grid's refreshes (decision 0043's 2026-11-23 addendum, decision 0059): the stream
+ * worker says its rows changed, and the grid (AG Grid's infinite row model) is told to read the
+ * rows in view again (`refreshInfiniteCache`) at an animation frame. Several changes before that
+ * frame make one refresh. A refresh costs the grid about the same whatever changed (it draws the
+ * rows in view again), so the next follows no sooner than three times as long as the last one took
+ * (the refresh call and the drawing of the rows it read back, at least 50 ms, at most 250 ms): a
+ * fast machine refreshes every 50 ms, a slow one keeps about two thirds of its frames for drawing
+ * and input. A hidden tab gets no frames: there a timer refreshes a few times a second, so the grid
+ * is current when the tab comes back.
+ *
+ * A refresh is over when the grid has the rows it asked for (`done`): the next waits for it. Else,
+ * with the worker busy at a high rate, each refresh would make the grid drop the answer to the one
+ * before, and no answer would ever land (seen at 20,000 updates a second). A refresh the grid asks
+ * nothing for (no block to read) is over after `SETTLE_MS` all the same; one whose rows are still
+ * being read (`reading`) is not.
  */
-import type { RowBatch } from "./rowBatcher";
 
-export interface FrameApplierOptions<T> {
-  key: (row: T) => string;
-  reset: (rows: T[]) => void;
-  apply: (batch: RowBatch<T>) => void;
+export interface FramePacerOptions {
+  /** Tells the grid (one refresh); its time counts toward the pacing. */
+  run: () => void;
+  /** A run is over (`done`, or `SETTLE_MS` passed): the page takes the next change now. */
+  settled?: () => void;
+  /** Rows the grid asked for are still on their way (then a run does not end by the timer). */
+  reading?: () => boolean;
   /**
    * Runs `fn` before a paint, no sooner than `delayMs` from now; a timer then `requestAnimationFrame`
    * (a timer alone in a hidden tab) by default.
@@ -22,31 +30,30 @@ export interface FrameApplierOptions<T> {
   schedule?: (fn: () => void, delayMs: number) => void;
   /** The clock the pacing reads (ms); `performance.now` by default. */
   now?: () => number;
+  /** `setTimeout` by default (the settle timer). */
+  later?: (fn: () => void, ms: number) => void;
 }
 
-export interface FrameApplier<T> {
-  push(reset: T[] | null, batch: RowBatch<T> | null): void;
-  /** Applies what is waiting now (tests; closing). */
+export interface FramePacer {
+  /** Something changed: run at the next paced frame (once, however often this is called before). */
+  request(): void;
+  /** The grid has the rows the last run made it ask for; `ms`: the time it spent taking them. */
+  done(ms: number): void;
+  /** Runs now if a run is waiting (tests; closing). */
   flush(): void;
-  /** Drops what is waiting; nothing is applied after this. */
+  /** Nothing runs after this. */
   dispose(): void;
 }
 
-/** A row's net change since the last frame: did the grid hold it before, and what should it hold now (null: nothing). */
-interface Change<T> {
-  existed: boolean;
-  row: T | null;
-  /** The last row seen for the key: what a removal names. */
-  last: T;
-}
-
 const HIDDEN_TAB_MS = 250;
-/** The shortest and longest wait between two transactions, and the wait per ms the last one took. */
+/** How long a run waits for `done` before the next may go anyway. */
+export const SETTLE_MS = 1_000;
+/** The shortest and longest wait between two refreshes, and the wait per ms the last one took. */
 export const APPLY_MIN_GAP_MS = 50;
 export const APPLY_MAX_GAP_MS = 250;
 export const GAP_PER_APPLY_MS = 3;
 
-/** The gap before the next transaction, given how long the last one took. */
+/** The gap before the next refresh, given how long the last one took. */
 export function applyGap(lastApplyMs: number): number {
   return Math.min(APPLY_MAX_GAP_MS, Math.max(APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS * lastApplyMs));
 }
@@ -63,70 +70,68 @@ function afterThenAtFrame(fn: () => void, delayMs: number): void {
 
 const clock = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
-export function createFrameApplier<T>(options: FrameApplierOptions<T>): FrameApplier<T> {
-  const { key, reset, apply, schedule = afterThenAtFrame, now = clock } = options;
-  /** When the grid may take the next transaction. */
-  let nextAt = Number.NEGATIVE_INFINITY;
-  let pendingReset: T[] | null = null;
-  let changes = new Map<string, Change<T>>();
+export function createFramePacer(options: FramePacerOptions): FramePacer {
+  const { run, settled = () => {}, reading = () => false, schedule = afterThenAtFrame, now = clock } = options;
+  const later = options.later ?? ((fn: () => void, ms: number) => void setTimeout(fn, ms));
+  /** When the last run ended, and what it cost (the run, then taking the rows it read back). */
+  let lastEnded = Number.NEGATIVE_INFINITY;
+  let lastCost = 0;
+  let waiting = false;
   let scheduled = false;
+  /** A run whose rows have not landed yet (its number; 0: none). */
+  let running = 0;
+  let runs = 0;
   let disposed = false;
 
-  const note = (row: T, existed: boolean, now: T | null) => {
-    const k = key(row);
-    const change = changes.get(k);
-    if (change) {
-      change.row = now;
-      change.last = row;
-    } else changes.set(k, { existed, row: now, last: row });
-  };
+  function next() {
+    if (disposed || !waiting || scheduled || running !== 0) return;
+    scheduled = true;
+    schedule(flush, Math.max(0, lastEnded + applyGap(lastCost) - now()));
+  }
+
+  function over(id: number) {
+    if (disposed || running !== id) return;
+    running = 0;
+    settled();
+    next();
+  }
 
   function flush() {
     scheduled = false;
-    if (disposed) return;
+    if (disposed || !waiting || running !== 0) return;
+    waiting = false;
+    const id = ++runs;
+    running = id;
     const started = now();
-    if (pendingReset) {
-      const rows = pendingReset;
-      pendingReset = null;
-      reset(rows);
-    }
-    if (changes.size > 0) {
-      const batch: RowBatch<T> = { add: [], update: [], remove: [] };
-      for (const change of changes.values()) {
-        if (change.row === null) {
-          if (change.existed) batch.remove.push(change.last);
-        } else (change.existed ? batch.update : batch.add).push(change.row);
-      }
-      changes = new Map();
-      if (batch.add.length || batch.update.length || batch.remove.length) apply(batch);
-    }
-    const ended = now();
-    nextAt = ended + applyGap(ended - started);
+    run();
+    lastEnded = now();
+    lastCost = lastEnded - started;
+    settleLater(id);
+  }
+
+  function settleLater(id: number) {
+    later(() => {
+      if (running !== id) return;
+      if (reading()) settleLater(id);
+      else over(id);
+    }, SETTLE_MS);
   }
 
   return {
-    push(rows, batch) {
+    request() {
       if (disposed) return;
-      if (rows) {
-        // A snapshot replaces everything, including what was still waiting.
-        pendingReset = rows;
-        changes = new Map();
-      }
-      if (batch) {
-        for (const row of batch.remove) note(row, true, null);
-        for (const row of batch.update) note(row, true, row);
-        for (const row of batch.add) note(row, false, row);
-      }
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush, Math.max(0, nextAt - now()));
-      }
+      waiting = true;
+      next();
+    },
+    done(ms) {
+      if (running === 0) return;
+      lastCost += ms;
+      over(running);
     },
     flush,
     dispose() {
       disposed = true;
-      pendingReset = null;
-      changes = new Map();
+      waiting = false;
     },
   };
 }

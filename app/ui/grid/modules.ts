@@ -6,6 +6,7 @@ import {
   ColumnApiModule,
   InfiniteRowModelModule,
   ModuleRegistry,
+  RowApiModule,
   RowStyleModule,
   ScrollApiModule,
   TooltipModule,
@@ -24,10 +25,14 @@ export function registerGridModules() {
   registered = true;
   ModuleRegistry.registerModules([
     ClientSideRowModelModule,
-    // Transactions and walking the rows (the blotter's batches and its export), and flashing changed rows.
+    // Transactions and walking the rows, and flashing changed rows.
     ClientSideRowModelApiModule,
     HighlightChangesModule,
+    // The historical blotter's server-side paging and the live blotter's rows from its worker (decision 0059).
     InfiniteRowModelModule,
+    // Finding a row by id (the live blotter flashes new rows) and drawing rows again (StreamingGrid's
+    // text selection): without it those calls only log AG Grid's error #200 in production.
+    RowApiModule,
     ColumnApiModule,
     CellStyleModule,
     RowStyleModule,
