@@ -1,8 +1,8 @@
 /**
  * The live grid's datasource (AG Grid's infinite row model, decision 0059): the blocks the grid
  * asks for are read from the stream worker's rows (liveRowModel.ts), in the grid's sort order.
- * The blocks asked for in one turn (a refresh asks for every block in view) go to the worker as
- * one request, so they come from one state of the rows: no row twice, none missed at a block's edge.
+ * The blocks asked for together (a refresh asks for every block it holds, each from its own
+ * zero-delay timeout) go to the worker as one request, so they come from one state of the rows: no row twice, none missed at a block's edge.
  */
 import type { IDatasource, IGetRowsParams, SortModelItem } from "ag-grid-community";
 import type { BlotterStream, LiveRowsAnswer } from "./blotterStream";
@@ -54,7 +54,9 @@ export function createLiveDatasource(
   return {
     getRows(params) {
       asked.push(params);
-      if (asked.length === 1) queueMicrotask(ask);
+      // AG Grid asks for each block from its own zero-delay timeout: one more timeout, queued
+      // behind theirs, gathers every block of a refresh.
+      if (asked.length === 1) setTimeout(ask, 0);
     },
     get sort() {
       return sort;

@@ -62,6 +62,12 @@ export function comparatorOf(sort: readonly SortEntry[]): Compare {
   const keys = sort
     .map((entry) => ({ field: FIELD_OF_COLUMN[entry.colId] ?? entry.colId, sign: entry.sort === "desc" ? -1 : 1 }))
     .filter((k): k is { field: keyof BlotterRow; sign: number } => SORTABLE_FIELDS.has(k.field));
+  // The blotter's own order (and the one it keeps all day): the same comparison, written out. The
+  // worker compares rows about 30,000 times a batch at 20,000 updates a second.
+  if (keys.length === 1 && keys[0]!.field === "time") {
+    const sign = keys[0]!.sign;
+    return (a, b) => sign * (a.time - b.time) || b.s - a.s;
+  }
   return (a, b) => {
     for (const { field, sign } of keys) {
       const x = a[field];
@@ -98,7 +104,11 @@ export function createLiveRowModel(): LiveRowModel {
   let rows: LiveRow[] = [];
   let seq = 0;
 
-  const stamp = (row: BlotterRow): LiveRow => Object.assign(row, { s: ++seq });
+  const stamp = (row: BlotterRow): LiveRow => {
+    const live = row as LiveRow;
+    live.s = ++seq;
+    return live;
+  };
 
   return {
     reset(next) {
@@ -112,13 +122,12 @@ export function createLiveRowModel(): LiveRowModel {
       const kept = leaving.size === 0 ? rows : rows.filter((row) => !leaving.has(row.key));
       // Changed rows are numbered before new ones: among rows of one time, the new ones come first.
       const incoming = [...update, ...add].map(stamp).sort(compare);
-      const merged = new Array<LiveRow>(kept.length + incoming.length);
+      const merged: LiveRow[] = [];
       let i = 0;
       let j = 0;
-      let k = 0;
-      while (i < kept.length && j < incoming.length) merged[k++] = compare(kept[i]!, incoming[j]!) <= 0 ? kept[i++]! : incoming[j++]!;
-      while (i < kept.length) merged[k++] = kept[i++]!;
-      while (j < incoming.length) merged[k++] = incoming[j++]!;
+      while (i < kept.length && j < incoming.length) merged.push(compare(kept[i]!, incoming[j]!) <= 0 ? kept[i++]! : incoming[j++]!);
+      while (i < kept.length) merged.push(kept[i++]!);
+      while (j < incoming.length) merged.push(incoming[j++]!);
       rows = merged;
     },
     sortBy(next) {
