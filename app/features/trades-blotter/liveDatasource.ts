@@ -2,7 +2,8 @@
  * The live grid's datasource (AG Grid's infinite row model, decision 0059): the blocks the grid
  * asks for are read from the stream worker's rows (liveRowModel.ts), in the grid's sort order.
  * The blocks asked for together (a refresh asks for every block it holds, each from its own
- * zero-delay timeout) go to the worker as one request, so they come from one state of the rows: no row twice, none missed at a block's edge.
+ * zero-delay timeout) go to the worker as one request, so they come from one state of the rows:
+ * no row twice, none missed at a block's edge.
  */
 import type { IDatasource, IGetRowsParams, SortModelItem } from "ag-grid-community";
 import type { BlotterStream, LiveRowsAnswer } from "./blotterStream";

@@ -30,7 +30,7 @@ export function registerGridModules() {
     HighlightChangesModule,
     // The historical blotter's server-side paging and the live blotter's rows from its worker (decision 0059).
     InfiniteRowModelModule,
-    // Finding a row by id (the live blotter flashes new rows) and drawing rows again (StreamingGrid's
+    // The rows drawn (the live blotter flashes the new ones) and drawing rows again (StreamingGrid's
     // text selection): without it those calls only log AG Grid's error #200 in production.
     RowApiModule,
     ColumnApiModule,
