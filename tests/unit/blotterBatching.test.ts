@@ -5,34 +5,9 @@ import { blotterRowFilter, BlotterFiltersSchema, type BlotterRow } from "@core/s
 import { createRowBatcher, type RowBatch } from "~/features/trades-blotter/rowBatcher";
 import { activeFilterCount, dayRange, invalidLots, paramsOfView, viewFromParams } from "~/features/trades-blotter/blotterFilters";
 import { exposureOf, totalsOf } from "~/features/trades-blotter/blotterTotals";
+import { blotterRow } from "../helpers/blotterRows.ts";
 
-function row(key: string, extra: Partial<BlotterRow> = {}): BlotterRow {
-  return {
-    key,
-    kind: "deal",
-    platformId: "p1",
-    login: "1001",
-    group: "real\\a",
-    time: 1,
-    ticket: key,
-    position: null,
-    symbol: "EURUSD",
-    side: "buy",
-    entry: "in",
-    volume: 10_000,
-    price: 1.1,
-    sl: null,
-    tp: null,
-    profit: 0,
-    commission: 0,
-    swap: 0,
-    reason: "client",
-    comment: "",
-    state: null,
-    contractSize: 100_000,
-    ...extra,
-  };
-}
+const row = blotterRow;
 
 function harness(maxRows?: number) {
   const batches: RowBatch<BlotterRow>[] = [];

@@ -6,35 +6,10 @@ import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, createFramePacer } from "../../app/
 import { comparatorOf, createLiveRowModel, DEFAULT_SORT, type SortEntry } from "../../app/features/trades-blotter/liveRowModel.ts";
 import type { RowBatch } from "../../app/features/trades-blotter/rowBatcher.ts";
 import { throttleLatest } from "../../app/features/trades-blotter/throttleLatest.ts";
+import { blotterRow } from "../helpers/blotterRows.ts";
 
-/** A row as the blotter's worker holds it, with only what sorting reads. */
-function row(key: string, time: number, extra: Partial<BlotterRow> = {}): BlotterRow {
-  return {
-    key,
-    kind: "deal",
-    platformId: "p1",
-    login: "1001",
-    group: "real",
-    time,
-    ticket: key,
-    position: null,
-    symbol: "EURUSD",
-    side: "buy",
-    entry: "in",
-    volume: 10_000,
-    price: 1.1,
-    sl: null,
-    tp: null,
-    profit: 0,
-    commission: 0,
-    swap: 0,
-    reason: "client",
-    comment: "",
-    state: null,
-    contractSize: 100_000,
-    ...extra,
-  };
-}
+/** A row at `time` (what sorting reads most). */
+const row = (key: string, time: number, extra: Partial<BlotterRow> = {}) => blotterRow(key, { time, ...extra });
 
 const SORTS: SortEntry[][] = [
   [{ colId: "serverTime", sort: "desc" }],
