@@ -38,6 +38,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
+import { tradeHistoryOf } from "../server/modules/tradeHistory/plugin.ts";
 import { agGridBundle, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
 import { installPageProbe, type PageFigures } from "./blotter/pageProbe.ts";
 import { startThreadTrace } from "./blotter/threadTrace.ts";
@@ -82,6 +83,9 @@ function serverMeter(running: Running) {
   let buffered = 0;
   let held = 0;
   let pending = 0;
+  const history = tradeHistoryOf(running.ctx);
+  const writer = history?.liveStats();
+  let queued = 0;
   const sample = () => {
     const m = process.memoryUsage();
     rss = Math.max(rss, m.rss);
@@ -90,6 +94,7 @@ function serverMeter(running: Running) {
     buffered = Math.max(buffered, s.unsentBytes);
     held = Math.max(held, s.heldBytes);
     pending = Math.max(pending, s.gatheredRows);
+    queued = Math.max(queued, history?.liveStats().queued ?? 0);
   };
   sample();
   const timer = setInterval(sample, 250);
@@ -99,7 +104,10 @@ function serverMeter(running: Running) {
       sample();
       const used = process.cpuUsage(cpu);
       const seconds = (performance.now() - started) / 1000;
-      return { cpu: (used.user + used.system) / 1e6 / seconds, rss, heap, buffered, held, pending, streams: running.app.blotterStreams.stats() };
+      const after = history?.liveStats();
+      // The history store's live writer: its queue at most, and the events dropped for a backfill (decision 0048).
+      const historyWriter = { queued, overflows: (after?.overflows ?? 0) - (writer?.overflows ?? 0), dropped: (after?.dropped ?? 0) - (writer?.dropped ?? 0) };
+      return { cpu: (used.user + used.system) / 1e6 / seconds, rss, heap, buffered, held, pending, historyWriter, streams: running.app.blotterStreams.stats() };
     },
   };
 }
@@ -340,7 +348,8 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
           line(
             `            server: ${n(f.published)} events/s published, CPU ${(f.server.cpu * 100).toFixed(0)}% of a core, RSS ≤ ${mb(f.server.rss)}, heap ≤ ${mb(f.server.heap)}, ` +
               `stream buffers ≤ ${kb(f.server.held)} held (≤ ${kb(f.server.buffered)} counted per stream) and ≤ ${n(f.server.pending)} rows gathered, ` +
-              `${f.server.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0)} resynchronizing snapshots`,
+              `${f.server.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0)} resynchronizing snapshots; ` +
+              `history writer ≤ ${n(f.server.historyWriter.queued)} queued, ${n(f.server.historyWriter.overflows)} overflows (${n(f.server.historyWriter.dropped)} events dropped)`,
           );
           if (f.traced) line(`            page: ${f.traced}`);
         };

@@ -4,12 +4,19 @@
  * their platforms read again, so once the database answers the store matches the platform. The
  * real app with a simulated platform whose trade feed publishes on the bus; the database is made
  * slow by holding every statement it is sent (`execute`, what the writer and the backfill use)
- * until the test lets them through.
+ * until the test lets them through, or only the one a backfill pass starts with.
+ *
+ * A blotter stream opened meanwhile gets its snapshot: it does not wait for the platform to be read
+ * again (the dropped events were on the bus), and its open positions come from the platform until
+ * the store has them again. When it waited, at a rate the writer could not hold (the passes followed
+ * one another), a stream could get nothing for minutes (docs/benchmarks.md, 2026-11-23).
  */
 import crypto from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { BlotterRow } from "../../core/schemas/blotterLive.ts";
 import type { TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
 import { lotsToVolume } from "../../core/trading/index.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -21,9 +28,13 @@ import { describeDb, openTestDatabase } from "../helpers/db.ts";
 import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
 import { signUp } from "./support/fixtures.ts";
+import { sseReader } from "./support/sse.ts";
 
 const BOUND = 20;
 const DAY = 86_400_000;
+const dialect = new PgDialect();
+/** The statement a backfill pass begins with once the platform was live: the last stored deal (syncState.ts, `lastDealTime`). */
+const LAST_DEAL_TIME = /select \(extract\(epoch from max\(time\)\)/;
 
 describeDb("trade history store: the live queue is bounded when the database falls behind", () => {
   let app: FastifyInstance;
@@ -31,6 +42,9 @@ describeDb("trade history store: the live queue is bounded when the database fal
   let drop: () => Promise<void>;
   /** While set, every statement sent with `execute` waits for it. */
   let held: Promise<void> | null = null;
+  /** While set, a backfill pass's first statement waits for it (the pass takes as long as the test wants). */
+  let passHeld: Promise<void> | null = null;
+  let base: string;
 
   beforeAll(async () => {
     const database = await openTestDatabase();
@@ -42,6 +56,7 @@ describeDb("trade history store: the live queue is bounded when the database fal
         if (property !== "execute") return value.bind(target);
         return async (...args: unknown[]) => {
           while (held) await held;
+          if (passHeld && LAST_DEAL_TIME.test(dialect.sqlToQuery(args[0] as SQL).sql)) await passHeld;
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -57,23 +72,24 @@ describeDb("trade history store: the live queue is bounded when the database fal
       database: { ...database, db: slow },
     };
     app = await buildApp(ctx, { web: false, logger: false });
-    await app.ready();
+    base = await app.listen({ port: 0, host: "127.0.0.1" });
   });
   afterAll(async () => {
     await app?.close();
     await drop?.();
   });
 
-  it("keeps at most the bound queued, drops the rest, and reads the platform again: once the database answers, the store matches the platform", async () => {
+  /** A dealer's organization with a simulated MT5 platform (no trades of its own), backfilled and live. */
+  async function livePlatform(name: string) {
     const tokens = await tokenFactory(ctx);
-    const dealer = newPerson("Queue dealer");
+    const dealer = newPerson(`${name} dealer`);
     const organizationId = await signUp({ app, ctx, close: async () => {} }, tokens, dealer);
     const headers = apiHeaders(await tokens.mint(dealer), organizationId);
     const created = await app.inject({
       method: "POST",
       url: "/api/tradePlatforms",
       headers,
-      payload: { type: "MT5", name: "Queued", timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
+      payload: { type: "MT5", name, timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
     });
     expect(created.statusCode, created.body).toBe(201);
     const platformId = created.json<{ id: string }>().id;
@@ -88,6 +104,11 @@ describeDb("trade history store: the live queue is bounded when the database fal
     await store.whenBackfilled(platformId);
     const connector = await app.platforms.connectorFor(organizationId, platformId);
     const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+    return { organizationId, headers, platformId, connector, login, store };
+  }
+
+  it("keeps at most the bound queued, drops the rest, and reads the platform again: once the database answers, the store matches the platform", async () => {
+    const { organizationId, platformId, connector, login, store } = await livePlatform("Queued");
 
     // What the writer holds, read as each trade event reaches the bus (the store's subscription comes first).
     let maxQueued = 0;
@@ -145,5 +166,74 @@ describeDb("trade history store: the live queue is bounded when the database fal
     const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
     expect(platformDeals.length).toBeGreaterThanOrEqual(22);
     expect(storedDeals.sort()).toEqual(platformDeals.sort());
+  });
+
+  it("a blotter stream opened while the platform is read again gets its snapshot without waiting for that read: the deals from the bus, the open positions from the platform", async () => {
+    const { organizationId, headers, platformId, connector, login, store } = await livePlatform("Behind");
+    const assigned = await app.inject({
+      method: "PUT",
+      url: `/api/tradePlatforms/${platformId}/apps`,
+      headers,
+      payload: [{ app: "tradesBlotter", enabled: true }],
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const overflowsBefore = store.liveStats().overflows;
+    const dealIds: string[] = [];
+    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+      if (event.event.type === "dealAdded") dealIds.push(event.event.deal.id);
+    });
+    let letPassThrough!: () => void;
+    passHeld = new Promise((resolve) => (letPassThrough = resolve));
+    let letThrough!: () => void;
+    held = new Promise((resolve) => (letThrough = resolve));
+    try {
+      // The database stops answering; 16 positions opened: past the bound, so the writer drops what it holds.
+      for (let i = 0; i < 16; i++) {
+        await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: i % 2 ? "sell" : "buy", volume: lotsToVolume(0.01) });
+      }
+      const until = Date.now() + 15_000;
+      while (dealIds.length < 16 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(dealIds).toHaveLength(16);
+      expect(store.liveStats().overflows).toBeGreaterThan(overflowsBefore);
+    } finally {
+      watch.close();
+      held = null;
+      letThrough();
+    }
+    try {
+      // The writer goes on; the pass that reads the platform again waits at its first statement.
+      await store.settled();
+      expect(store.positionsBehind(platformId)).toBe(true);
+
+      const res = await fetch(`${base}/api/tradesBlotter/stream`, { headers });
+      expect(res.status).toBe(200);
+      const sse = sseReader(res.body!);
+      try {
+        const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "the snapshot while the platform is read again");
+        const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
+        const open = (await connector.openPositions()).map((p) => `p:${platformId}:${p.id}`);
+        expect(open.length).toBeGreaterThanOrEqual(16);
+        expect(
+          rows
+            .filter((r) => r.kind === "position")
+            .map((r) => r.key)
+            .sort(),
+        ).toEqual(open.sort());
+        const snapshotDeals = new Set(rows.filter((r) => r.kind === "deal").map((r) => r.key));
+        expect(dealIds.filter((id) => !snapshotDeals.has(`d:${platformId}:${id}`))).toEqual([]);
+      } finally {
+        await sse.cancel();
+      }
+    } finally {
+      passHeld = null;
+      letPassThrough();
+    }
+    // Read again: the store has the positions, and its own are used again.
+    await store.whenBackfilled(platformId);
+    expect(store.positionsBehind(platformId)).toBe(false);
+    const stored = rowsOf<{ position_id: string }>(
+      await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
+    ).map((r) => r.position_id);
+    expect(stored.sort()).toEqual((await connector.openPositions()).map((p) => p.id).sort());
   });
 });

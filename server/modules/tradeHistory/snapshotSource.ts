@@ -6,8 +6,11 @@
  *    taken at bus sequence S then holds every event up to S this node delivered to the store. So is
  *    a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a `tradeGap`
  *    brings then holds the deals made while nothing was published (a crash, a feed takeover).
- *  - Open positions only once the platform's backfill is complete (sync status `live`); before
- *    that the store's are partial and the stream asks the platform's connector instead (null).
+ *  - Open positions only once the platform's backfill is complete (sync status `live`) and no event
+ *    the writer dropped (a full queue) waits to be read again (`positionsBehind`); otherwise the
+ *    store's are partial or behind and the stream asks the platform's connector instead (null).
+ *    Deals the writer dropped are not waited for: they were on the bus, and the stream adds the
+ *    node's own recent deals to the store's (server/modules/tradesBlotter/stream.ts).
  */
 import { and, desc, eq } from "drizzle-orm";
 import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../core/trading/index.ts";
@@ -27,7 +30,7 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
       const history = store();
       if (!history) return null;
       await Promise.all([history.settled(), history.whenCaughtUp(platformId)]);
-      if ((await getSync(db, platformId))?.status !== "live") return null;
+      if (history.positionsBehind(platformId) || (await getSync(db, platformId))?.status !== "live") return null;
       const rows = await db
         .select()
         .from(tradePositions)

@@ -27,6 +27,13 @@ const DAY_MS = 86_400_000;
 const OVERLAP_MS = 60_000;
 const CAUGHT_UP_POLL_MS = 20;
 
+/** Wakes whoever waits for the platform's running pass to end. */
+function endPass(followed: { passEnded: (() => void)[] }): void {
+  const waiting = followed.passEnded;
+  followed.passEnded = [];
+  for (const resolve of waiting) resolve();
+}
+
 export interface TradeHistoryOptions {
   db: Db;
   bus: EventBus;
@@ -55,6 +62,19 @@ interface Followed {
   fullPass: boolean | null;
   removed: boolean;
   closedMeanwhile: Set<string>;
+  /**
+   * Passes asked for because events may never have reached the bus (a connect, a `tradeGap`), and
+   * the number of those asks the passes finished so far covered: `whenCaughtUp` waits on these.
+   */
+  gapsAsked: number;
+  gapsCovered: number;
+  /** Likewise for the store's own writer dropping events it was given (a full queue): its positions are behind until covered. */
+  dropsAsked: number;
+  dropsCovered: number;
+  /** What the running pass covers once it finishes (the asks before it began, or a gap it reads past). */
+  passCovers: { gaps: number; drops: number };
+  /** Resolved each time a pass ends (and when the platform is no longer followed). */
+  passEnded: (() => void)[];
 }
 
 export class TradeHistoryStore {
@@ -100,7 +120,7 @@ export class TradeHistoryStore {
         "trade history: the database is behind the live trades; queued events dropped, their platforms are read again (warned once)",
       );
     }
-    for (const platformId of platformIds) this.backfillLater(platformId);
+    for (const platformId of platformIds) this.backfillLater(platformId, { drop: true });
   }
 
   start(): void {
@@ -108,7 +128,7 @@ export class TradeHistoryStore {
       { types: ["trade", "tradeGap"] },
       ({ event }) => {
         if (event.type === "trade") this.live.push(event);
-        else this.backfillLater(event.platformId, event.resumedAt);
+        else this.backfillLater(event.platformId, { resumedAt: event.resumedAt });
       },
       { durable: "trade-history" },
     );
@@ -134,6 +154,12 @@ export class TradeHistoryStore {
         fullPass: null,
         removed: false,
         closedMeanwhile: new Set(),
+        gapsAsked: 0,
+        gapsCovered: 0,
+        dropsAsked: 0,
+        dropsCovered: 0,
+        passCovers: { gaps: 0, drops: 0 },
+        passEnded: [],
       });
     }
     this.backfillLater(platform.id);
@@ -141,7 +167,10 @@ export class TradeHistoryStore {
 
   detach(platformId: string): void {
     const followed = this.platforms.get(platformId);
-    if (followed) followed.removed = true;
+    if (followed) {
+      followed.removed = true;
+      endPass(followed);
+    }
     this.platforms.delete(platformId);
   }
 
@@ -155,19 +184,36 @@ export class TradeHistoryStore {
   }
 
   /**
-   * Resolves once no backfill that catches the platform up is running or queued: one that reads
-   * since the last stored deal, after a reconnect or a `tradeGap` (a feed taken over after a crash:
-   * the deals made meanwhile were never on the bus). A first backfill, reading the whole window, is
-   * not waited for. The blotter's snapshots wait here, so one read after a gap holds its deals.
+   * Resolves once the platform's history is caught up with what the bus never carried: the passes
+   * asked for, before this call, by a connect or a `tradeGap` (a feed taken over after a crash: the
+   * deals made meanwhile were never on the bus) have finished. The blotter's snapshots wait here,
+   * so one read after a gap holds its deals.
+   *  - Only those passes: one that follows a pass asked for later, or for the writer's own dropped
+   *    events (`overflowed`: they were on the bus, so the blotter has them from there), is not
+   *    waited for. Under a rate the writer cannot hold, such passes follow one another without end,
+   *    and a snapshot that waited for the last of them was never read (docs/decisions/0048).
+   *  - A first backfill, reading the whole window, is not waited for either (its positions are
+   *    not used until it is done: sync status `live`).
    */
   async whenCaughtUp(platformId: string): Promise<void> {
-    for (;;) {
-      const followed = this.platforms.get(platformId);
-      const running = followed?.running;
-      if (!followed || !running || followed.fullPass === true) return;
+    const followed = this.platforms.get(platformId);
+    if (!followed) return;
+    const asked = followed.gapsAsked;
+    while (followed.gapsCovered < asked && !followed.removed && this.platforms.get(platformId) === followed) {
+      if (!followed.running || followed.fullPass === true) return;
+      const ended = new Promise<void>((resolve) => followed.passEnded.push(resolve));
       // Until the pass knows its window (one query), look again shortly.
-      await (followed.fullPass === null ? Promise.race([running, delay(CAUGHT_UP_POLL_MS)]) : running);
+      await (followed.fullPass === null ? Promise.race([ended, delay(CAUGHT_UP_POLL_MS)]) : ended);
     }
+  }
+
+  /**
+   * The writer dropped events of this platform (its queue was full) and no pass has read the
+   * platform again since: the stored open positions are behind it.
+   */
+  positionsBehind(platformId: string): boolean {
+    const followed = this.platforms.get(platformId);
+    return followed !== undefined && followed.dropsCovered < followed.dropsAsked;
   }
 
   /** Resolves once every live event delivered so far is written. */
@@ -201,17 +247,24 @@ export class TradeHistoryStore {
   /**
    * Backfill now, or again after the pass that is running. A gap whose events all happened before
    * the running pass began reading (`resumedAt` ≤ its start: the feed's start on the connection that
-   * pass was started for) is covered by that pass and asks for nothing more.
+   * pass was started for) is covered by that pass and asks for nothing more. `drop`: the writer
+   * dropped events of the platform (they were on the bus).
    */
-  private backfillLater(platformId: string, gapResumedAt?: number): void {
+  private backfillLater(platformId: string, why: { resumedAt?: number; drop?: boolean } = {}): void {
     const followed = this.platforms.get(platformId);
     if (!followed || this.stopped) return;
+    if (why.drop) followed.dropsAsked++;
+    else followed.gapsAsked++;
     if (followed.running) {
-      const covered = gapResumedAt !== undefined && followed.passStartedAt > 0 && gapResumedAt <= followed.passStartedAt;
-      if (!covered) followed.again = true;
+      const covered = why.resumedAt !== undefined && followed.passStartedAt > 0 && why.resumedAt <= followed.passStartedAt;
+      if (covered) followed.passCovers.gaps = followed.gapsAsked;
+      else followed.again = true;
       return;
     }
-    followed.running = this.backfillLoop(followed).finally(() => (followed.running = null));
+    followed.running = this.backfillLoop(followed).finally(() => {
+      followed.running = null;
+      endPass(followed);
+    });
   }
 
   private async backfillLoop(followed: Followed): Promise<void> {
@@ -223,6 +276,8 @@ export class TradeHistoryStore {
       // what this pass reads then includes everything its gap can have missed.
       await nextTurn();
       followed.passStartedAt = Date.now();
+      // What it reads from here on covers every ask so far.
+      followed.passCovers = { gaps: followed.gapsAsked, drops: followed.dropsAsked };
       followed.closedMeanwhile = new Set();
       const to = new Date(this.now());
       const from = await this.windowStart(followed.platform, to);
@@ -239,6 +294,9 @@ export class TradeHistoryStore {
       });
       if (outcome.error !== null) this.options.log.warn({ platformId: followed.platform.id, err: outcome.error }, "trade history backfill failed");
       else this.options.log.info({ platformId: followed.platform.id, deals: outcome.deals }, "trade history backfilled");
+      followed.gapsCovered = Math.max(followed.gapsCovered, followed.passCovers.gaps);
+      followed.dropsCovered = Math.max(followed.dropsCovered, followed.passCovers.drops);
+      endPass(followed);
     } while (followed.again && !followed.removed && !this.stopped);
   }
 
