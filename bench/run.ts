@@ -12,11 +12,11 @@
  *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
  *  4. The event bus (in-process and NATS JetStream) at 20,000 trade events a second (./eventBus.ts).
  *
- * Then the HTTP load of the accounts list (./accountsLoad.ts) and the trade history's queries at
- * 1,000,000 deals (./tradeHistory.ts), and the Trades Blotter streaming to headless Chromium at
+ * Then the HTTP load of the accounts list (./accountsLoad.ts), the trade history's queries at
+ * 1,000,000 deals (./tradeHistory.ts) and its live writer's events a second (./historyWriter.ts), and the Trades Blotter streaming to headless Chromium at
  * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
  *
- * `npm run bench -- blotter` runs the Trades Blotter's part alone; `npm run bench -- stall` only
+ * `npm run bench -- blotter` runs the Trades Blotter's part alone, `npm run bench -- writer` the writer's; `npm run bench -- stall` only
  * the creation stall (0.) on both databases (`stall postgres`, `stall pglite`: one of them;
  * BENCH_STALL_RUNS runs each), to measure or profile it alone (./creationStall.ts).
  *
@@ -36,6 +36,7 @@ import { creationStallBench, measureCreationStallOnFreshApp, type StallDatabase 
 import { accountsLoad } from "./accountsLoad.ts";
 import { customersListBench } from "./customersList.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
+import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
@@ -209,6 +210,8 @@ async function main() {
   await customersListBench({ adminUrl, line });
   await tradeHistoryBench({ adminUrl, deals: Number(process.env.BENCH_DEALS ?? 1_000_000), line });
   line("");
+  await historyWriterBench({ adminUrl, line });
+  line("");
   await measureEventBus({ line });
   line("");
   // The JavaScript a signed-in person loads for `/` (target ≤ 150 KB compressed, decision 0027).
@@ -226,17 +229,19 @@ const only = process.argv.slice(2);
 const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind) => only.includes(kind));
 (only.includes("blotter")
   ? tradesBlotterBench({ adminUrl, line })
-  : only.includes("rowmodels")
-    ? rowModelsBench({ line })
-    : only.includes("stall")
-      ? creationStallBench({
-          adminUrl,
-          accounts: ACCOUNTS,
-          runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-          databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-          line,
-        })
-      : main()
+  : only.includes("writer")
+    ? historyWriterBench({ adminUrl, line })
+    : only.includes("rowmodels")
+      ? rowModelsBench({ line })
+      : only.includes("stall")
+        ? creationStallBench({
+            adminUrl,
+            accounts: ACCOUNTS,
+            runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+            databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+            line,
+          })
+        : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -44,6 +44,8 @@ describeDb("trade history store: the live queue is bounded when the database fal
   let held: Promise<void> | null = null;
   /** While set, a backfill pass's first statement waits for it (the pass takes as long as the test wants). */
   let passHeld: Promise<void> | null = null;
+  /** While set, the next statement it matches fails (once). */
+  let failNext: RegExp | null = null;
   let base: string;
 
   beforeAll(async () => {
@@ -56,7 +58,12 @@ describeDb("trade history store: the live queue is bounded when the database fal
         if (property !== "execute") return value.bind(target);
         return async (...args: unknown[]) => {
           while (held) await held;
-          if (passHeld && LAST_DEAL_TIME.test(dialect.sqlToQuery(args[0] as SQL).sql)) await passHeld;
+          const text = dialect.sqlToQuery(args[0] as SQL).sql;
+          if (passHeld && LAST_DEAL_TIME.test(text)) await passHeld;
+          if (failNext?.test(text)) {
+            failNext = null;
+            throw new Error("the statement failed (test)");
+          }
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -235,5 +242,34 @@ describeDb("trade history store: the live queue is bounded when the database fal
       await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
     ).map((r) => r.position_id);
     expect(stored.sort()).toEqual((await connector.openPositions()).map((p) => p.id).sort());
+  });
+
+  it("reads the platform again when a live batch fails, so the deals it held are stored all the same", async () => {
+    const { organizationId, platformId, connector, login, store } = await livePlatform("Failing");
+    let deals = 0;
+    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+      if (event.event.type === "dealAdded") deals++;
+    });
+    try {
+      failNext = /^\s*insert into trade_deals/;
+      for (let i = 0; i < 3; i++) {
+        await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
+      }
+      const until = Date.now() + 15_000;
+      while (deals < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(deals).toBe(3);
+      await store.settled();
+      expect(failNext, "a live batch's deals statement failed").toBeNull();
+    } finally {
+      watch.close();
+      failNext = null;
+    }
+    await store.whenBackfilled(platformId);
+    const storedDeals = rowsOf<{ deal_id: string }>(
+      await ctx.database.db.execute(sql`select deal_id from trade_deals where platform_id = ${platformId}::uuid and login = ${login}`),
+    ).map((r) => r.deal_id);
+    const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
+    expect(platformDeals.length).toBeGreaterThanOrEqual(3);
+    expect(storedDeals.sort()).toEqual(platformDeals.sort());
   });
 });

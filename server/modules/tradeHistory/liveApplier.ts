@@ -1,8 +1,9 @@
 /**
  * Applies the bus's `trade` events to the store as they arrive, in batches: whatever arrived while
- * the last batch was written goes into the next one (at most MAX_BATCH events). Per platform and
- * batch: positions opened or modified are upserted first (so the batch's deals find their stops),
- * then deals inserted, then closed positions deleted. Every write is idempotent, so an event seen
+ * the last batch was written goes into the next one (at most MAX_BATCH events). A batch that fails
+ * is reported with its platforms (`onError`), for the store to read them again from the platform.
+ * Per platform and batch: positions opened or modified are upserted first (so the batch's deals
+ * find their stops), then deals inserted, then closed positions deleted. Every write is idempotent, so an event seen
  * twice (a redelivery, a backfill that read it too) changes nothing.
  *
  * The queue is bounded (`maxQueued`): when the database falls that far behind, the queued events
@@ -15,7 +16,12 @@ import { dealColumns, positionColumns, type DealColumns, type PositionColumns, t
 import { recordSequences } from "./syncState.ts";
 import { deletePositions, insertDeals, upsertPositions, type PlatformKey } from "./writes.ts";
 
-const MAX_BATCH = 1000;
+/**
+ * Events written at once at most. Under a sustained rate the queue is long and batches are full:
+ * larger ones mean fewer, larger statements (./writes.ts, WRITE_BATCH), and a position changed
+ * several times in one batch is written once.
+ */
+const MAX_BATCH = 5000;
 /** Stops of recently closed positions, for their exit deals when those come in a later batch. */
 const RECENT_STOPS = 10_000;
 
@@ -28,7 +34,8 @@ export interface LiveTradeEvent {
 export interface LiveApplierHooks {
   /** A position closed: a backfill running for its platform must not write it back from an older snapshot. */
   onClosed?: (platformId: string, positionId: string) => void;
-  onError: (error: unknown) => void;
+  /** A write failed; `platformIds`: the platforms whose events it held (they are not stored). */
+  onError: (error: unknown, platformIds: string[]) => void;
   /** The queue was full: its events (`dropped`) were dropped; these platforms must be read again. */
   onOverflow?: (platformIds: string[], dropped: number) => void;
 }
@@ -79,7 +86,19 @@ export class LiveApplier {
     this.buffer.push(event);
     this.pushed++;
     if (this.buffer.length > this.maxQueuedSeen) this.maxQueuedSeen = this.buffer.length;
-    this.flushing ??= this.flush().finally(() => (this.flushing = null));
+    this.flushing ??= this.startFlush();
+  }
+
+  /**
+   * Writes until the queue is empty. Events pushed after the last batch was written but before
+   * the flush had ended (a `settled()` waiter runs first, and may push) start the next flush, so
+   * none is left waiting for a push that may never come.
+   */
+  private startFlush(): Promise<void> {
+    return this.flush().finally(() => {
+      this.flushing = null;
+      if (this.buffer.length > 0 && !this.stopped) this.flushing = this.startFlush();
+    });
   }
 
   /** The database is this far behind: what waits (and this event) is dropped, and its platforms are read again instead. */
@@ -129,8 +148,8 @@ export class LiveApplier {
       try {
         await this.apply(batch);
       } catch (error) {
-        // The events stay recoverable: the next backfill (on reconnect or gap) reads them again.
-        this.hooks.onError(error);
+        // The events stay recoverable: the store reads their platforms again.
+        this.hooks.onError(error, [...new Set(batch.map((e) => e.platformId))]);
       }
       this.done(batch.length);
     }
@@ -174,7 +193,7 @@ export class LiveApplier {
         sequences.set(platformId, { organizationId: batch.platform.organizationId, sequence: batch.sequence });
       } catch (error) {
         // One platform's failure (deleted meanwhile) is its own; the others' events are written.
-        this.hooks.onError(error);
+        this.hooks.onError(error, [platformId]);
       }
     }
     await recordSequences(this.db, sequences);

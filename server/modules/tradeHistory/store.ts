@@ -93,9 +93,12 @@ export class TradeHistoryStore {
       options.db,
       {
         onClosed: (platformId, positionId) => this.platforms.get(platformId)?.closedMeanwhile.add(positionId),
-        onError: (err) => {
+        onError: (err, platformIds) => {
           // A batch for a platform deleted meanwhile: its rows went with it, nothing is lost.
-          if (!isForeignKeyViolation(err)) options.log.error({ err }, "trade history: a live batch failed");
+          if (isForeignKeyViolation(err)) return;
+          // Otherwise its events are read again from their platforms, as after a full queue.
+          options.log.error({ err, platformIds }, "trade history: a live batch failed; its platforms are read again");
+          for (const platformId of platformIds) this.backfillLater(platformId, { drop: true });
         },
         onOverflow: (platformIds, dropped) => this.overflowed(platformIds, dropped),
       },

@@ -2,7 +2,7 @@
  * The history writer's `settled()` under a sustained rate: it waits for the events pushed before
  * the call, not for the queue to be empty (which, at thousands of events a second, it never is).
  * The blotter's snapshots wait on it; when it waited for an empty queue, no stream under load
- * ever got its first snapshot.
+ * ever got its first snapshot. And events pushed just as a flush ends are written all the same.
  */
 import crypto from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -34,6 +34,35 @@ describeEachDb("trade history live writer", (kind) => {
     } finally {
       pushing = false;
       await pusher;
+      await applier.stop();
+      await database.drop();
+    }
+  });
+
+  it("writes events pushed as a settled() waiter resumes, while the flush that woke it is ending", async () => {
+    const database = await openDatabaseOf(kind);
+    const applier = new LiveApplier(database.db, { onError: () => {} });
+    let sequence = 0;
+    const push = () =>
+      applier.push({
+        organizationId: crypto.randomUUID(),
+        platformId: crypto.randomUUID(),
+        event: { type: "accountChanged", sequence: ++sequence, time: 0, login: "1", account: { login: "1" } as Account },
+      });
+    try {
+      for (let i = 0; i < 10; i++) push();
+      await applier.settled();
+      // Resumed by the last batch's completion, before the flush has ended: these start the next one.
+      for (let i = 0; i < 10; i++) push();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const written = await Promise.race([
+        applier.settled().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 5000))),
+      ]);
+      clearTimeout(timer);
+      expect(written, "the events pushed as the flush ended were never written").toBe(true);
+      expect(applier.stats().queued).toBe(0);
+    } finally {
       await applier.stop();
       await database.drop();
     }
