@@ -3,8 +3,8 @@
  * the last batch was written goes into the next one (at most MAX_BATCH events). A batch that fails
  * is reported with its platforms (`onError`), for the store to read them again from the platform.
  * Per platform and batch: positions opened or modified are upserted first (so the batch's deals
- * find their stops), then deals inserted, then closed positions deleted. Every write is idempotent, so an event seen
- * twice (a redelivery, a backfill that read it too) changes nothing.
+ * find their stops), then deals inserted, then closed positions deleted. Every write is
+ * idempotent, so an event seen twice (a redelivery, a backfill that read it too) changes nothing.
  *
  * The queue is bounded (`maxQueued`): when the database falls that far behind, the queued events
  * are dropped and their platforms reported (`onOverflow`), for the store to read them again from
