@@ -12,7 +12,7 @@
  * one another), a stream could get nothing for minutes (docs/benchmarks.md, 2026-11-23).
  */
 import crypto from "node:crypto";
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -23,6 +23,7 @@ import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { tradeDeals } from "../../server/db/schema.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
 import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
@@ -271,5 +272,68 @@ describeDb("trade history store: the live queue is bounded when the database fal
     const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
     expect(platformDeals.length).toBeGreaterThanOrEqual(3);
     expect(storedDeals.sort()).toEqual(platformDeals.sort());
+  });
+
+  it("sends a blotter stream its snapshot while the writer is held: what it has not written comes from its queue", async () => {
+    const { organizationId, headers, platformId, connector, login, store } = await livePlatform("Held");
+    const assigned = await app.inject({
+      method: "PUT",
+      url: `/api/tradePlatforms/${platformId}/apps`,
+      headers,
+      payload: [{ app: "tradesBlotter", enabled: true }],
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const overflowsBefore = store.liveStats().overflows;
+    const dealIds: string[] = [];
+    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+      if (event.event.type === "dealAdded") dealIds.push(event.event.deal.id);
+    });
+    const before = (await connector.openPositions()).map((p) => p.id);
+    let letThrough!: () => void;
+    held = new Promise((resolve) => (letThrough = resolve));
+    try {
+      // The database stops answering the writer; 3 positions opened and one of the open ones closed: within the bound.
+      const opened: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const placed = await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
+        opened.push(placed.positionId);
+      }
+      await connector.closePosition({ requestId: crypto.randomUUID(), positionId: opened[0]! });
+      const until = Date.now() + 15_000;
+      while (dealIds.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(dealIds).toHaveLength(4);
+      expect(store.liveStats().overflows).toBe(overflowsBefore);
+      expect(store.liveStats().queued + store.pendingEvents(platformId).length).toBeGreaterThan(0);
+
+      const res = await fetch(`${base}/api/tradesBlotter/stream`, { headers });
+      expect(res.status).toBe(200);
+      const sse = sseReader(res.body!);
+      try {
+        const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "the snapshot while the writer is held");
+        const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
+        // Still held: nothing of the four deals is in the database.
+        const stored = await ctx.database.db
+          .select()
+          .from(tradeDeals)
+          .where(and(eq(tradeDeals.platformId, platformId), inArray(tradeDeals.dealId, dealIds)));
+        expect(stored).toHaveLength(0);
+        const open = (await connector.openPositions()).map((p) => `p:${platformId}:${p.id}`);
+        expect(open).toHaveLength(before.length + 2);
+        expect(
+          rows
+            .filter((r) => r.kind === "position")
+            .map((r) => r.key)
+            .sort(),
+        ).toEqual(open.sort());
+        const snapshotDeals = new Set(rows.filter((r) => r.kind === "deal").map((r) => r.key));
+        expect(dealIds.filter((id) => !snapshotDeals.has(`d:${platformId}:${id}`))).toEqual([]);
+      } finally {
+        await sse.cancel();
+      }
+    } finally {
+      watch.close();
+      held = null;
+      letThrough();
+    }
   });
 });

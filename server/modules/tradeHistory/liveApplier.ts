@@ -59,6 +59,8 @@ interface PlatformBatch {
 
 export class LiveApplier {
   private readonly buffer: LiveTradeEvent[] = [];
+  /** The batch being written now. */
+  private writing: readonly LiveTradeEvent[] = [];
   private flushing: Promise<void> | null = null;
   private stopped = false;
   private readonly recentStops = new Map<string, Stops>();
@@ -112,6 +114,18 @@ export class LiveApplier {
     this.hooks.onOverflow?.([...platforms], dropped);
   }
 
+  /**
+   * The platform's events taken and not yet written, in the order they came (the batch being
+   * written, then the queue): what the database may not hold yet. Some may be written by the time
+   * the caller reads it; every write is idempotent, and so is applying them again.
+   */
+  pendingOf(platformId: string): TradeEvent[] {
+    const out: TradeEvent[] = [];
+    for (const e of this.writing) if (e.platformId === platformId) out.push(e.event);
+    for (const e of this.buffer) if (e.platformId === platformId) out.push(e.event);
+    return out;
+  }
+
   stats(): LiveApplierStats {
     return { queued: this.buffer.length, maxQueuedSeen: this.maxQueuedSeen, bound: this.maxQueued, dropped: this.dropped, overflows: this.overflows };
   }
@@ -145,12 +159,14 @@ export class LiveApplier {
   private async flush(): Promise<void> {
     while (this.buffer.length > 0 && !this.stopped) {
       const batch = this.buffer.splice(0, MAX_BATCH);
+      this.writing = batch;
       try {
         await this.apply(batch);
       } catch (error) {
         // The events stay recoverable: the store reads their platforms again.
         this.hooks.onError(error, [...new Set(batch.map((e) => e.platformId))]);
       }
+      this.writing = [];
       this.done(batch.length);
     }
   }

@@ -2,15 +2,21 @@
  * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/stream.ts,
  * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
  * snapshot after a restart, or on another node than the one that saw the trades, has them too.
- *  - Before reading, the store's live writes delivered so far are awaited (`settled`): a snapshot
- *    taken at bus sequence S then holds every event up to S this node delivered to the store. So is
- *    a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a `tradeGap`
- *    brings then holds the deals made while nothing was published (a crash, a feed takeover).
+ *  - The store's live writes may lag the bus by up to its queue (seconds under a flood). A snapshot
+ *    does not wait for them: it reads the database and applies on top, in order, the events the
+ *    writer holds and has not written yet (`pendingEvents`, taken just before the read; applying one
+ *    the database already has changes nothing). A snapshot taken at bus sequence S then holds every
+ *    event up to S this node delivered to the store. The stream completes it with the events it
+ *    handles while it is read (server/modules/tradesBlotter/stream.ts), which also repair a position
+ *    an older held event would set back.
+ *  - It waits for a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a
+ *    `tradeGap` brings then holds the deals made while nothing was published (a crash, a feed
+ *    takeover).
  *  - Open positions only once the platform's backfill is complete (sync status `live`) and no event
  *    the writer dropped (a full queue) waits to be read again (`positionsBehind`); otherwise the
  *    store's are partial or behind and the stream asks the platform's connector instead (null).
  *    Deals the writer dropped are not waited for: they were on the bus, and the stream adds the
- *    node's own recent deals to the store's (server/modules/tradesBlotter/stream.ts).
+ *    node's own recent deals to the store's.
  */
 import { and, desc, eq } from "drizzle-orm";
 import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../core/trading/index.ts";
@@ -29,7 +35,9 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
     async openPositions(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await Promise.all([history.settled(), history.whenCaughtUp(platformId)]);
+      await history.whenCaughtUp(platformId);
+      // Taken before the read, with the drops known so far: what the database may not hold yet.
+      const pending = history.pendingEvents(platformId);
       if (history.positionsBehind(platformId) || (await getSync(db, platformId))?.status !== "live") return null;
       const rows = await db
         .select()
@@ -37,53 +45,68 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
         .where(and(eq(tradePositions.organizationId, organizationId), eq(tradePositions.platformId, platformId)))
         .orderBy(desc(tradePositions.openTime))
         .limit(limit);
-      return rows.map((r): Position => ({
-        id: r.positionId,
-        login: r.login,
-        symbol: r.symbol,
-        side: r.side,
-        volume: volume(r.volume),
-        openTime: r.openTime.getTime(),
-        openPrice: r.openPrice,
-        currentPrice: r.currentPrice,
-        sl: r.sl,
-        tp: r.tp,
-        profit: moneyFromDecimal(r.profit),
-        swap: moneyFromDecimal(r.swap),
-        comment: r.comment,
-        reason: reason(r.reason),
-        previousId: null,
-        native: r.native as NativePositionRef,
-      }));
+      const open = new Map(rows.map((r) => [r.positionId, positionOf(r)]));
+      for (const event of pending) {
+        if (event.type === "positionOpened" || event.type === "positionModified") open.set(event.position.id, event.position);
+        else if (event.type === "positionClosed") open.delete(event.position.id);
+      }
+      return [...open.values()];
     },
 
     async recentDeals(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await Promise.all([history.settled(), history.whenCaughtUp(platformId)]);
+      await history.whenCaughtUp(platformId);
+      const pending = history.pendingEvents(platformId).flatMap((event) => (event.type === "dealAdded" ? [event.deal] : []));
       const rows = await db
         .select()
         .from(tradeDeals)
         .where(and(eq(tradeDeals.organizationId, organizationId), eq(tradeDeals.platformId, platformId)))
         .orderBy(desc(tradeDeals.time), desc(tradeDeals.seq))
         .limit(limit);
-      return rows.reverse().map((r): Deal => ({
-        id: r.dealId,
-        login: r.login,
-        time: r.time.getTime(),
-        action: r.action,
-        entry: r.entry,
-        positionId: r.positionId,
-        symbol: r.symbol,
-        volume: volume(r.volume),
-        price: r.price,
-        profit: moneyFromDecimal(r.profit),
-        commission: moneyFromDecimal(r.commission),
-        swap: moneyFromDecimal(r.swap),
-        comment: r.comment,
-        reason: reason(r.reason),
-        native: r.native as NativeDealRef,
-      }));
+      const deals = new Map(rows.reverse().map((r) => [r.dealId, dealOf(r)]));
+      for (const deal of pending) deals.set(deal.id, deal);
+      return pending.length === 0 ? [...deals.values()] : [...deals.values()].sort((a, b) => a.time - b.time).slice(-limit);
     },
   };
 }
+
+type PositionRow = typeof tradePositions.$inferSelect;
+type DealRow = typeof tradeDeals.$inferSelect;
+
+const positionOf = (r: PositionRow): Position => ({
+  id: r.positionId,
+  login: r.login,
+  symbol: r.symbol,
+  side: r.side,
+  volume: volume(r.volume),
+  openTime: r.openTime.getTime(),
+  openPrice: r.openPrice,
+  currentPrice: r.currentPrice,
+  sl: r.sl,
+  tp: r.tp,
+  profit: moneyFromDecimal(r.profit),
+  swap: moneyFromDecimal(r.swap),
+  comment: r.comment,
+  reason: reason(r.reason),
+  previousId: null,
+  native: r.native as NativePositionRef,
+});
+
+const dealOf = (r: DealRow): Deal => ({
+  id: r.dealId,
+  login: r.login,
+  time: r.time.getTime(),
+  action: r.action,
+  entry: r.entry,
+  positionId: r.positionId,
+  symbol: r.symbol,
+  volume: volume(r.volume),
+  price: r.price,
+  profit: moneyFromDecimal(r.profit),
+  commission: moneyFromDecimal(r.commission),
+  swap: moneyFromDecimal(r.swap),
+  comment: r.comment,
+  reason: reason(r.reason),
+  native: r.native as NativeDealRef,
+});

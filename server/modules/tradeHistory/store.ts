@@ -9,6 +9,7 @@
  *    does the same. One backfill per platform at a time; one asked for meanwhile runs after it.
  *  - Retention deletes old deals periodically (./retention.ts).
  */
+import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import { isForeignKeyViolation } from "../../db/errors.ts";
@@ -217,6 +218,11 @@ export class TradeHistoryStore {
   positionsBehind(platformId: string): boolean {
     const followed = this.platforms.get(platformId);
     return followed !== undefined && followed.dropsCovered < followed.dropsAsked;
+  }
+
+  /** The platform's live events taken and not yet written, in order (./liveApplier.ts, `pendingOf`). */
+  pendingEvents(platformId: string): TradeEvent[] {
+    return this.live.pendingOf(platformId);
   }
 
   /** Resolves once every live event delivered so far is written. */
