@@ -115,35 +115,109 @@ describeDb("trade history store: the live queue is bounded when the database fal
     return { organizationId, headers, platformId, connector, login, store };
   }
 
+  type Connector = Awaited<ReturnType<typeof livePlatform>>["connector"];
+
+  async function assignBlotter(headers: Record<string, string>, platformId: string) {
+    const assigned = await app.inject({
+      method: "PUT",
+      url: `/api/tradePlatforms/${platformId}/apps`,
+      headers,
+      payload: [{ app: "tradesBlotter", enabled: true }],
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+  }
+
+  /** The organization's deals as they reach the bus (`onTrade` also sees every trade event first). */
+  function dealsOnBus(organizationId: string, onTrade: () => void = () => {}) {
+    const ids: string[] = [];
+    const subscription = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+      onTrade();
+      if (event.event.type === "dealAdded") ids.push(event.event.deal.id);
+    });
+    return {
+      ids,
+      close: () => subscription.close(),
+      async until(count: number) {
+        const deadline = Date.now() + 15_000;
+        while (ids.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      },
+    };
+  }
+
+  /** Opens `count` 0.01-lot BTCUSD positions (buy, or alternating with `alternate`); answers their ids. */
+  async function openPositions(connector: Connector, login: string, count: number, alternate = false): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const side = alternate && i % 2 ? "sell" : "buy";
+      const placed = await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side, volume: lotsToVolume(0.01) });
+      ids.push(placed.positionId);
+    }
+    return ids;
+  }
+
+  /** Holds every statement the writer and the backfill send (`execute`) until the returned function is called. */
+  function holdDatabase(): () => void {
+    let letThrough!: () => void;
+    held = new Promise((resolve) => (letThrough = resolve));
+    return () => {
+      held = null;
+      letThrough();
+    };
+  }
+
+  /** A fresh blotter stream's first snapshot's rows (the stream is closed after). */
+  async function firstSnapshot(headers: Record<string, string>, what: string): Promise<BlotterRow[]> {
+    const res = await fetch(`${base}/api/tradesBlotter/stream`, { headers });
+    expect(res.status).toBe(200);
+    const sse = sseReader(res.body!);
+    try {
+      const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), what);
+      return (snapshot.data as { rows: BlotterRow[] }).rows;
+    } finally {
+      await sse.cancel();
+    }
+  }
+
+  /** The snapshot's open positions are the platform's, and it holds every deal named. */
+  function expectSnapshot(rows: BlotterRow[], platformId: string, open: string[], dealIds: string[]) {
+    expect(
+      rows
+        .filter((r) => r.kind === "position")
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(open.map((id) => `p:${platformId}:${id}`).sort());
+    const snapshotDeals = new Set(rows.filter((r) => r.kind === "deal").map((r) => r.key));
+    expect(dealIds.filter((id) => !snapshotDeals.has(`d:${platformId}:${id}`))).toEqual([]);
+  }
+
+  async function storedPositionIds(platformId: string): Promise<string[]> {
+    return rowsOf<{ position_id: string }>(
+      await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
+    ).map((r) => r.position_id);
+  }
+
+  /** One login's deals as stored, and as the platform has them (sorted). */
+  async function dealsOf(platformId: string, connector: Connector, login: string) {
+    const stored = rowsOf<{ deal_id: string }>(
+      await ctx.database.db.execute(sql`select deal_id from trade_deals where platform_id = ${platformId}::uuid and login = ${login}`),
+    ).map((r) => r.deal_id);
+    const platform = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
+    return { stored: stored.sort(), platform: platform.sort() };
+  }
+
   it("keeps at most the bound queued, drops the rest, and reads the platform again: once the database answers, the store matches the platform", async () => {
     const { organizationId, platformId, connector, login, store } = await livePlatform("Queued");
 
     // What the writer holds, read as each trade event reaches the bus (the store's subscription comes first).
     let maxQueued = 0;
-    let deals = 0;
-    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
-      maxQueued = Math.max(maxQueued, store.liveStats().queued);
-      if (event.event.type === "dealAdded") deals++;
-    });
-    let letThrough!: () => void;
-    held = new Promise((resolve) => (letThrough = resolve));
+    const deals = dealsOnBus(organizationId, () => (maxQueued = Math.max(maxQueued, store.liveStats().queued)));
+    const release = holdDatabase();
     try {
       // The database stops answering; a burst larger than the bound: 16 positions opened, 6 of them closed.
-      const positions: string[] = [];
-      for (let i = 0; i < 16; i++) {
-        const placed = await connector.placeOrder({
-          requestId: crypto.randomUUID(),
-          login,
-          symbol: "BTCUSD",
-          side: i % 2 ? "sell" : "buy",
-          volume: lotsToVolume(0.01),
-        });
-        positions.push(placed.positionId);
-      }
+      const positions = await openPositions(connector, login, 16, true);
       for (const positionId of positions.slice(0, 6)) await connector.closePosition({ requestId: crypto.randomUUID(), positionId });
-      const until = Date.now() + 15_000;
-      while (deals < 22 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      expect(deals).toBe(22);
+      await deals.until(22);
+      expect(deals.ids.length).toBe(22);
 
       const stats = store.liveStats();
       expect(stats.bound).toBe(BOUND);
@@ -152,9 +226,8 @@ describeDb("trade history store: the live queue is bounded when the database fal
       expect(maxQueued).toBeLessThanOrEqual(BOUND);
       expect(stats.maxQueuedSeen).toBeLessThanOrEqual(BOUND);
     } finally {
-      watch.close();
-      held = null;
-      letThrough();
+      deals.close();
+      release();
     }
 
     // The database answers again: what was queued is written, the platform is read again.
@@ -162,76 +235,41 @@ describeDb("trade history store: the live queue is bounded when the database fal
     await store.whenBackfilled(platformId);
     await store.settled();
 
-    const storedPositions = rowsOf<{ position_id: string }>(
-      await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
-    ).map((r) => r.position_id);
     const open = (await connector.openPositions()).map((p) => p.id);
-    expect(storedPositions.sort()).toEqual(open.sort());
+    expect((await storedPositionIds(platformId)).sort()).toEqual(open.sort());
 
-    const storedDeals = rowsOf<{ deal_id: string }>(
-      await ctx.database.db.execute(sql`select deal_id from trade_deals where platform_id = ${platformId}::uuid and login = ${login}`),
-    ).map((r) => r.deal_id);
-    const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
+    const { stored: storedDeals, platform: platformDeals } = await dealsOf(platformId, connector, login);
     expect(platformDeals.length).toBeGreaterThanOrEqual(22);
-    expect(storedDeals.sort()).toEqual(platformDeals.sort());
+    expect(storedDeals).toEqual(platformDeals);
   });
 
   it("a blotter stream opened while the platform is read again gets its snapshot without waiting for that read: the deals from the bus, the open positions from the platform", async () => {
     const { organizationId, headers, platformId, connector, login, store } = await livePlatform("Behind");
-    const assigned = await app.inject({
-      method: "PUT",
-      url: `/api/tradePlatforms/${platformId}/apps`,
-      headers,
-      payload: [{ app: "tradesBlotter", enabled: true }],
-    });
-    expect(assigned.statusCode, assigned.body).toBe(200);
+    await assignBlotter(headers, platformId);
     const overflowsBefore = store.liveStats().overflows;
-    const dealIds: string[] = [];
-    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
-      if (event.event.type === "dealAdded") dealIds.push(event.event.deal.id);
-    });
+    const deals = dealsOnBus(organizationId);
     let letPassThrough!: () => void;
     passHeld = new Promise((resolve) => (letPassThrough = resolve));
-    let letThrough!: () => void;
-    held = new Promise((resolve) => (letThrough = resolve));
+    const release = holdDatabase();
     try {
       // The database stops answering; 16 positions opened: past the bound, so the writer drops what it holds.
-      for (let i = 0; i < 16; i++) {
-        await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: i % 2 ? "sell" : "buy", volume: lotsToVolume(0.01) });
-      }
-      const until = Date.now() + 15_000;
-      while (dealIds.length < 16 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      expect(dealIds).toHaveLength(16);
+      await openPositions(connector, login, 16, true);
+      await deals.until(16);
+      expect(deals.ids).toHaveLength(16);
       expect(store.liveStats().overflows).toBeGreaterThan(overflowsBefore);
     } finally {
-      watch.close();
-      held = null;
-      letThrough();
+      deals.close();
+      release();
     }
     try {
       // The writer goes on; the pass that reads the platform again waits at its first statement.
       await store.settled();
       expect(store.positionsBehind(platformId)).toBe(true);
 
-      const res = await fetch(`${base}/api/tradesBlotter/stream`, { headers });
-      expect(res.status).toBe(200);
-      const sse = sseReader(res.body!);
-      try {
-        const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "the snapshot while the platform is read again");
-        const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
-        const open = (await connector.openPositions()).map((p) => `p:${platformId}:${p.id}`);
-        expect(open.length).toBeGreaterThanOrEqual(16);
-        expect(
-          rows
-            .filter((r) => r.kind === "position")
-            .map((r) => r.key)
-            .sort(),
-        ).toEqual(open.sort());
-        const snapshotDeals = new Set(rows.filter((r) => r.kind === "deal").map((r) => r.key));
-        expect(dealIds.filter((id) => !snapshotDeals.has(`d:${platformId}:${id}`))).toEqual([]);
-      } finally {
-        await sse.cancel();
-      }
+      const rows = await firstSnapshot(headers, "the snapshot while the platform is read again");
+      const open = (await connector.openPositions()).map((p) => p.id);
+      expect(open.length).toBeGreaterThanOrEqual(16);
+      expectSnapshot(rows, platformId, open, deals.ids);
     } finally {
       passHeld = null;
       letPassThrough();
@@ -239,101 +277,58 @@ describeDb("trade history store: the live queue is bounded when the database fal
     // Read again: the store has the positions, and its own are used again.
     await store.whenBackfilled(platformId);
     expect(store.positionsBehind(platformId)).toBe(false);
-    const stored = rowsOf<{ position_id: string }>(
-      await ctx.database.db.execute(sql`select position_id from trade_positions where platform_id = ${platformId}::uuid`),
-    ).map((r) => r.position_id);
-    expect(stored.sort()).toEqual((await connector.openPositions()).map((p) => p.id).sort());
+    expect((await storedPositionIds(platformId)).sort()).toEqual((await connector.openPositions()).map((p) => p.id).sort());
   });
 
   it("reads the platform again when a live batch fails, so the deals it held are stored all the same", async () => {
     const { organizationId, platformId, connector, login, store } = await livePlatform("Failing");
-    let deals = 0;
-    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
-      if (event.event.type === "dealAdded") deals++;
-    });
+    const deals = dealsOnBus(organizationId);
     try {
       failNext = /^\s*insert into trade_deals/;
-      for (let i = 0; i < 3; i++) {
-        await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
-      }
-      const until = Date.now() + 15_000;
-      while (deals < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      expect(deals).toBe(3);
+      await openPositions(connector, login, 3);
+      await deals.until(3);
+      expect(deals.ids.length).toBe(3);
       await store.settled();
       expect(failNext, "a live batch's deals statement failed").toBeNull();
     } finally {
-      watch.close();
+      deals.close();
       failNext = null;
     }
     await store.whenBackfilled(platformId);
-    const storedDeals = rowsOf<{ deal_id: string }>(
-      await ctx.database.db.execute(sql`select deal_id from trade_deals where platform_id = ${platformId}::uuid and login = ${login}`),
-    ).map((r) => r.deal_id);
-    const platformDeals = (await connector.dealHistory({ login, from: Date.now() - 30 * DAY, to: Date.now() + DAY })).map((d) => d.id);
+    const { stored: storedDeals, platform: platformDeals } = await dealsOf(platformId, connector, login);
     expect(platformDeals.length).toBeGreaterThanOrEqual(3);
-    expect(storedDeals.sort()).toEqual(platformDeals.sort());
+    expect(storedDeals).toEqual(platformDeals);
   });
 
   it("sends a blotter stream its snapshot while the writer is held: what it has not written comes from its queue", async () => {
     const { organizationId, headers, platformId, connector, login, store } = await livePlatform("Held");
-    const assigned = await app.inject({
-      method: "PUT",
-      url: `/api/tradePlatforms/${platformId}/apps`,
-      headers,
-      payload: [{ app: "tradesBlotter", enabled: true }],
-    });
-    expect(assigned.statusCode, assigned.body).toBe(200);
+    await assignBlotter(headers, platformId);
     const overflowsBefore = store.liveStats().overflows;
-    const dealIds: string[] = [];
-    const watch = app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
-      if (event.event.type === "dealAdded") dealIds.push(event.event.deal.id);
-    });
+    const deals = dealsOnBus(organizationId);
     const before = (await connector.openPositions()).map((p) => p.id);
-    let letThrough!: () => void;
-    held = new Promise((resolve) => (letThrough = resolve));
+    const release = holdDatabase();
     try {
       // The database stops answering the writer; 3 positions opened and one of the open ones closed: within the bound.
-      const opened: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const placed = await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
-        opened.push(placed.positionId);
-      }
+      const opened = await openPositions(connector, login, 3);
       await connector.closePosition({ requestId: crypto.randomUUID(), positionId: opened[0]! });
-      const until = Date.now() + 15_000;
-      while (dealIds.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      expect(dealIds).toHaveLength(4);
+      await deals.until(4);
+      expect(deals.ids).toHaveLength(4);
       expect(store.liveStats().overflows).toBe(overflowsBefore);
       expect(store.liveStats().queued + store.pendingEvents(platformId).length).toBeGreaterThan(0);
 
-      const res = await fetch(`${base}/api/tradesBlotter/stream`, { headers });
-      expect(res.status).toBe(200);
-      const sse = sseReader(res.body!);
-      try {
-        const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "the snapshot while the writer is held");
-        const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
-        // Still held: nothing of the four deals is in the database.
-        const stored = await ctx.database.db
-          .select()
-          .from(tradeDeals)
-          .where(and(eq(tradeDeals.platformId, platformId), inArray(tradeDeals.dealId, dealIds)));
-        expect(stored).toHaveLength(0);
-        const open = (await connector.openPositions()).map((p) => `p:${platformId}:${p.id}`);
-        expect(open).toHaveLength(before.length + 2);
-        expect(
-          rows
-            .filter((r) => r.kind === "position")
-            .map((r) => r.key)
-            .sort(),
-        ).toEqual(open.sort());
-        const snapshotDeals = new Set(rows.filter((r) => r.kind === "deal").map((r) => r.key));
-        expect(dealIds.filter((id) => !snapshotDeals.has(`d:${platformId}:${id}`))).toEqual([]);
-      } finally {
-        await sse.cancel();
-      }
+      const rows = await firstSnapshot(headers, "the snapshot while the writer is held");
+      // Still held: nothing of the four deals is in the database.
+      const stored = await ctx.database.db
+        .select()
+        .from(tradeDeals)
+        .where(and(eq(tradeDeals.platformId, platformId), inArray(tradeDeals.dealId, deals.ids)));
+      expect(stored).toHaveLength(0);
+      const open = (await connector.openPositions()).map((p) => p.id);
+      expect(open).toHaveLength(before.length + 2);
+      expectSnapshot(rows, platformId, open, deals.ids);
     } finally {
-      watch.close();
-      held = null;
-      letThrough();
+      deals.close();
+      release();
     }
   });
 });

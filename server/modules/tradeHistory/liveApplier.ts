@@ -132,8 +132,8 @@ export class LiveApplier {
 
   /**
    * Resolves once every event pushed so far is written (or failed, or dropped for a backfill).
-   * Events pushed later are not waited for: under a steady flow the queue is never empty, and a
-   * blotter snapshot must not wait for it to be.
+   * Events pushed later are not waited for: under a steady flow the queue is never empty. (Tests
+   * and the benchmarks wait here; blotter snapshots do not wait for the writer: `pendingOf`.)
    */
   settled(): Promise<void> {
     const upTo = this.pushed;

@@ -1,8 +1,8 @@
 /**
  * The history writer's `settled()` under a sustained rate: it waits for the events pushed before
  * the call, not for the queue to be empty (which, at thousands of events a second, it never is).
- * The blotter's snapshots wait on it; when it waited for an empty queue, no stream under load
- * ever got its first snapshot. And events pushed just as a flush ends are written all the same.
+ * (Blotter snapshots waited on it then; when it waited for an empty queue, no stream under load
+ * ever got its first snapshot.) And events pushed just as a flush ends are written all the same.
  */
 import crypto from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
