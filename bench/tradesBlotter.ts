@@ -25,7 +25,9 @@
  * `npm run bench -- blotter subscribers` only its 100 subscribers (Chromium still signs in).
  * BENCH_BLOTTER_SECONDS (10), BENCH_BLOTTER_RATES ("5000,10000,20000"), BENCH_BLOTTER_SUBSCRIBER_RATE
  * (the 100 subscribers' rate, 5000); BENCH_BLOTTER_TRACE=1 adds
- * each page's busy threads and its main thread's kinds of work (./blotter/threadTrace.ts).
+ * each page's busy threads, its main thread's kinds of work and its layouts (./blotter/threadTrace.ts);
+ * BENCH_BLOTTER_PHASES ("blotter,bare,subscribers"): which phases run (the blotter page alone, say,
+ * to try a change quickly; the ratio needs both pages).
  */
 import crypto from "node:crypto";
 import { spawn } from "node:child_process";
@@ -39,7 +41,7 @@ import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { tradeHistoryOf } from "../server/modules/tradeHistory/plugin.ts";
-import { agGridBundle, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
+import { agGridBundle, rowFlashAssets, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
 import { installPageProbe, type PageFigures } from "./blotter/pageProbe.ts";
 import { startThreadTrace } from "./blotter/threadTrace.ts";
 import { publishAtRate, SyntheticTrades, type SyntheticSymbol } from "./blotter/syntheticTrades.ts";
@@ -138,6 +140,7 @@ interface PhaseFigures {
 export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string; line: Line }): Promise<void> {
   const seconds = Number(process.env.BENCH_BLOTTER_SECONDS ?? 10);
   const rates = (process.env.BENCH_BLOTTER_RATES ?? "5000,10000,20000").split(",").map(Number);
+  const phases = (process.env.BENCH_BLOTTER_PHASES ?? "blotter,bare,subscribers").split(",");
   // `npm run bench -- blotter subscribers`: only the 100 subscribers in Node (no rate probe, no grid phases).
   const subscribersOnly = process.argv.slice(2).includes("subscribers");
   line(`== Trades Blotter: the real server streaming to headless Chromium, ${seconds} s per phase ==`);
@@ -296,6 +299,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
         const bareContext = await browser.newContext(contextOptions);
         await bareContext.addInitScript({ content: PROBE_SCRIPT });
         const bundle = agGridBundle();
+        const rowFlash = await rowFlashAssets();
         let bareHtml = "";
         await bareContext.route(`${base}${BARE_PAGE_PATH}`, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: bareHtml }));
         await bareContext.route(`${base}${BARE_SCRIPT_PATH}`, (route) => route.fulfill({ contentType: "text/javascript; charset=utf-8", body: bundle }));
@@ -358,90 +362,98 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
         for (const rate of rates) {
           line("");
           line(`${n(rate)} events/s:`);
-          const blotter = await measure(page, bytes, rate, async () => {
-            await page.goto("/apps/trades-blotter");
-            await page
-              .locator('[role="region"][aria-label="Trades"] .ag-grid-scrolling-container')
-              .waitFor({ state: "attached", timeout: 30_000 })
-              .catch(async (error: unknown) => {
-                const shot = path.join(os.tmpdir(), "toolbox-bench-blotter.png");
-                await page.screenshot({ path: shot }).catch(() => {});
-                const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, " ").slice(0, 400)).catch(() => "");
-                throw new Error(`the blotter's grid did not show (screenshot: ${shot}; the page says: ${text})`, { cause: error });
-              });
-            const box = await page.locator('[role="region"][aria-label="Trades"]').boundingBox();
-            if (box) viewport = { width: Math.round(box.width), height: Math.round(box.height) };
-          });
-          print("blotter", blotter);
-          bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE });
-          const bare = await measure(barePage, bareBytes, rate, async () => {
-            await barePage.goto(`${base}${BARE_PAGE_PATH}`);
-            await barePage.locator(".ag-grid-scrolling-container").waitFor({ state: "attached", timeout: 30_000 });
-          });
-          print("bare grid", bare);
-          const ratio = blotter.page.frames / blotter.page.seconds / (bare.page.frames / bare.page.seconds);
-          line(`  fps blotter / bare: ${ratio.toFixed(2)}× (target ≥ 0.9×)`);
+          const blotter = phases.includes("blotter")
+            ? await measure(page, bytes, rate, async () => {
+                await page.goto("/apps/trades-blotter");
+                await page
+                  .locator('[role="region"][aria-label="Trades"] .ag-grid-scrolling-container')
+                  .waitFor({ state: "attached", timeout: 30_000 })
+                  .catch(async (error: unknown) => {
+                    const shot = path.join(os.tmpdir(), "toolbox-bench-blotter.png");
+                    await page.screenshot({ path: shot }).catch(() => {});
+                    const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, " ").slice(0, 400)).catch(() => "");
+                    throw new Error(`the blotter's grid did not show (screenshot: ${shot}; the page says: ${text})`, { cause: error });
+                  });
+                const box = await page.locator('[role="region"][aria-label="Trades"]').boundingBox();
+                if (box) viewport = { width: Math.round(box.width), height: Math.round(box.height) };
+              })
+            : null;
+          if (blotter) print("blotter", blotter);
+          bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE, rowFlash });
+          const bare = phases.includes("bare")
+            ? await measure(barePage, bareBytes, rate, async () => {
+                await barePage.goto(`${base}${BARE_PAGE_PATH}`);
+                await barePage.locator(".ag-grid-scrolling-container").waitFor({ state: "attached", timeout: 30_000 });
+              })
+            : null;
+          if (bare) print("bare grid", bare);
+          if (blotter && bare) {
+            const ratio = blotter.page.frames / blotter.page.seconds / (bare.page.frames / bare.page.seconds);
+            line(`  fps blotter / bare: ${ratio.toFixed(2)}× (target ≥ 0.9×)`);
+          }
         }
         await barePage.close();
         await page.close();
       }
 
-      // 100 subscribers in Node.
-      const count = 100;
-      const slow = 10;
-      const rate = Number(process.env.BENCH_BLOTTER_SUBSCRIBER_RATE ?? 5000);
-      line("");
-      line(`${count} SSE subscribers in Node (${slow} of them stop reading after 1 s) at ${n(rate)} events/s:`);
-      const idle = process.memoryUsage();
-      const publisher = publishAtRate(running.app.bus, trades, rate);
-      const child = spawn(
-        process.execPath,
-        ["--import", "tsx", "bench/blotter/subscribers.ts"],
-        // In the environment, not on the command line (where `ps` would show the token).
-        {
-          stdio: ["pipe", "pipe", "inherit"],
-          env: { ...process.env, BENCH_SUBSCRIBERS: JSON.stringify({ url: `http://127.0.0.1:${port}/api/tradesBlotter/stream`, headers, count, slow }) },
-        },
-      );
-      const lines = readline.createInterface({ input: child.stdout });
-      // A server that cannot keep up may never answer every subscriber: give up after a minute, and say so.
-      const nextLine = () =>
-        Promise.race([
-          new Promise<string>((resolve) => lines.once("line", resolve)),
-          sleep(60_000).then(() => {
-            child.kill();
-            const m = process.memoryUsage();
-            throw new Error(`the subscribers' child got no answer within 60 s (server RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}): stopped`);
-          }),
-        ]);
-      const ready = JSON.parse(await nextLine()) as { statuses: number[] };
-      const ok = ready.statuses.filter((s) => s === 200).length;
-      await sleep(WARM_UP_MS);
-      child.stdin.write("start\n");
-      const serializedBefore = running.app.blotterStreams.stats().serialized;
-      const server = serverMeter(running);
-      await sleep(seconds * 1000);
-      const result = nextLine();
-      child.stdin.write("stop\n");
-      const done = JSON.parse(await result) as { seconds: number; bytes: number[] };
-      const figures = server.stop();
-      await publisher.stop();
-      const reading = done.bytes.slice(0, count - slow);
-      const stalled = done.bytes.slice(count - slow);
-      const perReader = reading.reduce((t, b) => t + b, 0) / reading.length / done.seconds;
-      const snapshots = figures.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0);
-      line(
-        `  ${ok} of ${count} streams open; ${kb(perReader)}/s per reading subscriber (min ${kb(Math.min(...reading) / done.seconds)}/s); ` +
-          `the stopped ones received ${kb(stalled.reduce((t, b) => t + b, 0) / stalled.length)} each in ${done.seconds.toFixed(0)} s`,
-      );
-      line(
-        `  server: CPU ${(figures.cpu * 100).toFixed(0)}% of a core, RSS ${mb(idle.rss)} before → ≤ ${mb(figures.rss)}, heap ${mb(idle.heapUsed)} → ≤ ${mb(figures.heap)}; ` +
-          `all streams' buffers ≤ ${kb(figures.held)} held, each buffer once (≤ ${kb(figures.buffered)} counted per stream; bound: a second of the channel's bytes, ${kb(running.ctx.config.blotterStream.maxBufferedBytes)}–${mb(running.ctx.config.blotterStream.maxBufferedBytesCap)} unsent per stream, ` +
-          `${mb(running.ctx.config.blotterStream.maxTotalBytes)} and ${n(running.ctx.config.blotterStream.maxTotalRows)} rows gathered per node), ≤ ${n(figures.pending)} rows gathered; ` +
-          `${snapshots} resynchronizing snapshots sent after a stream passed its bound, ${figures.streams.budgetResyncs} streams stopped and ${figures.streams.budgetEnds} ended for the node's budget; ${figures.streams.channels.length} channel(s), ` +
-          `${n(figures.streams.serialized - serializedBefore)} frames serialized in the window`,
-      );
-      await new Promise((r) => child.once("exit", r));
+      if (phases.includes("subscribers")) {
+        // 100 subscribers in Node.
+        const count = 100;
+        const slow = 10;
+        const rate = Number(process.env.BENCH_BLOTTER_SUBSCRIBER_RATE ?? 5000);
+        line("");
+        line(`${count} SSE subscribers in Node (${slow} of them stop reading after 1 s) at ${n(rate)} events/s:`);
+        const idle = process.memoryUsage();
+        const publisher = publishAtRate(running.app.bus, trades, rate);
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "bench/blotter/subscribers.ts"],
+          // In the environment, not on the command line (where `ps` would show the token).
+          {
+            stdio: ["pipe", "pipe", "inherit"],
+            env: { ...process.env, BENCH_SUBSCRIBERS: JSON.stringify({ url: `http://127.0.0.1:${port}/api/tradesBlotter/stream`, headers, count, slow }) },
+          },
+        );
+        const lines = readline.createInterface({ input: child.stdout });
+        // A server that cannot keep up may never answer every subscriber: give up after a minute, and say so.
+        const nextLine = () =>
+          Promise.race([
+            new Promise<string>((resolve) => lines.once("line", resolve)),
+            sleep(60_000).then(() => {
+              child.kill();
+              const m = process.memoryUsage();
+              throw new Error(`the subscribers' child got no answer within 60 s (server RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}): stopped`);
+            }),
+          ]);
+        const ready = JSON.parse(await nextLine()) as { statuses: number[] };
+        const ok = ready.statuses.filter((s) => s === 200).length;
+        await sleep(WARM_UP_MS);
+        child.stdin.write("start\n");
+        const serializedBefore = running.app.blotterStreams.stats().serialized;
+        const server = serverMeter(running);
+        await sleep(seconds * 1000);
+        const result = nextLine();
+        child.stdin.write("stop\n");
+        const done = JSON.parse(await result) as { seconds: number; bytes: number[] };
+        const figures = server.stop();
+        await publisher.stop();
+        const reading = done.bytes.slice(0, count - slow);
+        const stalled = done.bytes.slice(count - slow);
+        const perReader = reading.reduce((t, b) => t + b, 0) / reading.length / done.seconds;
+        const snapshots = figures.streams.each.reduce((t, c) => t + Math.max(0, c.snapshots - 1), 0);
+        line(
+          `  ${ok} of ${count} streams open; ${kb(perReader)}/s per reading subscriber (min ${kb(Math.min(...reading) / done.seconds)}/s); ` +
+            `the stopped ones received ${kb(stalled.reduce((t, b) => t + b, 0) / stalled.length)} each in ${done.seconds.toFixed(0)} s`,
+        );
+        line(
+          `  server: CPU ${(figures.cpu * 100).toFixed(0)}% of a core, RSS ${mb(idle.rss)} before → ≤ ${mb(figures.rss)}, heap ${mb(idle.heapUsed)} → ≤ ${mb(figures.heap)}; ` +
+            `all streams' buffers ≤ ${kb(figures.held)} held, each buffer once (≤ ${kb(figures.buffered)} counted per stream; bound: a second of the channel's bytes, ${kb(running.ctx.config.blotterStream.maxBufferedBytes)}–${mb(running.ctx.config.blotterStream.maxBufferedBytesCap)} unsent per stream, ` +
+            `${mb(running.ctx.config.blotterStream.maxTotalBytes)} and ${n(running.ctx.config.blotterStream.maxTotalRows)} rows gathered per node), ≤ ${n(figures.pending)} rows gathered; ` +
+            `${snapshots} resynchronizing snapshots sent after a stream passed its bound, ${figures.streams.budgetResyncs} streams stopped and ${figures.streams.budgetEnds} ended for the node's budget; ${figures.streams.channels.length} channel(s), ` +
+            `${n(figures.streams.serialized - serializedBefore)} frames serialized in the window`,
+        );
+        await new Promise((r) => child.once("exit", r));
+      }
     } finally {
       await browser?.close();
       await running.close();

@@ -12,12 +12,14 @@
  * frame applier paces it (the next no sooner than 3× the last one's time, 50–250 ms); a frame
  * updates the model and calls `refreshInfiniteCache()`, and the grid's datasource answers the
  * blocks it asks for from the model (the sort model is ignored: the benchmark never sorts).
- * The infinite model flashes nothing itself, so each answer flashes (`flashCells`) the rows that
- * arrived since the previous frame among the rows drawn; not after a snapshot. It counts what it applies in
+ * The infinite model flashes nothing itself: new and changed rows flash as the blotter's do, as
+ * whole rows, with the blotter's own code (app/features/trades-blotter/rowFlash.ts, its types
+ * stripped, and rowFlash.css); not after a snapshot. It counts what it applies in
  * `window.__blotterStats`, as the blotter does (a frame as a transaction).
  */
 import fs from "node:fs";
 import path from "node:path";
+import { transformWithEsbuild } from "vite";
 import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS } from "../../app/features/trades-blotter/frameApplier.ts";
 
 export const BARE_PAGE_PATH = "/__bench/bare-grid.html";
@@ -27,12 +29,30 @@ export function agGridBundle(): string {
   return fs.readFileSync(path.resolve("node_modules/ag-grid-community/dist/ag-grid-community.min.js"), "utf8");
 }
 
-export function barePageHtml(options: { headers: Record<string, string>; width: number; height: number; timeZone: string }): string {
-  const config = JSON.stringify(options);
+/** The blotter's row flash for the bare page: its style, and its script as `window.__rowFlash`. */
+export async function rowFlashAssets(): Promise<string> {
+  const dir = path.resolve("app/features/trades-blotter");
+  const css = fs.readFileSync(path.join(dir, "rowFlash.css"), "utf8");
+  const file = path.join(dir, "rowFlash.ts");
+  const { code } = await transformWithEsbuild(fs.readFileSync(file, "utf8"), file, { format: "iife", globalName: "__rowFlash", target: "es2022" });
+  return `<style>${css}</style>\n<script>${code}</script>`;
+}
+
+export function barePageHtml(options: {
+  headers: Record<string, string>;
+  width: number;
+  height: number;
+  timeZone: string;
+  /** rowFlashAssets() */
+  rowFlash: string;
+}): string {
+  const { rowFlash, ...rest } = options;
+  const config = JSON.stringify(rest);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bare AG Grid (benchmark baseline)</title>
 <style>html,body{margin:0;font:13px system-ui,sans-serif}#grid{margin:16px}</style>
-<script src="${BARE_SCRIPT_PATH}"></script></head>
+<script src="${BARE_SCRIPT_PATH}"></script>
+${rowFlash}</head>
 <body><div id="grid"></div>
 <script>
 (() => {
@@ -78,18 +98,15 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
   let byKey = new Map();
   let sorted = [];
   let seq = 0;
-  // Rows with a larger "s" than this are new or changed since the grid last showed the model: flashed.
+  // Rows with a larger "s" than this are new or changed since the grid last showed the model: they flash.
   let flashAbove = 0;
+  const flash = window.__rowFlash.createRowFlash((row) => row.s, () => api.setGridOption("rowClassRules", flash.rules));
   const newestFirst = (a, b) => b.time - a.time || b.s - a.s;
   const datasource = {
     // The benchmark never sorts: the sort model is ignored, the rows stay newest first.
     getRows(params) {
       const rows = sorted.slice(params.startRow, params.endRow);
       params.successCallback(rows, sorted.length);
-      // The infinite model draws refreshed rows as new ones and flashes nothing itself.
-      // As the blotter: only the rows drawn can flash.
-      const rowNodes = params.api.getRenderedNodes().filter((node) => node.data && node.data.s > flashAbove);
-      if (rowNodes.length > 0) params.api.flashCells({ rowNodes });
     },
   };
   const api = agGrid.createGrid(el, {
@@ -107,9 +124,12 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     maxBlocksInCache: 10,
     datasource,
     getRowId: (x) => x.data.key,
+    rowClassRules: flash.rules,
   });
   const stats = window.__blotterStats;
   function snapshot(rows) {
+    // What a snapshot shows is not new: it flashes nothing.
+    flash.refreshing(seq, false);
     byKey = new Map();
     for (const r of rows) {
       r.s = ++seq;
@@ -117,13 +137,13 @@ export function barePageHtml(options: { headers: Record<string, string>; width: 
     }
     while (byKey.size > MAX_ROWS) byKey.delete(byKey.keys().next().value);
     sorted = [...byKey.values()].sort(newestFirst);
-    // What a snapshot shows is not new: no flash until the next frame.
     flashAbove = seq;
     api.refreshInfiniteCache();
     if (stats) { stats.resets++; stats.added += sorted.length; }
   }
   function frame(rows) {
     flashAbove = seq;
+    flash.refreshing(seq, true);
     let added = 0, updated = 0, removed = 0;
     const isNew = new Set();
     for (const r of rows) {

@@ -12,7 +12,14 @@ interface TraceEvent {
   pid: number;
   tid: number;
   dur?: number;
-  args?: { name?: string };
+  /** The thread's own time in the event (CPU time, without the time it waited for a core). */
+  tdur?: number;
+  args?: {
+    name?: string;
+    beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean };
+    endData?: { rootNode?: number };
+    elementCount?: number;
+  };
 }
 
 /** The work the main thread's tasks are made of, as DevTools names it. */
@@ -62,21 +69,49 @@ export async function startThreadTrace(page: Page): Promise<ThreadTrace> {
       }
       const renderer = [...mainBusy].sort((a, b) => b[1] - a[1])[0]?.[0];
       const busy = new Map<string, number>();
+      const cpu = new Map<string, number>();
       const main = new Map<string, number>();
+      const mainCpu = new Map<string, number>();
+      // Each layout's size (Chromium's own counts): how many objects were dirty of how many, and
+      // whether it was partial (from a relayout boundary below the document).
+      const layouts = { count: 0, ms: 0, dirty: 0, total: 0, partial: 0 };
+      const styles = { count: 0, ms: 0, elements: 0 };
       for (const e of events) {
         if (e.ph !== "X" || String(e.pid) !== renderer) continue;
         const thread = names.get(`${e.pid}:${e.tid}`) ?? `thread ${e.tid}`;
         const ms = (e.dur ?? 0) / 1000;
-        if (e.name === "ThreadControllerImpl::RunTask" || e.name === "RunTask") busy.set(thread, (busy.get(thread) ?? 0) + ms);
-        if (thread === "CrRendererMain" && MAIN_KINDS.includes(e.name)) main.set(e.name, (main.get(e.name) ?? 0) + ms);
+        if (e.name === "ThreadControllerImpl::RunTask" || e.name === "RunTask") {
+          busy.set(thread, (busy.get(thread) ?? 0) + ms);
+          cpu.set(thread, (cpu.get(thread) ?? 0) + (e.tdur ?? 0) / 1000);
+        }
+        if (thread === "CrRendererMain" && MAIN_KINDS.includes(e.name)) {
+          main.set(e.name, (main.get(e.name) ?? 0) + ms);
+          mainCpu.set(e.name, (mainCpu.get(e.name) ?? 0) + (e.tdur ?? 0) / 1000);
+        }
+        if (thread === "CrRendererMain" && e.name === "UpdateLayoutTree") {
+          styles.count++;
+          styles.ms += ms;
+          styles.elements += e.args?.elementCount ?? 0;
+        }
+        if (thread === "CrRendererMain" && e.name === "Layout") {
+          layouts.count++;
+          layouts.ms += ms;
+          layouts.dirty += e.args?.beginData?.dirtyObjects ?? 0;
+          layouts.total += e.args?.beginData?.totalObjects ?? 0;
+          if (e.args?.beginData?.partialLayout) layouts.partial++;
+        }
       }
+      const each = (v: number) => (layouts.count ? v / layouts.count : 0);
+      const layoutLine =
+        `${(layouts.count / seconds).toFixed(1)}/s, ${each(layouts.ms).toFixed(2)} ms each, ` +
+        `${Math.round(each(layouts.dirty))} of ${Math.round(each(layouts.total))} objects dirty, ${Math.round(100 * each(layouts.partial))}% partial; style recalculations: ${(styles.count / seconds).toFixed(1)}/s, ${(styles.count ? styles.ms / styles.count : 0).toFixed(2)} ms each, ${Math.round(styles.count ? styles.elements / styles.count : 0)} elements`;
       const pct = (ms: number) => `${Math.round(ms / seconds / 10)}%`;
       const threads = [...busy]
         .sort((a, b) => b[1] - a[1])
         .slice(0, 6)
-        .map(([t, ms]) => `${t} ${pct(ms)}`);
-      const kinds = [...main].sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${pct(ms)}`);
-      return `busy: ${threads.join(", ")}; main thread: ${kinds.join(", ")}; main thread's script by function (self): ${scriptShares(profile)}; by entry (inclusive, two levels): ${entryShares(profile)}`;
+        .map(([t, ms]) => `${t} ${pct(ms)} (CPU ${pct(cpu.get(t) ?? 0)})`);
+      const kinds = [...main].sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${pct(ms)} (CPU ${pct(mainCpu.get(k) ?? 0)})`);
+      return `busy: ${threads.join(", ")}; main thread: ${kinds.join(", ")}; layouts: ${layoutLine}; main thread's script by function (self): ${scriptShares(profile)}; by entry (inclusive, two levels): ${entryShares(profile)}`;
     },
   };
 }

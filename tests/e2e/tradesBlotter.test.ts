@@ -113,11 +113,20 @@ describe("the Trades Blotter as a dealer uses it", () => {
     // Then trades as they happen (a few a second on each server).
     const before = await statusCount(page, "rows");
     await expect.poll(() => statusCount(page, "rows"), { timeout: 30_000 }).toBeGreaterThan(before);
-    // New rows flash (AG Grid's flash classes, set by the page for the rows that arrived since it last drew).
-    const flashing = page.locator(
-      '[role="region"][aria-label="Trades"] .ag-cell-data-changed, [role="region"][aria-label="Trades"] .ag-cell-data-changed-animation',
-    );
-    await expect.poll(() => flashing.count(), { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    // New rows flash: the page lights the rows that arrived since it last drew (rowFlash.ts), in
+    // the grid's colour for a changed value (rowFlash.css).
+    const flashing = () =>
+      page.evaluate(() => {
+        const lit = [...document.querySelectorAll<HTMLElement>('[role="region"][aria-label="Trades"] .ag-row.tb-row-fresh')];
+        if (lit.length === 0) return 0;
+        const probe = document.createElement("span");
+        probe.style.backgroundColor = "var(--ag-value-change-value-highlight-background-color)";
+        lit[0]!.append(probe);
+        const colour = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return lit.filter((row) => getComputedStyle(row).backgroundColor === colour).length;
+      });
+    await expect.poll(flashing, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
 
     // Streaming, cell text cannot be selected (rows move under the pointer); paused, it can (a dealer copies a login).
     // Read as the browser applies it (the cell's computed user-select): a double-click's word selection

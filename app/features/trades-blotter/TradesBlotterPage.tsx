@@ -42,6 +42,7 @@ import type { BlotterStreamState } from "./blotterStreamCore";
 import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
 import { createFramePacer } from "./frameApplier";
+import { createRowFlash } from "./rowFlash";
 import { createLiveDatasource } from "./liveDatasource";
 import type { LiveRow } from "./liveRowModel";
 import { throttleLatest } from "./throttleLatest";
@@ -301,16 +302,23 @@ function LiveBlotter({
   // the stream itself restarts with the filters (a new snapshot).
   useEffect(() => {
     if (!gridApi) return;
-    /** The highest arrival number the grid has shown, and the one above which the rows it reads now flash. */
+    /** The highest arrival number the grid has shown. */
     let shown = 0;
-    let flashAfter = Number.POSITIVE_INFINITY;
+    // New and changed rows flash, as whole rows (AG Grid's cell change flash sees nothing in this
+    // row model: a refresh draws every row as new).
+    const flash = createRowFlash<BlotterRow>(
+      (row) => (row as LiveRow).s,
+      // Setting the rules again has the grid read them again for the rows drawn.
+      () => gridApi.setGridOption("rowClassRules", flash.rules),
+    );
+    gridApi.setGridOption("rowClassRules", flash.rules);
     let change = { added: 0, updated: 0, removed: 0, reset: false };
     let empty: boolean | null = null;
     // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came.
     const pacer = createFramePacer({
       run: () => {
         // After a snapshot nothing flashes: every row would.
-        flashAfter = change.reset ? Number.POSITIVE_INFINITY : shown;
+        flash.refreshing(shown, !change.reset);
         countGridChange(change);
         change = { added: 0, updated: 0, removed: 0, reset: false };
         gridApi.refreshInfiniteCache();
@@ -337,11 +345,6 @@ function LiveBlotter({
     });
     const datasource = createLiveDatasource(s, (answer, tookMs) => {
       const started = performance.now();
-      // New and changed rows flash (AG Grid's cell change flash sees nothing in this row model:
-      // a refresh draws every row as new).
-      // Only the rows drawn can flash: those are a screenful, where the blocks read can be many.
-      const fresh = gridApi.getRenderedNodes().filter((node) => node.data && (node.data as LiveRow).s > flashAfter);
-      if (fresh.length > 0) gridApi.flashCells({ rowNodes: fresh });
       shown = Math.max(shown, answer.seq);
       if (empty !== (answer.rowCount === 0)) {
         empty = answer.rowCount === 0;
@@ -356,6 +359,7 @@ function LiveBlotter({
     return () => {
       s.close();
       pacer.dispose();
+      flash.dispose();
       panel.dispose();
       stream.current = null;
       rowsOf.current = null;

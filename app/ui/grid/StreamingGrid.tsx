@@ -94,9 +94,14 @@ export function StreamingGrid<T>({ label, columnDefs, stateKey, options, selecta
   }, [api, selectableText]);
 
   if (!ready) return <GridSkeleton label={label} className={className} />;
+  // The grid's box is contained (its size set from outside, its layout and paint its own), so the
+  // browser lays out a refresh's rows from there instead of from the page's root through every
+  // grid and flex box around it: the blotter's layouts took 11–22 ms where the bare grid page's
+  // took 5–7 (docs/benchmarks.md, 2026-11-24). On the outer box it would not do: a grid or flex
+  // item is never where Chromium starts a layout.
   return (
     <div className={cn("h-[32rem] w-full", className)} role="region" aria-label={label}>
-      <div ref={host} className="h-full w-full" />
+      <div ref={host} className="h-full w-full [contain:strict]" />
     </div>
   );
 }

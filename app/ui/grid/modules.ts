@@ -2,7 +2,6 @@ import {
   CellStyleModule,
   ClientSideRowModelApiModule,
   ClientSideRowModelModule,
-  HighlightChangesModule,
   ColumnApiModule,
   InfiniteRowModelModule,
   ModuleRegistry,
@@ -25,13 +24,12 @@ export function registerGridModules() {
   registered = true;
   ModuleRegistry.registerModules([
     ClientSideRowModelModule,
-    // Transactions and walking the rows, and flashing changed rows.
+    // Transactions and walking the rows.
     ClientSideRowModelApiModule,
-    HighlightChangesModule,
     // The historical blotter's server-side paging and the live blotter's rows from its worker (decision 0059).
     InfiniteRowModelModule,
-    // The rows drawn (the live blotter flashes the new ones) and drawing rows again (StreamingGrid's
-    // text selection): without it those calls only log AG Grid's error #200 in production.
+    // Drawing rows again (StreamingGrid's text selection): without it the call only logs AG Grid's
+    // error #200 in production.
     RowApiModule,
     ColumnApiModule,
     CellStyleModule,
