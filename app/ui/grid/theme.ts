@@ -23,6 +23,9 @@ export const gridTheme = themeQuartz.withParams({
   oddRowBackgroundColor: "color-mix(in oklch, var(--tb-subtle) 45%, transparent)",
   rowHoverColor: "color-mix(in oklch, var(--tb-primary) 7%, transparent)",
   selectedRowBackgroundColor: "color-mix(in oklch, var(--tb-primary) 12%, transparent)",
+  // A new or changed row stays lit for a second (the live blotter's rowFlash.css): a calm tint
+  // that reads apart from hover and selection, with the row's text as legible as on any row.
+  valueChangeValueHighlightBackgroundColor: "color-mix(in oklch, var(--tb-warning) 20%, transparent)",
   inputFocusBorder: { color: "var(--tb-primary)" },
   rangeSelectionBorderColor: "var(--tb-primary)",
   wrapperBorderRadius: 8,
