@@ -6,7 +6,9 @@
  *    does not wait for them: it reads the database and applies on top, in order, the events the
  *    writer holds and has not written yet (`pendingEvents`, taken just before the read; applying one
  *    the database already has changes nothing). A snapshot taken at bus sequence S then holds every
- *    event up to S this node delivered to the store. The stream completes it with the events it
+ *    event up to S this node delivered to the store; the stream lays over it the positions this
+ *    node saw change lately, for what another node's writer holds (tradesBlotter/stream.ts,
+ *    `withRecentChanges`). The stream completes it with the events it
  *    handles while it is read (server/modules/tradesBlotter/stream.ts), which also repair a position
  *    an older held event would set back.
  *  - It waits for a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a

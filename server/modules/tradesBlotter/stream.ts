@@ -77,6 +77,13 @@ export interface BlotterStreamOptions {
   recentDeals?: number;
   /** Open positions in one snapshot at most (the most recent); 20,000. */
   snapshotPositions?: number;
+  /**
+   * Positions whose latest state this node keeps per platform, from the bus, to lay over the store's
+   * in a snapshot (the most recently changed; kept 5 minutes at most); 50,000, the trade history
+   * writer's queue bound (TRADE_HISTORY_MAX_QUEUED_EVENTS' default): no node's writer holds more
+   * events it has not written.
+   */
+  recentPositions?: number;
   heartbeatMs?: number;
 }
 
@@ -145,8 +152,11 @@ export const BLOTTER_STREAM_DEFAULTS: Required<BlotterStreamOptions> = {
   appsRecheckMs: 5_000,
   recentDeals: 500,
   snapshotPositions: 20_000,
+  recentPositions: 50_000,
   heartbeatMs: 15_000,
 };
+/** How long the node keeps a position's latest state from the bus, at most. */
+const RECENT_POSITION_MS = 5 * 60_000;
 /** Symbols are read from the platform again after this long (contract sizes rarely change). */
 const FACTS_TTL_MS = 10 * 60_000;
 /** A frame without rows, only to move the client's last id on, at most this often. */
@@ -198,11 +208,21 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   const facts = new Map<string, PlatformFacts>();
   const loading = new Map<string, Promise<PlatformFacts>>();
   const recent = new Map<string, Deal[]>();
+  /**
+   * Per platform, each recently changed position's latest state as this node saw it on the bus
+   * (null: closed), least recently changed first. The store's writers share the bus's events
+   * between the nodes (one durable consumer), and a snapshot's open positions read from the store
+   * lack what another node's writer holds and has not written yet (seconds under a flood); this
+   * node saw those events too. Each entry is the newest state of its position, so laying them over
+   * the store's never sets one back.
+   */
+  const touched = new Map<string, Map<string, { position: Position | null; at: number }>>();
   const nodeSubscription = bus.subscribe({ types: ["trade", "platformRemoved"] }, (message) => {
     const event = message.event;
     if (event.type === "platformRemoved") {
       facts.delete(event.platformId);
       recent.delete(event.platformId);
+      touched.delete(event.platformId);
       return;
     }
     const trade = event.event;
@@ -213,12 +233,39 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       if (list.length > o.recentDeals * 2) list.splice(0, list.length - o.recentDeals);
       recent.set(event.platformId, list);
     }
+    if (trade.type === "positionOpened" || trade.type === "positionModified" || trade.type === "positionClosed") {
+      let positions = touched.get(event.platformId);
+      if (!positions) touched.set(event.platformId, (positions = new Map<string, { position: Position | null; at: number }>()));
+      const now = Date.now();
+      // Deleted first, so that the map's order stays the order of the latest changes.
+      positions.delete(trade.position.id);
+      positions.set(trade.position.id, { position: trade.type === "positionClosed" ? null : trade.position, at: now });
+      for (const [id, entry] of positions) {
+        if (positions.size <= o.recentPositions && now - entry.at < RECENT_POSITION_MS) break;
+        positions.delete(id);
+      }
+    }
   });
+
+  /** The store's open positions with this node's latest states of the positions changed lately laid over. */
+  const withRecentChanges = (platformId: string, stored: Position[]): Position[] => {
+    const changed = touched.get(platformId);
+    if (!changed || changed.size === 0) return stored;
+    const open = new Map(stored.map((p) => [p.id, p]));
+    const since = Date.now() - RECENT_POSITION_MS;
+    for (const [id, { position, at }] of changed) {
+      // A quiet platform's are not dropped as they age (nothing comes to drop them): skipped here.
+      if (at < since) continue;
+      if (position) open.set(id, position);
+      else open.delete(id);
+    }
+    return [...open.values()];
+  };
 
   const snapshots = {
     async openPositions(organizationId: string, platformId: string): Promise<Position[]> {
       const stored = await deps.snapshots?.openPositions(organizationId, platformId, o.snapshotPositions);
-      if (stored) return stored;
+      if (stored) return withRecentChanges(platformId, stored);
       const connector = await deps.platforms.connectorFor(organizationId, platformId);
       return connector.openPositions();
     },

@@ -1,0 +1,143 @@
+/**
+ * The live blotter on two Toolbox nodes sharing one database and one NATS JetStream stream (the
+ * real server). The trade history's writers share the bus's trade events between the nodes (one
+ * durable consumer): a snapshot read on one node from the store lacks what the other node's writer
+ * holds and has not written yet. Every node sees every event on the bus, so it lays the latest
+ * state of the positions changed lately over the store's (server/modules/tradesBlotter/stream.ts).
+ *
+ * Here node 2's store is stopped, so every trade event goes to node 1's writer, whose statements
+ * are held: nothing of the trades below reaches the database while node 2 reads its snapshot.
+ */
+import crypto from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { BlotterRow } from "../../core/schemas/blotterLive.ts";
+import type { TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import { lotsToVolume } from "../../core/trading/index.ts";
+import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
+import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { natsTestStream, type TestStream } from "../helpers/natsBus.ts";
+import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
+import { signUp } from "./support/fixtures.ts";
+import { sseReader } from "./support/sse.ts";
+import { startPlatformsApp, waitFor, type PlatformsApp, type TestDatabase } from "./platformsHarness.ts";
+
+describeDb("the live blotter across two nodes on one NATS bus", () => {
+  let database: TestDatabase;
+  let stream: TestStream;
+  let node1: PlatformsApp;
+  let node2: PlatformsApp;
+  let node2Url: string;
+  /** While set, every statement node 1 sends with `execute` (its writer's, its backfills') waits for it. */
+  let held: Promise<void> | null = null;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    stream = await natsTestStream();
+    const slow = new Proxy(database.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== "function") return value;
+        if (property !== "execute") return value.bind(target);
+        return async (...args: unknown[]) => {
+          while (held) await held;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    node1 = await startPlatformsApp({ database: { ...database, db: slow }, bus: await stream.bus() });
+    node2 = await startPlatformsApp({ database, bus: await stream.bus() });
+    node2Url = await node2.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    held = null;
+    await node1?.close();
+    await node2?.close();
+    await stream?.drop();
+    await database?.drop();
+  });
+
+  it("a snapshot read on one node holds the open positions another node's writer has not written yet", async () => {
+    const tokens = await tokenFactory(node1.ctx);
+    const dealer = newPerson("Dealer");
+    const organizationId = await signUp(node1, tokens, dealer);
+    const headers = apiHeaders(await tokens.mint(dealer), organizationId);
+    const created = await node1.call({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT5", name: "Across nodes", timeZone: "UTC", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const platformId = created.json<{ id: string }>().id;
+    await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", "node 1's feed");
+    await waitFor(async () => {
+      const res = await node1.call({ url: `/api/tradePlatforms/${platformId}/trade-history`, headers });
+      return res.json<TradeHistorySync>().status === "live";
+    }, "the platform's history backfilled");
+    const assigned = await node1.call({
+      method: "PUT",
+      url: `/api/tradePlatforms/${platformId}/apps`,
+      headers,
+      payload: [{ app: "tradesBlotter", enabled: true }],
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
+    const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+
+    // From here every trade event goes to node 1's writer. A position it writes, then it cannot write.
+    await tradeHistoryOf(node2.ctx)!.stop();
+    const writer = tradeHistoryOf(node1.ctx)!;
+    const buy = async () =>
+      (await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) })).positionId;
+    const early = await buy();
+    await waitFor(async () => {
+      await writer.settled();
+      const found = await node2.ctx.database.db.query.tradePositions.findFirst({
+        where: (p, { and, eq }) => and(eq(p.platformId, platformId), eq(p.positionId, early)),
+      });
+      return found !== undefined;
+    }, "the first position stored");
+    let letThrough!: () => void;
+    held = new Promise((resolve) => (letThrough = resolve));
+    try {
+      const seenOnNode2: string[] = [];
+      const watch = node2.app.bus.subscribe({ types: ["trade"], organizationId }, ({ event }) => {
+        if (event.event.type === "positionOpened" || event.event.type === "positionClosed") seenOnNode2.push(event.event.position.id);
+      });
+      // Three opened, one of them closed, and the stored one closed.
+      const opened = [await buy(), await buy(), await buy()];
+      await connector.closePosition({ requestId: crypto.randomUUID(), positionId: opened[0]! });
+      await connector.closePosition({ requestId: crypto.randomUUID(), positionId: early });
+      await waitFor(async () => seenOnNode2.length >= 5, "the trades on node 2's bus");
+      watch.close();
+      await waitFor(async () => writer.pendingEvents(platformId).length >= 5, "the trades held by node 1's writer");
+      const stored = (await node2.ctx.database.db.query.tradePositions.findMany({ where: (p, { eq }) => eq(p.platformId, platformId) })).map(
+        (p) => p.positionId,
+      );
+      expect(stored).toContain(early);
+      expect(stored).not.toContain(opened[1]);
+
+      const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
+      expect(res.status).toBe(200);
+      const sse = sseReader(res.body!);
+      try {
+        const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "node 2's snapshot");
+        const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
+        const open = (await connector.openPositions()).map((p) => `p:${platformId}:${p.id}`);
+        // The stored ones but the one closed, and the two still open.
+        expect(open).toHaveLength(stored.length - 1 + 2);
+        expect(
+          rows
+            .filter((r) => r.kind === "position")
+            .map((r) => r.key)
+            .sort(),
+        ).toEqual(open.sort());
+      } finally {
+        await sse.cancel();
+      }
+    } finally {
+      held = null;
+      letThrough();
+    }
+  });
+});
