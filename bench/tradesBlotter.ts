@@ -41,7 +41,7 @@ import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { tradeHistoryOf } from "../server/modules/tradeHistory/plugin.ts";
-import { agGridBundle, rowFlashAssets, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
+import { agGridBundle, barePageAssets, BARE_PAGE_PATH, BARE_SCRIPT_PATH, barePageHtml } from "./blotter/barePage.ts";
 import { installPageProbe, type PageFigures } from "./blotter/pageProbe.ts";
 import { startThreadTrace } from "./blotter/threadTrace.ts";
 import { publishAtRate, SyntheticTrades, type SyntheticSymbol } from "./blotter/syntheticTrades.ts";
@@ -299,7 +299,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
         const bareContext = await browser.newContext(contextOptions);
         await bareContext.addInitScript({ content: PROBE_SCRIPT });
         const bundle = agGridBundle();
-        const rowFlash = await rowFlashAssets();
+        const bareAssets = await barePageAssets();
         let bareHtml = "";
         await bareContext.route(`${base}${BARE_PAGE_PATH}`, (route) => route.fulfill({ contentType: "text/html; charset=utf-8", body: bareHtml }));
         await bareContext.route(`${base}${BARE_SCRIPT_PATH}`, (route) => route.fulfill({ contentType: "text/javascript; charset=utf-8", body: bundle }));
@@ -379,7 +379,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
               })
             : null;
           if (blotter) print("blotter", blotter);
-          bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE, rowFlash });
+          bareHtml = barePageHtml({ headers, width: viewport.width, height: viewport.height, timeZone: TIME_ZONE, assets: bareAssets });
           const bare = phases.includes("bare")
             ? await measure(barePage, bareBytes, rate, async () => {
                 await barePage.goto(`${base}${BARE_PAGE_PATH}`);

@@ -8,8 +8,8 @@
  * organization) and holds the model itself, on its main thread: at most 20,000 rows
  * (STREAM_MAX_ROWS, the first added leaving first), kept newest first by time by merging each
  * frame's rows in (not by sorting every row again), each row stamped with its arrival sequence.
- * What arrives is coalesced per row and applied at an animation frame, paced as the blotter's
- * frame applier paces it (the next no sooner than 3× the last one's time, 50–250 ms); a frame
+ * What arrives is coalesced per row and applied at an animation frame, paced by the blotter's
+ * frame applier's own `applyGap` (the next no sooner than 3× the last one's time, 50–250 ms); a frame
  * updates the model and calls `refreshInfiniteCache()`, and the grid's datasource answers the
  * blocks it asks for from the model (the sort model is ignored: the benchmark never sorts).
  * The infinite model flashes nothing itself: new and changed rows flash as the blotter's do, as
@@ -20,7 +20,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { transformWithEsbuild } from "vite";
-import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS } from "../../app/features/trades-blotter/frameApplier.ts";
 
 export const BARE_PAGE_PATH = "/__bench/bare-grid.html";
 export const BARE_SCRIPT_PATH = "/__bench/ag-grid-community.min.js";
@@ -29,13 +28,20 @@ export function agGridBundle(): string {
   return fs.readFileSync(path.resolve("node_modules/ag-grid-community/dist/ag-grid-community.min.js"), "utf8");
 }
 
-/** The blotter's row flash for the bare page: its style, and its script as `window.__rowFlash`. */
-export async function rowFlashAssets(): Promise<string> {
-  const dir = path.resolve("app/features/trades-blotter");
-  const css = fs.readFileSync(path.join(dir, "rowFlash.css"), "utf8");
-  const file = path.join(dir, "rowFlash.ts");
-  const { code } = await transformWithEsbuild(fs.readFileSync(file, "utf8"), file, { format: "iife", globalName: "__rowFlash", target: "es2022" });
-  return `<style>${css}</style>\n<script>${code}</script>`;
+/**
+ * One of the blotter's own modules, which import nothing, for a page: its types stripped (Vite's
+ * esbuild), as `window.__<name>`. The pages then run the blotter's code, not a copy of it.
+ */
+export async function blotterModuleScript(name: "rowFlash" | "frameApplier"): Promise<string> {
+  const file = path.resolve("app/features/trades-blotter", `${name}.ts`);
+  const { code } = await transformWithEsbuild(fs.readFileSync(file, "utf8"), file, { format: "iife", globalName: `__${name}`, target: "es2022" });
+  return `<script>${code}</script>`;
+}
+
+/** What the bare page runs of the blotter's own: the row flash (its script and style) and the refresh pacing. */
+export async function barePageAssets(): Promise<string> {
+  const css = fs.readFileSync(path.resolve("app/features/trades-blotter/rowFlash.css"), "utf8");
+  return `<style>${css}</style>\n${await blotterModuleScript("rowFlash")}\n${await blotterModuleScript("frameApplier")}`;
 }
 
 export function barePageHtml(options: {
@@ -43,16 +49,16 @@ export function barePageHtml(options: {
   width: number;
   height: number;
   timeZone: string;
-  /** rowFlashAssets() */
-  rowFlash: string;
+  /** barePageAssets() */
+  assets: string;
 }): string {
-  const { rowFlash, ...rest } = options;
+  const { assets, ...rest } = options;
   const config = JSON.stringify(rest);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Bare AG Grid (benchmark baseline)</title>
 <style>html,body{margin:0;font:13px system-ui,sans-serif}#grid{margin:16px}</style>
 <script src="${BARE_SCRIPT_PATH}"></script>
-${rowFlash}</head>
+${assets}</head>
 <body><div id="grid"></div>
 <script>
 (() => {
@@ -174,7 +180,7 @@ ${rowFlash}</head>
     if (stats) { stats.transactions++; stats.added += added; stats.updated += updated; stats.removed += removed; }
   }
   // As the blotter's frame applier does: what arrived is coalesced per row and applied at an
-  // animation frame, the next no sooner than ${GAP_PER_APPLY_MS}x as long as the last took (${APPLY_MIN_GAP_MS} to ${APPLY_MAX_GAP_MS} ms).
+  // animation frame, the next no sooner than its applyGap says (a multiple of what the last took, bounded).
   let pending = new Map();
   let nextAt = 0;
   let scheduled = false;
@@ -187,7 +193,7 @@ ${rowFlash}</head>
       frame(rows);
     }
     const ended = performance.now();
-    nextAt = ended + Math.min(${APPLY_MAX_GAP_MS}, Math.max(${APPLY_MIN_GAP_MS}, ${GAP_PER_APPLY_MS} * (ended - started)));
+    nextAt = ended + window.__frameApplier.applyGap(ended - started);
   }
   function schedule() {
     if (scheduled) return;

@@ -23,7 +23,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "playwright-core";
-import { agGridBundle } from "./barePage.ts";
+import { agGridBundle, blotterModuleScript } from "./barePage.ts";
 
 const FIELDS = [
   "time",
@@ -46,11 +46,12 @@ const FIELDS = [
   "comment",
 ];
 
-function pageHtml(): string {
+function pageHtml(pacing: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>AG Grid row models (benchmark)</title>
 <style>html,body{margin:0;height:100%}#grid{height:700px;width:1400px}</style>
-<script src="/ag-grid-community.min.js"></script></head><body><div id="grid"></div><script>
+<script src="/ag-grid-community.min.js"></script>
+${pacing}</head><body><div id="grid"></div><script>
 const params = new URLSearchParams(location.search);
 const MODE = params.get("mode");
 const RATE = Number(params.get("rate"));
@@ -109,7 +110,7 @@ const update = () => {
   const took = performance.now() - started;
   stats.updates++;
   stats.updateMs += took;
-  setTimeout(update, Math.min(250, Math.max(50, 3 * took)));
+  setTimeout(update, window.__frameApplier.applyGap(took));
 };
 setTimeout(update, 50);
 </script></body></html>`;
@@ -126,7 +127,7 @@ interface Figures {
 export async function rowModelsBench({ line }: { line: (text: string) => void }): Promise<void> {
   const seconds = Number(process.env.BENCH_ROW_MODELS_SECONDS ?? 10);
   const rates = (process.env.BENCH_ROW_MODELS_RATES ?? "5000,20000").split(",").map(Number);
-  const html = pageHtml();
+  const html = pageHtml(await blotterModuleScript("frameApplier"));
   const bundle = agGridBundle();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
