@@ -15,6 +15,7 @@ import type { TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
 import { lotsToVolume } from "../../core/trading/index.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { withExecuteHook } from "../helpers/executeHook.ts";
 import { natsTestStream, type TestStream } from "../helpers/natsBus.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
 import { signUp } from "./support/fixtures.ts";
@@ -33,16 +34,8 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     stream = await natsTestStream();
-    const slow = new Proxy(database.db, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (property !== "execute") return value.bind(target);
-        return async (...args: unknown[]) => {
-          while (held) await held;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
+    const slow = withExecuteHook(database.db, async () => {
+      while (held) await held;
     });
     node1 = await startPlatformsApp({ database: { ...database, db: slow }, bus: await stream.bus() });
     node2 = await startPlatformsApp({ database, bus: await stream.bus() });

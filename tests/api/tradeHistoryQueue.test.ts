@@ -12,8 +12,7 @@
  * one another), a stream could get nothing for minutes (docs/benchmarks.md, 2026-11-23).
  */
 import crypto from "node:crypto";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BlotterRow } from "../../core/schemas/blotterLive.ts";
@@ -26,6 +25,7 @@ import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
 import { tradeDeals } from "../../server/db/schema.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
+import { withExecuteHook } from "../helpers/executeHook.ts";
 import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
 import { signUp } from "./support/fixtures.ts";
@@ -33,7 +33,6 @@ import { sseReader } from "./support/sse.ts";
 
 const BOUND = 20;
 const DAY = 86_400_000;
-const dialect = new PgDialect();
 /** The statement a backfill pass begins with once the platform was live: the last stored deal (syncState.ts, `lastDealTime`). */
 const LAST_DEAL_TIME = /select \(extract\(epoch from max\(time\)\)/;
 
@@ -52,22 +51,13 @@ describeDb("trade history store: the live queue is bounded when the database fal
   beforeAll(async () => {
     const database = await openTestDatabase();
     drop = () => database.drop();
-    const slow = new Proxy(database.db, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== "function") return value;
-        if (property !== "execute") return value.bind(target);
-        return async (...args: unknown[]) => {
-          while (held) await held;
-          const text = dialect.sqlToQuery(args[0] as SQL).sql;
-          if (passHeld && LAST_DEAL_TIME.test(text)) await passHeld;
-          if (failNext?.test(text)) {
-            failNext = null;
-            throw new Error("the statement failed (test)");
-          }
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
+    const slow = withExecuteHook(database.db, async (text) => {
+      while (held) await held;
+      if (passHeld && LAST_DEAL_TIME.test(text)) await passHeld;
+      if (failNext?.test(text)) {
+        failNext = null;
+        throw new Error("the statement failed (test)");
+      }
     });
     ctx = {
       config: loadConfig({
