@@ -133,7 +133,7 @@ export class LiveApplier {
   /**
    * Resolves once every event pushed so far is written (or failed, or dropped for a backfill).
    * Events pushed later are not waited for: under a steady flow the queue is never empty. (Tests
-   * and the benchmarks wait here; blotter snapshots do not wait for the writer: `pendingOf`.)
+   * and the benchmarks wait here; blotter snapshots do not wait for the writer.)
    */
   settled(): Promise<void> {
     const upTo = this.pushed;

@@ -2,15 +2,12 @@
  * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/stream.ts,
  * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
  * snapshot after a restart, or on another node than the one that saw the trades, has them too.
- *  - The store's live writes may lag the bus by up to its queue (seconds under a flood). A snapshot
- *    does not wait for them: it reads the database and applies on top, in order, the events the
- *    writer holds and has not written yet (`pendingEvents`, taken just before the read; applying one
- *    the database already has changes nothing). A snapshot taken at bus sequence S then holds every
- *    event up to S this node delivered to the store; the stream lays over it the positions this
- *    node saw change lately, for what another node's writer holds (tradesBlotter/stream.ts,
- *    `withRecentChanges`). The stream completes it with the events it
- *    handles while it is read (server/modules/tradesBlotter/stream.ts), which also repair a position
- *    an older held event would set back.
+ *  - The store's live writes may lag the bus by up to a writer's queue (seconds under a flood),
+ *    on this node or another (the nodes' writers share the bus's events). A snapshot does not wait
+ *    for them: the stream lays over the store's open positions the latest state of each position
+ *    this node saw change lately, and adds the deals it saw (tradesBlotter/stream.ts); every node
+ *    sees every event. The stream completes it with the events it handles while it is read, which
+ *    also repair a position an event older than the database's would set back.
  *  - It waits for a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a
  *    `tradeGap` brings then holds the deals made while nothing was published (a crash, a feed
  *    takeover).
@@ -38,8 +35,6 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
       const history = store();
       if (!history) return null;
       await history.whenCaughtUp(platformId);
-      // Taken before the read, with the drops known so far: what the database may not hold yet.
-      const pending = history.pendingEvents(platformId);
       if (history.positionsBehind(platformId) || (await getSync(db, platformId))?.status !== "live") return null;
       const rows = await db
         .select()
@@ -47,28 +42,20 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
         .where(and(eq(tradePositions.organizationId, organizationId), eq(tradePositions.platformId, platformId)))
         .orderBy(desc(tradePositions.openTime))
         .limit(limit);
-      const open = new Map(rows.map((r) => [r.positionId, positionOf(r)]));
-      for (const event of pending) {
-        if (event.type === "positionOpened" || event.type === "positionModified") open.set(event.position.id, event.position);
-        else if (event.type === "positionClosed") open.delete(event.position.id);
-      }
-      return [...open.values()];
+      return rows.map(positionOf);
     },
 
     async recentDeals(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
       await history.whenCaughtUp(platformId);
-      const pending = history.pendingEvents(platformId).flatMap((event) => (event.type === "dealAdded" ? [event.deal] : []));
       const rows = await db
         .select()
         .from(tradeDeals)
         .where(and(eq(tradeDeals.organizationId, organizationId), eq(tradeDeals.platformId, platformId)))
         .orderBy(desc(tradeDeals.time), desc(tradeDeals.seq))
         .limit(limit);
-      const deals = new Map(rows.reverse().map((r) => [r.dealId, dealOf(r)]));
-      for (const deal of pending) deals.set(deal.id, deal);
-      return pending.length === 0 ? [...deals.values()] : [...deals.values()].sort((a, b) => a.time - b.time).slice(-limit);
+      return rows.reverse().map(dealOf);
     },
   };
 }

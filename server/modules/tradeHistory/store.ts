@@ -220,7 +220,7 @@ export class TradeHistoryStore {
     return followed !== undefined && followed.dropsCovered < followed.dropsAsked;
   }
 
-  /** The platform's live events taken and not yet written, in order (./liveApplier.ts, `pendingOf`). */
+  /** The platform's live events taken and not yet written, in order (./liveApplier.ts, `pendingOf`; tests check the writer holds some). */
   pendingEvents(platformId: string): TradeEvent[] {
     return this.live.pendingOf(platformId);
   }

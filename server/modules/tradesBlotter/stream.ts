@@ -210,11 +210,11 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
   const recent = new Map<string, Deal[]>();
   /**
    * Per platform, each recently changed position's latest state as this node saw it on the bus
-   * (null: closed), least recently changed first. The store's writers share the bus's events
-   * between the nodes (one durable consumer), and a snapshot's open positions read from the store
-   * lack what another node's writer holds and has not written yet (seconds under a flood); this
-   * node saw those events too. Each entry is the newest state of its position, so laying them over
-   * the store's never sets one back.
+   * (null: closed), least recently changed first. A snapshot's open positions read from the store
+   * lack what the writers hold and have not written yet (seconds under a flood): this node's, and
+   * on several nodes the others', which share the bus's events (one durable consumer). This node
+   * saw all those events. Each entry is the newest state of its position, so laying them over the
+   * store's never sets one back.
    */
   const touched = new Map<string, Map<string, { position: Position | null; at: number }>>();
   const nodeSubscription = bus.subscribe({ types: ["trade", "platformRemoved"] }, (message) => {
