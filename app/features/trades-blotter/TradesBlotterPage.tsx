@@ -312,30 +312,20 @@ function LiveBlotter({
       () => gridApi.setGridOption("rowClassRules", flash.rules),
     );
     gridApi.setGridOption("rowClassRules", flash.rules);
-    let change = { added: 0, updated: 0, removed: 0, reset: false };
     let empty: boolean | null = null;
-    // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came.
+    // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came;
+    // it takes the rows that came since the last (liveDatasource.ts).
     const pacer = createFramePacer({
       run: () => {
-        // After a snapshot nothing flashes: every row would.
-        flash.refreshing(shown, !change.reset);
-        countGridChange(change);
-        change = { added: 0, updated: 0, removed: 0, reset: false };
+        datasource.refreshing();
         gridApi.refreshInfiniteCache();
       },
-      // The worker merges the next change once the grid has read this one's rows.
-      settled: () => s.applied(),
       reading: () => datasource.reading,
     });
     // The side panel (totals, exposure chart) redraws at most once a second, with the latest figures.
     const panel = throttleLatest<BlotterFigures>(setFigures, FIGURES_EVERY_MS);
     const s = openBlotterStream({
-      onChanged: (next) => {
-        change = next.reset
-          ? { ...next }
-          : { added: change.added + next.added, updated: change.updated + next.updated, removed: change.removed + next.removed, reset: change.reset };
-        pacer.request();
-      },
+      onChanged: () => pacer.request(),
       onState: (next, nextFigures) => {
         setState((s) => (s.held === next.held && s.paused === next.paused && s.rowCount === next.rowCount ? s : next));
         if (nextFigures) panel.push(nextFigures);
@@ -343,15 +333,26 @@ function LiveBlotter({
       onPlatforms,
       onStatus: (s) => setStatus(s),
     });
-    const datasource = createLiveDatasource(s, (answer, tookMs) => {
-      const started = performance.now();
-      shown = Math.max(shown, answer.seq);
-      if (empty !== (answer.rowCount === 0)) {
-        empty = answer.rowCount === 0;
-        if (empty) gridApi.showNoRowsOverlay();
-        else gridApi.hideOverlay();
-      }
-      pacer.done(tookMs + performance.now() - started);
+    const datasource = createLiveDatasource(s, {
+      taking: (answer) => {
+        if (answer.change) {
+          // The rows this refresh took light up as the grid draws them; after a snapshot nothing
+          // does: every row would.
+          flash.refreshing(shown, !answer.change.reset);
+          countGridChange(answer.change);
+        }
+        shown = Math.max(shown, answer.seq);
+      },
+      answered: (answer, tookMs) => {
+        const started = performance.now();
+        const isEmpty = answer.rowCount === 0;
+        if (empty !== isEmpty) {
+          empty = isEmpty;
+          if (empty) gridApi.showNoRowsOverlay();
+          else gridApi.hideOverlay();
+        }
+        pacer.done(tookMs + performance.now() - started);
+      },
     });
     gridApi.setGridOption("datasource", datasource);
     stream.current = s;

@@ -3,8 +3,8 @@
  * fetch with the bearer token: docs/decisions/0042). The stream itself, its parsing, coalescing,
  * row bound and the side panel's figures run in a Web Worker (blotterStream.worker.ts around
  * blotterStreamCore.ts, docs/decisions/0047), and so do the rows in the grid's order (decision
- * 0059): the page hears at most every ~50 ms that they changed (`changed`, answered with `applied`
- * once the grid was told), and its grid asks for the rows in view (`rows`).
+ * 0059): the page hears that there are rows to take (`changed`, once until it takes them), and its
+ * grid asks for the rows in view (`rows`), taking the new ones with each refresh (`take`).
  *
  * Each connection attempt asks the page for the API headers as they are then (a renewed token
  * after the server ended the stream at expiry, the current organization); the worker sends them
@@ -28,19 +28,23 @@ import type { LiveRow, SortEntry } from "./liveRowModel";
 export const BLOTTER_STREAM_URL = "/api/tradesBlotter/stream";
 
 export interface BlotterStreamHandlers {
-  /** The rows changed; call `applied()` once the grid was told (the next change waits for it). */
-  onChanged: (change: BlotterChange) => void;
+  /** There are rows to take: the grid should refresh, reading its rows with `take` (said once until it does). */
+  onChanged: () => void;
   /** Held-back count, paused, rows held; `figures` when the side panel's figures changed. */
   onState: (state: BlotterStreamState, figures: BlotterFigures | null) => void;
   onPlatforms: (platforms: BlotterPlatform[]) => void;
   onStatus?: (status: StreamStatus) => void;
 }
 
-/** The answer to `rows()`: a block per range asked, the rows there are, the highest arrival number given. */
+/**
+ * The answer to `rows()`: a block per range asked, the rows there are, the highest arrival number
+ * given, and what a `take` merged first (null: nothing, or a plain read).
+ */
 export interface LiveRowsAnswer {
   blocks: LiveRow[][];
   rowCount: number;
   seq: number;
+  change: BlotterChange | null;
 }
 
 export interface BlotterStream {
@@ -49,10 +53,11 @@ export interface BlotterStream {
   stop(): void;
   pause(): void;
   resume(): void;
-  /** The grid was told of the last change (`onChanged`). */
-  applied(): void;
-  /** The rows of these ranges (start included, end excluded), in this order. */
-  rows(ranges: { start: number; end: number }[], sort: SortEntry[]): Promise<LiveRowsAnswer>;
+  /**
+   * The rows of these ranges (start included, end excluded), in this order. `take`: a refresh of
+   * every block the grid holds, which takes the rows that came since the last first.
+   */
+  rows(ranges: { start: number; end: number }[], sort: SortEntry[], take?: boolean): Promise<LiveRowsAnswer>;
   /** Ends the stream and its worker. */
   close(): void;
   /** "worker", or "main" when no worker could start. */
@@ -83,13 +88,12 @@ export function openBlotterStream(handlers: BlotterStreamHandlers, options: { wo
     if (closed) return;
     switch (update.type) {
       case "changed":
-        handlers.onState(update.state, update.figures);
-        handlers.onChanged(update.change);
+        handlers.onChanged();
         break;
       case "rows": {
         const request = asked.get(update.id);
         asked.delete(update.id);
-        request?.resolve({ blocks: update.blocks, rowCount: update.rowCount, seq: update.seq });
+        request?.resolve({ blocks: update.blocks, rowCount: update.rowCount, seq: update.seq, change: update.change });
         break;
       }
       case "state":
@@ -169,15 +173,12 @@ export function openBlotterStream(handlers: BlotterStreamHandlers, options: { wo
       paused = false;
       send({ type: "resume" });
     },
-    applied() {
-      send({ type: "applied" });
-    },
-    rows(ranges, sort) {
+    rows(ranges, sort, take = false) {
       if (closed) return Promise.reject(new Error("The blotter's stream is closed."));
       const id = ++lastRequest;
       return new Promise<LiveRowsAnswer>((resolve, reject) => {
         asked.set(id, { resolve, reject });
-        send({ type: "rows?", id, ranges, sort });
+        send({ type: "rows?", id, ranges, sort, take });
       });
     },
     close() {

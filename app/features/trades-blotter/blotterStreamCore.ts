@@ -9,10 +9,15 @@
  * A plain module: blotterStream.worker.ts runs it in a Web Worker, blotterStream.ts on the main
  * thread when no worker can start, and tests/unit/blotterStreamCore.test.ts drives it directly.
  *
- * Flow control: at most every ~50 ms the rows gathered are merged into the model and the page is
- * told (`changed`); the next merge waits for the page's `applied` (its grid has asked for the rows
- * again). Meanwhile frames keep coalescing in the batcher: a page that falls behind gets fewer,
- * larger changes (each row's latest state), never a queue of stale ones.
+ * Flow control: the page pulls. When frames come, the page hears once that there is something to
+ * take (`changed`); its grid's next refresh, paced by the page (frameApplier.ts), reads the rows
+ * with `take` set, and only then are the rows gathered merged into the model, just before they are
+ * read: each row reaches the screen as soon as the page draws again, not after a turn of a timer
+ * of its own here (2026-11-24: that turn cost the page 25–30 ms of every row's way to the screen
+ * at every rate). Until then frames keep coalescing in the batcher: a page that falls behind gets
+ * fewer, larger changes (each row's latest state), never a queue of stale ones. A read without
+ * `take` (the grid scrolling to a block it has not read, an export) reads the rows as the page
+ * last drew them, so blocks read at different times still fit together.
  *
  * Paused, frames keep coalescing in the batcher, the model stays still (the grid can still scroll
  * through it) and the page gets only the count of updates held back.
@@ -49,12 +54,13 @@ export type BlotterCommand =
   | { type: "stop" }
   | { type: "pause" }
   | { type: "resume" }
-  /** The page's grid has been told of the last `changed`. */
-  | { type: "applied" }
-  /** The rows of these ranges (start included, end excluded) in this order; answered by `rows`. */
-  | { type: "rows?"; id: number; ranges: { start: number; end: number }[]; sort: SortEntry[] };
+  /**
+   * The rows of these ranges (start included, end excluded) in this order; answered by `rows`.
+   * `take`: a refresh of every block the grid holds; the rows gathered since the last are merged first.
+   */
+  | { type: "rows?"; id: number; ranges: { start: number; end: number }[]; sort: SortEntry[]; take: boolean };
 
-/** The rows since the last `changed`: how many entered, changed and left (`reset`: all replaced, a snapshot). */
+/** The rows a `take` merged: how many entered, changed and left (`reset`: all replaced, a snapshot). */
 export interface BlotterChange {
   reset: boolean;
   added: number;
@@ -66,11 +72,14 @@ export interface BlotterChange {
 export type BlotterUpdate =
   | { type: "status"; status: StreamStatus }
   | { type: "platforms"; platforms: BlotterPlatform[] }
-  /** The rows changed: the grid should read them again. Answer with `applied` once it was told. */
-  | { type: "changed"; change: BlotterChange; state: BlotterStreamState; figures: BlotterFigures | null }
+  /** There are rows to take: the grid should read them again, with `take` (said once until it does). */
+  | { type: "changed" }
   | { type: "state"; state: BlotterStreamState; figures: BlotterFigures | null }
-  /** The answer to `rows?`: a block per range, the rows there are, and the highest arrival number given. */
-  | { type: "rows"; id: number; blocks: LiveRow[][]; rowCount: number; seq: number };
+  /**
+   * The answer to `rows?`: a block per range, the rows there are, the highest arrival number given,
+   * and what a `take` merged (null: nothing, or a plain read).
+   */
+  | { type: "rows"; id: number; blocks: LiveRow[][]; rowCount: number; seq: number; change: BlotterChange | null };
 
 export interface BlotterStreamCoreOptions {
   post: (update: BlotterUpdate) => void;
@@ -85,7 +94,7 @@ export interface BlotterStreamCoreOptions {
 
 export interface BlotterStreamCore {
   handle(command: BlotterCommand): void;
-  /** One batching turn (the interval calls it every 50 ms). */
+  /** One turn: the page hears of the held-back count and the side panel's figures (the interval calls it every 50 ms). */
   tick(): void;
   dispose(): void;
 }
@@ -116,11 +125,11 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
     },
   };
   const model = createLiveRowModel();
-  /** What changed in the model since the last `changed` (null: nothing). */
+  /** What changed in the model since the last `take` answered (null: nothing). */
   let change: BlotterChange | null = null;
   let stateChanged = false;
-  /** Changes posted and not yet taken by the page. */
-  let unapplied = 0;
+  /** The page was told there are rows to take and has not taken them yet. */
+  let told = false;
   let current: BlotterStreamState = { held: 0, paused: false, rowCount: 0 };
   const batcher = createRowBatcher<BlotterRow>({
     key: (r) => r.key,
@@ -153,24 +162,46 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
     return figures.figures();
   }
 
-  function send() {
-    if (change) {
-      const message: BlotterUpdate = { type: "changed", change, state: state(), figures: figuresToSend(change.reset) };
-      change = null;
-      stateChanged = false;
-      unapplied++;
-      post(message);
-      return;
-    }
-    const due = figuresChanged && !batcher.paused ? figuresToSend(false) : null;
+  /** The held-back count and rows held, if they changed, and the figures if due (`force`: at once). */
+  function send(force = false) {
+    const due = figuresChanged && !batcher.paused ? figuresToSend(force) : null;
     if (stateChanged || due) {
       stateChanged = false;
       post({ type: "state", state: state(), figures: due });
     }
   }
 
+  /** Tells the page once that there are rows to take (merged ones, or some gathered and not paused). */
+  function tell() {
+    if (told || (change === null && (batcher.paused || !batcher.gathering))) return;
+    told = true;
+    post({ type: "changed" });
+  }
+
+  function answer(command: Extract<BlotterCommand, { type: "rows?" }>) {
+    let taken: BlotterChange | null = null;
+    if (command.take) {
+      batcher.flush();
+      taken = change;
+      change = null;
+      told = false;
+    }
+    model.sortBy(command.sort);
+    post({
+      type: "rows",
+      id: command.id,
+      blocks: command.ranges.map(({ start, end }) => model.slice(start, end)),
+      rowCount: model.size,
+      seq: model.seq,
+      change: taken,
+    });
+    if (taken) send(taken.reset);
+    // Frames that came after the page was told and before this read went in with it; any other
+    // change (a clear) is told again.
+    tell();
+  }
+
   function tick() {
-    if (unapplied === 0) batcher.flush();
     send();
   }
 
@@ -200,6 +231,7 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
         if (message.event === "snapshot") batcher.snapshot(rows);
         else if (rows.length > 0) batcher.push(rows);
         if (message.id) lastEventId = message.id;
+        tell();
       },
     });
   }
@@ -221,23 +253,14 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
           batcher.pause();
           break;
         case "resume":
-          // The held-back rows go at once, in one batch (after the one in flight, if any).
+          // The held-back rows go with the grid's next refresh, in one batch.
           batcher.resume();
           break;
-        case "applied":
-          unapplied = Math.max(0, unapplied - 1);
-          return;
         case "rows?":
-          model.sortBy(command.sort);
-          post({
-            type: "rows",
-            id: command.id,
-            blocks: command.ranges.map(({ start, end }) => model.slice(start, end)),
-            rowCount: model.size,
-            seq: model.seq,
-          });
+          answer(command);
           return;
       }
+      tell();
       send();
     },
     tick,

@@ -1,7 +1,7 @@
 /**
  * Paces the live grid's refreshes (decision 0043's 2026-11-23 addendum, decision 0059): the stream
- * worker says its rows changed, and the grid (AG Grid's infinite row model) is told to read the
- * rows in view again (`refreshInfiniteCache`) at an animation frame. Several changes before that
+ * worker says it has rows to take, and the grid (AG Grid's infinite row model) is told to read the
+ * rows in view again (`refreshInfiniteCache`), taking them, at an animation frame. Several changes before that
  * frame make one refresh. A refresh costs the grid about the same whatever changed (it draws the
  * rows in view again), so the next follows no sooner than three times as long as the last one took
  * (the refresh call and the drawing of the rows it read back, at least 50 ms, at most 250 ms): a
@@ -19,8 +19,6 @@
 export interface FramePacerOptions {
   /** Tells the grid (one refresh); its time counts toward the pacing. */
   run: () => void;
-  /** A run is over (`done`, or `SETTLE_MS` passed): the page takes the next change now. */
-  settled?: () => void;
   /** Rows the grid asked for are still on their way (then a run does not end by the timer). */
   reading?: () => boolean;
   /**
@@ -71,7 +69,7 @@ function afterThenAtFrame(fn: () => void, delayMs: number): void {
 const clock = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
 export function createFramePacer(options: FramePacerOptions): FramePacer {
-  const { run, settled = () => {}, reading = () => false, schedule = afterThenAtFrame, now = clock } = options;
+  const { run, reading = () => false, schedule = afterThenAtFrame, now = clock } = options;
   const later = options.later ?? ((fn: () => void, ms: number) => void setTimeout(fn, ms));
   /** When the last run ended, and what it cost (the run, then taking the rows it read back). */
   let lastEnded = Number.NEGATIVE_INFINITY;
@@ -92,7 +90,6 @@ export function createFramePacer(options: FramePacerOptions): FramePacer {
   function over(id: number) {
     if (disposed || running !== id) return;
     running = 0;
-    settled();
     next();
   }
 

@@ -43,6 +43,8 @@ export interface RowBatcher<T> {
   readonly paused: boolean;
   /** Updates received while paused (every one counts, even if several were for one row). */
   readonly held: number;
+  /** Rows (or a snapshot) gathered that the next `flush` hands over. */
+  readonly gathering: boolean;
   clear(): void;
   dispose(): void;
 }
@@ -172,6 +174,9 @@ export function createRowBatcher<T>(options: RowBatcherOptions<T>): RowBatcher<T
     },
     get held() {
       return held;
+    },
+    get gathering() {
+      return pending.size > 0 || pendingSnapshot !== null;
     },
     clear() {
       model = new Map();
