@@ -8,7 +8,8 @@
  * `tracker` hears every row that enters or leaves what the grid holds (the side panel's totals,
  * kept incrementally: blotterTotals.ts).
  *
- * In the browser this runs inside the blotter's stream worker (blotterStreamCore.ts).
+ * In the browser this runs inside the blotter's stream worker (blotterStreamCore.ts), which flushes
+ * it when the grid's refresh takes the rows rather than on its own interval.
  */
 export interface RowBatch<T> {
   add: T[];
