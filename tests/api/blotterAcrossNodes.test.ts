@@ -5,8 +5,10 @@
  * holds and has not written yet. Every node sees every event on the bus, so it lays the latest
  * state of the positions changed lately over the store's (server/modules/tradesBlotter/stream.ts).
  *
- * Here node 2's store is stopped, so every trade event goes to node 1's writer, whose statements
- * are held: nothing of the trades below reaches the database while node 2 reads its snapshot.
+ * In the first test node 2's store is stopped, so every trade event goes to node 1's writer, whose
+ * statements are held: nothing of the trades below reaches the database while node 2 reads its
+ * snapshot. The second: two organizations' platforms run on node 1, their streams are read on
+ * node 2, and each gets its own trades only.
  */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -131,6 +133,63 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
     } finally {
       held = null;
       letThrough();
+    }
+  });
+  it("two organizations' streams on node 2 get their own platforms' trades from node 1, never the other's", async () => {
+    const tokens = await tokenFactory(node1.ctx);
+    /** An organization with one simulated platform run by node 1, the blotter assigned, and a stream on node 2. */
+    async function organization(name: string, seed: number) {
+      const person = newPerson(name);
+      const organizationId = await signUp(node1, tokens, person);
+      const headers = apiHeaders(await tokens.mint(person), organizationId);
+      const created = await node1.call({
+        method: "POST",
+        url: "/api/tradePlatforms",
+        headers,
+        payload: { type: "MT5", name: `${name}'s`, timeZone: "UTC", connection: { kind: "simulated", accounts: 20, tradeRate: 0, seed } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const platformId = created.json<{ id: string }>().id;
+      await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", `${name}'s feed on node 1`);
+      const assigned = await node1.call({
+        method: "PUT",
+        url: `/api/tradePlatforms/${platformId}/apps`,
+        headers,
+        payload: [{ app: "tradesBlotter", enabled: true }],
+      });
+      expect(assigned.statusCode, assigned.body).toBe(200);
+      const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
+      const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+      const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
+      expect(res.status).toBe(200);
+      const sse = sseReader(res.body!);
+      await sse.until(() => sse.events.some((e) => e.event === "snapshot"), `${name}'s snapshot on node 2`);
+      const buy = async () =>
+        (await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) })).positionId;
+      /** Every row the stream sent, snapshots and frames. */
+      const rows = () => sse.events.filter((e) => e.event === "frame" || e.event === "snapshot").flatMap((e) => (e.data as { rows: BlotterRow[] }).rows);
+      return { platformId, sse, buy, rows };
+    }
+    const ada = await organization("Ada", 31);
+    const bea = await organization("Bea", 32);
+    try {
+      const adaPositions = [await ada.buy(), await ada.buy(), await ada.buy()];
+      const beaPosition = await bea.buy();
+      const shows = (o: typeof ada, positionId: string) => o.rows().some((r) => r.key === `p:${o.platformId}:${positionId}`);
+      await ada.sse.until(() => adaPositions.every((id) => shows(ada, id)), "Ada's three positions on node 2");
+      await bea.sse.until(() => shows(bea, beaPosition), "Bea's position on node 2");
+      // Ada's trades came first: anything of hers on Bea's stream would have come by now.
+      await bea.sse.drainFor(300);
+      await ada.sse.drainFor(300);
+      expect(new Set(ada.rows().map((r) => r.platformId))).toEqual(new Set([ada.platformId]));
+      expect(new Set(bea.rows().map((r) => r.platformId))).toEqual(new Set([bea.platformId]));
+      expect(bea.rows().some((r) => adaPositions.some((id) => r.key.endsWith(`:${id}`)))).toBe(false);
+      const platformsOn = (o: typeof ada) => o.sse.events.filter((e) => e.event === "platforms").map((e) => (e.data as { id: string }[]).map((p) => p.id));
+      expect(platformsOn(ada).flat()).toEqual(platformsOn(ada).map(() => ada.platformId));
+      expect(platformsOn(bea).flat()).toEqual(platformsOn(bea).map(() => bea.platformId));
+    } finally {
+      await ada.sse.cancel();
+      await bea.sse.cancel();
     }
   });
 });
