@@ -192,4 +192,67 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
       await bea.sse.cancel();
     }
   });
+  it("a snapshot after a gap, read on node 2, waits for node 1's store to read what the platform did off the bus", async () => {
+    // Every event of the trade history goes to node 1's store (node 2's stopped, as above): so does the gap.
+    const node2Store = tradeHistoryOf(node2.ctx)!;
+    await node2Store.stop();
+    const tokens = await tokenFactory(node1.ctx);
+    const dealer = newPerson("Gap");
+    const organizationId = await signUp(node1, tokens, dealer);
+    const headers = apiHeaders(await tokens.mint(dealer), organizationId);
+    const created = await node1.call({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT5", name: "Gapped", timeZone: "UTC", connection: { kind: "simulated", accounts: 20, tradeRate: 0, seed: 41 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const platformId = created.json<{ id: string }>().id;
+    await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", "node 1's feed");
+    await waitFor(async () => {
+      const res = await node1.call({ url: `/api/tradePlatforms/${platformId}/trade-history`, headers });
+      return res.json<TradeHistorySync>().status === "live";
+    }, "the platform's history backfilled");
+    const assigned = await node1.call({
+      method: "PUT",
+      url: `/api/tradePlatforms/${platformId}/apps`,
+      headers,
+      payload: [{ app: "tradesBlotter", enabled: true }],
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
+    const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+    const buy = () => connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
+
+    const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
+    expect(res.status).toBe(200);
+    const sse = sseReader(res.body!);
+    const snapshots = () => sse.events.filter((e) => e.event === "snapshot");
+    try {
+      await sse.until(() => snapshots().length === 1, "node 2's first snapshot");
+      // Node 1's feed stops: what the platform does now is on no bus (as while a link is down).
+      await node1.app.tradeFeed.detach(platformId);
+      const offBus = [await buy(), await buy()];
+      let letThrough!: () => void;
+      held = new Promise((resolve) => (letThrough = resolve));
+      try {
+        // The feed says so as it would, starting again; node 1's store reads the platform again, and its statements wait.
+        await node1.app.bus.publish({ type: "tradeGap", organizationId, platformId, resumedAt: Date.now() });
+        await sse.drainFor(1_000);
+        // No snapshot while node 1's pass cannot end: one now would lack what was done off the bus.
+        expect(snapshots()).toHaveLength(1);
+      } finally {
+        held = null;
+        letThrough();
+      }
+      const snapshot = await sse.until(() => snapshots()[1], "node 2's snapshot after the gap", 12_000);
+      const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
+      for (const order of offBus) {
+        expect(rows.some((r) => r.key === `p:${platformId}:${order.positionId}`)).toBe(true);
+        expect(rows.some((r) => r.key === `d:${platformId}:${order.dealId}`)).toBe(true);
+      }
+    } finally {
+      await sse.cancel();
+    }
+  });
 });

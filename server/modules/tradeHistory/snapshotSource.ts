@@ -8,15 +8,23 @@
  *    this node saw change lately, and adds the deals it saw (tradesBlotter/stream.ts); every node
  *    sees every event. The stream completes it with the events it handles while it is read, which
  *    also repair a position an event older than the database's would set back.
- *  - It waits for a backfill catching the platform up after a gap (`whenCaughtUp`): the snapshot a
- *    `tradeGap` brings then holds the deals made while nothing was published (a crash, a feed
- *    takeover).
+ *  - It waits for a backfill catching the platform up after a gap: the snapshot a `tradeGap`
+ *    brings then holds the deals made while nothing was published (a crash, a feed takeover).
+ *    This node's own passes it waits for in memory (`whenCaughtUp`). On several nodes the gap goes
+ *    to one node's store (the writers share one durable consumer), so the stream tells this source
+ *    of every gap it sees (`gap`), and a snapshot after one also waits until the platform's sync
+ *    row (`trade_history_sync`, which every node's passes write) shows a pass begun at or after the
+ *    gap's `resumedAt` and ended: at most `GAP_CATCH_UP_WAIT_MS`, after which it reads what there
+ *    is (clocks of different machines may disagree; a first backfill of a long window may take
+ *    longer). While such a pass runs the sync status is `backfilling`, so positions come from the
+ *    platform's connector meanwhile anyway.
  *  - Open positions only once the platform's backfill is complete (sync status `live`) and no event
  *    the writer dropped (a full queue) waits to be read again (`positionsBehind`); otherwise the
  *    store's are partial or behind and the stream asks the platform's connector instead (null).
  *    Deals the writer dropped are not waited for: they were on the bus, and the stream adds the
  *    node's own recent deals to the store's.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { and, desc, eq } from "drizzle-orm";
 import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../core/trading/index.ts";
 import { lotsToVolume, moneyFromDecimal } from "../../../core/trading/index.ts";
@@ -29,12 +37,61 @@ import { getSync } from "./syncState.ts";
 const volume = (lots: string) => lotsToVolume(Number(lots));
 const reason = (value: string) => value as TradeReason;
 
-export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | undefined): BlotterSnapshotSource {
+/** The longest a snapshot after a gap waits for a pass (of any node) to catch the platform up. */
+export const GAP_CATCH_UP_WAIT_MS = 10_000;
+/** How often it looks at the platform's sync row meanwhile. */
+const GAP_POLL_MS = 50;
+
+type SyncRow = Awaited<ReturnType<typeof getSync>>;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Nothing more to wait for: the row shows a pass begun at or after the gap that has ended; or a
+ * first backfill running, which reads the whole window (not waited for, as on the node that runs
+ * it: its positions are not used until it is done); or no store follows the platform.
+ */
+function caughtUpIn(row: SyncRow, resumedAt: number, backfillDays: number): boolean {
+  if (row === undefined) return true;
+  if (row.status === "backfilling") {
+    return row.windowFrom !== null && row.windowTo !== null && row.windowFrom.getTime() <= row.windowTo.getTime() - backfillDays * DAY_MS;
+  }
+  return row.startedAt !== null && row.finishedAt !== null && row.startedAt.getTime() >= resumedAt;
+}
+
+export function storeSnapshotSource(
+  db: Db,
+  store: () => TradeHistoryStore | undefined,
+  options: { gapWaitMs?: number; backfillDays: number },
+): BlotterSnapshotSource {
+  const { gapWaitMs = GAP_CATCH_UP_WAIT_MS, backfillDays } = options;
+  /** Per platform, the newest gap seen and not yet known to be covered, and when it was seen. */
+  const gaps = new Map<string, { resumedAt: number; seenAt: number }>();
+
+  /** This node's passes, then (after a gap) any node's, as the sync row shows them. */
+  async function caughtUp(history: TradeHistoryStore, platformId: string): Promise<void> {
+    await history.whenCaughtUp(platformId);
+    for (;;) {
+      const gap = gaps.get(platformId);
+      if (!gap) return;
+      if (caughtUpIn(await getSync(db, platformId), gap.resumedAt, backfillDays) || Date.now() - gap.seenAt >= gapWaitMs) {
+        if (gaps.get(platformId) === gap) gaps.delete(platformId);
+        return;
+      }
+      await delay(GAP_POLL_MS);
+    }
+  }
+
   return {
+    gap(platformId, resumedAt) {
+      const known = gaps.get(platformId);
+      if (!known || resumedAt > known.resumedAt) gaps.set(platformId, { resumedAt, seenAt: Date.now() });
+    },
+
     async openPositions(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await history.whenCaughtUp(platformId);
+      await caughtUp(history, platformId);
       if (history.positionsBehind(platformId) || (await getSync(db, platformId))?.status !== "live") return null;
       const rows = await db
         .select()
@@ -48,7 +105,7 @@ export function storeSnapshotSource(db: Db, store: () => TradeHistoryStore | und
     async recentDeals(organizationId, platformId, limit) {
       const history = store();
       if (!history) return null;
-      await history.whenCaughtUp(platformId);
+      await caughtUp(history, platformId);
       const rows = await db
         .select()
         .from(tradeDeals)

@@ -94,6 +94,12 @@ export interface BlotterStreamOptions {
 export interface BlotterSnapshotSource {
   openPositions(organizationId: string, platformId: string, limit: number): Promise<Position[] | null>;
   recentDeals(organizationId: string, platformId: string, limit: number): Promise<Deal[] | null>;
+  /**
+   * A `tradeGap` of the platform came (this node's stream saw it on the bus, before it asks for the
+   * snapshot the gap brings): the snapshots after it should hold what the platform did meanwhile,
+   * which a pass of whichever node's store the gap went to reads from the platform.
+   */
+  gap?(platformId: string, resumedAt: number): void;
 }
 
 export interface BlotterStreamDeps {
@@ -481,6 +487,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
         this.tellPlatforms();
       } else if (event.type === "tradeGap") {
         this.gapSeq = message.seq;
+        deps.snapshots?.gap?.(event.platformId, event.resumedAt);
         for (const c of [...this.members]) this.requestSnapshot(c);
       } else if (event.type === "trade") {
         this.gatherer.add(event.platformId, event.event);
@@ -761,6 +768,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       const event = message.event;
       if (channel.platforms.has(event.platformId)) {
         if (event.type === "tradeGap") {
+          deps.snapshots?.gap?.(event.platformId, event.resumedAt);
           this.toSnapshot();
           return;
         }

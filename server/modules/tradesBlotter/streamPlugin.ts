@@ -16,7 +16,7 @@ export const blotterStreamPlugin = fp<BlotterStreamPluginOptions>(
   async (app, opts) => {
     const { db } = app.ctx.database;
     // The store is registered with the API routes, after this: looked up when a snapshot is read.
-    const snapshots = storeSnapshotSource(db, () => tradeHistoryOf(app.ctx));
+    const snapshots = storeSnapshotSource(db, () => tradeHistoryOf(app.ctx), { backfillDays: app.ctx.config.tradeHistory.backfillDays });
     // The node's budget and each stream's bound from the environment; tests may set any option.
     const options = { ...app.ctx.config.blotterStream, ...opts.options };
     const streams = blotterStreams({ db, bus: app.bus, platforms: app.platforms, log: app.log, snapshots }, options);
