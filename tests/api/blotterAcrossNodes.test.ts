@@ -51,24 +51,29 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
     await database?.drop();
   });
 
-  it("a snapshot read on one node holds the open positions another node's writer has not written yet", async () => {
+  /**
+   * An organization signed up on node 1 with one simulated MT5 platform whose feed node 1 runs, its
+   * history backfilled, and the blotter assigned; `buy` places an order through node 1's
+   * connector, `streamOnNode2` opens a blotter stream on node 2.
+   */
+  async function blotterPlatform(name: string, seed: number, accounts = 20) {
     const tokens = await tokenFactory(node1.ctx);
-    const dealer = newPerson("Dealer");
-    const organizationId = await signUp(node1, tokens, dealer);
-    const headers = apiHeaders(await tokens.mint(dealer), organizationId);
+    const person = newPerson(name);
+    const organizationId = await signUp(node1, tokens, person);
+    const headers = apiHeaders(await tokens.mint(person), organizationId);
     const created = await node1.call({
       method: "POST",
       url: "/api/tradePlatforms",
       headers,
-      payload: { type: "MT5", name: "Across nodes", timeZone: "UTC", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
+      payload: { type: "MT5", name: `${name}'s`, timeZone: "UTC", connection: { kind: "simulated", accounts, tradeRate: 0, seed } },
     });
     expect(created.statusCode, created.body).toBe(201);
     const platformId = created.json<{ id: string }>().id;
-    await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", "node 1's feed");
+    await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", `${name}'s feed on node 1`);
     await waitFor(async () => {
       const res = await node1.call({ url: `/api/tradePlatforms/${platformId}/trade-history`, headers });
       return res.json<TradeHistorySync>().status === "live";
-    }, "the platform's history backfilled");
+    }, `${name}'s history backfilled`);
     const assigned = await node1.call({
       method: "PUT",
       url: `/api/tradePlatforms/${platformId}/apps`,
@@ -78,12 +83,21 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
     expect(assigned.statusCode, assigned.body).toBe(200);
     const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
     const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+    const buy = () => connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
+    const streamOnNode2 = async () => {
+      const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
+      expect(res.status).toBe(200);
+      return sseReader(res.body!);
+    };
+    return { organizationId, platformId, connector, buy, streamOnNode2 };
+  }
 
+  it("a snapshot read on one node holds the open positions another node's writer has not written yet", async () => {
+    const { organizationId, platformId, connector, buy: order, streamOnNode2 } = await blotterPlatform("Dealer", 21, 30);
     // From here every trade event goes to node 1's writer. A position it writes, then it cannot write.
     await tradeHistoryOf(node2.ctx)!.stop();
     const writer = tradeHistoryOf(node1.ctx)!;
-    const buy = async () =>
-      (await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) })).positionId;
+    const buy = async () => (await order()).positionId;
     const early = await buy();
     await waitFor(async () => {
       await writer.settled();
@@ -112,9 +126,7 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
       expect(stored).toContain(early);
       expect(stored).not.toContain(opened[1]);
 
-      const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
-      expect(res.status).toBe(200);
-      const sse = sseReader(res.body!);
+      const sse = await streamOnNode2();
       try {
         const snapshot = await sse.until(() => sse.events.find((e) => e.event === "snapshot"), "node 2's snapshot");
         const rows = (snapshot.data as { rows: BlotterRow[] }).rows;
@@ -136,36 +148,12 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
     }
   });
   it("two organizations' streams on node 2 get their own platforms' trades from node 1, never the other's", async () => {
-    const tokens = await tokenFactory(node1.ctx);
-    /** An organization with one simulated platform run by node 1, the blotter assigned, and a stream on node 2. */
+    /** An organization's platform, and its stream on node 2 once the first snapshot came. */
     async function organization(name: string, seed: number) {
-      const person = newPerson(name);
-      const organizationId = await signUp(node1, tokens, person);
-      const headers = apiHeaders(await tokens.mint(person), organizationId);
-      const created = await node1.call({
-        method: "POST",
-        url: "/api/tradePlatforms",
-        headers,
-        payload: { type: "MT5", name: `${name}'s`, timeZone: "UTC", connection: { kind: "simulated", accounts: 20, tradeRate: 0, seed } },
-      });
-      expect(created.statusCode, created.body).toBe(201);
-      const platformId = created.json<{ id: string }>().id;
-      await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", `${name}'s feed on node 1`);
-      const assigned = await node1.call({
-        method: "PUT",
-        url: `/api/tradePlatforms/${platformId}/apps`,
-        headers,
-        payload: [{ app: "tradesBlotter", enabled: true }],
-      });
-      expect(assigned.statusCode, assigned.body).toBe(200);
-      const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
-      const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
-      const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
-      expect(res.status).toBe(200);
-      const sse = sseReader(res.body!);
+      const { platformId, buy: order, streamOnNode2 } = await blotterPlatform(name, seed);
+      const sse = await streamOnNode2();
       await sse.until(() => sse.events.some((e) => e.event === "snapshot"), `${name}'s snapshot on node 2`);
-      const buy = async () =>
-        (await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) })).positionId;
+      const buy = async () => (await order()).positionId;
       /** Every row the stream sent, snapshots and frames. */
       const rows = () => sse.events.filter((e) => e.event === "frame" || e.event === "snapshot").flatMap((e) => (e.data as { rows: BlotterRow[] }).rows);
       return { platformId, sse, buy, rows };
@@ -196,37 +184,8 @@ describeDb("the live blotter across two nodes on one NATS bus", () => {
     // Every event of the trade history goes to node 1's store (node 2's stopped, as above): so does the gap.
     const node2Store = tradeHistoryOf(node2.ctx)!;
     await node2Store.stop();
-    const tokens = await tokenFactory(node1.ctx);
-    const dealer = newPerson("Gap");
-    const organizationId = await signUp(node1, tokens, dealer);
-    const headers = apiHeaders(await tokens.mint(dealer), organizationId);
-    const created = await node1.call({
-      method: "POST",
-      url: "/api/tradePlatforms",
-      headers,
-      payload: { type: "MT5", name: "Gapped", timeZone: "UTC", connection: { kind: "simulated", accounts: 20, tradeRate: 0, seed: 41 } },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const platformId = created.json<{ id: string }>().id;
-    await waitFor(async () => node1.app.tradeFeed.status(platformId)?.phase === "live", "node 1's feed");
-    await waitFor(async () => {
-      const res = await node1.call({ url: `/api/tradePlatforms/${platformId}/trade-history`, headers });
-      return res.json<TradeHistorySync>().status === "live";
-    }, "the platform's history backfilled");
-    const assigned = await node1.call({
-      method: "PUT",
-      url: `/api/tradePlatforms/${platformId}/apps`,
-      headers,
-      payload: [{ app: "tradesBlotter", enabled: true }],
-    });
-    expect(assigned.statusCode, assigned.body).toBe(200);
-    const connector = await node1.app.platforms.connectorFor(organizationId, platformId);
-    const login = (await connector.listAccounts({ limit: 1000 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
-    const buy = () => connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: lotsToVolume(0.01) });
-
-    const res = await fetch(`${node2Url}/api/tradesBlotter/stream`, { headers });
-    expect(res.status).toBe(200);
-    const sse = sseReader(res.body!);
+    const { organizationId, platformId, buy, streamOnNode2 } = await blotterPlatform("Gap", 41);
+    const sse = await streamOnNode2();
     const snapshots = () => sse.events.filter((e) => e.event === "snapshot");
     try {
       await sse.until(() => snapshots().length === 1, "node 2's first snapshot");
