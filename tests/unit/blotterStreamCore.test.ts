@@ -14,7 +14,7 @@ vi.mock("~/auth", () => ({
 
 import type { BlotterRow } from "@core/schemas/blotterLive";
 import { openBlotterStream } from "~/features/trades-blotter/blotterStream";
-import { createBlotterStreamCore, type BlotterUpdate } from "~/features/trades-blotter/blotterStreamCore";
+import { createBlotterStreamCore, RETELL_MS, type BlotterUpdate } from "~/features/trades-blotter/blotterStreamCore";
 import { exposureOf, totalsOf } from "~/features/trades-blotter/blotterTotals";
 import type { SortEntry } from "~/features/trades-blotter/liveRowModel";
 
@@ -123,7 +123,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("the blotter's stream core", () => {
   it("tells the page once that there are rows to take and merges them only when its refresh reads them, coalesced per row; a plain read shows the rows as the last refresh left them, newest first", async () => {
-    const { server, core, changes, states, keys, take, read } = harness();
+    const { server, core, changes, states, keys, take, read, clock } = harness();
     core.handle({ type: "start", url: "/api/tradesBlotter/stream?symbol=EUR*", clear: false });
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
     expect(server.requests[0]!.url).toBe("/api/tradesBlotter/stream?symbol=EUR*");
@@ -156,6 +156,14 @@ describe("the blotter's stream core", () => {
     // Told once for the three frames; a block scrolled to meanwhile fits the blocks the grid drew.
     expect(changes()).toHaveLength(2);
     expect(keys()).toEqual(["d:1", "p:1"]);
+    // Not taken for a second (a refresh that read nothing): told again, once.
+    clock.now = RETELL_MS - 1;
+    core.tick();
+    expect(changes()).toHaveLength(2);
+    clock.now = RETELL_MS;
+    core.tick();
+    core.tick();
+    expect(changes()).toHaveLength(3);
     const second = take();
     expect(second.change).toEqual({ reset: false, added: 1, updated: 1, removed: 0 });
     expect(second.blocks[0]!.map((r) => [r.key, r.sl])).toEqual([
@@ -166,9 +174,10 @@ describe("the blotter's stream core", () => {
     expect(second.rowCount).toBe(3);
     // The rows that entered or changed since the snapshot are the ones above its arrival number (they flash).
     expect(second.blocks[0]!.filter((r) => r.s > seqAtSnapshot).map((r) => r.key)).toEqual(["d:2", "p:1"]);
-    // Nothing new: the page is not told, and a refresh takes nothing.
+    // Nothing new: the page is not told, not even a while later, and a refresh takes nothing.
+    clock.now = 10 * RETELL_MS;
     core.tick();
-    expect(changes()).toHaveLength(2);
+    expect(changes()).toHaveLength(3);
     expect(take().change).toBeNull();
     core.dispose();
   });

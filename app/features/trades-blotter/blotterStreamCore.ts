@@ -39,6 +39,11 @@ import { BATCH_INTERVAL_MS, createRowBatcher } from "./rowBatcher";
 export const STREAM_MAX_ROWS = 20_000;
 /** The side panel's figures follow at most twice a second. */
 export const FIGURES_INTERVAL_MS = 500;
+/**
+ * Told and not taken for this long (a refresh the grid read nothing for, a message lost with a
+ * worker's restart), the page is told again: a change never waits for a frame that may not come.
+ */
+export const RETELL_MS = 1_000;
 
 export interface BlotterStreamState {
   /** Updates received while paused (every one counts, even several for one row). */
@@ -94,7 +99,10 @@ export interface BlotterStreamCoreOptions {
 
 export interface BlotterStreamCore {
   handle(command: BlotterCommand): void;
-  /** One turn: the page hears of the held-back count and the side panel's figures (the interval calls it every 50 ms). */
+  /**
+   * One turn: the page hears of the held-back count and the side panel's figures, and again of rows
+   * to take if it was told a while ago and took nothing (the interval calls it every 50 ms).
+   */
   tick(): void;
   dispose(): void;
 }
@@ -128,8 +136,9 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
   /** What changed in the model since the last `take` answered (null: nothing). */
   let change: BlotterChange | null = null;
   let stateChanged = false;
-  /** The page was told there are rows to take and has not taken them yet. */
+  /** The page was told there are rows to take and has not taken them yet (since `toldAt`). */
   let told = false;
+  let toldAt = 0;
   let current: BlotterStreamState = { held: 0, paused: false, rowCount: 0 };
   const batcher = createRowBatcher<BlotterRow>({
     key: (r) => r.key,
@@ -175,6 +184,7 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
   function tell() {
     if (told || (change === null && (batcher.paused || !batcher.gathering))) return;
     told = true;
+    toldAt = now();
     post({ type: "changed" });
   }
 
@@ -202,6 +212,8 @@ export function createBlotterStreamCore(options: BlotterStreamCoreOptions): Blot
   }
 
   function tick() {
+    if (told && now() - toldAt >= RETELL_MS) told = false;
+    tell();
     send();
   }
 
