@@ -16,7 +16,7 @@ interface Refresh {
 export interface RowFlash<T> {
   /** For `rowClassRules`: AG Grid reads them whenever a drawn row's data changes (each refresh). */
   rules: RowClassRules<T>;
-  /** Called as a refresh starts: the rows it reads with an arrival number above `after` are new or changed. */
+  /** Called when a refresh's rows come, before the grid draws them: those with an arrival number above `after` are new or changed. */
   refreshing(after: number, flash: boolean): void;
   dispose(): void;
 }

@@ -39,8 +39,8 @@ export function filterConditions(alias: "d" | "o", organizationId: string, platf
     const one = (login: string) => (login.endsWith("*") ? sql`${c("login")} like ${`${escapeLike(login.slice(0, -1))}%`}` : sql`${c("login")} = ${login}`);
     conditions.push(logins.length === 1 ? one(logins[0]!) : sql`(${sql.join(logins.map(one), sql` or `)})`);
   }
-  // The group is the account's (the accounts mirror): matched as a semi-join, so the database can
-  // take the few accounts in the mask once (a hash) rather than look each row's account up.
+  // The group is the account's (the accounts mirror): a semi-join on it, so a query filters the
+  // deals or positions alone and joins an account only for the rows it returns (deals.ts).
   const group = maskCondition(sql`ga."group"`, q.groupMask);
   if (group) {
     conditions.push(sql`exists (select 1 from trading_accounts ga where ga.platform_id = ${c("platform_id")} and ga.login = ${c("login")} and ${group})`);

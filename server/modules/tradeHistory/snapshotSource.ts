@@ -32,7 +32,7 @@ import type { Db } from "../../db/client.ts";
 import { tradeDeals, tradePositions } from "../../db/schema.ts";
 import type { BlotterSnapshotSource } from "../tradesBlotter/stream.ts";
 import type { TradeHistoryStore } from "./store.ts";
-import { getSync } from "./syncState.ts";
+import { getSync, readsWholeWindow } from "./syncState.ts";
 
 const volume = (lots: string) => lotsToVolume(Number(lots));
 const reason = (value: string) => value as TradeReason;
@@ -44,8 +44,6 @@ const GAP_POLL_MS = 50;
 
 type SyncRow = Awaited<ReturnType<typeof getSync>>;
 
-const DAY_MS = 86_400_000;
-
 /**
  * Nothing more to wait for: the row shows a pass begun at or after the gap that has ended; or a
  * first backfill running, which reads the whole window (not waited for, as on the node that runs
@@ -54,7 +52,7 @@ const DAY_MS = 86_400_000;
 function caughtUpIn(row: SyncRow, resumedAt: number, backfillDays: number): boolean {
   if (row === undefined) return true;
   if (row.status === "backfilling") {
-    return row.windowFrom !== null && row.windowTo !== null && row.windowFrom.getTime() <= row.windowTo.getTime() - backfillDays * DAY_MS;
+    return row.windowFrom !== null && row.windowTo !== null && readsWholeWindow({ from: row.windowFrom, to: row.windowTo }, backfillDays);
   }
   return row.startedAt !== null && row.finishedAt !== null && row.startedAt.getTime() >= resumedAt;
 }
@@ -67,19 +65,32 @@ export function storeSnapshotSource(
   const { gapWaitMs = GAP_CATCH_UP_WAIT_MS, backfillDays } = options;
   /** Per platform, the newest gap seen and not yet known to be covered, and when it was seen. */
   const gaps = new Map<string, { resumedAt: number; seenAt: number }>();
+  /** Per platform, the one look at its sync row that every read waiting on its gaps shares. */
+  const watching = new Map<string, Promise<void>>();
 
-  /** This node's passes, then (after a gap) any node's, as the sync row shows them. */
-  async function caughtUp(history: TradeHistoryStore, platformId: string): Promise<void> {
-    await history.whenCaughtUp(platformId);
+  /** Until no gap of the platform waits: each is covered by a pass (of any node) or waited for long enough. */
+  async function gapsCovered(platformId: string): Promise<void> {
     for (;;) {
       const gap = gaps.get(platformId);
       if (!gap) return;
       if (caughtUpIn(await getSync(db, platformId), gap.resumedAt, backfillDays) || Date.now() - gap.seenAt >= gapWaitMs) {
         if (gaps.get(platformId) === gap) gaps.delete(platformId);
-        return;
+        continue;
       }
       await delay(GAP_POLL_MS);
     }
+  }
+
+  /** This node's passes, then (after a gap) any node's, as the sync row shows them. */
+  async function caughtUp(history: TradeHistoryStore, platformId: string): Promise<void> {
+    await history.whenCaughtUp(platformId);
+    if (!gaps.has(platformId)) return;
+    let shared = watching.get(platformId);
+    if (!shared) {
+      shared = gapsCovered(platformId).finally(() => watching.delete(platformId));
+      watching.set(platformId, shared);
+    }
+    await shared;
   }
 
   return {

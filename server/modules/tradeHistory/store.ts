@@ -20,7 +20,7 @@ import { setImmediate as nextTurn, setTimeout as delay } from "node:timers/promi
 import { backfill } from "./backfill.ts";
 import { LiveApplier, type LiveApplierStats } from "./liveApplier.ts";
 import { deleteDealsBefore } from "./retention.ts";
-import { getSync, lastDealTime } from "./syncState.ts";
+import { getSync, lastDealTime, readsWholeWindow } from "./syncState.ts";
 import type { PlatformKey } from "./writes.ts";
 
 const DAY_MS = 86_400_000;
@@ -290,7 +290,7 @@ export class TradeHistoryStore {
       followed.closedMeanwhile = new Set();
       const to = new Date(this.now());
       const from = await this.windowStart(followed.platform, to);
-      followed.fullPass = from.getTime() <= to.getTime() - this.options.backfillDays * DAY_MS;
+      followed.fullPass = readsWholeWindow({ from, to }, this.options.backfillDays);
       const outcome = await backfill({
         db: this.options.db,
         platform: followed.platform,

@@ -53,6 +53,16 @@ export async function recordSequences(db: Db, sequences: ReadonlyMap<string, { o
     on conflict (platform_id) do update set last_sequence = excluded.last_sequence, updated_at = excluded.updated_at`);
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A pass over this window reads the whole configured window (a first backfill), not just what
+ * followed the last stored deal: the store and the blotter's snapshots tell passes apart by it.
+ */
+export function readsWholeWindow(window: { from: Date; to: Date }, backfillDays: number): boolean {
+  return window.from.getTime() <= window.to.getTime() - backfillDays * DAY_MS;
+}
+
 export async function getSync(db: Db, platformId: string): Promise<typeof s.$inferSelect | undefined> {
   const [row] = await db.select().from(s).where(eq(s.platformId, platformId));
   return row;
