@@ -5,7 +5,7 @@ import rateLimit from "@fastify/rate-limit";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../context.ts";
 import { registerErrorHandling } from "./errors.ts";
-import { registerJsonParser } from "./json.ts";
+import { refuseNulInApiUrls, registerJsonParser } from "./json.ts";
 import { loggerOptions, RequestLogController, type LogOptions } from "./logging.ts";
 import { accessStatePlugin } from "./auth/accessState.ts";
 import { registerApiDocs } from "./docs.ts";
@@ -73,6 +73,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(rateLimit, { global: false });
   registerErrorHandling(app);
   registerJsonParser(app);
+  refuseNulInApiUrls(app);
   await registerApiDocs(app);
 
   await app.register(accessStatePlugin);

@@ -3,6 +3,9 @@ import sjson from "secure-json-parse";
 import { HttpError } from "./errors.ts";
 
 const NUL = "\u0000";
+const NUL_MESSAGE = "Text in the request may not contain the NUL character (\\u0000).";
+/** `%00` anywhere in a URL: in a path parameter or a query string field it would decode to a NUL. */
+const ENCODED_NUL = /%00/i;
 /** A UTF-16 surrogate that is not half of a pair (`\ud800` alone): with the `u` flag a pair is one code point, not a surrogate. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -23,7 +26,7 @@ export function registerJsonParser(app: FastifyInstance) {
         text,
         (key: string, v: unknown) => {
           if (key.includes(NUL) || (typeof v === "string" && v.includes(NUL))) {
-            throw new HttpError(400, "Text in the request may not contain the NUL character (\\u0000).");
+            throw new HttpError(400, NUL_MESSAGE);
           }
           if (LONE_SURROGATE.test(key) || (typeof v === "string" && LONE_SURROGATE.test(v))) {
             throw new HttpError(400, "Text in the request contains a broken character (an unpaired UTF-16 surrogate, such as \\ud800).");
@@ -36,5 +39,16 @@ export function registerJsonParser(app: FastifyInstance) {
     } catch (err) {
       done(err instanceof HttpError ? err : new HttpError(400, "The request body is not valid JSON."), undefined);
     }
+  });
+}
+
+/**
+ * The same rule for the URL of an API request: a NUL in a path parameter or a query string field
+ * is refused before any route sees it, whether the route's SQL would have failed on it (then a
+ * backstop in errors.ts answered) or silently matched nothing (a group mask compared in memory).
+ */
+export function refuseNulInApiUrls(app: FastifyInstance) {
+  app.addHook("onRequest", async (request) => {
+    if (request.url.startsWith("/api/") && ENCODED_NUL.test(request.url)) throw new HttpError(400, NUL_MESSAGE);
   });
 }

@@ -7,14 +7,12 @@
  * fails; so does a listed route that becomes scoped, or a listed route that no longer exists.
  */
 import crypto from "node:crypto";
-import type { RouteOptions } from "fastify";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
-import { addTradePlatform, signUp } from "./support/fixtures.ts";
+import { addTradePlatform, rowCounts, signUp } from "./support/fixtures.ts";
+import { keyOf, operationsOf, type Operation } from "./support/routes.ts";
 
 /** The operations that are not about one organization, and why. Anything else under /api is. */
 const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
@@ -38,26 +36,6 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "ALL /api": "404 for unknown /api paths",
   "ALL /api/*": "404 for unknown /api paths",
 };
-
-/** The API's documentation (@fastify/swagger-ui, registered outside the API): public, see health.test.ts. */
-const DOCS = "/api/docs";
-
-interface Operation {
-  method: string;
-  url: string;
-  hasBody: boolean;
-}
-const keyOf = (op: Operation) => `${op.method} ${op.url}`;
-
-/** The API's operations, one per method, from a route as the app registers it. */
-function operationsOf(route: RouteOptions): Operation[] {
-  if (!route.url.startsWith("/api") || route.url === DOCS || route.url.startsWith(`${DOCS}/`)) return [];
-  const methods = [route.method].flat();
-  const hasBody = Boolean(route.schema?.body);
-  // A catch-all answers every method alike.
-  if (methods.length > 2) return [{ method: "ALL", url: route.url, hasBody }];
-  return methods.map((method) => ({ method, url: route.url, hasBody }));
-}
 
 describeDb("organization scope of every API operation", () => {
   /** Taken as each route is registered (Fastify reuses the options object for the trailing-slash twin of a prefix route). */
@@ -100,21 +78,6 @@ describeDb("organization scope of every API operation", () => {
     });
   }
 
-  /** Rows in every table of the database, to show the refused calls changed nothing. */
-  async function rowCounts(): Promise<Record<string, number>> {
-    const tables = rowsOf<{ name: string }>(
-      await t.ctx.database.db.execute(
-        sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-      ),
-    );
-    const counts: Record<string, number> = {};
-    for (const { name } of tables) {
-      const [row] = rowsOf<{ n: number }>(await t.ctx.database.db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`));
-      counts[name] = row!.n;
-    }
-    return counts;
-  }
-
   const scoped = () => operations.filter((op) => !(keyOf(op) in NOT_ORGANIZATION_SCOPED));
 
   it("finds the API's operations, and every operation listed as not scoped still exists", () => {
@@ -136,7 +99,7 @@ describeDb("organization scope of every API operation", () => {
   });
 
   it("answers 400 without the OrganizationId header on every organization-scoped operation, changing nothing", async () => {
-    const before = await rowCounts();
+    const before = await rowCounts(t.ctx);
     for (const op of scoped()) {
       const res = await send(op, ada, undefined);
       expect.soft(res.statusCode, keyOf(op)).toBe(400);
@@ -144,11 +107,11 @@ describeDb("organization scope of every API operation", () => {
         expect.soft(res.json().message, keyOf(op)).toBe("Choose an organization: send its id in the OrganizationId header.");
       }
     }
-    expect(await rowCounts()).toEqual(before);
+    expect(await rowCounts(t.ctx)).toEqual(before);
   });
 
   it("answers 403 for an organization the caller is not in (or that does not exist) on every organization-scoped operation, changing nothing", async () => {
-    const before = await rowCounts();
+    const before = await rowCounts(t.ctx);
     for (const op of scoped()) {
       for (const organizationId of [bobOrg, crypto.randomUUID()]) {
         const res = await send(op, ada, organizationId);
@@ -156,7 +119,7 @@ describeDb("organization scope of every API operation", () => {
         if (op.method !== "HEAD") expect.soft(res.json().message, keyOf(op)).toBe("You are not a member of this organization");
       }
     }
-    expect(await rowCounts()).toEqual(before);
+    expect(await rowCounts(t.ctx)).toEqual(before);
   });
 
   it("does not ask for an organization on the operations listed as not scoped", async () => {

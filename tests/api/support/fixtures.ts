@@ -1,9 +1,11 @@
+import { sql } from "drizzle-orm";
 import type { AppContext } from "../../../server/context.ts";
 import { memberClaims, memberships, tradePlatforms } from "../../../server/db/schema.ts";
 import { upsertUser } from "../../../server/modules/organizations/repository.ts";
 import type { TestApp } from "../../helpers/testApp.ts";
 import { apiHeaders, type Person, type TokenFactory } from "../../helpers/tokens.ts";
 import { theOnly } from "../../helpers/db.ts";
+import { rowsOf } from "../../../server/modules/accounts/mirror/writes.ts";
 
 /** A person signs in for the first time (preflight) and gets their own organization; returns its id. */
 export async function signUp(t: TestApp, tokens: TokenFactory, person: Person): Promise<string> {
@@ -31,4 +33,18 @@ export async function grant(ctx: AppContext, organizationId: string, person: Per
 
 export async function addTradePlatform(ctx: AppContext, organizationId: string, name: string, type: "MT4" | "MT5" | "MatchTrader" = "MT5") {
   return theOnly(await ctx.database.db.insert(tradePlatforms).values({ organizationId, name, type }).returning());
+}
+
+/** Rows in every table of the database, to show that refused calls changed nothing. */
+export async function rowCounts(ctx: AppContext): Promise<Record<string, number>> {
+  const { db } = ctx.database;
+  const tables = rowsOf<{ name: string }>(
+    await db.execute(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`),
+  );
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`));
+    counts[name] = row!.n;
+  }
+  return counts;
 }
