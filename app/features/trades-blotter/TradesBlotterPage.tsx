@@ -41,7 +41,7 @@ import { openBlotterStream, type BlotterStream } from "./blotterStream";
 import type { BlotterStreamState } from "./blotterStreamCore";
 import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
-import { createFramePacer } from "./frameApplier";
+import { createFramePacer } from "./framePacer";
 import { createRowFlash } from "./rowFlash";
 import { createLiveDatasource } from "./liveDatasource";
 import type { LiveRow } from "./liveRowModel";
@@ -313,7 +313,7 @@ function LiveBlotter({
     );
     gridApi.setGridOption("rowClassRules", flash.rules);
     let empty: boolean | null = null;
-    // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came;
+    // One refresh of the rows in view per paced frame (framePacer.ts), however many changes came;
     // it takes the rows that came since the last (liveDatasource.ts).
     const pacer = createFramePacer({
       run: () => {
