@@ -2,7 +2,7 @@
  * The baseline of bench/tradesBlotter.ts: the blotter's grid without the app. A static page (no
  * React, no shell, no side panel, no row batcher, no worker) with AG Grid Community from
  * node_modules (its UMD bundle), the blotter's columns, formatters and theme sizes, and the live
- * grid's row model as decision 0059 has it: AG Grid's infinite row model (blocks of 100, at most
+ * grid's row model as decision 0062 has it: AG Grid's infinite row model (blocks of 100, at most
  * 10 held, row ids, no row animation, no rows drawn beyond the view, no text selection, DOM order).
  * It reads the same live stream (`GET /api/tradesBlotter/stream` with the same bearer token and
  * organization) and holds the model itself, on its main thread: at most 20,000 rows
@@ -98,7 +98,7 @@ ${assets}</head>
     text({ field: "reason", headerName: "Reason", width: 110 }),
     text({ field: "comment", headerName: "Comment", width: 200 }),
   ];
-  // The model the page holds (in the blotter it is the stream worker's, decision 0059): the rows
+  // The model the page holds (in the blotter it is the stream worker's, decision 0062): the rows
   // by key, the first added leaving first past MAX_ROWS, and the same rows newest first by time
   // (ties: the later arrival first; each row carries its arrival sequence "s").
   let byKey = new Map();

@@ -4,7 +4,7 @@
  *
  * The page makes deals at a rate (newest first, 20,000 kept, the blotter's 18 columns, cell change
  * flash on) and shows them two ways, each in its own page. The infinite model draws refreshed rows
- * as new ones and so flashes nothing: its figures leave out the flash's cost (decision 0059).
+ * as new ones and so flashes nothing: its figures leave out the flash's cost (decision 0059, superseded by 0062).
  *
  * - client: the client-side row model, as the blotter's live grid does it today — one transaction
  *   of the rows added and removed, paced by its own cost (the next no sooner than 3× its time,

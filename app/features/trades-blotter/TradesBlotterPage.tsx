@@ -55,7 +55,7 @@ const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volum
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
 /**
- * The live grid's options (decision 0059): AG Grid's infinite row model reads blocks of rows from
+ * The live grid's options (decision 0062): AG Grid's infinite row model reads blocks of rows from
  * the stream worker's model (liveDatasource.ts), so the grid holds and draws only the rows in view
  * whatever the rate. Text can be selected only while paused (StreamingGrid's `selectableText`): it
  * wraps every cell in two more elements, and rows streaming under the pointer cannot be selected anyway.

@@ -1,7 +1,7 @@
 /**
- * The live blotter's stream and rows, off the main thread (issue 7, "Speed"; docs/decisions/0047
- * and 0059): reads GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its
- * frames, coalesces them per row (the row batcher, decision 0043), bounds the rows, keeps them in
+ * The live blotter's stream and rows, off the main thread (docs/requirements.md#r-targets-blotter; docs/decisions/0062
+ * and 0060): reads GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its
+ * frames, coalesces them per row (the row batcher), bounds the rows, keeps them in
  * the grid's order (liveRowModel.ts) and the side panel's figures incrementally. The page's grid
  * (AG Grid's infinite row model) asks for the rows in view (`rows?`) and gets them from here: the
  * main thread never holds more than a few blocks of rows.

@@ -1,5 +1,5 @@
 /**
- * Paces the live grid's refreshes (decision 0043's 2026-11-23 addendum, decision 0059): the stream
+ * Paces the live grid's refreshes (docs/decisions/0062): the stream
  * worker says it has rows to take, and the grid (AG Grid's infinite row model) is told to read the
  * rows in view again (`refreshInfiniteCache`), taking them, at an animation frame. Several changes before that
  * frame make one refresh. A refresh costs the grid about the same whatever changed (it draws the
