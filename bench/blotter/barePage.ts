@@ -2,14 +2,14 @@
  * The baseline of bench/tradesBlotter.ts: the blotter's grid without the app. A static page (no
  * React, no shell, no side panel, no row batcher, no worker) with AG Grid Community from
  * node_modules (its UMD bundle), the blotter's columns, formatters and theme sizes, and the live
- * grid's row model as decision 0059 has it: AG Grid's infinite row model (blocks of 100, at most
+ * grid's row model as decision 0062 has it: AG Grid's infinite row model (blocks of 100, at most
  * 10 held, row ids, no row animation, no rows drawn beyond the view, no text selection, DOM order).
  * It reads the same live stream (`GET /api/tradesBlotter/stream` with the same bearer token and
  * organization) and holds the model itself, on its main thread: at most 20,000 rows
  * (STREAM_MAX_ROWS, the first added leaving first), kept newest first by time by merging each
  * frame's rows in (not by sorting every row again), each row stamped with its arrival sequence.
  * What arrives is coalesced per row and applied at an animation frame, paced by the blotter's
- * frame applier's own `applyGap` (the next no sooner than 3× the last one's time, 50–250 ms); a frame
+ * frame pacer's own `refreshGap` (the next no sooner than 3× the last one's time, 50–250 ms); a frame
  * updates the model and calls `refreshInfiniteCache()`, and the grid's datasource answers the
  * blocks it asks for from the model (the sort model is ignored: the benchmark never sorts).
  * The infinite model flashes nothing itself: new and changed rows flash as the blotter's do, as
@@ -32,7 +32,7 @@ export function agGridBundle(): string {
  * One of the blotter's own modules, which import nothing, for a page: its types stripped (Vite's
  * esbuild), as `window.__<name>`. The pages then run the blotter's code, not a copy of it.
  */
-export async function blotterModuleScript(name: "rowFlash" | "frameApplier"): Promise<string> {
+export async function blotterModuleScript(name: "rowFlash" | "framePacer"): Promise<string> {
   const file = path.resolve("app/features/trades-blotter", `${name}.ts`);
   const { code } = await transformWithEsbuild(fs.readFileSync(file, "utf8"), file, { format: "iife", globalName: `__${name}`, target: "es2022" });
   return `<script>${code}</script>`;
@@ -41,7 +41,7 @@ export async function blotterModuleScript(name: "rowFlash" | "frameApplier"): Pr
 /** What the bare page runs of the blotter's own: the row flash (its script and style) and the refresh pacing. */
 export async function barePageAssets(): Promise<string> {
   const css = fs.readFileSync(path.resolve("app/features/trades-blotter/rowFlash.css"), "utf8");
-  return `<style>${css}</style>\n${await blotterModuleScript("rowFlash")}\n${await blotterModuleScript("frameApplier")}`;
+  return `<style>${css}</style>\n${await blotterModuleScript("rowFlash")}\n${await blotterModuleScript("framePacer")}`;
 }
 
 export function barePageHtml(options: {
@@ -98,7 +98,7 @@ ${assets}</head>
     text({ field: "reason", headerName: "Reason", width: 110 }),
     text({ field: "comment", headerName: "Comment", width: 200 }),
   ];
-  // The model the page holds (in the blotter it is the stream worker's, decision 0059): the rows
+  // The model the page holds (in the blotter it is the stream worker's, decision 0062): the rows
   // by key, the first added leaving first past MAX_ROWS, and the same rows newest first by time
   // (ties: the later arrival first; each row carries its arrival sequence "s").
   let byKey = new Map();
@@ -179,8 +179,8 @@ ${assets}</head>
     api.refreshInfiniteCache();
     if (stats) { stats.transactions++; stats.added += added; stats.updated += updated; stats.removed += removed; }
   }
-  // As the blotter's frame applier does: what arrived is coalesced per row and applied at an
-  // animation frame, the next no sooner than its applyGap says (a multiple of what the last took, bounded).
+  // As the blotter's frame pacer does: what arrived is coalesced per row and applied at an
+  // animation frame, the next no sooner than its refreshGap says (a multiple of what the last took, bounded).
   let pending = new Map();
   let nextAt = 0;
   let scheduled = false;
@@ -193,7 +193,7 @@ ${assets}</head>
       frame(rows);
     }
     const ended = performance.now();
-    nextAt = ended + window.__frameApplier.applyGap(ended - started);
+    nextAt = ended + window.__framePacer.refreshGap(ended - started);
   }
   function schedule() {
     if (scheduled) return;

@@ -10,7 +10,7 @@
  *   server's bus (".<ms>"); when its row shows in the rows drawn in view (`.ag-row` elements in
  *   `.ag-grid-scrolling-container`), the latency is taken at the next animation frame, when it is
  *   painted. A row shows in two ways: the client-side row model (and any first draw) adds a row
- *   element; the infinite row model (decision 0059) reuses the element of each row index after a
+ *   element; the infinite row model (decision 0062) reuses the element of each row index after a
  *   refresh and only changes its `row-id` attribute. Both are watched, and each id counts once (a
  *   row moving down the view, or both happening to one row, is not counted again).
  */

@@ -4,11 +4,11 @@
  *
  * The page makes deals at a rate (newest first, 20,000 kept, the blotter's 18 columns, cell change
  * flash on) and shows them two ways, each in its own page. The infinite model draws refreshed rows
- * as new ones and so flashes nothing: its figures leave out the flash's cost (decision 0059).
+ * as new ones and so flashes nothing: its figures leave out the flash's cost (decision 0059, superseded by 0062).
  *
  * - client: the client-side row model, as the blotter's live grid does it today — one transaction
  *   of the rows added and removed, paced by its own cost (the next no sooner than 3× its time,
- *   50–250 ms: app/features/trades-blotter/frameApplier.ts), sorted by time;
+ *   50–250 ms: app/features/trades-blotter/framePacer.ts), sorted by time;
  * - infinite: the infinite row model (AG Grid Community) reading blocks of 100 rows from a model
  *   the page holds (in the blotter it would be the stream worker's), refreshed on the same pacing.
  *   The grid then holds and draws only the blocks in view, whatever the rate.
@@ -110,7 +110,7 @@ const update = () => {
   const took = performance.now() - started;
   stats.updates++;
   stats.updateMs += took;
-  setTimeout(update, window.__frameApplier.applyGap(took));
+  setTimeout(update, window.__framePacer.refreshGap(took));
 };
 setTimeout(update, 50);
 </script></body></html>`;
@@ -127,7 +127,7 @@ interface Figures {
 export async function rowModelsBench({ line }: { line: (text: string) => void }): Promise<void> {
   const seconds = Number(process.env.BENCH_ROW_MODELS_SECONDS ?? 10);
   const rates = (process.env.BENCH_ROW_MODELS_RATES ?? "5000,20000").split(",").map(Number);
-  const html = pageHtml(await blotterModuleScript("frameApplier"));
+  const html = pageHtml(await blotterModuleScript("framePacer"));
   const bundle = agGridBundle();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");

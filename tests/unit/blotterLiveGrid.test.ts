@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BlotterRow } from "../../core/schemas/blotterLive.ts";
-import { APPLY_MAX_GAP_MS, APPLY_MIN_GAP_MS, createFramePacer } from "../../app/features/trades-blotter/frameApplier.ts";
+import { REFRESH_MAX_GAP_MS, REFRESH_MIN_GAP_MS, createFramePacer } from "../../app/features/trades-blotter/framePacer.ts";
 import { comparatorOf, createLiveRowModel, DEFAULT_SORT, type SortEntry } from "../../app/features/trades-blotter/liveRowModel.ts";
 import type { RowBatch } from "../../app/features/trades-blotter/rowBatcher.ts";
 import { throttleLatest } from "../../app/features/trades-blotter/throttleLatest.ts";
@@ -225,8 +225,8 @@ describe("the frame pacer", () => {
     expect(delays).toEqual([0]);
     for (const [took, gap] of [
       [40, 120],
-      [5, APPLY_MIN_GAP_MS],
-      [200, APPLY_MAX_GAP_MS],
+      [5, REFRESH_MIN_GAP_MS],
+      [200, REFRESH_MAX_GAP_MS],
     ] as const) {
       cost = took;
       frame();
@@ -246,7 +246,7 @@ describe("the frame pacer", () => {
     pacer.done(0);
     tick(100);
     pacer.request();
-    expect(delays.at(-1)).toBe(APPLY_MAX_GAP_MS - 100);
+    expect(delays.at(-1)).toBe(REFRESH_MAX_GAP_MS - 100);
     // While one is scheduled, more changes do not schedule again: they join it.
     pacer.request();
     pacer.request();

@@ -41,7 +41,7 @@ import { openBlotterStream, type BlotterStream } from "./blotterStream";
 import type { BlotterStreamState } from "./blotterStreamCore";
 import type { BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
-import { createFramePacer } from "./frameApplier";
+import { createFramePacer } from "./framePacer";
 import { createRowFlash } from "./rowFlash";
 import { createLiveDatasource } from "./liveDatasource";
 import type { LiveRow } from "./liveRowModel";
@@ -55,7 +55,7 @@ const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volum
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
 /**
- * The live grid's options (decision 0059): AG Grid's infinite row model reads blocks of rows from
+ * The live grid's options (decision 0062): AG Grid's infinite row model reads blocks of rows from
  * the stream worker's model (liveDatasource.ts), so the grid holds and draws only the rows in view
  * whatever the rate. Text can be selected only while paused (StreamingGrid's `selectableText`): it
  * wraps every cell in two more elements, and rows streaming under the pointer cannot be selected anyway.
@@ -313,7 +313,7 @@ function LiveBlotter({
     );
     gridApi.setGridOption("rowClassRules", flash.rules);
     let empty: boolean | null = null;
-    // One refresh of the rows in view per paced frame (frameApplier.ts), however many changes came;
+    // One refresh of the rows in view per paced frame (framePacer.ts), however many changes came;
     // it takes the rows that came since the last (liveDatasource.ts).
     const pacer = createFramePacer({
       run: () => {

@@ -65,7 +65,7 @@ export const kindLabel = (row: BlotterRow) => (row.kind === "deal" ? "Deal" : ro
 type F = ValueFormatterParams<BlotterRow>;
 const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as const;
 
-/** The blotter's columns (PRODUCT.md field reference); `platforms` names each platform and gives its server zone. */
+/** The blotter's columns (docs/requirements.md#r-fields); `platforms` names each platform and gives its server zone. */
 export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<BlotterRow>[] {
   return [
     {

@@ -2,8 +2,8 @@
  * The page's side of the blotter's one live connection (GET /api/tradesBlotter/stream, SSE over
  * fetch with the bearer token: docs/decisions/0042). The stream itself, its parsing, coalescing,
  * row bound and the side panel's figures run in a Web Worker (blotterStream.worker.ts around
- * blotterStreamCore.ts, docs/decisions/0047), and so do the rows in the grid's order (decision
- * 0059): the page hears that there are rows to take (`changed`, once until it takes them), and its
+ * blotterStreamCore.ts, docs/decisions/0062), and so do the rows in the grid's order (the same
+ * decision): the page hears that there are rows to take (`changed`, once until it takes them), and its
  * grid asks for the rows in view (`rows`), taking the new ones with each refresh (`take`).
  *
  * Each connection attempt asks the page for the API headers as they are then (a renewed token

@@ -1,5 +1,5 @@
 /**
- * The Trades Blotter's stream worker (docs/decisions/0047): runs blotterStreamCore.ts off the main
+ * The Trades Blotter's stream worker (docs/decisions/0062): runs blotterStreamCore.ts off the main
  * thread. Before each connection attempt it asks the page for the API headers (the page renews
  * the bearer token if it is about to expire, and knows the current organization); the page
  * answers with them. Everything else is the core's protocol.

@@ -1,7 +1,7 @@
 /**
- * The live blotter's stream and rows, off the main thread (issue 7, "Speed"; docs/decisions/0047
- * and 0059): reads GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its
- * frames, coalesces them per row (the row batcher, decision 0043), bounds the rows, keeps them in
+ * The live blotter's stream and rows, off the main thread (docs/requirements.md#r-targets-blotter; docs/decisions/0062
+ * and 0060): reads GET /api/tradesBlotter/stream (SSE over fetch, decision 0042), parses its
+ * frames, coalesces them per row (the row batcher), bounds the rows, keeps them in
  * the grid's order (liveRowModel.ts) and the side panel's figures incrementally. The page's grid
  * (AG Grid's infinite row model) asks for the rows in view (`rows?`) and gets them from here: the
  * main thread never holds more than a few blocks of rows.
@@ -10,7 +10,7 @@
  * thread when no worker can start, and tests/unit/blotterStreamCore.test.ts drives it directly.
  *
  * Flow control: the page pulls. When frames come, the page hears once that there is something to
- * take (`changed`); its grid's next refresh, paced by the page (frameApplier.ts), reads the rows
+ * take (`changed`); its grid's next refresh, paced by the page (framePacer.ts), reads the rows
  * with `take` set, and only then are the rows gathered merged into the model, just before they are
  * read: each row reaches the screen as soon as the page draws again, not after a turn of a timer
  * of its own here (2026-11-24: that turn cost the page 25–30 ms of every row's way to the screen
@@ -33,8 +33,8 @@ import { BATCH_INTERVAL_MS, createRowBatcher } from "./rowBatcher";
  * stream's snapshot is the open positions plus 500 recent deals per platform (a few thousand rows
  * on a busy server), and a dealer reads the newest trades at the top: 20,000 keeps the whole
  * snapshot and about a second of new deals at 20,000 updates/s, while every merge, sort and CSV
- * export works over 2.5× fewer rows than the 50,000 of before. It matches the server's per-stream
- * bound of rows gathered (decision 0043), so one resynchronizing snapshot always fits.
+ * export works over 2.5× fewer rows than the 50,000 of before. It is also the most open positions
+ * one server snapshot sends (`snapshotPositions`, server/modules/tradesBlotter/stream.ts).
  */
 export const STREAM_MAX_ROWS = 20_000;
 /** The side panel's figures follow at most twice a second. */

@@ -82,7 +82,7 @@ interface SymbolSum {
 }
 
 /**
- * `totalsOf` and `exposureOf` kept up to date row by row (issue 7, "Speed"): `add` a row that came
+ * `totalsOf` and `exposureOf` kept up to date row by row (docs/requirements.md#r-targets-blotter): `add` a row that came
  * in, `remove` one that left (an update is `remove(previous)` then `add(next)`), so a change costs
  * its own rows, not a pass over every row in view. Always equal to a full recomputation over the
  * same rows (tests/unit/blotterTotals.test.ts checks it on random sequences); the notional sums are

@@ -1,5 +1,5 @@
 /**
- * The live grid's datasource (AG Grid's infinite row model, decision 0059): the blocks the grid
+ * The live grid's datasource (AG Grid's infinite row model, decision 0062): the blocks the grid
  * asks for are read from the stream worker's rows (liveRowModel.ts), in the grid's sort order.
  * The blocks asked for together (a refresh asks for every block it holds, each from its own
  * zero-delay timeout) go to the worker as one request, so they come from one state of the rows:

@@ -1,5 +1,5 @@
 /**
- * The live blotter's rows in the grid's order, kept in the stream's worker (docs/decisions/0059):
+ * The live blotter's rows in the grid's order, kept in the stream's worker (docs/decisions/0062):
  * the grid (AG Grid's infinite row model) reads the blocks in view from here, so the main thread
  * holds and draws only those, whatever the rate.
  *

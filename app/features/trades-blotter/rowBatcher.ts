@@ -1,5 +1,5 @@
 /**
- * Applies a fast stream of row updates to a grid in batches (docs/decisions/0043): updates are
+ * Applies a fast stream of row updates to a grid in batches (docs/decisions/0062; the server frames likewise, 0060): updates are
  * gathered for `intervalMs` (about 50 ms, three frames at 60 Hz), coalesced per row key (a
  * position changed ten times → its last state, once), and handed over as one transaction of
  * adds, updates and removals. Paused, nothing reaches the grid and the updates held back are

@@ -1,5 +1,5 @@
 /**
- * Paces the live grid's refreshes (decision 0043's 2026-11-23 addendum, decision 0059): the stream
+ * Paces the live grid's refreshes (docs/decisions/0062): the stream
  * worker says it has rows to take, and the grid (AG Grid's infinite row model) is told to read the
  * rows in view again (`refreshInfiniteCache`), taking them, at an animation frame. Several changes before that
  * frame make one refresh. A refresh costs the grid about the same whatever changed (it draws the
@@ -47,13 +47,13 @@ const HIDDEN_TAB_MS = 250;
 /** How long a run waits for `done` before the next may go anyway. */
 export const SETTLE_MS = 1_000;
 /** The shortest and longest wait between two refreshes, and the wait per ms the last one took. */
-export const APPLY_MIN_GAP_MS = 50;
-export const APPLY_MAX_GAP_MS = 250;
-export const GAP_PER_APPLY_MS = 3;
+export const REFRESH_MIN_GAP_MS = 50;
+export const REFRESH_MAX_GAP_MS = 250;
+export const GAP_PER_REFRESH_MS = 3;
 
 /** The gap before the next refresh, given how long the last one took. */
-export function applyGap(lastApplyMs: number): number {
-  return Math.min(APPLY_MAX_GAP_MS, Math.max(APPLY_MIN_GAP_MS, GAP_PER_APPLY_MS * lastApplyMs));
+export function refreshGap(lastRefreshMs: number): number {
+  return Math.min(REFRESH_MAX_GAP_MS, Math.max(REFRESH_MIN_GAP_MS, GAP_PER_REFRESH_MS * lastRefreshMs));
 }
 
 function atFrame(fn: () => void): void {
@@ -84,7 +84,7 @@ export function createFramePacer(options: FramePacerOptions): FramePacer {
   function next() {
     if (disposed || !waiting || scheduled || running !== 0) return;
     scheduled = true;
-    schedule(flush, Math.max(0, lastEnded + applyGap(lastCost) - now()));
+    schedule(flush, Math.max(0, lastEnded + refreshGap(lastCost) - now()));
   }
 
   function over(id: number) {
