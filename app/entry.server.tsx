@@ -15,7 +15,7 @@ export default function handleRequest(
   loadContext: ToolboxLoadContext,
 ) {
   const bot = isbot(request.headers.get("user-agent") ?? "");
-  // SPEC §2: bots do not get the error page, just the status.
+  // docs/requirements.md#r-routes: bots do not get the error page, just the status.
   if (bot && responseStatusCode === 404) {
     return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }

@@ -19,7 +19,7 @@ export function loader({ context }: Route.LoaderArgs) {
 // Loader data never changes during a session: skip re-running it on every navigation.
 export const shouldRevalidate = () => false;
 
-// SPEC §1: the page title is the toolbox name; pages prefix it ("Overview · Toolbox").
+// docs/requirements.md#r-product: the page title is the toolbox name; pages prefix it ("Overview · Toolbox").
 export const meta: Route.MetaFunction = ({ error }) => {
   if (!error) return [{ title: "Toolbox" }];
   return [{ title: isRouteErrorResponse(error) && error.status === 404 ? "Page not found · Toolbox" : "Error · Toolbox" }];

@@ -1,7 +1,7 @@
 import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes";
 
 /**
- * The route table of SPEC.md §2. Every module loads lazily (React Router splits per route).
+ * The route table of docs/requirements.md#r-routes. Every module loads lazily (React Router splits per route).
  * Raw paths (/health, /silent-renew, /auth-callback) skip the sign-in guard: see app/auth/guard.ts.
  * Loaders only validate the URL; data loads in the browser (docs/decisions/0023-data-loads-in-the-browser.md).
  */

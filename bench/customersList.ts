@@ -1,5 +1,5 @@
 /**
- * The customers list (GET /api/customers) at 100,000 customers on PostgreSQL (issue 10): req/s,
+ * The customers list (GET /api/customers) at 100,000 customers on PostgreSQL (docs/requirements.md#r-targets-lists): req/s,
  * p50 and p99 with autocannon (in a worker thread) at 100 connections over loopback, against bare Fastify in the same run, for the default page, an e-mail
  * search, filters with a sort, a tag, and a deep page. The customers are written by one SQL
  * statement (generate_series), with tags, countries, statuses and owners spread over them.

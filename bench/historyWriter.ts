@@ -3,7 +3,7 @@
  * realistic trade events of one platform (./blotter/syntheticTrades.ts: opens, stop changes,
  * closes and their deals, 500 logins) pushed at once, and the time until they are written, on
  * PostgreSQL and on the embedded PGlite. At a sustained rate above this figure the writer's queue
- * fills and its events are read again from the platform instead (decision 0048), so it is the rate
+ * fills and its events are read again from the platform instead (decision 0061), so it is the rate
  * the store follows live. Node's CPU includes PGlite's thread; PostgreSQL's own is not in it.
  *
  * `npm run bench -- writer` runs this alone (BENCH_WRITER_EVENTS, 200,000).

@@ -8,7 +8,7 @@
  *    embedded provider's pages), organization membership, permission, the handler's query,
  *    response validation, logging (info level, asynchronously to a file), security headers.
  *
- * Target (issue 11 §4): the guarded route keeps ≥ 0.3× bare Fastify's throughput.
+ * Target (docs/requirements.md#r-targets-server): the guarded route keeps ≥ 0.3× bare Fastify's throughput.
  *
  * `runHttpBenchmark()` is called by bench/run.ts; `node --import tsx bench/http.ts` runs it alone.
  * Database: PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -175,7 +175,7 @@ export async function runHttpBenchmark(opts: { line?: (text: string) => void } =
       { label: "GET /api/members (guarded: token, membership, permission, query, logging)", url: `${base}/api/members`, headers },
       { label: "the guard alone (same token and checks; handler without query)", url: guardOnly.url, headers },
     ];
-    // The accounts list at 100,000 mirrored accounts (issue 11 §4) goes here: once its platform
+    // The accounts list at 100,000 mirrored accounts (docs/requirements.md#r-targets-lists) goes here: once its platform
     // and accounts are set up on this server (`app`, `headers`),
     //   targets.push({ label: "GET /api/accounts (filtered, sorted, 100,000 accounts)", url: `${base}/api/accounts?…`, headers });
 

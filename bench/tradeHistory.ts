@@ -1,5 +1,5 @@
 /**
- * The blotter's historical queries at 1,000,000 deals (issue 7's target: by login and date range,
+ * The blotter's historical queries at 1,000,000 deals (the target of docs/requirements.md#r-targets-blotter: by login and date range,
  * p99 ≤ 100 ms). The real app on a fresh PostgreSQL database (PGlite when none answers); the deals
  * are made by the database itself in one `generate_series` insert (10,000 accounts over 90 days,
  * 12 symbols), then analyzed; every request goes through `app.inject` (guard, validation,

@@ -1,5 +1,5 @@
 /**
- * The Trades Blotter at speed (issue 7, "Speed"). The real server — the production build, started
+ * The Trades Blotter at speed (docs/requirements.md#r-targets-blotter). The real server — the production build, started
  * as `npm start` starts it (startToolbox), on PostgreSQL, on a loopback port — with the demo
  * organization, one simulated MT5 platform with the blotter assigned, and trade events at 5,000,
  * 10,000 and 20,000 a second on its bus, streamed to headless Chromium on `/apps/trades-blotter`.
@@ -107,7 +107,7 @@ function serverMeter(running: Running) {
       const used = process.cpuUsage(cpu);
       const seconds = (performance.now() - started) / 1000;
       const after = history?.liveStats();
-      // The history store's live writer: its queue at most, and the events dropped for a backfill (decision 0048).
+      // The history store's live writer: its queue at most, and the events dropped for a backfill (decision 0061).
       const historyWriter = { queued, overflows: (after?.overflows ?? 0) - (writer?.overflows ?? 0), dropped: (after?.dropped ?? 0) - (writer?.dropped ?? 0) };
       return { cpu: (used.user + used.system) / 1e6 / seconds, rss, heap, buffered, held, pending, historyWriter, streams: running.app.blotterStreams.stats() };
     },
@@ -117,7 +117,7 @@ function serverMeter(running: Running) {
 /**
  * Bytes written to the page's blotter stream, counted by the server (one page streams at a time).
  * Chromium's network events cannot see it: the blotter reads its stream in a Web Worker
- * (decision 0047), which a page's CDP session does not cover.
+ * (decision 0062), which a page's CDP session does not cover.
  */
 function streamBytes(running: Running) {
   const written = () => running.app.blotterStreams.stats().bytesWritten;

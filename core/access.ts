@@ -1,5 +1,5 @@
 /**
- * The access rule of SPEC.md §6, the one implementation the API and the UI share.
+ * The access rule of docs/requirements.md#r-access, the one implementation the API and the UI share.
  * - `organization:admin` whose value is the current organization id grants everything;
  * - otherwise a claim of the asked type whose comma-separated values include the asked value.
  */
@@ -41,7 +41,7 @@ export function isOrganizationAdmin(claims: readonly Claim[], organizationId: st
   return claims.some((c) => c.type === ADMIN_CLAIM && c.value.trim() === organizationId);
 }
 
-/** `hasAccess(type, value)` of SPEC §6 for the given organization. */
+/** `hasAccess(type, value)` of docs/requirements.md#r-access for the given organization. */
 export function hasAccess(claims: readonly Claim[], organizationId: string | undefined, type: string, value: string): boolean {
   if (isOrganizationAdmin(claims, organizationId)) return true;
   return claims.some((c) => c.type === type && valuesOf(c).includes(value));

@@ -3,7 +3,7 @@ export interface PublicConfig {
   /** OpenID Connect issuer the browser signs in with. */
   authority: string;
   clientId: string;
-  /** Space-separated scopes requested at sign-in (SPEC §6). */
+  /** Space-separated scopes requested at sign-in (docs/requirements.md#r-access). */
   scope: string;
   /** Audience of the API's access tokens. */
   audience: string;

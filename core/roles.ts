@@ -1,5 +1,5 @@
 /**
- * Role presets over the claims of SPEC §6 (docs/administration.md). A member's access is either
+ * Role presets over the claims of docs/requirements.md#r-access (docs/administration.md). A member's access is either
  * "administrator" (`organization:admin` = the organization id) or a set of module permissions,
  * each stored as the claim `Module.{module}.{organizationId}` = "read,write,money". A preset is
  * only a name for one such set: changing a member to a preset writes its claims, and a member

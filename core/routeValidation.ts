@@ -1,5 +1,5 @@
 /**
- * Route validation of SPEC.md §2: a route declares which of its parameters must be well formed;
+ * Route validation of docs/requirements.md#r-routes: a route declares which of its parameters must be well formed;
  * a failure is a fatal error with the rule's status (404 unless it says otherwise) and the
  * message 'Page Not Found: {path}'. Pure rules: app/features/routing/validatedLoader.ts turns a
  * failure into React Router's error response.

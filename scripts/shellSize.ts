@@ -34,7 +34,7 @@ interface Manifest {
 }
 
 export interface ShellSize {
-  /** gzip -9 of every part: comparable with the first measurements (issue 11 §4). */
+  /** gzip -9 of every part: comparable with the first measurements (docs/requirements.md#r-targets-shell). */
   totalBytes: number;
   totalKb: number;
   /**

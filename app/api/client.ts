@@ -20,8 +20,8 @@ export interface RequestOptions {
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
- * The one client for the product API (SPEC §7, §8). It resolves with the parsed JSON (or text,
- * or undefined for an empty answer) and rejects with an ApiError after showing the SPEC's toast.
+ * The one client for the product API (docs/requirements.md#r-calls, docs/requirements.md#r-errors). It resolves with the parsed JSON (or text,
+ * or undefined for an empty answer) and rejects with an ApiError after showing the catalogue's toast (docs/requirements.md#r-errors).
  */
 async function request<T>(method: Method, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
   const headers = await apiHeaders(options.headers);
@@ -83,7 +83,7 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (error instanceof DOMException && error.name === "AbortError");
 }
 
-/** GET/POST/PUT/PATCH/DELETE with the payload as the JSON body (SPEC §7). */
+/** GET/POST/PUT/PATCH/DELETE with the payload as the JSON body (docs/requirements.md#r-calls). */
 export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>("GET", path, undefined, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>("POST", path, body, options),

@@ -3,7 +3,7 @@ import { parse } from "content-disposition";
 export const DEFAULT_DOWNLOAD_NAME = "downloaded-file";
 
 /**
- * The file name a download is saved under (SPEC §7): `filename*` (RFC 5987, e.g. UTF-8) wins over
+ * The file name a download is saved under (docs/requirements.md#r-calls): `filename*` (RFC 5987, e.g. UTF-8) wins over
  * `filename`; anything missing or unreadable gives 'downloaded-file'. The server's name is not
  * trusted: folders, control characters and names made only of dots are removed.
  */

@@ -7,7 +7,7 @@ import { apiHeaders } from "./headers";
 import { readableBody } from "./readableBody";
 
 /**
- * SPEC §7 file download: GET `path` with the API headers and save the answer under the name its
+ * docs/requirements.md#r-calls file download: GET `path` with the API headers and save the answer under the name its
  * Content-Disposition gives. Any failure shows the 'Error' toast and rejects.
  */
 export async function download(path: string, options: { signal?: AbortSignal } = {}): Promise<string> {

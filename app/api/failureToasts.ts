@@ -1,7 +1,7 @@
 import { AUTH_TOASTS } from "~/auth/messages";
 import { toast } from "~/ui/toast";
 
-/** SPEC §8 texts, word for word. */
+/** docs/requirements.md#r-errors texts, word for word. */
 /** The same title the sign-in guard uses (app/auth/messages.ts). */
 export const AUTH_EXPIRED_TITLE = AUTH_TOASTS.expiredTitle;
 export const AUTH_EXPIRED_FALLBACK = "Authenticating back...";

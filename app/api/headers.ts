@@ -2,7 +2,7 @@ import { getFreshUser } from "~/auth";
 import { currentOrganizationId } from "~/profile/selectors";
 
 /**
- * SPEC §7: every API call carries the current organization, the XHR marker and the bearer token.
+ * docs/requirements.md#r-calls: every API call carries the current organization, the XHR marker and the bearer token.
  * The user is refreshed first, so a token about to expire is renewed before it is sent.
  */
 export async function apiHeaders(extra?: HeadersInit): Promise<Headers> {

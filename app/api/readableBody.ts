@@ -1,7 +1,7 @@
 /**
  * What a person should read from an error answer: the `message` of our JSON errors
  * ({statusCode, error, message}), otherwise the body text. HTML pages (a proxy's 502 page) and
- * empty bodies give '' so the caller falls back to its SPEC §8 text.
+ * empty bodies give '' so the caller falls back to its docs/requirements.md#r-errors text.
  */
 export function readableBody(body: string, contentType: string | null): string {
   const text = body.trim();

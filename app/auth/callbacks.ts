@@ -18,7 +18,7 @@ function onceFor<T>(kind: string, url: string, run: () => Promise<T>): Promise<T
   return once.get(key) as Promise<T>;
 }
 
-/** SPEC §9: about 50 redirect parameters are parsed at most; the rest are dropped unread. */
+/** docs/requirements.md#r-constants: about 50 redirect parameters are parsed at most; the rest are dropped unread. */
 export function limitRedirectParams(url: string, max = MAX_REDIRECT_PARAMS): string {
   const parsed = new URL(url);
   const params = [...parsed.searchParams];
@@ -29,7 +29,7 @@ export function limitRedirectParams(url: string, max = MAX_REDIRECT_PARAMS): str
 
 /**
  * /auth-callback: exchange the code, verify the ID token (VerifyingUserManager), store the user.
- * Returns where to go next: the stored return path, else the callback's parent path (SPEC §2).
+ * Returns where to go next: the stored return path, else the callback's parent path (docs/requirements.md#r-routes).
  */
 export function completeSignIn(url: string = window.location.href): Promise<string> {
   return onceFor("signin", url, async () => {
@@ -51,7 +51,7 @@ export function completeSignIn(url: string = window.location.href): Promise<stri
 }
 
 /**
- * SPEC §4: on callback failure, show the error and start a new login — unless the previous callback
+ * docs/requirements.md#r-states: on callback failure, show the error and start a new login — unless the previous callback
  * failed under 10 s ago, which means the next attempt would fail the same way (see constants.ts).
  * Returns whether a new login was started.
  */
@@ -73,7 +73,7 @@ export function completeSilentSignIn(url: string = window.location.href): Promis
   });
 }
 
-/** /logout-callback: settle the sign-out response; the browser then goes to the site root (SPEC §2). */
+/** /logout-callback: settle the sign-out response; the browser then goes to the site root (docs/requirements.md#r-routes). */
 export function completeSignOut(url: string = window.location.href): Promise<string> {
   return onceFor("signout", url, async () => {
     const um = await userManager();

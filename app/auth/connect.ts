@@ -19,9 +19,9 @@ export async function userManager(): Promise<VerifyingUserManager> {
     wired.add(um);
     um.events.addUserLoaded((user) => setAuthUser(toAuthUser(user)));
     um.events.addUserUnloaded(() => setAuthUser(null));
-    // Automatic renewal (SPEC §4), fired 60 s before the access token expires.
+    // Automatic renewal (docs/requirements.md#r-states), fired 60 s before the access token expires.
     um.events.addAccessTokenExpiring(() => void renewInBackground(um));
-    // SPEC §4: a silent renew failure raises an error event; it is logged and shown (§8).
+    // docs/requirements.md#r-states: a silent renew failure raises an error event; it is logged and shown (docs/requirements.md#r-errors).
     um.events.addSilentRenewError((error) => showAuthFailure(error));
     watchStoredUser(um.storageKey, () => void adoptFromOtherTab(um));
   }

@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES as M } from "./messages";
 
 /**
- * oidc-client-ts v3 words some failures differently from the SPEC §8 catalogue (which follows the
+ * oidc-client-ts v3 words some failures differently from the docs/requirements.md#r-errors catalogue (which follows the
  * older oidc-client). Translating here keeps one set of texts on screen, whichever layer failed.
  */
 const LIBRARY_TO_SPEC: Record<string, string> = {

@@ -8,7 +8,7 @@ import type { ShellMode } from "./types";
 import { configureFrom, useAuthConfig } from "./useAuthConfig";
 
 /**
- * SPEC §2 route guard, called by the root shell with the current pathname.
+ * docs/requirements.md#r-routes route guard, called by the root shell with the current pathname.
  *
  * Raw paths are let through untouched. Any other path is stored as the post-login target, the user is
  * loaded (renewed if expired), and a signed-out visitor is sent to the provider.

@@ -1,6 +1,6 @@
 /**
- * User-facing texts of the sign-in layer. The SPEC §8 ones are copied word for word;
- * those marked "not in §8" cover a rule of §5 the catalogue has no text for.
+ * User-facing texts of the sign-in layer. The error catalogue's ones (docs/requirements.md#r-errors) are copied word for word;
+ * those marked "not in the error catalogue" cover a rule of docs/requirements.md#r-validation the catalogue has no text for.
  */
 export const AUTH_MESSAGES = {
   tokenRequired: "a token is required",
@@ -10,26 +10,26 @@ export const AUTH_MESSAGES = {
   issuerMissing: "issuer was not provided",
   issuerInvalid: "Invalid issuer in token",
   audienceInvalid: "Invalid audience in token",
-  /** not in §8 (wording of the library the catalogue comes from) */
+  /** not in the error catalogue (wording of the library the catalogue comes from) */
   azpInvalid: "Invalid azp in token",
-  /** not in §8 */
+  /** not in the error catalogue */
   iatMissing: "iat was not provided",
   iatInFuture: "iat is in the future",
-  /** not in §8 */
+  /** not in the error catalogue */
   nbfInFuture: "nbf is in the future",
-  /** not in §8 */
+  /** not in the error catalogue */
   expMissing: "exp was not provided",
   expInPast: "exp is in the past",
   subMissing: "No sub present in id_token",
   nonceInvalid: "Invalid nonce in id_token",
   atHashInvalid: "failed to validate at_hash",
   subChanged: "sub in id_token does not match current sub",
-  /** not in §8 (oidc-client-ts wording) */
+  /** not in the error catalogue (oidc-client-ts wording) */
   authTimeChanged: "auth_time in id_token does not match original auth_time",
-  /** not in §8 (oidc-client-ts wording) */
+  /** not in the error catalogue (oidc-client-ts wording) */
   azpChanged: "azp in id_token does not match original azp",
   loginRequired: "login_required",
-  /** not in §8 (oidc-client-ts wording) */
+  /** not in the error catalogue (oidc-client-ts wording) */
   userInfoSubMismatch: "subject from UserInfo response does not match subject in ID Token",
   noIdToken: "No id_token in response",
   noCode: "No code in response",
@@ -43,7 +43,7 @@ export const AUTH_MESSAGES = {
   unknownError: "unknown error",
 } as const;
 
-/** Toast texts of SPEC §2 and §8. */
+/** Toast texts of docs/requirements.md#r-routes, docs/requirements.md#r-errors. */
 export const AUTH_TOASTS = {
   expiredTitle: "Authentication expired",
   expiredDescription: "Logging you back in...",

@@ -3,7 +3,7 @@ import { AUTH_TOASTS } from "./messages";
 import { authErrorText } from "./errors";
 
 /**
- * SPEC §8 auth failure toast, shared by every sign-in failure. A fixed id makes a burst of failures
+ * docs/requirements.md#r-errors auth failure toast, shared by every sign-in failure. A fixed id makes a burst of failures
  * (several API calls, several tabs' timers) replace one toast instead of filling the queue.
  */
 export function showAuthFailure(error: unknown): void {
@@ -11,7 +11,7 @@ export function showAuthFailure(error: unknown): void {
   toast({ id: "auth-failure", title: AUTH_TOASTS.failureTitle, description: authErrorText(error), color: "error", icon: "warning" });
 }
 
-/** SPEC §2: shown by the route guard just before it sends a signed-out visitor to the provider. */
+/** docs/requirements.md#r-routes: shown by the route guard just before it sends a signed-out visitor to the provider. */
 export function showAuthExpired(): void {
   toast({
     id: "auth-expired",

@@ -1,5 +1,5 @@
 /**
- * SPEC §2 raw paths: the session is marked raw and the page is let through without login.
+ * docs/requirements.md#r-routes raw paths: the session is marked raw and the page is let through without login.
  * The issue asks for each with and without ".html". React Router matches paths case-insensitively,
  * so the classification does too (otherwise /Health would render the health page behind a login).
  */

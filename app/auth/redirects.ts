@@ -35,7 +35,7 @@ function stopLeaving(): void {
   clearTimeout(leavingTimer);
 }
 
-/** Keep `fullPath` as the post-login return target (SPEC §2). */
+/** Keep `fullPath` as the post-login return target (docs/requirements.md#r-routes). */
 export function rememberReturnPath(fullPath: string): void {
   const target = returnTargetFor(fullPath);
   if (target) useAuthStore.setState({ redirect_uri: target });
@@ -49,7 +49,7 @@ export async function startLoginRedirect(opts: { fresh?: boolean } = {}): Promis
   if (!startLeaving()) return;
   try {
     const um = await userManager();
-    // The warning raised just before (SPEC §8 "Authentication expired") must reach the screen before
+    // The warning raised just before (docs/requirements.md#r-errors "Authentication expired") must reach the screen before
     // the page leaves; the toaster loads after hydration, so wait for it, briefly.
     await toastsOnScreen(TOAST_WAIT_MS);
     // signinRedirect settles only if the page comes back (bfcache) or the request could not be made.

@@ -35,7 +35,7 @@ export function returnTargetFor(fullPath: string): string | null {
   return safeReturnPath(fullPath);
 }
 
-/** SPEC §2: without a stored target, a callback returns to its parent path ("/auth-callback" → "/"). */
+/** docs/requirements.md#r-routes: without a stored target, a callback returns to its parent path ("/auth-callback" → "/"). */
 export function parentPath(pathname: string): string {
   const parent = pathname.replace(/\/+$/, "").replace(/\/[^/]*$/, "");
   return parent === "" ? "/" : parent;

@@ -28,7 +28,7 @@ function mirror(user: User | null): User | null {
 }
 
 /**
- * The guard's check for a non-raw path (SPEC §2): store the return target, load the user (renewing
+ * The guard's check for a non-raw path (docs/requirements.md#r-routes): store the return target, load the user (renewing
  * an expired token), and when there is none, say so and go to the provider.
  */
 export async function ensureSignedIn(fullPath: string): Promise<void> {
@@ -37,7 +37,7 @@ export async function ensureSignedIn(fullPath: string): Promise<void> {
   try {
     user = await loadFreshUser(await userManager());
   } catch (error) {
-    showAuthFailure(error); // SPEC §8: fetching the user failed
+    showAuthFailure(error); // docs/requirements.md#r-errors: fetching the user failed
   }
   if (user || isLeaving()) return;
   showAuthExpired();

@@ -12,7 +12,7 @@ const signedOut: Pick<AuthState, "user" | "isAuthenticated" | "access_token" | "
 };
 
 /**
- * SPEC §3 auth state. Tokens live in oidc-client-ts's user record, never in this store's storage:
+ * docs/requirements.md#r-entities auth state. Tokens live in oidc-client-ts's user record, never in this store's storage:
  * only the return path is persisted, so a reload or the sign-in round trip keeps it.
  */
 export const useAuthStore = create<AuthState>()(
@@ -40,7 +40,7 @@ export function setAuthUser(user: AuthUser | null): void {
   useAuthStore.setState({ user, isAuthenticated: true, access_token: user.access_token, isAnonymous: false });
 }
 
-/** Plain copy of the SPEC §3 record fields (oidc-client-ts's User also carries state and methods). */
+/** Plain copy of the docs/requirements.md#r-entities record fields (oidc-client-ts's User also carries state and methods). */
 export function toAuthUser(user: AuthUser): AuthUser {
   const { id_token, session_state, access_token, refresh_token, token_type, scope, profile, expires_at } = user;
   return { id_token, session_state, access_token, refresh_token, token_type, scope, profile: { ...profile }, expires_at };

@@ -1,4 +1,4 @@
-/** The signed-in user record of SPEC §3 (what oidc-client-ts keeps, as plain data). */
+/** The signed-in user record of docs/requirements.md#r-entities (what oidc-client-ts keeps, as plain data). */
 export interface AuthUser {
   id_token?: string;
   session_state?: string | null;
@@ -11,7 +11,7 @@ export interface AuthUser {
   expires_at?: number;
 }
 
-/** SPEC §3 auth state. Only redirect_uri is persisted (local storage). */
+/** docs/requirements.md#r-entities auth state. Only redirect_uri is persisted (local storage). */
 export interface AuthState {
   user: AuthUser | null;
   isAuthenticated: boolean;

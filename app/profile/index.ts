@@ -1,4 +1,4 @@
-/** Profile state (SPEC §3, §4): who is signed in, where they work, what they may do. */
+/** Profile state (docs/requirements.md#r-entities, docs/requirements.md#r-states): who is signed in, where they work, what they may do. */
 export { useProfileStore, resetProfile, chooseOrganization, PROFILE_STORAGE_KEY, type ProfileState } from "./store";
 export {
   currentOrganizationId,

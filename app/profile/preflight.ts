@@ -3,11 +3,11 @@ import { retry } from "~/api/retry";
 import type { Claim, Organization, PreflightAnswer, TradePlatform } from "./types";
 import { useProfileStore } from "./store";
 
-/** SPEC §9: a failed preflight is retried after 1000 ms, indefinitely. */
+/** docs/requirements.md#r-constants: a failed preflight is retried after 1000 ms, indefinitely. */
 export const PREFLIGHT_RETRY_MS = 1000;
 
 /**
- * The startup sequence of SPEC §4, in order. Failures are only logged and retried (SPEC §8), so
+ * The startup sequence of docs/requirements.md#r-states, in order. Failures are only logged and retried (docs/requirements.md#r-errors), so
  * the calls are silent: no 'Error' toast every second while the API is down. A 401 still signs in again.
  */
 export async function runPreflight(): Promise<void> {
@@ -27,7 +27,7 @@ export async function runPreflight(): Promise<void> {
 /** Runs preflight until it succeeds; the returned function stops further attempts. */
 export function startPreflight(): () => void {
   const stop = new AbortController();
-  // SPEC §9: a fixed delay, not the growing backoff.
+  // docs/requirements.md#r-constants: a fixed delay, not the growing backoff.
   retry(runPreflight, {
     signal: stop.signal,
     minTimeout: PREFLIGHT_RETRY_MS,

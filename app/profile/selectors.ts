@@ -10,7 +10,7 @@ export function selectCurrentOrganizationId(s: Pick<ProfileData, "currentOrganiz
   return s.currentOrganizationId;
 }
 
-/** SPEC §6: the trade platforms shown are those of the current organization. */
+/** docs/requirements.md#r-access: the trade platforms shown are those of the current organization. */
 export function selectTradePlatforms(s: Pick<ProfileData, "tradePlatforms" | "currentOrganizationId">): TradePlatform[] {
   return s.tradePlatforms.filter((p) => p.organizationId === s.currentOrganizationId);
 }

@@ -2,7 +2,7 @@ import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import type { Claim, Organization, PreflightAnswer, TradePlatform } from "./types";
 
-/** SPEC §3 profile state. The first four fields are persisted in local storage; the rest are not. */
+/** docs/requirements.md#r-entities profile state. The first four fields are persisted in local storage; the rest are not. */
 export interface ProfileData {
   claims: Claim[];
   currentOrganizationId: string | null;
@@ -16,7 +16,7 @@ export interface ProfileData {
 
 interface ProfileActions {
   setAppConfig: (appConfig: PreflightAnswer) => void;
-  /** Stores claims and organizations and keeps a valid current organization (SPEC §4 step 2). */
+  /** Stores claims and organizations and keeps a valid current organization (docs/requirements.md#r-states step 2). */
   setClaimsAndOrganizations: (claims: Claim[], organizations: Organization[], preferredOrganizationId?: string) => void;
   setTradePlatforms: (tradePlatforms: TradePlatform[]) => void;
   setPreflightDone: (done: boolean) => void;
@@ -43,7 +43,7 @@ const initialData: ProfileData = {
 
 /**
  * The current organization stays when it still exists; otherwise the one just created for this
- * person, otherwise the first (SPEC §4: "If no current organization is set, choose the first").
+ * person, otherwise the first (docs/requirements.md#r-states: "If no current organization is set, choose the first").
  */
 export function chooseOrganization(current: string | null, organizations: readonly Organization[], preferred?: string): string | null {
   const exists = (id: string | null | undefined) => !!id && organizations.some((o) => o.id === id);

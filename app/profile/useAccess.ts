@@ -4,7 +4,7 @@ import { useCurrentOrganizationId } from "./selectors";
 import { useProfileStore } from "./store";
 
 export interface Access {
-  /** SPEC §6 hasAccess(type, value) in the current organization. */
+  /** docs/requirements.md#r-access hasAccess(type, value) in the current organization. */
   hasAccess: (type: string, value: string) => boolean;
   /** `Module.{module}.{currentOrganizationId}` holds `permission`. */
   hasModule: (module: Module, permission: Permission) => boolean;

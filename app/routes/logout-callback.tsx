@@ -8,7 +8,7 @@ export const meta = () => [{ title: "Signed out · Toolbox" }];
 
 /**
  * Return page of sign-out, for providers configured to come back here (ours returns to the site
- * root directly). After sign-out the return is the site root (SPEC §2), whatever happened.
+ * root directly). After sign-out the return is the site root (docs/requirements.md#r-routes), whatever happened.
  */
 export default function LogoutCallbackPage() {
   const config = useAuthConfig();

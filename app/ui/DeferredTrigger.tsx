@@ -29,7 +29,7 @@ interface DeferredTriggerProps extends Omit<ButtonHTMLAttributes<HTMLButtonEleme
  * The button of a menu or drawer whose code (Radix and what it draws) loads only when it is about
  * to be used: on hover or focus it starts loading, and pressing it opens the overlay as soon as
  * it has arrived. Until then it is a plain button that says what it opens, so the shell's
- * JavaScript stays small (issue 11 §4) without changing what a person sees or can do.
+ * JavaScript stays small (docs/requirements.md#r-targets-shell) without changing what a person sees or can do.
  */
 export function DeferredTrigger({ load, popup, children, ...buttonProps }: DeferredTriggerProps) {
   const [loaded, setLoaded] = useState<OverlayModule | null>(null);

@@ -2,7 +2,7 @@ import { Spinner } from "./Spinner";
 import { ToolboxMark } from "./ToolboxMark";
 
 /**
- * The whole window while the shell waits (SPEC §2: 'Signing in...', 'Loading...'). It is a live
+ * The whole window while the shell waits (docs/requirements.md#r-routes: 'Signing in...', 'Loading...'). It is a live
  * status region, so screen readers announce the text.
  */
 export function FullScreenPlaceholder({ text, hint }: { text: string; hint?: string }) {

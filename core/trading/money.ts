@@ -22,7 +22,7 @@ export const MONEY_DIGITS = 2;
  * The one bound of money in Toolbox, in minor units.
  *
  * - One balance operation (deposit, withdrawal, credit in or out) moves at most 1,000,000,000.00:
- *   MT5 refuses more with 4005 TRADE_MAX_MONEY (../shared/PROTOCOLS.md), and the API refuses it
+ *   MT5 refuses more with 4005 TRADE_MAX_MONEY (docs/connectors.md#vendor-mt5), and the API refuses it
  *   before asking any platform.
  * - An account's balance, credit and equity stay within ±1,000,000,000,000.00 (1e14 minor units).
  *   That leaves 90× headroom below 2^53 (9.007e15), so one account's sums (balance + credit +

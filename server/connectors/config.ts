@@ -57,7 +57,7 @@ export const mt4GatewayConnectorConfigSchema = z.object({
   ...timeouts,
 });
 
-/** A Match-Trader Broker API server (PROTOCOLS.md §2): REST base URL (HTTPS only), gRPC feed (TLS), API token. */
+/** A Match-Trader Broker API server (docs/connectors.md#vendor-match-trader): REST base URL (HTTPS only), gRPC feed (TLS), API token. */
 export const matchTraderApiConnectorConfigSchema = z.object({
   kind: z.literal("matchTraderApi"),
   apiUrl: z.url({ protocol: /^https$/ }),

@@ -18,7 +18,7 @@ export function readBuildInfo(buildDir: string): BuildInfo {
   return { id, builtAt: stat.mtime.toISOString(), version: pkg.version };
 }
 
-/** SPEC §7 "App delivery": builds/latest.json and builds/meta/{buildId}.json, never cached. */
+/** docs/requirements.md#r-calls "App delivery": builds/latest.json and builds/meta/{buildId}.json, never cached. */
 export function registerBuildManifest(app: FastifyInstance, info: BuildInfo) {
   app.get("/builds/latest.json", { schema: { hide: true } }, async (_req, reply) => {
     reply.header("Cache-Control", "no-store");

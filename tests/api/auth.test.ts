@@ -50,7 +50,7 @@ describeDb("API guard", () => {
   });
   afterAll(() => t?.close());
 
-  it("documents the routes of SPEC §7 as guarded and only health (and docs) as public", () => {
+  it("documents the routes of docs/requirements.md#r-calls as guarded and only health (and docs) as public", () => {
     const guarded = routes.guarded.map((r) => `${r.method} ${r.url}`);
     for (const r of [
       "GET /api/profile/preflight",

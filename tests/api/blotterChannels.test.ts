@@ -1,6 +1,6 @@
 /**
- * The Trades Blotter stream's memory across streams (issue 7, "100 subscribers with bounded server
- * memory"; docs/decisions/0048) through the real server over HTTP: streams with the same filters
+ * The Trades Blotter stream's memory across streams (docs/requirements.md#r-targets-blotter: 100
+ * subscribers with bounded server memory; docs/decisions/0060) through the real server over HTTP: streams with the same filters
  * share one channel (identical frames, serialized once), a resumed stream joins it again with
  * nothing lost or repeated, and the node's budget (rows gathered, bytes unsent) holds.
  */

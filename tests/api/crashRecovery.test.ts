@@ -1,5 +1,5 @@
 /**
- * Crash recovery (issue 8): Toolbox is killed (SIGKILL, no shutdown code runs) while the MT5 Web
+ * Crash recovery (docs/connectors.md#crash-recovery): Toolbox is killed (SIGKILL, no shutdown code runs) while the MT5 Web
  * API protocol server keeps trading, as a real trading server would, and started again on the
  * same database. Afterwards the accounts (logins, balances), the open positions and the deals in
  * the trade history store are the server's exactly — those made while Toolbox was down included,

@@ -1,5 +1,5 @@
 /**
- * The reported crash (issue 6 §1), end to end: a new person signs up, connects a simulated MT5
+ * The crash once reported (docs/decisions/0033-contain-platform-failures.md), end to end: a new person signs up, connects a simulated MT5
  * server with one account, and posts 91 deposits of 999,999,999,999.99 with fresh keys; then
  * fills the account to the bound and deposits once more. Before the fix the balance left the
  * exact-integer range, the simulated traders' timer threw and the process ended. Now every

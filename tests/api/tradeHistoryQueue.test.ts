@@ -1,5 +1,5 @@
 /**
- * The trade history store's live writer when the database falls behind (issue 7; decision 0048):
+ * The trade history store's live writer when the database falls behind (decision 0061):
  * its queue is bounded (TRADE_HISTORY_MAX_QUEUED_EVENTS); past it the queued events are dropped and
  * their platforms read again, so once the database answers the store matches the platform. The
  * real app with a simulated platform whose trade feed publishes on the bus; the database is made

@@ -1,5 +1,5 @@
 /**
- * Customers as a back-office clerk works them (issue 10): create a customer, link two accounts on
+ * Customers as a back-office clerk works them (docs/requirements.md#r-areas): create a customer, link two accounts on
  * different demo platforms, see their balances on the customer's panel, find the customer by
  * e-mail in the list (the filter lives in the URL), export the view and read the CSV, import a
  * file with one bad row and see it reported by line.

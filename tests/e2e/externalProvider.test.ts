@@ -1,5 +1,5 @@
 /**
- * Signing in through an external OpenID Connect provider (issue 9): a provider run by this test
+ * Signing in through an external OpenID Connect provider (docs/security.md): a provider run by this test
  * on its own port with its own login page, as a broker's Keycloak or Entra ID would be, and a
  * Toolbox started for it with OIDC_AUTHORITY, OIDC_CLIENT_ID and OIDC_AUDIENCE. Chromium signs in
  * there, lands in an organization of its own and reads an API-backed page.

@@ -1,5 +1,5 @@
 /**
- * The overview (`/`) as the demo organization's dealer sees it (issue 10, "Overview"): a tile per
+ * The overview (`/`) as the demo organization's dealer sees it (docs/requirements.md#r-areas): a tile per
  * demo platform whose figures are those of GET /api/overview (read from the page's own requests),
  * the volume and P/L charts drawn with their 24 h / 7 d toggle and the values at the cursor, the
  * recent inbox (live: a demo server's outage appears without a reload) and the copier's placeholder.

@@ -1,6 +1,5 @@
 /**
- * A dealer opens the Trades Blotter on the demo organization's simulated servers (issue 7, "Done
- * means"): assigns the app through the call to action, sees live trades arrive, pauses (the
+ * A dealer opens the Trades Blotter on the demo organization's simulated servers (docs/requirements.md#r-blotter): assigns the app through the call to action, sees live trades arrive, pauses (the
  * held-back count grows, the grid stays still), resumes, filters by symbol, reads yesterday in
  * historical mode and exports it, and checks the CSV's rows against the grid.
  */

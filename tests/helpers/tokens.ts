@@ -123,7 +123,7 @@ export async function tokenFactory(ctx: AppContext) {
 
 export type TokenFactory = Awaited<ReturnType<typeof tokenFactory>>;
 
-/** Headers of an API call as the browser sends them (SPEC §7). */
+/** Headers of an API call as the browser sends them (docs/requirements.md#r-calls). */
 export function apiHeaders(token: string, organizationId?: string): Record<string, string> {
   return {
     authorization: `Bearer ${token}`,

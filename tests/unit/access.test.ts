@@ -7,7 +7,7 @@ const X = "6f1c1e8a-0a7b-4f7e-9a43-1d0c8b7f0001";
 const Y = "6f1c1e8a-0a7b-4f7e-9a43-1d0c8b7f0002";
 const PERMISSIONS: Permission[] = ["read", "write", "money"];
 
-describe("the access rule of SPEC §6", () => {
+describe("the access rule of docs/requirements.md#r-access", () => {
   it("module claim type is Module.{module}.{organizationId}", () => {
     expect(moduleClaimType("members", X)).toBe(`Module.members.${X}`);
   });
@@ -54,7 +54,7 @@ describe("the access rule of SPEC §6", () => {
     expect(isOrganizationAdmin(claims, undefined)).toBe(false);
   });
 
-  it("lists the modules of PRODUCT.md", () => {
+  it("lists the modules of the requirements (docs/requirements.md#r-access)", () => {
     expect([...MODULES].sort()).toEqual(
       ["customers", "users", "inbox", "logs", "tradePlatforms", "dealing", "plugins", "tradesBlotter", "tradesCopier", "settings", "members"].sort(),
     );

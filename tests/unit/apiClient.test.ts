@@ -17,7 +17,7 @@ const toasts = () => useToastStore.getState().toasts.map(({ title, description, 
 const respond = (body: BodyInit | null, init: ResponseInit = {}) => vi.mocked(fetch).mockResolvedValueOnce(new Response(body, init));
 const lastInit = () => vi.mocked(fetch).mock.calls.at(-1)![1]!;
 
-describe("API client (SPEC §7, §8)", () => {
+describe("API client (docs/requirements.md#r-calls, docs/requirements.md#r-errors)", () => {
   beforeEach(() => {
     resetProfile();
     useProfileStore.setState({ currentOrganizationId: "org-1" });
@@ -144,7 +144,7 @@ describe("API client (SPEC §7, §8)", () => {
   });
 });
 
-describe("download helper (SPEC §7)", () => {
+describe("download helper (docs/requirements.md#r-calls)", () => {
   beforeEach(() => {
     useToastStore.getState().clear();
     vi.stubGlobal("fetch", vi.fn());

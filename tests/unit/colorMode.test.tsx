@@ -16,7 +16,7 @@ function runHeadScript() {
   runInThisContext(code);
 }
 
-describe("colour mode (SPEC §4)", () => {
+describe("colour mode (docs/requirements.md#r-states)", () => {
   beforeEach(() => {
     localStorage.clear();
     document.documentElement.className = "";

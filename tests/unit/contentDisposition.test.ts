@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { DEFAULT_DOWNLOAD_NAME, fileNameFromContentDisposition as name } from "~/api/contentDisposition";
 
-describe("download file name from Content-Disposition (SPEC §7)", () => {
+describe("download file name from Content-Disposition (docs/requirements.md#r-calls)", () => {
   it("reads a quoted filename", () => {
     expect(name('attachment; filename="trades 2024-05.csv"')).toBe("trades 2024-05.csv");
   });

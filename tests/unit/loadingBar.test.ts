@@ -2,7 +2,7 @@ import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LOADING_BAR, estimatedProgress, useLoadingIndicator } from "~/ui/loadingBar/useLoadingIndicator";
 
-describe("loading bar (SPEC §9)", () => {
+describe("loading bar (docs/requirements.md#r-constants)", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     cleanup();

@@ -27,7 +27,7 @@ function renderAt(path: string) {
   return render(<Stub initialEntries={[path]} />);
 }
 
-describe("fatal errors (SPEC §2)", () => {
+describe("fatal errors (docs/requirements.md#r-routes)", () => {
   afterEach(cleanup);
 
   it("an unknown route shows the not-found page with a way home", async () => {

@@ -40,7 +40,7 @@ function stubNetwork() {
   );
 }
 
-describe("preflight (SPEC §4)", () => {
+describe("preflight (docs/requirements.md#r-states)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
     localStorage.clear();

@@ -8,7 +8,7 @@ const platform = (id: string, organizationId: string, enable = true): TradePlatf
 const store = () => useProfileStore.getState();
 const persisted = () => JSON.parse(localStorage.getItem(PROFILE_STORAGE_KEY) ?? "null") as { state: Record<string, unknown> } | null;
 
-describe("profile store (SPEC §3, §4)", () => {
+describe("profile store (docs/requirements.md#r-entities, docs/requirements.md#r-states)", () => {
   beforeEach(() => {
     localStorage.clear();
     resetProfile();

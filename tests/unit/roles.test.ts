@@ -6,7 +6,7 @@ import { AccessInputSchema, InviteSchema } from "../../core/schemas/members.ts";
 
 const ORG = "6f1c3c2e-8a55-4b8e-9d7e-2b7c0e6c9a10";
 
-describe("role presets over the claims of SPEC §6", () => {
+describe("role presets over the claims of docs/requirements.md#r-access", () => {
   it("an administrator is the organization:admin claim, and nothing else", () => {
     expect(claimsOfAccess(PRESET_ACCESS.administrator, ORG)).toEqual([{ type: ADMIN_CLAIM, value: ORG }]);
   });

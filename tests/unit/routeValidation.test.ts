@@ -5,7 +5,7 @@ import { validatedLoader } from "~/features/routing/validatedLoader";
 
 const ID = "8b0e4c38-3a0e-4f53-9b5c-2b1f7c9e0a11";
 
-describe("route parameters (SPEC §2)", () => {
+describe("route parameters (docs/requirements.md#r-routes)", () => {
   it("tradePlatformType is MT4, MT5 or MatchTrader, exactly", () => {
     for (const ok of ["MT4", "MT5", "MatchTrader"]) expect(isTradePlatformType(ok)).toBe(true);
     for (const bad of ["mt4", "MT6", "Matchtrader", "MatchTrader ", "", undefined]) expect(isTradePlatformType(bad)).toBe(false);

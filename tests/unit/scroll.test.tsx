@@ -27,7 +27,7 @@ const Stub = createRoutesStub([
   },
 ]);
 
-describe("scroll on navigation (SPEC §2)", () => {
+describe("scroll on navigation (docs/requirements.md#r-routes)", () => {
   let scrollTo: ReturnType<typeof vi.fn>;
   let scrollIntoView: ReturnType<typeof vi.fn>;
   beforeEach(() => {

@@ -52,7 +52,7 @@ const Stub = createRoutesStub([
   },
 ]);
 
-describe("root shell modes (SPEC §2)", () => {
+describe("root shell modes (docs/requirements.md#r-routes)", () => {
   beforeEach(() => {
     localStorage.clear();
     resetProfile();

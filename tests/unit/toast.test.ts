@@ -3,7 +3,7 @@ import { registerToaster, TOAST_QUEUE_CAP, TOAST_REMOVE_DELAY_MS, toast, toastsO
 
 const titles = () => useToastStore.getState().toasts.map((t) => t.title);
 
-describe("toast queue (SPEC §4, §9)", () => {
+describe("toast queue (docs/requirements.md#r-states, docs/requirements.md#r-constants)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
     useToastStore.getState().clear();

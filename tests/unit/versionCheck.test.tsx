@@ -7,7 +7,7 @@ const latest = (id: string) =>
   vi.mocked(fetch).mockResolvedValue(new Response(JSON.stringify({ id, timestamp: 1 }), { headers: { "Content-Type": "application/json" } }));
 const versionToasts = () => useToastStore.getState().toasts.filter((t) => t.title === NEW_VERSION_TITLE);
 
-describe("new-version check (SPEC §4)", () => {
+describe("new-version check (docs/requirements.md#r-states)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
     useToastStore.getState().clear();

@@ -16,7 +16,7 @@ import type { IdTokenVerifier } from "./idTokenVerifier";
 /**
  * oidc-client-ts's UserManager, plus what it leaves out: it does not verify ID token signatures or
  * times, and in the code flow it sends no nonce. Tokens are verified between the token response and
- * `storeUser`, so a token that fails SPEC §5 is never stored, never announced to other tabs, never used.
+ * `storeUser`, so a token that fails docs/requirements.md#r-validation is never stored, never announced to other tabs, never used.
  *
  * The overridden methods are the protected extension points of oidc-client-ts 3.x; if an upgrade
  * changes them, tests/unit/auth/userManager.test.ts fails.

@@ -10,7 +10,7 @@ export { VerifyingUserManager };
 /**
  * Entry point of the browser-only chunk (app/auth/manager.ts imports it dynamically, so neither
  * oidc-client-ts nor the verifier is part of the server render).
- * The user record goes to local storage (SPEC §9), shared by every tab of the origin.
+ * The user record goes to local storage (docs/requirements.md#r-constants), shared by every tab of the origin.
  */
 export function createUserManager(config: PublicConfig, origin: string, options: { redirectNavigator?: INavigator } = {}): VerifyingUserManager {
   const storage = new WebStorageStateStore({ store: window.localStorage, prefix: OIDC_STORAGE_PREFIX });

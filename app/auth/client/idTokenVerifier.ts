@@ -20,7 +20,7 @@ export interface ProviderMetadata {
   jwksUri(): Promise<string>;
 }
 
-/** Binds the pure SPEC §5 rules to this client and its provider's discovery document and keys. */
+/** Binds the pure docs/requirements.md#r-validation rules to this client and its provider's discovery document and keys. */
 export function createIdTokenVerifier(clientId: string, metadata: ProviderMetadata, getJson: FetchJson = fetchJson): IdTokenVerifier {
   const keys = createSigningKeySource(() => metadata.jwksUri(), getJson);
   return async (idToken, request) => {

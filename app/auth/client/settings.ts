@@ -11,7 +11,7 @@ import {
 } from "../constants";
 
 /**
- * oidc-client-ts settings for SPEC §9. Choices the spec leaves open (docs/security.md):
+ * oidc-client-ts settings for docs/requirements.md#r-constants. Choices the spec leaves open (docs/security.md):
  * - automaticSilentRenew is off because we renew ourselves on the same "expiring" event, under a
  *   cross-tab lock (renew/): the provider rotates refresh tokens and revokes the grant when one is
  *   reused, so two tabs must never refresh with the same token. Renewal stays automatic for the user.

@@ -1,4 +1,4 @@
-/** An ID token broke a SPEC §5 rule; `message` is the §8 text. */
+/** An ID token broke a docs/requirements.md#r-validation rule; `message` is the docs/requirements.md#r-errors text. */
 export class IdTokenError extends Error {
   override readonly name = "IdTokenError";
 }

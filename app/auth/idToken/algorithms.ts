@@ -1,6 +1,6 @@
 import type { JWK } from "jose";
 
-/** SPEC §5 allow-list. Anything else — "none", HMAC, EdDSA — is refused before a key is even looked up. */
+/** docs/requirements.md#r-validation allow-list. Anything else — "none", HMAC, EdDSA — is refused before a key is even looked up. */
 export const ALLOWED_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"] as const;
 export type AllowedAlg = (typeof ALLOWED_ALGS)[number];
 

@@ -2,7 +2,7 @@ import type { JWTPayload } from "jose";
 import { AUTH_MESSAGES as M } from "../messages";
 import { IdTokenError } from "./IdTokenError";
 
-/** Claims of the ID token being replaced, for the refresh rules of SPEC §5. */
+/** Claims of the ID token being replaced, for the refresh rules of docs/requirements.md#r-validation. */
 export interface PreviousIdClaims {
   sub?: string;
   auth_time?: number;
@@ -26,7 +26,7 @@ export interface ClaimExpectations {
   userInfoSub?: string;
 }
 
-/** SPEC §5 claim rules, in the order the messages of §8 are listed. */
+/** docs/requirements.md#r-validation claim rules, in the order the messages of docs/requirements.md#r-errors are listed. */
 export function checkClaims(claims: JWTPayload & { nonce?: unknown; auth_time?: unknown; azp?: unknown }, x: ClaimExpectations): void {
   if (!claims.iss) fail(M.issuerMissing);
   if (claims.iss !== x.issuer) fail(M.issuerInvalid);

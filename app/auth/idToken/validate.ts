@@ -26,7 +26,7 @@ export interface ValidIdToken {
 }
 
 /**
- * Every SPEC §5 rule for an ID token; throws an IdTokenError carrying the §8 message of the first
+ * Every docs/requirements.md#r-validation rule for an ID token; throws an IdTokenError carrying the docs/requirements.md#r-errors message of the first
  * broken rule. The signature is checked first, so no claim of a forged token is ever trusted.
  */
 export async function validateIdToken(token: string | undefined | null, x: IdTokenExpectations, keys: SigningKeySource): Promise<ValidIdToken> {

@@ -1,6 +1,6 @@
 import type { Claim } from "~/profile";
 
-/** The person's claims (SPEC §3), values split on commas as the access rule reads them. */
+/** The person's claims (docs/requirements.md#r-entities), values split on commas as the access rule reads them. */
 export function ClaimsTable({ claims }: { claims: readonly Claim[] }) {
   if (!claims.length) return <p className="text-sm text-muted">No claims.</p>;
   return (

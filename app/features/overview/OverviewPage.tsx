@@ -17,7 +17,7 @@ import { PlatformSummary } from "./PlatformSummary";
 import { RecentInbox } from "./RecentInbox";
 
 /**
- * `/`: the current organization at a glance (PRODUCT.md): each platform's live connection state and
+ * `/`: the current organization at a glance (docs/requirements.md#r-areas): each platform's live connection state and
  * today's figures, volume and P/L charts, recent inbox items and the copier's place. The figures
  * come from GET /api/overview (docs/overview.md), read again every 5 s while the page is in view;
  * connection states come from the platforms' live stream.

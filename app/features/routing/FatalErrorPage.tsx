@@ -11,7 +11,7 @@ interface FatalErrorPageProps {
 
 /**
  * The whole window when a page cannot be shown at all: the not-found page and failed route
- * validations (SPEC §2). It shows no data, so it needs no sign-in.
+ * validations (docs/requirements.md#r-routes). It shows no data, so it needs no sign-in.
  */
 export function FatalErrorPage({ status, title, description }: FatalErrorPageProps) {
   return (

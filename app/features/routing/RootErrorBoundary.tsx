@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { FatalErrorPage } from "./FatalErrorPage";
 import { isFatalErrorData } from "./fatalError";
 
-/** SPEC §2 texts, word for word. */
+/** docs/requirements.md#r-routes texts, word for word. */
 export const NOT_FOUND_TITLE = "Page not found";
 export const NOT_FOUND_DESCRIPTION = "We are sorry but this page could not be found.";
 

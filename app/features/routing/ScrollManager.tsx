@@ -10,7 +10,7 @@ export interface ScrollHandle {
 const useBrowserLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 /**
- * SPEC §2: navigation scrolls to the top, or to the hash target, unless a route disables it.
+ * docs/requirements.md#r-routes: navigation scrolls to the top, or to the hash target, unless a route disables it.
  * Back and forward return to where the reader was on that page.
  */
 export function ScrollManager() {

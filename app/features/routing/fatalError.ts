@@ -2,7 +2,7 @@ import { data } from "react-router";
 
 /**
  * What a route throws to end in the root error boundary: an unknown path ('not-found', the
- * not-found page) or a failed route validation (SPEC §2: its status and 'Page Not Found: {path}').
+ * not-found page) or a failed route validation (docs/requirements.md#r-routes: its status and 'Page Not Found: {path}').
  */
 export type FatalErrorData = { kind: "not-found" } | { kind: "route-validation"; message: string };
 

@@ -3,7 +3,7 @@ import { validateRoute, type RouteRule } from "@core/routeValidation";
 import { routeValidationFailed } from "./fatalError";
 
 /**
- * A route's validation step (SPEC §2), declared as its loader:
+ * A route's validation step (docs/requirements.md#r-routes), declared as its loader:
  *
  *   const validate = validatedLoader(routeRules.tradePlatform);
  *   export const loader = validate;       // server render: a failure is an HTTP error status

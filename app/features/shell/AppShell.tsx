@@ -7,7 +7,7 @@ import { AppLayout } from "./AppLayout";
 import { useHydrated } from "~/ui/useHydrated";
 
 /**
- * The three shell modes of SPEC §2: raw pages bare; while signing in a full-screen 'Signing in...';
+ * The three shell modes of docs/requirements.md#r-routes: raw pages bare; while signing in a full-screen 'Signing in...';
  * once signed in 'Loading...' until preflight is done, then the layout with the page.
  */
 export function AppShell() {

@@ -5,7 +5,7 @@ import { toast } from "~/ui/toast";
 export const VERSION_CHECK_INTERVAL_MS = 5 * 60 * 1000;
 export const NEW_VERSION_TITLE = "A new version of Toolbox is available";
 
-/** The build manifest of SPEC §7: GET builds/latest.json with a timestamp query (defeats caches). */
+/** The build manifest of docs/requirements.md#r-calls: GET builds/latest.json with a timestamp query (defeats caches). */
 export async function fetchLatestBuildId(): Promise<string | null> {
   const response = await fetch(`/builds/latest.json?t=${Date.now()}`, { cache: "no-store" });
   if (!response.ok) return null;
@@ -14,7 +14,7 @@ export async function fetchLatestBuildId(): Promise<string | null> {
 }
 
 /**
- * SPEC §4 new-version check. When the deployed build differs from the one running, offer a reload
+ * docs/requirements.md#r-states new-version check. When the deployed build differs from the one running, offer a reload
  * once; the toast stays until dismissed. Development builds ('dev') are never compared.
  */
 export function useNewVersionCheck(buildId: string | undefined) {

@@ -13,7 +13,7 @@ import { NavTabs, type NavTab } from "~/ui/NavTabs";
 import { Page } from "~/ui/Page";
 import { SectionBoundary } from "~/ui/SectionBoundary";
 
-// SPEC §2: a known platform type and a UUID, or the fatal 'Page Not Found: {path}'.
+// docs/requirements.md#r-routes: a known platform type and a UUID, or the fatal 'Page Not Found: {path}'.
 // One step for both: React Router strips `loader` from the browser bundle, so neither may name the other.
 const validate = validatedLoader(routeRules.tradePlatform);
 export const loader = validate;

@@ -14,7 +14,7 @@ const TABS: NavTab[] = [
 
 export const meta = () => [{ title: "Settings · Toolbox" }];
 
-/** Organization settings: one tab per child route (SPEC §2). */
+/** Organization settings: one tab per child route (docs/requirements.md#r-routes). */
 export default function SettingsLayout() {
   const organization = useCurrentOrganization();
   const { pathname } = useLocation();

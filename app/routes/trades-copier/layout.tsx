@@ -9,7 +9,7 @@ const TABS: NavTab[] = [
 
 export const meta = () => [{ title: "Trades Copier · Toolbox" }];
 
-/** Trades Copier: its links (default) and their live status (SPEC §2 child pages). */
+/** Trades Copier: its links (default) and their live status (docs/requirements.md#r-routes child pages). */
 export default function TradesCopierLayout() {
   return (
     <Page title="Trades Copier" description="Copy trades from source accounts to follower accounts, across servers and platform types.">

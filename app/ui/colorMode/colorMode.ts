@@ -1,6 +1,6 @@
 import { create } from "zustand";
 
-/** SPEC §4: the chosen colour mode; 'system' follows the operating system's preference. */
+/** docs/requirements.md#r-states: the chosen colour mode; 'system' follows the operating system's preference. */
 export type ColorMode = "light" | "dark" | "system";
 export type ResolvedColorMode = "light" | "dark";
 

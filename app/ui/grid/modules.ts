@@ -26,7 +26,7 @@ export function registerGridModules() {
     ClientSideRowModelModule,
     // Transactions and walking the rows.
     ClientSideRowModelApiModule,
-    // The historical blotter's server-side paging and the live blotter's rows from its worker (decision 0059).
+    // The historical blotter's server-side paging and the live blotter's rows from its worker (decision 0062).
     InfiniteRowModelModule,
     // Drawing rows again (StreamingGrid's text selection): without it the call only logs AG Grid's
     // error #200 in production.

@@ -3,7 +3,7 @@ import { useActivityStore } from "./activity";
 import { LOADING_BAR, useLoadingIndicator } from "./useLoadingIndicator";
 
 /**
- * The thin green bar at the top of the window while a page loads or API calls run (SPEC §9).
+ * The thin green bar at the top of the window while a page loads or API calls run (docs/requirements.md#r-constants).
  * Decorative: screen readers get `aria-busy` on the content instead.
  */
 export function LoadingBar({ active = false }: { active?: boolean }) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 
-/** SPEC §9 loading bar constants (ms, and px for the height). */
+/** docs/requirements.md#r-constants loading bar constants (ms, and px for the height). */
 export const LOADING_BAR = { throttle: 200, duration: 2000, hide: 500, resetDelay: 400, height: 3 } as const;
 
 /**

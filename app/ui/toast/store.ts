@@ -1,6 +1,6 @@
 import { create } from "zustand";
 
-/** SPEC §9 toast constants. */
+/** docs/requirements.md#r-constants toast constants. */
 export const TOAST_QUEUE_CAP = 5;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 200;
@@ -10,7 +10,7 @@ export type ToastColor = "primary" | "success" | "info" | "warning" | "error" | 
 /** Named icons the toaster knows how to draw. */
 export type ToastIcon = "warning" | "error" | "success" | "info" | "refresh";
 
-/** SPEC §3 toast: id, open, title, color, description, icon (+ an optional action). */
+/** docs/requirements.md#r-entities toast: id, open, title, color, description, icon (+ an optional action). */
 export interface Toast {
   id: string;
   open: boolean;
@@ -37,7 +37,7 @@ const nextId = () => `toast-${++counter}`;
 
 /**
  * The queue: toasts are added one at a time, at most 5 are kept (the oldest is dropped);
- * closing marks a toast closed and removes it 200 ms later (SPEC §4).
+ * closing marks a toast closed and removes it 200 ms later (docs/requirements.md#r-states).
  */
 export const useToastStore = create<ToastState>()((set, get) => ({
   toasts: [],
@@ -79,7 +79,7 @@ export function registerToaster(): () => void {
  * Resolves once the toasts waiting in the store are on screen (in the page and painted), or after
  * `waitMs`; at once when none is waiting, no toaster is on the page, or outside a browser. The toaster loads after hydration
  * and Radix draws a toast one render after the toaster mounts, so a toast raised just before the
- * page leaves (the sign-in redirect's warning, SPEC §8) waits here to be seen.
+ * page leaves (the sign-in redirect's warning, docs/requirements.md#r-errors) waits here to be seen.
  */
 export function toastsOnScreen(waitMs: number): Promise<void> {
   if (toasters === 0 || typeof document === "undefined" || useToastStore.getState().toasts.length === 0) return Promise.resolve();

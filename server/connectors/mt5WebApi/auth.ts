@@ -1,5 +1,5 @@
 /**
- * The MT5 Web API's MD5 challenge (PROTOCOLS.md §1.3, from the SDK's MTUtils.GetHashFromPassword
+ * The MT5 Web API's MD5 challenge (docs/connectors.md#vendor-mt5, from the SDK's MTUtils.GetHashFromPassword
  * and MTAuthProtocol). Every concatenation is of raw bytes, never of hex strings. Both sides use
  * it: the connector answers the server's challenge and checks the server's answer to its own;
  * the protocol server does the reverse.

@@ -1,5 +1,5 @@
 /**
- * The MT5 Web API's JSON on the wire (PROTOCOLS.md §1.4): every answer is an envelope
+ * The MT5 Web API's JSON on the wire (docs/connectors.md#vendor-mt5): every answer is an envelope
  * `{"retcode": "<number> <text>", "answer": …}`, and numbers travel as strings ("Leverage": "100").
  * The protocol server writes numbers as strings; the connector reads back, by field name, the
  * fields its native types hold as numbers, and leaves every other string alone (a comment "123"

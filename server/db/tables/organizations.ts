@@ -44,7 +44,7 @@ export const memberships = pgTable(
 );
 
 /**
- * Claims of SPEC §6, stored per member and organization: `organization:admin` = org id,
+ * Claims of docs/requirements.md#r-access, stored per member and organization: `organization:admin` = org id,
  * or `Module.{module}.{orgId}` = comma-separated permissions.
  */
 export const memberClaims = pgTable(

@@ -17,7 +17,7 @@ export interface RouteAccess {
    * the header is ignored.
    */
   organization?: "required" | "none";
-  /** A module permission of SPEC §6 the caller needs in the current organization. */
+  /** A module permission of docs/requirements.md#r-access the caller needs in the current organization. */
   permission?: { module: Module; value: Permission };
   /**
    * `all` (default): people and API clients (client credentials) alike. `people`: a route about the

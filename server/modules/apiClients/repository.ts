@@ -19,7 +19,7 @@ export async function findApiClient(db: Db, clientId: string): Promise<ApiClient
 }
 
 /**
- * The claims an API client holds in `organizationId` (its module permissions, as SPEC §6 claims)
+ * The claims an API client holds in `organizationId` (its module permissions, as docs/requirements.md#r-access claims)
  * and the organization's security policy (the guard applies its allowed IP ranges), or null when
  * the client does not exist (revoked) or belongs to another organization.
  */

@@ -17,7 +17,7 @@ export const HealthSchema = z.object({
 });
 export type Health = z.infer<typeof HealthSchema>;
 
-/** Is the service up, and each dependency with its state (PRODUCT.md /health). Open without a token. */
+/** Is the service up, and each dependency with its state (docs/requirements.md#r-areas, /health). Open without a token. */
 export async function healthRoutes(app: FastifyInstance) {
   app
     .withTypeProvider<ZodTypeProvider>()

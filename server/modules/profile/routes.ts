@@ -5,7 +5,7 @@ import { firstOrganizationName } from "./organizationName.ts";
 import { hasPendingInvitation, recordSignIn } from "../members/repository.ts";
 import { PreflightSchema, UserClaimsSchema } from "./schemas.ts";
 
-/** The caller themselves: the start-up preflight (SPEC §4) and their claims. Not about one organization. */
+/** The caller themselves: the start-up preflight (docs/requirements.md#r-states) and their claims. Not about one organization. */
 export async function profileRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;

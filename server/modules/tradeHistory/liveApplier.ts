@@ -8,7 +8,7 @@
  *
  * The queue is bounded (`maxQueued`): when the database falls that far behind, the queued events
  * are dropped and their platforms reported (`onOverflow`), for the store to read them again from
- * the platform (a backfill, as after a `tradeGap`; docs/decisions/0048).
+ * the platform (a backfill, as after a `tradeGap`; docs/decisions/0061).
  */
 import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";

@@ -195,7 +195,7 @@ export class TradeHistoryStore {
    *  - Only those passes: one that follows a pass asked for later, or for the writer's own dropped
    *    events (`overflowed`: they were on the bus, so the blotter has them from there), is not
    *    waited for. Under a rate the writer cannot hold, such passes follow one another without end,
-   *    and a snapshot that waited for the last of them was never read (docs/decisions/0048).
+   *    and a snapshot that waited for the last of them was never read (docs/decisions/0061).
    *  - A first backfill, reading the whole window, is not waited for either (its positions are
    *    not used until it is done: sync status `live`).
    */

@@ -1,6 +1,6 @@
 /**
- * The Match-Trader Broker API's REST routes (PROTOCOLS.md §2.5), answered by a session with the
- * simulation engine. Paths and bodies follow the vendor where §2 gives them; the few reads §2
+ * The Match-Trader Broker API's REST routes (docs/connectors.md#vendor-match-trader), answered by a session with the
+ * simulation engine. Paths and bodies follow the vendor where the vendor's published API gives them (docs/connectors.md#vendor-match-trader); the few reads it
  * has no REST path for (groups, quotes, journal, account edits) are this server's own, named in
  * decision 0056. Every route returns `{ status, body }`; failures are the engine's native errors.
  */

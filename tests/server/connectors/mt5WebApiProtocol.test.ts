@@ -1,5 +1,5 @@
 /**
- * The MT5 Web API as the vendor specifies it (PROTOCOLS.md §1), on the local protocol server, and
+ * The MT5 Web API as the vendor specifies it (docs/connectors.md#vendor-mt5), on the local protocol server, and
  * the connector's own duties there: the MD5 challenge with its test vector, the envelope with
  * numbers as strings, paging limits, vendor refusals in a dealer's words, the trusted CA only,
  * the idle drop, and money that lands once when its answer is lost with the connection.
@@ -17,7 +17,7 @@ import { MT5_WEB_API_RETCODE, Mt5WebApiServer } from "../../../server/protocolSe
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
 import { LOCAL_TARGETS, mt5WebApiHarness, testCertificate } from "./mt5WebApiHarness.ts";
 
-describe("MT5 Web API handshake hash (PROTOCOLS.md §1.3 test vector)", () => {
+describe("MT5 Web API handshake hash (docs/connectors.md#vendor-mt5 test vector)", () => {
   it("hashes the password as raw bytes and answers both challenges", () => {
     const hash = passwordHash("Password1");
     expect(hash.toString("hex")).toBe("904ba8ecb16273d2f0ae9c3b8a023752");

@@ -30,7 +30,7 @@ afterEach(() => vi.restoreAllMocks());
 const origin = window.location.origin;
 const lastToast = () => toasts.useToastStore.getState().toasts.at(-1);
 
-describe("sign-in callback (SPEC §2, §4)", () => {
+describe("sign-in callback (docs/requirements.md#r-routes, docs/requirements.md#r-states)", () => {
   it("signs in and returns to the stored path, once, even if called twice (Strict Mode)", async () => {
     auth.useAuthStore.setState({ redirect_uri: "/settings/members?x=1#y" });
     const url = `${origin}/auth-callback?code=c&state=s`;
@@ -51,7 +51,7 @@ describe("sign-in callback (SPEC §2, §4)", () => {
     expect(um.signinRedirectCallback).not.toHaveBeenCalled();
   });
 
-  it("on failure shows the §8 error toast and starts a new login", () => {
+  it("on failure shows the docs/requirements.md#r-errors error toast and starts a new login", () => {
     expect(callbacks.recoverFromSignInFailure(new Error("Invalid nonce in id_token"), 1_000_000)).toBe(true);
     expect(lastToast()).toMatchObject({ title: "Error", description: "Invalid nonce in id_token", color: "error", icon: "warning" });
     return vi.waitFor(() => expect(um.signinRedirect).toHaveBeenCalledTimes(1));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authErrorText, providerError } from "~/auth/errors";
 
-describe("auth error texts (SPEC §8)", () => {
+describe("auth error texts (docs/requirements.md#r-errors)", () => {
   it("is the error's own text, or 'unknown error'", () => {
     expect(authErrorText(new Error("State does not match"))).toBe("State does not match");
     expect(authErrorText(new Error(""))).toBe("unknown error");

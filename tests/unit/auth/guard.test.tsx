@@ -45,7 +45,7 @@ function app(path: string) {
 const mode = () => screen.getByTestId("mode").textContent;
 const flush = () => act(() => new Promise((r) => setTimeout(r, 0)));
 
-describe("route guard (SPEC §2)", () => {
+describe("route guard (docs/requirements.md#r-routes)", () => {
   it.each(["/auth-callback", "/auth-callback.html", "/silent-renew", "/silent-renew.html", "/health"])("lets %s through raw, without login", async (path) => {
     render(app(`${path}?code=x&state=y`));
     await flush();

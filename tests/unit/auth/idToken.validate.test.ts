@@ -29,7 +29,7 @@ async function rejects(token: string | undefined, message: string, over: Partial
   await expect(failure).rejects.toThrow(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
 }
 
-describe("ID token: signature and algorithm (SPEC §5)", () => {
+describe("ID token: signature and algorithm (docs/requirements.md#r-validation)", () => {
   it.each(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"])("accepts a token signed with %s", async (alg) => {
     const token = await sign(keys[alg]!, claims());
     await expect(validateIdToken(token, expectations(), source())).resolves.toMatchObject({ sub: "user-1" });
@@ -97,7 +97,7 @@ describe("ID token: signature and algorithm (SPEC §5)", () => {
   });
 });
 
-describe("ID token: claims (SPEC §5)", () => {
+describe("ID token: claims (docs/requirements.md#r-validation)", () => {
   const signed = (over: Record<string, unknown>) => sign(rs256, claims(over));
 
   it("'issuer was not provided'", async () => rejects(await signed({ iss: undefined }), "issuer was not provided"));
@@ -135,7 +135,7 @@ describe("ID token: claims (SPEC §5)", () => {
   });
 });
 
-describe("ID token: at_hash (SPEC §5)", () => {
+describe("ID token: at_hash (docs/requirements.md#r-validation)", () => {
   const cases = [
     ["RS256", 256],
     ["PS384", 384],
@@ -161,7 +161,7 @@ describe("ID token: at_hash (SPEC §5)", () => {
   });
 });
 
-describe("ID token: refresh (SPEC §5)", () => {
+describe("ID token: refresh (docs/requirements.md#r-validation)", () => {
   const previous = { sub: "user-1", auth_time: NOW - 60, azp: undefined };
 
   it("accepts a refreshed token for the same sign-in", async () => {

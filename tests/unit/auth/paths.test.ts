@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { isRawPath } from "~/auth";
 import { parentPath, returnTargetFor, safeReturnPath } from "~/auth/returnPath";
 
-describe("raw paths (SPEC §2)", () => {
+describe("raw paths (docs/requirements.md#r-routes)", () => {
   it.each(["/auth-callback", "/auth-callback.html", "/silent-renew", "/silent-renew.html", "/health", "/health.html", "/health/", "/Auth-Callback"])(
     "%s is raw",
     (path) => expect(isRawPath(path)).toBe(true),

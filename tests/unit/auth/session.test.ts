@@ -82,7 +82,7 @@ describe("background renewal", () => {
     await vi.waitFor(() => expect(um.signinSilent).toHaveBeenCalled());
   });
 
-  it("a failure raises the silent renew error event: logged, and the §8 error toast", async () => {
+  it("a failure raises the silent renew error event: logged, and the docs/requirements.md#r-errors error toast", async () => {
     await auth.getFreshUser();
     um.stored = user({ expires_at: Math.floor(Date.now() / 1000) + 59 });
     um.signinSilent.mockRejectedValue(new Error("IFrame timed out without a response"));

@@ -12,7 +12,7 @@ const config = {
   buildId: "b1",
 };
 
-describe("oidc-client-ts settings (SPEC §9)", () => {
+describe("oidc-client-ts settings (docs/requirements.md#r-constants)", () => {
   it("uses the spec's constants and this origin's callback pages", () => {
     const s = buildUserManagerSettings({ ...config, resource: "urn:toolbox:api" }, "http://localhost:3000", { userStore: store, stateStore: store });
     expect(s).toMatchObject({

@@ -17,8 +17,8 @@ beforeEach(() => {
   useAuthStore.setState({ redirect_uri: null, isRaw: false });
 });
 
-describe("auth store (SPEC §3)", () => {
-  it("holds the §3 fields", () => {
+describe("auth store (docs/requirements.md#r-entities)", () => {
+  it("holds the docs/requirements.md#r-entities fields", () => {
     setAuthUser(user);
     expect(useAuthStore.getState()).toMatchObject({ user, isAuthenticated: true, access_token: user.access_token, isAnonymous: false, isRaw: false });
     setAuthUser(null);

@@ -6,7 +6,7 @@ import type { AccountRow } from "../accountTypes";
 
 type Cell = ICellRendererParams<AccountRow>;
 
-/** The /users columns (PRODUCT.md field reference), sortable by the API; ids are the API's sort fields. */
+/** The /users columns (docs/requirements.md#r-fields), sortable by the API; ids are the API's sort fields. */
 export const ACCOUNT_COLUMNS: ColDef<AccountRow>[] = [
   textColumn({ field: "login", headerName: "Login", width: 110, pinned: "left", lockVisible: true, cellClass: "font-mono tabular-nums" }),
   textColumn({
