@@ -29,7 +29,10 @@ export interface Lockout {
   sourceIp: string | null;
 }
 
-/** Audits and mails one lockout. Never throws: the page answers the same whether or not these worked. */
+/**
+ * Audits one lockout (awaited) and mails it (not awaited: a slow SMTP server must not hold up the
+ * page). Never throws: the page answers the same whether or not these worked.
+ */
 export async function reportLockout(deps: LockoutDeps, lockout: Lockout): Promise<void> {
   const { account } = lockout;
   deps.log.warn({ accountId: account.id, lockouts: lockout.lockouts, until: lockout.until.toISOString() }, "two-factor codes locked after wrong codes");
@@ -45,8 +48,8 @@ export async function reportLockout(deps: LockoutDeps, lockout: Lockout): Promis
     lockout.where === "signIn"
       ? `Someone signed in to Toolbox with your password (${account.email}) and then entered ${MAX_FAILED_ATTEMPTS} wrong two-factor codes in a row`
       : `${MAX_FAILED_ATTEMPTS} wrong two-factor codes in a row were entered to turn off two-factor sign-in for your Toolbox account (${account.email})`;
-  try {
-    await deps.mailer.send({
+  deps.mailer
+    .send({
       to: account.email,
       subject: `Your Toolbox two-factor sign-in is locked for ${wait}`,
       text: [
@@ -59,8 +62,8 @@ export async function reportLockout(deps: LockoutDeps, lockout: Lockout): Promis
         "If it was not you, someone knows your password: change it at once and tell your administrator.",
         `${deps.publicUrl}/settings/security`,
       ].join("\n"),
+    })
+    .catch((err: unknown) => {
+      deps.log.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, "two-factor lockout e-mail not sent");
     });
-  } catch (err) {
-    deps.log.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, "two-factor lockout e-mail not sent");
-  }
 }
