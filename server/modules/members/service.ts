@@ -127,7 +127,7 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
 export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
   const { organizationId } = actor;
   const resetId = crypto.randomUUID();
-  const { member, organizationsOfMember } = await deps.db.transaction(async (tx) => {
+  const { member, organizationsOfMember, byOrganizationName } = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
     const outcome = UUID_PATTERN.test(sub) ? await requireReenrolment(tx, sub) : "notOn";
     if (outcome === "alreadyRequired") {
@@ -154,9 +154,8 @@ export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub:
         },
       );
     }
-    return { member, organizationsOfMember, byOrganization };
+    return { member, organizationsOfMember, byOrganizationName: byOrganization.name };
   });
-  const byOrganizationName = organizationsOfMember.find((o) => o.id === organizationId)?.name ?? "another organization";
   for (const o of organizationsOfMember) {
     deps.twoFactorReset({ organizationId: o.id, sub, name: member.name ?? member.email, actorName: actor.name, byOrganizationName, resetId });
   }
