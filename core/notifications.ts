@@ -13,6 +13,7 @@ export const NOTIFICATION_TYPES = [
   "memberJoined",
   "memberLeft",
   "securitySettingsChanged",
+  "memberTwoFactorReset",
   "channelDisabled",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -27,6 +28,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   memberJoined: "Member joined",
   memberLeft: "Member left",
   securitySettingsChanged: "Security settings changed",
+  memberTwoFactorReset: "Member's two-factor sign-in reset",
   channelDisabled: "Notification channel disabled",
 };
 
@@ -40,6 +42,7 @@ export const DEFAULT_SEVERITY: Record<NotificationType, NotificationSeverity> = 
   memberJoined: "info",
   memberLeft: "info",
   securitySettingsChanged: "warning",
+  memberTwoFactorReset: "warning",
   channelDisabled: "error",
 };
 

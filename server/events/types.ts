@@ -100,6 +100,21 @@ export interface MemberBusEvent extends EventBase {
   name: string | null;
 }
 
+/**
+ * A member's two-factor sign-in was reset by an administrator of `byOrganizationName` (perhaps
+ * another organization: two-factor is the person's, so each of their organizations hears of it;
+ * platformId: ORGANIZATION_WIDE). Published by the members area.
+ */
+export interface MemberTwoFactorResetBusEvent extends EventBase {
+  type: "memberTwoFactorReset";
+  sub: string;
+  name: string | null;
+  actorName: string | null;
+  byOrganizationName: string;
+  /** The reset's own id (its audit rows share it): one notice per organization however often it is seen. */
+  resetId: string;
+}
+
 /** The organization's security settings changed (platformId: ORGANIZATION_WIDE). Published by the security settings. */
 export interface SecuritySettingsChangedBusEvent extends EventBase {
   type: "securitySettingsChanged";
@@ -127,6 +142,7 @@ export type DomainEvent =
   | CopierDivergenceBusEvent
   | LeverageChangedBusEvent
   | MemberBusEvent
+  | MemberTwoFactorResetBusEvent
   | SecuritySettingsChangedBusEvent
   | InboxChangedBusEvent;
 export type DomainEventType = DomainEvent["type"];

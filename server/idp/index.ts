@@ -5,6 +5,7 @@ import { interactionRoutes } from "./interactions.ts";
 import { loadCookieKeys, loadSigningKeys } from "./keys.ts";
 import { mountProvider } from "./mount.ts";
 import { secretCipherOf } from "../secrets/context.ts";
+import { createMailer } from "../mail/mailer.ts";
 import { burnPasswordCheck } from "./passwords.ts";
 import { createProvider, INTERACTION_PATH } from "./provider.ts";
 
@@ -30,7 +31,10 @@ export async function registerIdentityProvider(app: FastifyInstance, ctx: AppCon
   // Prepare the stand-in hash now, so even the first unknown email costs exactly one hash.
   burnPasswordCheck("").catch(() => {});
 
-  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db, cipher });
+  // Lockouts of the second step are mailed to the person (docs/security.md, "Attempts").
+  const mailer = createMailer(config.mail);
+  app.addHook("onClose", async () => mailer?.close());
+  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db, cipher, mailer });
   await mountProvider(app, { provider, publicUrl: config.publicUrl });
 
   // Expired sessions, codes and tokens are invisible already; this only keeps the table small.

@@ -4,17 +4,20 @@ import type Provider from "oidc-provider";
 import type { Interaction } from "oidc-provider";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { createAccount, EmailTakenError, normalizeEmail, verifyCredentials } from "./people.ts";
+import { createAccount, EmailTakenError, findAccountById, normalizeEmail, verifyCredentials } from "./people.ts";
 import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm, TwoFactorForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
 import { hasPendingInvitation } from "../modules/members/repository.ts";
-import { recordSignIn } from "../modules/audit/signIns.ts";
+import { recordSignIn, recordSignInStep } from "../modules/audit/signIns.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { reportLockout } from "./lockouts.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
 import { idpPageCsp } from "./views/csp.ts";
 import { errorPage, signInPage, signUpPage, twoFactorPage, type FormErrors } from "./views/pages.ts";
+import { enrolmentPage, recoveryCodesPage } from "./views/enrolment.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
-import { checkCode, hasTwoFactor, MAX_FAILED_ATTEMPTS, waitText } from "./twoFactor.ts";
+import { checkCode, confirmEnrolment, enrolmentRequired, hasTwoFactor, MAX_FAILED_ATTEMPTS, pendingEnrolment, waitText } from "./twoFactor.ts";
 
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
@@ -40,6 +43,8 @@ interface Options {
   config: Config;
   db: Db;
   cipher: SecretCipher;
+  /** Undefined without SMTP_URL: a lockout is audited but not mailed. */
+  mailer?: Mailer;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
@@ -51,7 +56,7 @@ type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
  * open redirect. Consent is never asked: Toolbox's web client is first-party.
  */
 export async function interactionRoutes(app: FastifyInstance, opts: Options) {
-  const { provider, config, db, cipher } = opts;
+  const { provider, config, db, cipher, mailer } = opts;
   const publicOrigin = new URL(config.publicUrl).origin;
   const homeUrl = `${config.publicUrl}/`;
   const csp = idpPageCsp({ publicOrigin });
@@ -63,6 +68,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     login: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/login`,
     signUp: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/signup`,
     twoFactor: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/two-factor`,
+    enrol: `${INTERACTION_PATH}/${encodeURIComponent(uid)}/two-factor/enrol`,
   });
 
   const sendPage = (reply: FastifyReply, status: number, page: string) =>
@@ -121,6 +127,30 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   const renderTwoFactor = (reply: FastifyReply, uid: string, status: number, errors?: FormErrors<"code">) =>
     sendPage(reply, status, twoFactorPage({ homeUrl, action: urls(uid).twoFactor, restartUrl: urls(uid).page, errors }));
 
+  const renderEnrolment = async (reply: FastifyReply, uid: string, status: number, accountId: string, errors?: FormErrors<"code">) => {
+    const account = await findAccountById(db, accountId);
+    if (!account) return sendExpired(reply);
+    const enrolment = await pendingEnrolment({ db, cipher }, account);
+    const qrCode = `data:image/svg+xml;base64,${Buffer.from(enrolment.qrSvg).toString("base64")}`;
+    return sendPage(reply, status, enrolmentPage({ homeUrl, action: urls(uid).enrol, restartUrl: urls(uid).page, secret: enrolment.secret, qrCode, errors }));
+  };
+
+  /**
+   * A completed sign-in, in the audit log of each of the person's organizations: after the
+   * password alone, or after the second factor (never on the password alone when there is one).
+   */
+  const auditSignedIn = async (request: FastifyRequest, accountId: string, secondFactor?: "totp" | "recovery" | "enrolled") => {
+    const account = await findAccountById(db, accountId);
+    if (!account) return;
+    await recordSignIn(db, request.log, {
+      email: account.email,
+      account: { id: account.id, name: account.name },
+      succeeded: true,
+      sourceIp: request.ip ?? null,
+      ...(secondFactor ? { detail: { secondFactor } } : {}),
+    });
+  };
+
   /** The account whose password this interaction accepted, waiting for its second factor. */
   const passwordVerifiedFor = (interaction: Interaction): string | undefined => {
     const step = interaction.result?.[PASSWORD_STEP] as { accountId?: unknown } | undefined;
@@ -140,6 +170,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     if (status === 429 && uid) {
       const message = "Too many attempts. Please wait a minute, then try again.";
       if (request.url.endsWith("/two-factor")) return renderTwoFactor(reply, uid, 429, { form: message });
+      if (request.url.endsWith("/two-factor/enrol"))
+        return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message: "Please wait a minute, then go back and try again." }));
       if (request.url.endsWith("/signup")) {
         return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
       }
@@ -199,17 +231,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       const parsed = SignInForm.safeParse(request.body ?? {});
       if (!parsed.success) return renderSignIn(reply, interaction.uid, 400, formValue(request.body, "email"), fieldErrors(parsed.error));
       const account = await verifyCredentials(db, parsed.data.email, parsed.data.password);
-      const attempt = { email: parsed.data.email, sourceIp: request.ip ?? null };
-      await recordSignIn(db, request.log, { ...attempt, account: account && { id: account.id, name: account.name }, succeeded: !!account });
       if (!account) {
+        await recordSignIn(db, request.log, { email: parsed.data.email, sourceIp: request.ip ?? null, account: null, succeeded: false });
         return renderSignIn(reply, interaction.uid, 401, parsed.data.email, { form: "The email or password is not correct." });
       }
-      if (await hasTwoFactor(db, account.id)) {
-        // The password was right; the sign-in finishes only with the second factor.
+      const secondStep = (await hasTwoFactor(db, account.id)) ? "two-factor" : (await enrolmentRequired(db, account.id)) ? "enrol" : undefined;
+      if (secondStep) {
+        // The password was right; the sign-in finishes only with the second factor (or, after an
+        // administrator's reset, with a new device enrolled). It is audited when it completes.
         interaction.result = { [PASSWORD_STEP]: { accountId: account.id } };
         await interaction.persist();
-        return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
+        return reply.header("Cache-Control", "no-store").redirect(secondStep === "enrol" ? urls(interaction.uid).enrol : urls(interaction.uid).twoFactor, 303);
       }
+      await auditSignedIn(request, account.id);
       return finishLogin(request, reply, account.id);
     },
   );
@@ -217,7 +251,9 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   app.get("/:uid/two-factor", async (request: UidRequest, reply) => {
     const interaction = await loadInteraction(request, reply);
     if (!interaction) return sendExpired(reply);
-    if (!passwordVerifiedFor(interaction)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+    const accountId = passwordVerifiedFor(interaction);
+    if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+    if (await enrolmentRequired(db, accountId)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).enrol, 303);
     return renderTwoFactor(reply, interaction.uid, 200);
   });
 
@@ -234,10 +270,24 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       const result = await checkCode({ db, cipher }, accountId, parsed.data.code);
       if (result.ok) {
         request.log.info({ accountId, method: result.method }, "two-factor sign-in");
+        await auditSignedIn(request, accountId, result.method);
         return finishLogin(request, reply, accountId, AMR_PASSWORD_AND_OTP);
       }
       // Never the code itself in the log.
       request.log.warn({ accountId, reason: result.reason }, "two-factor code refused at sign-in");
+      if (result.reason !== "notEnrolled") {
+        const account = await findAccountById(db, accountId);
+        if (account) {
+          const sourceIp = request.ip ?? null;
+          await recordSignInStep(db, request.log, { action: "session.secondFactorFailed", account, sourceIp, detail: { reason: result.reason } });
+          if (result.reason === "locked" && result.started) {
+            await reportLockout(
+              { db, mailer, log: request.log, publicUrl: config.publicUrl },
+              { account, ...result.started, retryAfterSeconds: result.retryAfterSeconds, where: "signIn", sourceIp },
+            );
+          }
+        }
+      }
       switch (result.reason) {
         case "locked":
           reply.header("Retry-After", String(result.retryAfterSeconds));
@@ -245,13 +295,56 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
             form: `Too many wrong codes (${MAX_FAILED_ATTEMPTS} in a row). Wait ${waitText(result.retryAfterSeconds)}, then try again.`,
           });
         case "notEnrolled":
-          // Two-factor was turned off (or reset) meanwhile: the password alone signs in.
+          // Reset by an administrator meanwhile: a new device first. Turned off by the person: the
+          // password alone signs in.
+          if (await enrolmentRequired(db, accountId)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).enrol, 303);
+          await auditSignedIn(request, accountId);
           return finishLogin(request, reply, accountId);
         default:
           return renderTwoFactor(reply, interaction.uid, 401, {
             code: "This code is not correct, or it was already used. Enter the current code from your authenticator app, or a recovery code.",
           });
       }
+    },
+  );
+
+  // After an administrator's reset: a new device is enrolled before the sign-in completes, so the
+  // password alone never signs in a person who had two-factor (docs/security.md).
+  app.get("/:uid/two-factor/enrol", async (request: UidRequest, reply) => {
+    const interaction = await loadInteraction(request, reply);
+    if (!interaction) return sendExpired(reply);
+    const accountId = passwordVerifiedFor(interaction);
+    if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+    if (!(await enrolmentRequired(db, accountId))) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
+    return renderEnrolment(reply, interaction.uid, 200, accountId);
+  });
+
+  app.post(
+    "/:uid/two-factor/enrol",
+    { config: { rateLimit: { ...TWO_FACTOR_PER_ADDRESS_LIMIT, hook: "preHandler", keyGenerator: (request: FastifyRequest) => `two-factor|${request.ip}` } } },
+    async (request: UidRequest, reply) => {
+      const interaction = await loadInteraction(request, reply);
+      if (!interaction) return sendExpired(reply);
+      const accountId = passwordVerifiedFor(interaction);
+      if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
+      if (!(await enrolmentRequired(db, accountId))) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
+      const parsed = TwoFactorForm.safeParse(request.body ?? {});
+      if (!parsed.success) return renderEnrolment(reply, interaction.uid, 400, accountId, fieldErrors(parsed.error));
+      const codes = await confirmEnrolment({ db, cipher }, accountId, parsed.data.code);
+      if (!codes) {
+        return renderEnrolment(reply, interaction.uid, 401, accountId, {
+          code: "This code does not match. Check that your authenticator app shows the code for Toolbox and that your device's clock is right.",
+        });
+      }
+      request.log.info({ accountId }, "two-factor enrolled again at sign-in");
+      await auditSignedIn(request, accountId, "enrolled");
+      const continueUrl = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId, amr: AMR_PASSWORD_AND_OTP } },
+        { mergeWithLastSubmission: false },
+      );
+      return sendPage(reply, 200, recoveryCodesPage({ homeUrl, continueUrl, codes }));
     },
   );
 

@@ -5,8 +5,10 @@
  * data; recovery codes are kept as SHA-256 hashes. A code is accepted for the current 30-second
  * step or one step either side, and never twice: the step of the last accepted code is kept and
  * only a later step passes (one atomic UPDATE, so two nodes cannot both take the same code).
- * Wrong codes count per person: after MAX_FAILED_ATTEMPTS in a row, every code is refused for
- * LOCKOUT_SECONDS.
+ * Wrong codes count per person: after MAX_FAILED_ATTEMPTS in a row, every code is refused for a
+ * while, and each lockout that follows another within LOCKOUT_MEMORY_SECONDS lasts twice as long
+ * (LOCKOUT_BASE_SECONDS, doubling up to LOCKOUT_MAX_SECONDS). The counts live in the database, so
+ * a restart or another node does not forget them.
  */
 import crypto from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
@@ -25,7 +27,16 @@ export const TOTP_WINDOW = 1;
 export const RECOVERY_CODE_COUNT = 10;
 /** Wrong codes in a row before codes are refused for a while. */
 export const MAX_FAILED_ATTEMPTS = 5;
-export const LOCKOUT_SECONDS = 5 * 60;
+/** The first lockout; each one within a day of the previous lockout's end lasts twice as long, up to a day. */
+export const LOCKOUT_BASE_SECONDS = 15 * 60;
+export const LOCKOUT_MAX_SECONDS = 24 * 3600;
+/** A lockout that begins this long after the previous one ended starts again at LOCKOUT_BASE_SECONDS. */
+export const LOCKOUT_MEMORY_SECONDS = 24 * 3600;
+
+/** How long the n-th lockout in a row lasts (n ≥ 1): 15 min, 30 min, 1 h, … 24 h. */
+export function lockoutSeconds(n: number): number {
+  return Math.min(LOCKOUT_BASE_SECONDS * 2 ** Math.min(Math.max(n, 1) - 1, 16), LOCKOUT_MAX_SECONDS);
+}
 
 export interface TwoFactorDeps {
   db: Db;
@@ -70,6 +81,45 @@ export async function hasTwoFactor(db: Db, accountId: string): Promise<boolean> 
   return (await twoFactorStatus(db, accountId)).enabled;
 }
 
+/** An administrator reset the person's two-factor: their next sign-in enrols a new device before it completes. */
+export async function enrolmentRequired(db: DbOrTx, accountId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ required: idpTwoFactor.enrolmentRequiredAt, enabledAt: idpTwoFactor.enabledAt })
+    .from(idpTwoFactor)
+    .where(eq(idpTwoFactor.accountId, accountId));
+  return Boolean(row?.required && !row.enabledAt);
+}
+
+/**
+ * An administrator's reset (a lost device): the secret and the recovery codes go, and the person
+ * must enrol a new device at their next sign-in; the password alone never completes one. Says
+ * whether two-factor was on ("reset"), or a reset already waits for the enrolment. Give it the
+ * transaction that writes the audit rows.
+ */
+export async function requireReenrolment(db: DbOrTx, accountId: string): Promise<"reset" | "alreadyRequired" | "notOn"> {
+  const [row] = await db
+    .select({ enabledAt: idpTwoFactor.enabledAt, required: idpTwoFactor.enrolmentRequiredAt })
+    .from(idpTwoFactor)
+    .where(eq(idpTwoFactor.accountId, accountId))
+    .for("update");
+  if (!row?.enabledAt) return row?.required ? "alreadyRequired" : "notOn";
+  await db.delete(idpRecoveryCodes).where(eq(idpRecoveryCodes.accountId, accountId));
+  await db
+    .update(idpTwoFactor)
+    .set({
+      secretEncrypted: null,
+      pendingSecretEncrypted: null,
+      enabledAt: null,
+      lastUsedStep: null,
+      failedAttempts: 0,
+      lockedUntil: null,
+      lockouts: 0,
+      enrolmentRequiredAt: new Date(),
+    })
+    .where(eq(idpTwoFactor.accountId, accountId));
+  return "reset";
+}
+
 export interface Enrolment {
   /** The secret in base32, for typing into an authenticator app by hand. */
   secret: string;
@@ -94,6 +144,22 @@ export async function startEnrolment(deps: TwoFactorDeps, account: { id: string;
     .insert(idpTwoFactor)
     .values({ accountId: account.id, pendingSecretEncrypted })
     .onConflictDoUpdate({ target: idpTwoFactor.accountId, set: { pendingSecretEncrypted } });
+  const uri = totpOf(secret, account.email).toString();
+  const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, uri, qrSvg };
+}
+
+/**
+ * The enrolment waiting for its first code, or a new one: a page shown again (a reload) keeps the
+ * secret the person may have scanned already.
+ */
+export async function pendingEnrolment(deps: TwoFactorDeps, account: { id: string; email: string }): Promise<Enrolment> {
+  const [row] = await deps.db
+    .select({ pending: idpTwoFactor.pendingSecretEncrypted, enabledAt: idpTwoFactor.enabledAt })
+    .from(idpTwoFactor)
+    .where(eq(idpTwoFactor.accountId, account.id));
+  if (!row?.pending || row.enabledAt) return startEnrolment(deps, account);
+  const secret = deps.cipher.decrypt(row.pending, secretAad(account.id));
   const uri = totpOf(secret, account.email).toString();
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, uri, qrSvg };
@@ -130,6 +196,8 @@ export async function confirmEnrolment(deps: TwoFactorDeps, accountId: string, c
         lastUsedStep: step,
         failedAttempts: 0,
         lockedUntil: null,
+        lockouts: 0,
+        enrolmentRequiredAt: null,
       })
       // Only the pending secret that was checked, and only once.
       .where(and(eq(idpTwoFactor.accountId, accountId), eq(idpTwoFactor.pendingSecretEncrypted, row.pendingSecretEncrypted!), isNull(idpTwoFactor.enabledAt)))
@@ -145,7 +213,13 @@ export async function confirmEnrolment(deps: TwoFactorDeps, accountId: string, c
 export type CodeCheck =
   | { ok: true; method: "totp" | "recovery" }
   | { ok: false; reason: "wrong" }
-  | { ok: false; reason: "locked"; retryAfterSeconds: number }
+  | {
+      ok: false;
+      reason: "locked";
+      retryAfterSeconds: number;
+      /** Set when this very code began the lockout (the n-th in a row): the person is told, and it is audited. */
+      started?: { lockouts: number; until: Date };
+    }
   | { ok: false; reason: "notEnrolled" };
 
 /**
@@ -164,7 +238,7 @@ export async function checkCode(deps: TwoFactorDeps, accountId: string, code: st
     if (step !== null) {
       const [taken] = await deps.db
         .update(idpTwoFactor)
-        .set({ lastUsedStep: step, failedAttempts: 0, lockedUntil: null })
+        .set({ lastUsedStep: step, failedAttempts: 0, lockedUntil: null, lockouts: 0 })
         .where(and(eq(idpTwoFactor.accountId, accountId), or(isNull(idpTwoFactor.lastUsedStep), lt(idpTwoFactor.lastUsedStep, step))))
         .returning({ accountId: idpTwoFactor.accountId });
       if (taken) return { ok: true, method: "totp" };
@@ -176,25 +250,40 @@ export async function checkCode(deps: TwoFactorDeps, accountId: string, code: st
       .where(and(eq(idpRecoveryCodes.accountId, accountId), eq(idpRecoveryCodes.codeHash, hashRecoveryCode(cleaned)), isNull(idpRecoveryCodes.usedAt)))
       .returning({ id: idpRecoveryCodes.id });
     if (used) {
-      await deps.db.update(idpTwoFactor).set({ failedAttempts: 0, lockedUntil: null }).where(eq(idpTwoFactor.accountId, accountId));
+      await deps.db.update(idpTwoFactor).set({ failedAttempts: 0, lockedUntil: null, lockouts: 0 }).where(eq(idpTwoFactor.accountId, accountId));
       return { ok: true, method: "recovery" };
     }
   }
   return recordFailure(deps.db, accountId, now);
 }
 
+/**
+ * One wrong code, counted in one UPDATE (two nodes cannot lose a count). The MAX_FAILED_ATTEMPTS-th
+ * in a row locks: the lockout is the first (LOCKOUT_BASE_SECONDS) unless the previous one ended
+ * less than LOCKOUT_MEMORY_SECONDS ago, then twice as long as that one, up to LOCKOUT_MAX_SECONDS.
+ * Without the doubling, 5 guesses every 15 minutes would be 480 a day, for ever.
+ */
 async function recordFailure(db: Db, accountId: string, now: Date): Promise<CodeCheck> {
-  const lockUntil = new Date(now.getTime() + LOCKOUT_SECONDS * 1000);
+  const t = idpTwoFactor;
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
+  const locks = sql`${t.failedAttempts} + 1 >= ${MAX_FAILED_ATTEMPTS}`;
+  const repeated = sql`(${t.lockedUntil} is not null and ${t.lockedUntil} > ${nowSql} - make_interval(secs => ${LOCKOUT_MEMORY_SECONDS}))`;
+  const nextLockouts = sql`(case when ${repeated} then ${t.lockouts} + 1 else 1 end)`;
+  const seconds = sql`least(${LOCKOUT_BASE_SECONDS}::float8 * power(2, least(${nextLockouts} - 1, 16)), ${LOCKOUT_MAX_SECONDS})`;
   const [row] = await db
-    .update(idpTwoFactor)
+    .update(t)
     .set({
-      failedAttempts: sql`case when ${idpTwoFactor.failedAttempts} + 1 >= ${MAX_FAILED_ATTEMPTS} then 0 else ${idpTwoFactor.failedAttempts} + 1 end`,
-      lockedUntil: sql`case when ${idpTwoFactor.failedAttempts} + 1 >= ${MAX_FAILED_ATTEMPTS} then ${lockUntil.toISOString()}::timestamptz else ${idpTwoFactor.lockedUntil} end`,
+      failedAttempts: sql`case when ${locks} then 0 else ${t.failedAttempts} + 1 end`,
+      lockouts: sql`case when ${locks} then ${nextLockouts} else ${t.lockouts} end`,
+      lockedUntil: sql`case when ${locks} then ${nowSql} + make_interval(secs => ${seconds}) else ${t.lockedUntil} end`,
     })
-    .where(eq(idpTwoFactor.accountId, accountId))
-    .returning({ lockedUntil: idpTwoFactor.lockedUntil });
+    .where(eq(t.accountId, accountId))
+    .returning({ lockedUntil: t.lockedUntil, failedAttempts: t.failedAttempts, lockouts: t.lockouts });
   if (row?.lockedUntil && row.lockedUntil > now) {
-    return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000) };
+    const retryAfterSeconds = Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000);
+    // The count went back to 0 with a lockout in the future: this code is the one that locked.
+    const started = row.failedAttempts === 0 ? { lockouts: row.lockouts, until: row.lockedUntil } : undefined;
+    return { ok: false, reason: "locked", retryAfterSeconds, ...(started ? { started } : {}) };
   }
   return { ok: false, reason: "wrong" };
 }
@@ -209,8 +298,12 @@ export async function removeTwoFactor(db: DbOrTx, accountId: string): Promise<bo
   return Boolean(removed[0]?.enabledAt);
 }
 
-/** Readable "wait" for a lockout: "5 minutes", "1 minute", "40 seconds". */
+/** Readable "wait" for a lockout: "4 hours", "15 minutes", "1 minute", "40 seconds". */
 export function waitText(seconds: number): string {
+  if (seconds > 90 * 60) {
+    const hours = Math.ceil(seconds / 3600);
+    return `${hours} hour${hours === 1 ? "" : "s"}`;
+  }
   if (seconds >= 60) {
     const minutes = Math.ceil(seconds / 60);
     return `${minutes} minute${minutes === 1 ? "" : "s"}`;

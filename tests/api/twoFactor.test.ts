@@ -2,23 +2,26 @@
  * Two-factor sign-in (TOTP) with the embedded provider, through the real server: enrolment over
  * the API with codes computed by the `otpauth` library, the second step of a real sign-in through
  * the provider's pages, `amr` in the tokens and in the API's view of the caller, codes that cannot
- * be used twice, the per-person lockout, turning it off, and an administrator's reset (audited,
- * e-mailed, and 404 from another organization). Secrets are never stored in clear.
+ * be used twice, the per-person lockout (growing when repeated, audited, e-mailed), turning it
+ * off, the sign-in's audit records (written when it completes), and an administrator's reset
+ * (the member enrols again at the next sign-in; audited and notified in each of their
+ * organizations, e-mailed, and 404 from another organization). Secrets are never stored in clear.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { createLocalJWKSet, decodeJwt, type JSONWebKeySet } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, idpRecoveryCodes, idpTwoFactor } from "../../server/db/schema.ts";
 import { createTokenVerifier } from "../../server/http/auth/tokens.ts";
 import { secretCipherOf } from "../../server/secrets/context.ts";
-import { MAX_FAILED_ATTEMPTS, RECOVERY_CODE_COUNT } from "../../server/idp/twoFactor.ts";
+import { LOCKOUT_BASE_SECONDS, MAX_FAILED_ATTEMPTS, RECOVERY_CODE_COUNT } from "../../server/idp/twoFactor.ts";
 import { describeDb, theOnly } from "../helpers/db.ts";
 import { authorize, browse, exchangeCode, followToCallback, pathOf, signUp as signUpThroughPages, type TokenSet } from "../helpers/oidcFlow.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
 import { addMember } from "./support/fixtures.ts";
+import { waitFor } from "./platformsHarness.ts";
 
 const PASSWORD = "lantern-orchid-basalt-42";
 const STEP_MS = 30_000;
@@ -279,7 +282,7 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
     expect(confirm.statusCode).toBe(400);
   });
 
-  it(`locks the second step after ${MAX_FAILED_ATTEMPTS} wrong codes in a row, even for a right code, with a clear message`, async () => {
+  it(`locks the second step after ${MAX_FAILED_ATTEMPTS} wrong codes in a row, even for a right code, with a clear message; audited and e-mailed`, async () => {
     const bob = await someone("Bob Babbage");
     const { secret } = await enrol(bob);
     const { flow, page } = await passwordStep(bob.email);
@@ -289,22 +292,137 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
     }
     const locked = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: wrongCode });
     expect(locked.statusCode).toBe(429);
-    expect(locked.body).toMatch(/Too many wrong codes \(5 in a row\)\. Wait 5 minutes, then try again\./);
-    expect(locked.headers["retry-after"]).toBeDefined();
+    expect(locked.body).toMatch(/Too many wrong codes \(5 in a row\)\. Wait 15 minutes, then try again\./);
+    expect(Number(locked.headers["retry-after"])).toBeGreaterThan(LOCKOUT_BASE_SECONDS - 5);
+    expect(Number(locked.headers["retry-after"])).toBeLessThanOrEqual(LOCKOUT_BASE_SECONDS);
     const right = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: codeAt(secret, 0) });
     expect(right.statusCode).toBe(429);
     // The API's "turn off" counts against the same lockout.
     const off = await call(bob, "DELETE", "/api/profile/two-factor", { code: codeAt(secret, 1) });
     expect(off.statusCode).toBe(429);
     expect(off.json().message).toMatch(/Too many wrong codes/);
+
+    // The person hears of it by e-mail: what happened, from where, until when; never a code.
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes(bob.email) && /locked/.test(m.subject ?? ""));
+    expect(mail.subject).toBe("Your Toolbox two-factor sign-in is locked for 15 minutes");
+    expect(mail.text).toContain("127.0.0.1");
+    expect(mail.text).toContain("someone knows your password");
+    expect(mail.text).not.toContain(wrongCode);
+    expect(mail.text).not.toContain(PASSWORD);
+    expect(mail.text).not.toContain(secret);
+
+    // Audited in the person's organization: each refused code, and the lockout; no sign-in.
+    const actions = (
+      await t.ctx.database.db
+        .select({ action: auditEvents.action, after: auditEvents.after })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.organizationId, bob.organizationId), eq(auditEvents.targetId, bob.sub)))
+        .orderBy(auditEvents.at, auditEvents.id)
+    ).filter((r) => r.action.startsWith("session."));
+    // The sign-up's own sign-in precedes the organization; the password step above wrote nothing.
+    expect(actions.filter((r) => r.action === "session.signedIn")).toEqual([]);
+    expect(actions.filter((r) => r.action === "session.secondFactorFailed")).toHaveLength(MAX_FAILED_ATTEMPTS + 2);
+    const lockouts = actions.filter((r) => r.action === "session.lockedOut");
+    expect(lockouts).toHaveLength(1);
+    expect(lockouts[0]!.after).toMatchObject({ email: bob.email, lockoutsInARow: 1, where: "signIn" });
   });
 
-  it("an administrator resets a member's two-factor (audited, e-mailed); another organization's administrator gets 404", async () => {
+  it("makes a lockout that follows another within a day twice as long, up to a day; a right code starts the count again", async () => {
+    const cleo = await someone("Cleo Counter");
+    const { secret } = await enrol(cleo);
+    const { db } = t.ctx.database;
+    const row = async () => theOnly(await db.select().from(idpTwoFactor).where(eq(idpTwoFactor.accountId, cleo.sub)));
+    /** The lockout ends now, as if its time had passed (it ended `agoSeconds` ago). */
+    const expire = (agoSeconds = 1) =>
+      db
+        .update(idpTwoFactor)
+        .set({ lockedUntil: sql`now() - make_interval(secs => ${agoSeconds})` })
+        .where(eq(idpTwoFactor.accountId, cleo.sub));
+    const wrongCode = () => (codeAt(secret, 0) === "123456" || codeAt(secret, 1) === "123456" ? "654321" : "123456");
+    // The count of wrong codes up to a lockout is the test above's; here each lockout takes the last wrong code only.
+    const lockOnce = async () => {
+      await db
+        .update(idpTwoFactor)
+        .set({ failedAttempts: MAX_FAILED_ATTEMPTS - 1 })
+        .where(eq(idpTwoFactor.accountId, cleo.sub));
+      const { flow, page } = await passwordStep(cleo.email);
+      const last = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: wrongCode() });
+      expect(last.statusCode).toBe(429);
+      return { seconds: Number(last.headers["retry-after"]), body: last.body };
+    };
+
+    expect((await lockOnce()).seconds).toBeGreaterThan(LOCKOUT_BASE_SECONDS - 5);
+    await expire();
+    const second = await lockOnce();
+    expect(second.seconds).toBeGreaterThan(2 * LOCKOUT_BASE_SECONDS - 5);
+    expect(second.seconds).toBeLessThanOrEqual(2 * LOCKOUT_BASE_SECONDS);
+    expect(second.body).toContain("Wait 30 minutes");
+    await expire();
+    expect((await lockOnce()).seconds).toBeGreaterThan(4 * LOCKOUT_BASE_SECONDS - 5);
+    expect((await row()).lockouts).toBe(3);
+    // Kept in the database (another node, or a restart, sees the same count): up to a day at most.
+    await db
+      .update(idpTwoFactor)
+      .set({ lockouts: 20, lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(idpTwoFactor.accountId, cleo.sub));
+    const capped = await lockOnce();
+    expect(capped.seconds).toBeLessThanOrEqual(24 * 3600);
+    expect(capped.seconds).toBeGreaterThan(24 * 3600 - 5);
+    expect(capped.body).toContain("Wait 24 hours");
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes(cleo.email) && /24 hours/.test(m.subject ?? ""));
+    expect(mail.text).toContain("lockout number 21 in a row");
+
+    // A lockout more than a day after the previous one ended starts again at the first length.
+    await expire(24 * 3600 + 60);
+    expect((await lockOnce()).seconds).toBeLessThanOrEqual(LOCKOUT_BASE_SECONDS);
+    expect((await row()).lockouts).toBe(1);
+
+    // A right code (once the lockout is over) sets the count back to 0.
+    await expire();
+    await freshStep();
+    const { flow, page } = await passwordStep(cleo.email);
+    const ok = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: codeAt(secret, 0) });
+    expect(ok.statusCode).toBe(303);
+    expect(await row()).toMatchObject({ lockouts: 0, failedAttempts: 0, lockedUntil: null });
+  });
+
+  it("audits a sign-in with two-factor when it completes, with how; a password alone is not a sign-in", async () => {
+    const dora = await someone("Dora Audit");
+    const { secret } = await enrol(dora);
+    const { db } = t.ctx.database;
+    const sessionRecords = async () =>
+      (
+        await db
+          .select({ action: auditEvents.action, after: auditEvents.after, sourceIp: auditEvents.sourceIp })
+          .from(auditEvents)
+          .where(and(eq(auditEvents.organizationId, dora.organizationId), eq(auditEvents.targetId, dora.sub)))
+          .orderBy(auditEvents.at, auditEvents.id)
+      ).filter((r) => r.action.startsWith("session."));
+    const before = (await sessionRecords()).length;
+
+    await freshStep();
+    const { flow, page, posted } = await passwordStep(dora.email);
+    expect(posted.headers.location).toBe(`${page}/two-factor`);
+    expect((await sessionRecords()).slice(before)).toEqual([]);
+
+    const wrong = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: codeAt(secret, 0) === "000000" ? "111111" : "000000" });
+    expect(wrong.statusCode).toBe(401);
+    const ok = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: codeAt(secret, 0) });
+    expect(ok.statusCode).toBe(303);
+    expect((await sessionRecords()).slice(before)).toEqual([
+      { action: "session.secondFactorFailed", after: { email: dora.email, reason: "wrong" }, sourceIp: "127.0.0.1" },
+      { action: "session.signedIn", after: { email: dora.email, secondFactor: "totp" }, sourceIp: "127.0.0.1" },
+    ]);
+  });
+
+  it("an administrator's reset makes the member enrol again at the next sign-in; audited and notified in each of their organizations, e-mailed; another organization gets 404", async () => {
     const admin = await someone("Grace Admin");
     const member = await someone("Carl Member");
     const outsider = await someone("Olga Outsider");
+    // Carl administers his own organization and is a member of Grace's.
     await addMember(t.ctx, admin.organizationId, { sub: member.sub, email: member.email, name: member.name });
     await enrol(member);
+    const { db } = t.ctx.database;
 
     const url = `/api/members/${member.sub}/two-factor/reset`;
     const fromOutside = await call(outsider, "POST", url);
@@ -319,25 +437,88 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
     expect(reset.statusCode).toBe(204);
     expect((await call(member, "GET", "/api/profile/two-factor")).json()).toMatchObject({ enabled: false, recoveryCodesLeft: 0 });
 
-    const audit = await t.ctx.database.db
-      .select()
-      .from(auditEvents)
-      .where(and(eq(auditEvents.organizationId, admin.organizationId), eq(auditEvents.action, "member.twoFactorReset")));
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorSub: admin.sub, targetType: "member", targetId: member.sub });
+    // Audited in both of Carl's organizations, by Grace, saying which organization reset it.
+    for (const organizationId of [admin.organizationId, member.organizationId]) {
+      const audit = await db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.action, "member.twoFactorReset")));
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({
+        actorSub: admin.sub,
+        targetType: "member",
+        targetId: member.sub,
+        before: { twoFactor: true },
+        after: { twoFactor: false, enrolAtNextSignIn: true, byOrganization: { id: admin.organizationId } },
+      });
+    }
+    // The administrators of each organization have it in their inbox: Grace here, Carl in his own.
+    const noticeOf = async (who: Someone) => {
+      const inbox = await call(who, "GET", "/api/inbox?type=memberTwoFactorReset");
+      expect(inbox.statusCode, inbox.body).toBe(200);
+      return inbox.json().items[0] as { title: string; body: string; severity: string } | undefined;
+    };
+    for (const who of [admin, member]) {
+      const notice = await waitFor(() => noticeOf(who), `the reset notice for ${who.name}`);
+      expect(notice.title).toBe("Carl Member's two-factor sign-in was reset");
+      expect(notice.body).toContain("Grace Admin of ");
+      expect(notice.severity).toBe("warning");
+    }
 
-    const mail = await smtp.next((m) => JSON.stringify(m.to).includes(member.email));
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes(member.email) && /reset/.test(m.subject ?? ""));
     expect(mail.subject).toBe("Your Toolbox two-factor sign-in was reset");
-    expect(mail.text).toContain("/settings/security");
+    expect(mail.text).toContain("set up your authenticator app again");
 
-    // Nothing left to reset: a clear 409; a stranger's id: 404.
+    // Nothing more to reset until Carl enrols: a clear 409; a stranger's id: 404.
     const again = await call(admin, "POST", url);
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toMatch(/does not sign in with two-factor/);
+    expect(again.json().message).toMatch(/reset already/);
     expect((await call(admin, "POST", `/api/members/${outsider.sub}/two-factor/reset`)).statusCode).toBe(404);
 
-    // The member signs in with the password alone again.
-    const { flow, posted } = await passwordStep(member.email);
-    expect(decodeJwt((await tokensAfter(flow, posted)).access_token).amr).toEqual(["pwd"]);
+    // The password alone does not sign Carl in: it leads to setting up a new device, and resuming
+    // the authorization from there gives no code.
+    const skipping = await passwordStep(member.email);
+    const resumed = await browse(t.app, skipping.flow.jar, "GET", `/oidc/auth/${skipping.page.split("/").pop()}`);
+    expect(resumed.statusCode).toBe(303);
+    expect(String(resumed.headers.location)).not.toContain("code=");
+    expect(String(resumed.headers.location)).toContain("/oidc/interaction/");
+    await freshStep();
+    const { flow, page, posted } = await passwordStep(member.email);
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(`${page}/two-factor/enrol`);
+    expect((await browse(t.app, flow.jar, "GET", `${page}/two-factor`)).headers.location).toBe(`${page}/two-factor/enrol`);
+
+    const form = await browse(t.app, flow.jar, "GET", `${page}/two-factor/enrol`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('src="data:image/svg+xml;base64,');
+    const secret = /<code id="secret">([A-Z2-7 ]+)<\/code>/.exec(form.body)?.[1]?.replace(/ /g, "");
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    // A reload shows the same secret (it may be scanned already).
+    expect((await browse(t.app, flow.jar, "GET", `${page}/two-factor/enrol`)).body).toContain(`<code id="secret">`);
+    expect((await browse(t.app, flow.jar, "GET", `${page}/two-factor/enrol`)).body).toContain(secret!.slice(0, 4));
+
+    const wrong = await browse(t.app, flow.jar, "POST", `${page}/two-factor/enrol`, { code: codeAt(new Secret({ size: 20 }).base32) });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain("This code does not match");
+    const enrolled = await browse(t.app, flow.jar, "POST", `${page}/two-factor/enrol`, { code: codeAt(secret!, 0) });
+    expect(enrolled.statusCode).toBe(200);
+    const codes = [...enrolled.body.matchAll(/<li>([A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4})<\/li>/g)].map((m) => m[1]);
+    expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+    const continueUrl = /<a class="button" href="([^"]+)">Continue to Toolbox<\/a>/.exec(enrolled.body)?.[1]?.replace(/&amp;/g, "&");
+    expect(continueUrl).toBeDefined();
+    const resumedAfter = await browse(t.app, flow.jar, "GET", pathOf(continueUrl!, flow.publicUrl));
+    const tokens = await tokensAfter(flow, resumedAfter);
+    expect(decodeJwt(tokens.access_token).amr).toEqual(["pwd", "otp"]);
+    expect((await call(member, "GET", "/api/profile/two-factor")).json()).toMatchObject({ enabled: true, recoveryCodesLeft: RECOVERY_CODE_COUNT });
+    expect(theOnly(await db.select().from(idpTwoFactor).where(eq(idpTwoFactor.accountId, member.sub))).enrolmentRequiredAt).toBeNull();
+
+    // That sign-in is recorded in both organizations, once it completed.
+    for (const organizationId of [admin.organizationId, member.organizationId]) {
+      const signIns = await db
+        .select({ after: auditEvents.after })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.action, "session.signedIn"), eq(auditEvents.targetId, member.sub)));
+      expect(signIns).toEqual([{ after: { email: member.email, secondFactor: "enrolled" } }]);
+    }
   });
 });

@@ -40,7 +40,7 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
       () => false,
     );
     if (!done) return;
-    toast({ title: "Two-factor reset", description: `${who} signs in with their password alone until they set up two-factor again.`, color: "success" });
+    toast({ title: "Two-factor reset", description: `${who} sets up a new device at their next sign-in.`, color: "success" });
     setConfirm(null);
   };
 
@@ -86,8 +86,8 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
       >
         {confirm === "resetTwoFactor" ? (
           <p className="text-sm" role="alert">
-            For a lost phone: {who}'s two-factor sign-in and recovery codes are removed, so their password alone signs them in until they set it up again. They
-            are told by e-mail when Toolbox sends e-mail.
+            For a lost phone: {who}'s two-factor secret and recovery codes are removed, and at their next sign-in they must set up a new device before they can
+            continue. Every organization they belong to is told, and so are they, by e-mail when Toolbox sends e-mail.
           </p>
         ) : confirmRemove ? (
           <p className="text-sm" role="alert">

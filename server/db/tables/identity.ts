@@ -22,6 +22,8 @@ export const idpAccounts = pgTable(
  * is encrypted at rest (server/secrets) with the account id as associated data. While an
  * enrolment waits for its first code, `pendingSecretEncrypted` holds the new secret and
  * `enabledAt` stays null (or keeps the previous enrolment's, until the new one is confirmed).
+ * After an administrator's reset the secret is gone and `enrolmentRequiredAt` is set: the next
+ * sign-in enrols a new device before it completes (docs/security.md, "Reset by an administrator").
  */
 export const idpTwoFactor = pgTable("idp_two_factor", {
   accountId: uuid("account_id")
@@ -35,6 +37,13 @@ export const idpTwoFactor = pgTable("idp_two_factor", {
   /** Wrong codes in a row, and until when codes are refused after too many. */
   failedAttempts: integer("failed_attempts").notNull().default(0),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  /**
+   * Lockouts in a row, each begun within a day of the previous one's end: the next lasts twice as
+   * long as the last (server/idp/twoFactor.ts). A right code sets it back to 0.
+   */
+  lockouts: integer("lockouts").notNull().default(0),
+  /** Set by an administrator's reset: the person must enrol a new device at their next sign-in. */
+  enrolmentRequiredAt: timestamp("enrolment_required_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 

@@ -18,7 +18,7 @@ interface FieldOptions {
   maxlength?: number;
 }
 
-function field(f: FieldOptions): SafeHtml {
+export function field(f: FieldOptions): SafeHtml {
   const described = [f.hint ? `${f.id}-hint` : "", f.error ? `${f.id}-error` : ""].filter(Boolean).join(" ");
   return html`<div class="field">
 <label for="${f.id}">${f.label}</label>
@@ -32,7 +32,7 @@ ${f.error ? html`<div class="field-error" id="${f.id}-error">${f.error}</div>` :
 </div>`;
 }
 
-function formAlert(message: string | undefined): SafeHtml | "" {
+export function formAlert(message: string | undefined): SafeHtml | "" {
   return message ? html`<div class="alert" role="alert">${message}</div>` : "";
 }
 

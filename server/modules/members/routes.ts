@@ -62,6 +62,11 @@ export async function memberRoutes(app: FastifyInstance) {
         .publish({ type, organizationId, platformId: ORGANIZATION_WIDE, sub, name })
         .catch((err: unknown) => app.log.warn({ err, organizationId, type }, "cannot publish a membership change on the bus"));
     },
+    twoFactorReset({ organizationId, ...event }) {
+      app.bus
+        .publish({ type: "memberTwoFactorReset", organizationId, platformId: ORGANIZATION_WIDE, ...event })
+        .catch((err: unknown) => app.log.warn({ err, organizationId }, "cannot publish a two-factor reset on the bus"));
+    },
     log: app.log.child({ module: "members" }),
   };
   const sendLimit = {
@@ -119,8 +124,9 @@ export async function memberRoutes(app: FastifyInstance) {
       config: write,
       schema: {
         tags,
-        summary: "Reset a member's two-factor sign-in (a lost device): they sign in with their password alone and can enrol again",
-        description: "Audited; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor.",
+        summary: "Reset a member's two-factor sign-in (a lost device): they must enrol a new device at their next sign-in",
+        description:
+          "Audited in every organization of the member, whose administrators get an inbox notice; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor or a reset already waits for their enrolment.",
         params: MemberParamsSchema,
       },
     },

@@ -10,7 +10,7 @@ import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, roleOfAccess, type Membe
 import { INVITATION_LINK_HASH, INVITATION_LINK_PATH, type AccessInput } from "../../../core/schemas/members.ts";
 import type { Db } from "../../db/client.ts";
 import { invitations, mailOutbox, memberClaims, memberships, organizations } from "../../db/schema.ts";
-import { removeTwoFactor } from "../../idp/twoFactor.ts";
+import { requireReenrolment } from "../../idp/twoFactor.ts";
 import { UUID_PATTERN } from "../../../core/ids.ts";
 import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
 import type { Mailer, MailMessage } from "../../mail/mailer.ts";
@@ -33,7 +33,18 @@ export interface MembersDeps {
   accessChanged(organizationId: string): void;
   /** After a member joined or left has committed: the event for notifications (server/events). */
   membershipChanged(event: { type: "memberJoined" | "memberLeft"; organizationId: string; sub: string; name: string | null }): void;
+  /** After a two-factor reset has committed: one event per organization of the person, for their administrators' inbox. */
+  twoFactorReset(event: TwoFactorResetEvent): void;
   log: { warn(obj: object, msg: string): void };
+}
+
+export interface TwoFactorResetEvent {
+  organizationId: string;
+  sub: string;
+  name: string | null;
+  actorName: string | null;
+  byOrganizationName: string;
+  resetId: string;
 }
 
 export function accessOfInput(input: AccessInput): MemberAccess {
@@ -106,37 +117,59 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
 }
 
 /**
- * An administrator resets a member's two-factor sign-in (a lost device): the member signs in with
- * their password alone and can enrol again. It is the person's sign-in everywhere, so only for
- * a member of this organization (404 otherwise). Audited; the member is told by e-mail when
- * SMTP_URL is set.
+ * An administrator resets a member's two-factor sign-in (a lost device). The secret and recovery
+ * codes go, and the member must enrol a new device at their next sign-in: the password alone
+ * never completes one (docs/security.md, "Reset by an administrator"). Two-factor is the person's
+ * sign-in in every organization, so only for a member of this organization (404 otherwise), and
+ * the reset is audited in each organization the person belongs to (in one transaction), its
+ * administrators get an inbox notice, and the member an e-mail when SMTP_URL is set.
  */
 export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
   const { organizationId } = actor;
-  const member = await deps.db.transaction(async (tx) => {
+  const resetId = crypto.randomUUID();
+  const { member, organizationsOfMember, byOrganizationName } = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
-    const wasOn = UUID_PATTERN.test(sub) && (await removeTwoFactor(tx, sub));
-    if (!wasOn) throw new ConflictError(`${nameOf(member)} does not sign in with two-factor: there is nothing to reset.`);
-    await recordAudit(tx, actor, {
-      action: "member.twoFactorReset",
-      targetType: "member",
-      targetId: sub,
-      before: { twoFactor: true },
-      after: { twoFactor: false },
-    });
-    return member;
+    const outcome = UUID_PATTERN.test(sub) ? await requireReenrolment(tx, sub) : "notOn";
+    if (outcome === "alreadyRequired") {
+      throw new ConflictError(`${nameOf(member)}'s two-factor sign-in was reset already: they set up a new device at their next sign-in.`);
+    }
+    if (outcome === "notOn") throw new ConflictError(`${nameOf(member)} does not sign in with two-factor: there is nothing to reset.`);
+    const organizationsOfMember = await tx
+      .select({ id: memberships.organizationId, name: organizations.name })
+      .from(memberships)
+      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+      .where(eq(memberships.userSub, sub));
+    const byOrganization = organizationsOfMember.find((o) => o.id === organizationId) ?? { id: organizationId, name: "" };
+    for (const o of organizationsOfMember) {
+      // In the other organizations the actor is an administrator of this one: the record says so.
+      await recordAudit(
+        tx,
+        { ...actor, organizationId: o.id },
+        {
+          action: "member.twoFactorReset",
+          targetType: "member",
+          targetId: sub,
+          before: { twoFactor: true },
+          after: { twoFactor: false, enrolAtNextSignIn: true, byOrganization, resetId },
+        },
+      );
+    }
+    return { member, organizationsOfMember, byOrganizationName: byOrganization.name };
   });
+  for (const o of organizationsOfMember) {
+    deps.twoFactorReset({ organizationId: o.id, sub, name: member.name ?? member.email, actorName: actor.name, byOrganizationName, resetId });
+  }
   if (deps.mailer && member.email) {
-    const [organization] = await deps.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
     const by = actor.name ?? "An administrator";
     try {
       await deps.mailer.send({
         to: member.email,
         subject: "Your Toolbox two-factor sign-in was reset",
         text: [
-          `${by} of ${organization?.name ?? "your organization"} reset your two-factor sign-in to Toolbox.`,
+          `${by} of ${byOrganizationName} reset your two-factor sign-in to Toolbox.`,
           "",
-          "You now sign in with your password alone. Set up two-factor sign-in again under Settings → Security:",
+          "Your old authenticator app and recovery codes no longer work. At your next sign-in, after your password,",
+          "Toolbox asks you to set up your authenticator app again before you can continue.",
           `${deps.publicUrl}/settings/security`,
           "",
           "If you did not ask for this, tell your administrator at once.",

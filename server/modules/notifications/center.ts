@@ -67,6 +67,7 @@ const WATCHED = [
   "leverageChanged",
   "memberJoined",
   "memberLeft",
+  "memberTwoFactorReset",
   "securitySettingsChanged",
 ] as const;
 
@@ -164,6 +165,17 @@ export class NotificationCenter {
           body: `${event.name ?? event.sub} ${event.type === "memberJoined" ? "is now a member" : "is no longer a member"}.`,
           link: "/settings/members",
           dedupeKey: `${event.type}:${event.sub}:${seq}`,
+        });
+      case "memberTwoFactorReset":
+        // Always the administrators: the person's second factor is a security matter, whoever reset it.
+        return this.notify({
+          organizationId: event.organizationId,
+          type: "memberTwoFactorReset",
+          title: `${event.name ?? "A member"}'s two-factor sign-in was reset`,
+          body: `${event.actorName ?? "An administrator"} of ${event.byOrganizationName} reset the two-factor sign-in of ${event.name ?? event.sub}. They must set up a new device at their next sign-in.`,
+          link: "/settings/members",
+          dedupeKey: `memberTwoFactorReset:${event.resetId}`,
+          members: "admins",
         });
       case "securitySettingsChanged":
         return this.notify({

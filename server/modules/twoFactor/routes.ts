@@ -13,6 +13,9 @@ import {
   waitText,
 } from "../../idp/twoFactor.ts";
 import { secretCipherOf } from "../../secrets/context.ts";
+import { reportLockout } from "../../idp/lockouts.ts";
+import { createMailer } from "../../mail/mailer.ts";
+import { recordSignInStep } from "../audit/signIns.ts";
 import { ConfirmEnrolmentSchema, DisableSchema, EnrolmentSchema, RecoveryCodesSchema, TwoFactorStatusSchema } from "./schemas.ts";
 
 /** Enrolments started per person: each draws a secret and a QR code. */
@@ -32,6 +35,8 @@ export async function twoFactorRoutes(app: FastifyInstance) {
   const { embedded } = app.ctx.config.oidc;
   const deps = { db, cipher: secretCipherOf(app.ctx) };
   const log = app.log.child({ module: "twoFactor" });
+  const mailer = createMailer(app.ctx.config.mail);
+  app.addHook("onClose", async () => mailer?.close());
 
   /** The caller's account at the embedded provider. */
   const accountOf = async (request: FastifyRequest): Promise<Account> => {
@@ -130,6 +135,15 @@ export async function twoFactorRoutes(app: FastifyInstance) {
         // Never the code itself in the log.
         log.warn({ sub: account.id, reason: result.reason }, "two-factor code refused when turning it off");
         if (result.reason === "notEnrolled") throw new ConflictError("Two-factor sign-in is not on.");
+        // The same count as at sign-in: audited, and a lockout begun here is mailed like one there.
+        const sourceIp = request.ip ?? null;
+        await recordSignInStep(db, log, { action: "session.secondFactorFailed", account, sourceIp, detail: { reason: result.reason, where: "turnOff" } });
+        if (result.reason === "locked" && result.started) {
+          await reportLockout(
+            { db, mailer, log, publicUrl: app.ctx.config.publicUrl },
+            { account, ...result.started, retryAfterSeconds: result.retryAfterSeconds, where: "turnOff", sourceIp },
+          );
+        }
         if (result.reason === "locked") {
           const message = `Too many wrong codes (${MAX_FAILED_ATTEMPTS} in a row). Wait ${waitText(result.retryAfterSeconds)}, then try again.`;
           return reply.status(429).header("Retry-After", String(result.retryAfterSeconds)).send({ statusCode: 429, error: "Too Many Requests", message });
