@@ -10,8 +10,9 @@
  *     the follower waits for the next `resume`, which continues on the same connector;
  *  4. `resyncRequired` (the connector no longer holds what the owner needs next) goes back to 1,
  *     fresh, at once; any other failure retries from the position after a back-off: doubling from
- *     `retryDelayMs`, jittered by up to half, at most 30 s, back to the start once the follow
- *     `recovered` (../backoff.ts); `resume` cuts the wait short, `stop` ends it.
+ *     `retryDelayMs`, jittered by up to half, at most 30 s (../backoff.ts), and back to the first
+ *     delay once the follow has recovered (`recoveredWhen`); `resume` cuts the wait short, `stop`
+ *     ends it.
  * It lives under connectors/ because it depends on nothing but the connector's interface, its
  * errors and its backoff: the trade feed (events/, which may not import modules/) and the modules
  * can both import it. Its contract with the stream is the one `TradeEventStream` states
