@@ -7,16 +7,19 @@
  *     loop, one publish at a time, so the bus sees the connector's order; a publish that fails
  *     (NATS unreachable) is retried with backoff, the stream read further meanwhile up to
  *     `maxQueued` events, then the connector's own journal holds the rest;
- *  3. a stream that ends (the connector was disconnected on purpose) waits for the next
- *     `resume`, which continues from the last sequence read, on the same connector;
- *  4. `resyncRequired` (the connector no longer holds what came next) publishes a `tradeGap`
- *     and continues from now; other failures retry from the last sequence with backoff.
+ *  3. subscribing, resuming and retrying are the platform follower's
+ *     (../connectors/follow/platformFollower.ts): a stream that ends waits for the next `resume`,
+ *     which continues from the last sequence read, on the same connector; `resyncRequired` (the
+ *     connector no longer holds what came next) publishes a `tradeGap` and continues from now;
+ *     other failures retry from the last sequence with backoff, which starts over once an event
+ *     is read.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { TradeEvent } from "../../core/trading/index.ts";
 import { backoffDelay, type BackoffPolicy } from "../connectors/backoff.ts";
-import type { TradePlatformConnector, TradeEventStream } from "../connectors/connector.ts";
-import { isConnectorError } from "../connectors/errors.ts";
+import type { TradePlatformConnector } from "../connectors/connector.ts";
+import { PlatformFollower, retryBackoff, type FollowPhase } from "../connectors/follow/platformFollower.ts";
+import { RetryWaits } from "../connectors/follow/retryWaits.ts";
 import type { PlatformRef } from "../modules/tradePlatforms/runtime/types.ts";
 import type { EventBus } from "./bus.ts";
 import type { DomainEvent } from "./types.ts";
@@ -72,16 +75,17 @@ export interface FeedStatus {
   epoch?: number;
 }
 
+const FEED_PHASES: Record<FollowPhase, FeedPhase> = {
+  idle: "starting",
+  catchingUp: "starting",
+  live: "live",
+  waiting: "waiting",
+  retrying: "retrying",
+  stopped: "stopped",
+};
+
 export class PlatformFeed {
-  stopped = false;
-  private phase: FeedPhase = "starting";
   private lastSequence = 0;
-  /** Next run starts from now, after a tradeGap. */
-  private fresh = true;
-  private stream: TradeEventStream | null = null;
-  private running: Promise<void> | null = null;
-  private failures = 0;
-  private lastError: string | null = null;
   private published = 0;
   private gaps = 0;
   private queue: DomainEvent[] = [];
@@ -90,8 +94,10 @@ export class PlatformFeed {
   private flushPending = false;
   /** The chain of publishes, in order; never rejects. */
   private publishing: Promise<void> = Promise.resolve();
-  private readonly sleepers = new Set<() => void>();
+  /** The follower's retry waits, shared with the publish retries: `resume` and `stop` cut both short. */
+  private readonly waits = new RetryWaits();
   private readonly backoff: BackoffPolicy;
+  private readonly follower: PlatformFollower;
 
   constructor(
     readonly platform: PlatformRef,
@@ -99,38 +105,54 @@ export class PlatformFeed {
     private readonly options: PlatformFeedOptions,
     private readonly lease: PlatformFeedRun = {},
   ) {
-    this.backoff = { initialMs: options.retryDelayMs, maxMs: 30_000, multiplier: 2, jitter: 0.5 };
+    this.backoff = retryBackoff(options.retryDelayMs);
+    const { organizationId, id: platformId } = platform;
+    this.follower = new PlatformFollower(
+      connector,
+      {
+        position: () => this.lastSequence,
+        startFresh: (from) => {
+          this.lastSequence = from;
+          this.gaps++;
+          this.enqueue({ type: "tradeGap", organizationId, platformId, resumedAt: Date.now() }, `gap${this.gaps}`);
+        },
+        event: (event) => {
+          this.lastSequence = event.sequence;
+          this.enqueue({ type: "trade", organizationId, platformId, event: event satisfies TradeEvent }, String(event.sequence));
+          // The bus is behind (NATS slow or away): stop reading; the connector's journal holds the rest.
+          if (this.queue.length >= this.options.maxQueued) return this.publishing;
+        },
+        resyncing: () => options.log.warn({ platformId, afterSequence: this.lastSequence }, "trade events were missed; publishing a trade gap"),
+        retrying: (err, retryInMs) => options.log.warn({ platformId, err, retryInMs }, "trade feed failed; retrying"),
+      },
+      { retryDelayMs: options.retryDelayMs, recoveredWhen: "eventRead", waits: this.waits },
+    );
+  }
+
+  get stopped(): boolean {
+    return this.follower.stopped;
   }
 
   status(): FeedStatus {
     return {
       platformId: this.platform.id,
-      phase: this.phase,
+      phase: FEED_PHASES[this.follower.phase],
       lastSequence: this.lastSequence,
       published: this.published,
       gaps: this.gaps,
-      lastError: this.lastError,
+      lastError: this.follower.lastError,
       ...(this.lease.epoch?.() === undefined ? {} : { epoch: this.lease.epoch()! }),
     };
   }
 
-  /** Start the loop, or cut a retry wait short. */
+  /** Start the loop, or cut a retry wait (the follower's or a publish's) short. */
   resume(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wakeSleepers();
-      return;
-    }
-    this.running = this.run().finally(() => (this.running = null));
+    this.follower.resume();
   }
 
   /** Stops reading; what is queued gets one last attempt to reach the bus. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.phase = "stopped";
-    this.stream?.close();
-    this.wakeSleepers();
-    await this.running;
+    await this.follower.stop();
     await this.publishing;
   }
 
@@ -139,65 +161,9 @@ export class PlatformFeed {
    * lost), so nothing more of it may reach the bus. A publish already written cannot be recalled.
    */
   halt(): Promise<void> {
-    this.stopped = true;
-    this.phase = "stopped";
     this.queue = [];
     this.queueIds = [];
-    this.stream?.close();
-    this.wakeSleepers();
-    return this.running ?? Promise.resolve();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        if (this.fresh) {
-          this.stream = this.connector.subscribe();
-          this.lastSequence = this.stream.lastSequence;
-          this.fresh = false;
-          this.gaps++;
-          this.enqueue(
-            { type: "tradeGap", organizationId: this.platform.organizationId, platformId: this.platform.id, resumedAt: Date.now() },
-            `gap${this.gaps}`,
-          );
-        } else {
-          this.stream = this.connector.subscribe(this.lastSequence);
-        }
-        this.phase = "live";
-        await this.follow(this.stream);
-        if (this.stopped) return;
-        // The connector was disconnected on purpose; the next resume() continues.
-        this.phase = "waiting";
-        return;
-      } catch (error) {
-        this.stream?.close();
-        this.stream = null;
-        if (this.stopped) return;
-        if (isConnectorError(error, "resyncRequired")) {
-          this.options.log.warn({ platformId: this.platform.id, afterSequence: this.lastSequence }, "trade events were missed; publishing a trade gap");
-          this.fresh = true;
-          continue;
-        }
-        this.failures++;
-        this.lastError = error instanceof Error ? error.message : String(error);
-        this.phase = "retrying";
-        const delay = backoffDelay(this.failures, this.backoff, Math.random);
-        this.options.log.warn({ platformId: this.platform.id, err: this.lastError, retryInMs: delay }, "trade feed failed; retrying");
-        await this.sleep(delay);
-      }
-    }
-  }
-
-  private async follow(stream: TradeEventStream): Promise<void> {
-    const { organizationId, id: platformId } = this.platform;
-    for await (const event of stream) {
-      this.lastSequence = event.sequence;
-      this.failures = 0;
-      this.lastError = null;
-      this.enqueue({ type: "trade", organizationId, platformId, event: event satisfies TradeEvent }, String(event.sequence));
-      // The bus is behind (NATS slow or away): stop reading; the connector's journal holds the rest.
-      if (this.queue.length >= this.options.maxQueued) await this.publishing;
-    }
+    return this.follower.stop();
   }
 
   /** `id`: what makes the event's message id within the run (its sequence, `gap<n>`). */
@@ -235,32 +201,15 @@ export class PlatformFeed {
         return;
       } catch (error) {
         const err = error instanceof Error ? error.message : String(error);
-        if (this.stopped) {
+        if (this.follower.stopped) {
           this.options.log.warn({ platformId: this.platform.id, err, events: batch.length }, "trade feed stopped with events the bus did not take");
           return;
         }
         const delay = backoffDelay(attempt, this.backoff, Math.random);
-        this.lastError = `The event bus did not take the trade events: ${err}`;
+        this.follower.noteError(`The event bus did not take the trade events: ${err}`);
         this.options.log.warn({ platformId: this.platform.id, err, events: batch.length, retryInMs: delay }, "trade feed cannot publish; retrying");
-        await this.sleep(delay);
+        await this.waits.wait(delay);
       }
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref?.();
-      this.sleepers.add(done);
-    });
-  }
-
-  private wakeSleepers(): void {
-    for (const wake of [...this.sleepers]) wake();
   }
 }

@@ -3,37 +3,40 @@
  *  1. subscribe to the connector's trade events first (from "now"), then sync every account
  *     (./sync.ts);
  *  2. follow the stream (./eventApplier.ts);
- *  3. a stream that ends (the connector was disconnected on purpose) waits for the next
- *     `resume`, which continues from the last applied sequence on the same connector;
- *     `resyncRequired` means a full sync; other failures retry with the server's backoff.
+ *  3. subscribing, resuming and retrying are the platform follower's
+ *     (connectors/follow/platformFollower.ts): a stream that ends waits for the next `resume`,
+ *     which continues from the last applied sequence on the same connector; `resyncRequired`
+ *     means a full sync; other failures retry with the server's backoff, which starts over once
+ *     the mirror is live again.
  * Timers re-read the figures of accounts that traded, and every few minutes sync every account
  * again (prices move equity without events), writing only what changed.
  */
-import { backoffDelay } from "../../../connectors/backoff.ts";
-import type { TradePlatformConnector, TradeEventStream } from "../../../connectors/connector.ts";
+import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import { isConnectorError } from "../../../connectors/errors.ts";
+import { PlatformFollower, type FollowPhase } from "../../../connectors/follow/platformFollower.ts";
 import type { MirroredPlatform } from "../platformPort.ts";
 import { EventApplier } from "./eventApplier.ts";
 import { columnsOf, type AccountColumns } from "./rows.ts";
 import { fullSync, type SyncResult, type SyncTarget } from "./sync.ts";
-import { mirrorBackoff, type MirrorPhase, type MirrorStatus, type ResolvedMirrorOptions } from "./types.ts";
+import type { MirrorPhase, MirrorStatus, ResolvedMirrorOptions } from "./types.ts";
 import { nextGeneration, upsertAccounts } from "./writes.ts";
 
+const MIRROR_PHASES: Record<FollowPhase, MirrorPhase> = {
+  idle: "waiting",
+  catchingUp: "syncing",
+  live: "live",
+  waiting: "waiting",
+  retrying: "retrying",
+  stopped: "stopped",
+};
+
 export class PlatformMirror {
-  stopped = false;
   /** Settles once the first full sync has landed. */
   readonly synced: Promise<void>;
   private markSynced!: () => void;
-  private phase: MirrorPhase = "waiting";
-  private running: Promise<void> | null = null;
-  private stream: TradeEventStream | null = null;
-  private needsFullSync = true;
   private accounts = 0;
   private syncs = 0;
   private lastSyncMs: number | null = null;
-  private lastError: string | null = null;
-  private failures = 0;
-  private wake: (() => void) | null = null;
   private refreshingFigures = false;
   /** Full syncs run one at a time; this settles when the last one queued has. */
   private syncQueue: Promise<unknown> = Promise.resolve();
@@ -41,6 +44,7 @@ export class PlatformMirror {
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   private readonly events: EventApplier;
   private readonly target: SyncTarget;
+  private readonly follower: PlatformFollower;
 
   constructor(
     readonly platform: MirroredPlatform,
@@ -51,7 +55,24 @@ export class PlatformMirror {
     this.synced.catch(() => undefined);
     this.events = new EventApplier(
       (accounts) => upsertAccounts(options.db, platform, accounts),
-      () => this.stream?.close(),
+      () => this.follower.closeStream(),
+    );
+    this.follower = new PlatformFollower(
+      connector,
+      {
+        position: () => this.events.lastSequence,
+        // Subscribed before reading, so nothing that happens during the sync is missed.
+        startFresh: (from) => {
+          this.events.lastSequence = from;
+          return this.sync();
+        },
+        live: () => this.markSynced(),
+        event: (event) => this.events.push(event),
+        drained: () => this.events.settled(),
+        resyncing: () => options.log.warn({ platformId: platform.id }, "trade events were missed; resyncing the accounts mirror"),
+        retrying: (err, retryInMs) => options.log.warn({ platformId: platform.id, err, retryInMs }, "accounts mirror failed; retrying"),
+      },
+      { retryDelayMs: options.retryDelayMs, recoveredWhen: "live" },
     );
     this.target = { db: options.db, platform, connector, pageSize: options.pageSize, stopped: () => this.stopped };
     if (options.figuresRefreshMs > 0) this.every(options.figuresRefreshMs, () => this.refreshDirtyFigures());
@@ -66,82 +87,27 @@ export class PlatformMirror {
       syncs: this.syncs,
       lastSequence: this.events.lastSequence,
       lastSyncMs: this.lastSyncMs,
-      lastError: this.lastError,
+      lastError: this.follower.lastError,
     };
+  }
+
+  get stopped(): boolean {
+    return this.follower.stopped;
+  }
+
+  private get phase(): MirrorPhase {
+    return MIRROR_PHASES[this.follower.phase];
   }
 
   /** Start the loop, or cut a retry wait short. */
   resume(): void {
-    if (this.stopped) return;
-    if (this.wake) {
-      this.wake();
-      return;
-    }
-    this.running ??= this.run().finally(() => (this.running = null));
+    this.follower.resume();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.phase = "stopped";
     for (const timer of this.timers.splice(0)) clearInterval(timer);
-    this.stream?.close();
-    this.wake?.();
-    await this.running;
+    await this.follower.stop();
     await this.events.stop();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        if (this.needsFullSync) {
-          // Subscribe before reading, so nothing that happens during the sync is missed.
-          this.stream = this.connector.subscribe();
-          this.events.lastSequence = this.stream.lastSequence;
-          this.phase = "syncing";
-          await this.sync();
-          this.needsFullSync = false;
-          this.markSynced();
-        } else {
-          this.stream = this.connector.subscribe(this.events.lastSequence);
-        }
-        this.phase = "live";
-        this.failures = 0;
-        this.lastError = null;
-        await this.follow(this.stream);
-        if (this.stopped) return;
-        // The connector was disconnected on purpose; the next resume() continues.
-        this.phase = "waiting";
-        return;
-      } catch (error) {
-        this.stream?.close();
-        this.stream = null;
-        if (this.stopped) return;
-        if (isConnectorError(error, "resyncRequired")) {
-          this.options.log.warn({ platformId: this.platform.id }, "trade events were missed; resyncing the accounts mirror");
-          this.needsFullSync = true;
-          continue;
-        }
-        this.failures++;
-        this.lastError = error instanceof Error ? error.message : String(error);
-        this.phase = "retrying";
-        const delay = backoffDelay(this.failures, mirrorBackoff(this.options.retryDelayMs), Math.random);
-        this.options.log.warn({ platformId: this.platform.id, err: this.lastError, retryInMs: delay }, "accounts mirror failed; retrying");
-        await this.pause(delay);
-      }
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref?.();
-      this.wake = done;
-    });
   }
 
   /** A full sync, after any sync already running (answers null when the mirror stopped meanwhile). */
@@ -162,11 +128,6 @@ export class PlatformMirror {
     this.lastSyncMs = Math.round(performance.now() - started);
     this.options.log.info({ platformId: this.platform.id, ...result, ms: this.lastSyncMs }, "accounts mirror synced");
     return result;
-  }
-
-  private async follow(stream: TradeEventStream): Promise<void> {
-    for await (const event of stream) this.events.push(event);
-    await this.events.settled();
   }
 
   /** Re-reads these accounts from the platform; a row a live event wrote meanwhile is left alone. */

@@ -1,5 +1,4 @@
 /** The accounts mirror's options, status and logger, shared by its parts. */
-import type { BackoffPolicy } from "../../../connectors/backoff.ts";
 import type { Db } from "../../../db/client.ts";
 
 export interface MirrorLogger {
@@ -24,7 +23,7 @@ export interface AccountMirrorOptions {
   figuresRefreshBatch?: number;
   /** How often every account is synced again (equity moves with prices; only changes are written); 0 turns it off. */
   fullRefreshMs?: number;
-  /** First retry delay after a failure; then the server's backoff (doubling, jittered) up to 30 s. */
+  /** First retry delay after a failure; then the platform follower's backoff (doubling, jittered) up to 30 s. */
   retryDelayMs?: number;
 }
 
@@ -38,11 +37,6 @@ export const MIRROR_DEFAULTS = {
   fullRefreshMs: 300_000,
   retryDelayMs: 1000,
 };
-
-/** The retry schedule of a failed mirror loop (connectors/backoff.ts, the server's one backoff). */
-export function mirrorBackoff(retryDelayMs: number): BackoffPolicy {
-  return { initialMs: retryDelayMs, maxMs: 30_000, multiplier: 2, jitter: 0.5 };
-}
 
 export type MirrorPhase = "syncing" | "live" | "waiting" | "retrying" | "stopped";
 
