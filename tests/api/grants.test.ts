@@ -155,6 +155,24 @@ describeDb("nobody grants more than they hold", () => {
     expect((await as(owner, "DELETE", `/api/members/${dealer.sub}`)).statusCode).toBe(204);
   });
 
+  it("a member manager cannot reset an administrator's two-factor, nor anyone their own through the members routes", async () => {
+    const { org, owner, caller, as } = await organizationWith({
+      admin: false,
+      permissions: { ...PRESET_ACCESS.support.permissions, members: ["read", "write"] },
+    });
+    const boss = await as(caller, "POST", `/api/members/${owner.sub}/two-factor/reset`);
+    expect(boss.statusCode).toBe(403);
+    expect(boss.json().message).toBe("Only an administrator can reset the two-factor sign-in of Olga Owner: they have administrator access.");
+    const own = await as(owner, "POST", `/api/members/${owner.sub}/two-factor/reset`);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().message).toMatch(/nobody changes their own access/);
+    // Within the manager's own access the reset goes ahead (here: nothing to reset, 409).
+    const colleague = newPerson("Cole Colleague");
+    await addMember(t.ctx, org, colleague, { [`Module.customers.${org}`]: "read" });
+    expect((await as(caller, "POST", `/api/members/${colleague.sub}/two-factor/reset`)).statusCode).toBe(409);
+    expect((await as(owner, "POST", `/api/members/${caller.sub}/two-factor/reset`)).statusCode).toBe(409);
+  });
+
   it("a member manager cannot resend or revoke an invitation that gives more than they may give", async () => {
     const { owner, caller, as } = await organizationWith({ admin: false, permissions: { ...PRESET_ACCESS.support.permissions, members: ["read", "write"] } });
     const adminInvite = (await as(owner, "POST", "/api/members/invitations", { email: `boss-${Date.now()}@example.test`, role: "administrator" })).json();

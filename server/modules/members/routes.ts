@@ -126,11 +126,13 @@ export async function memberRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Reset a member's two-factor sign-in (a lost device): they sign in with their password alone and can enrol again",
-        description: "Audited; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor.",
+        description:
+          "Audited; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor. 403 for oneself, or a member holding more than the caller may give (an administrator's: administrators only).",
         params: MemberParamsSchema,
       },
     },
     async (request, reply) => {
+      await service.mayResetTwoFactor(deps, actorOf(request), request.params.sub);
       await service.resetMemberTwoFactor(deps, actorOf(request), request.params.sub);
       return reply.status(204).send();
     },

@@ -135,6 +135,24 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
 }
 
 /**
+ * Before a two-factor reset: the caller may manage this member (core/grants.ts, rule 4), so a
+ * member manager cannot weaken an administrator's sign-in, nor anyone their own (their own
+ * two-factor is changed under Settings → Security). A member of another organization is 404, as
+ * the reset itself answers. Read-only, before the reset's own transaction.
+ */
+export async function mayResetTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
+  const [member] = await repo.listMembers(deps.db, actor.organizationId, sub);
+  if (!member) throw new NotFoundError("This person is not a member of this organization.");
+  enforce(
+    canManage(await callerAccess(deps.db, actor), accessOfClaims(member.claims, actor.organizationId), {
+      self: sub === actor.sub,
+      action: `reset the two-factor sign-in of ${nameOf(member)}`,
+      holds: "they have",
+    }),
+  );
+}
+
+/**
  * An administrator resets a member's two-factor sign-in (a lost device): the member signs in with
  * their password alone and can enrol again. It is the person's sign-in everywhere, so only for
  * a member of this organization (404 otherwise). Audited; the member is told by e-mail when
