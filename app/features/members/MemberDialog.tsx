@@ -29,7 +29,7 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
     { admin: member.admin, permissions: member.permissions },
     {
       self: member.sub === caller.sub,
-      action: `change or remove ${who}`,
+      action: `change, remove or reset the two-factor sign-in of ${who}`,
       holds: "they have",
     },
   );
@@ -85,23 +85,19 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
                 Remove {who}
               </Button>
             </>
-          ) : (
+          ) : managed.allowed ? (
             <>
               <Button variant="secondary" onClick={() => setConfirm("resetTwoFactor")}>
                 Reset two-factor
               </Button>
-              {managed.allowed ? (
-                <>
-                  <Button variant="secondary" onClick={() => setConfirmRemove(true)}>
-                    Remove from organization
-                  </Button>
-                  <Button loading={change.isPending} onClick={() => void save()}>
-                    Save role
-                  </Button>
-                </>
-              ) : null}
+              <Button variant="secondary" onClick={() => setConfirmRemove(true)}>
+                Remove from organization
+              </Button>
+              <Button loading={change.isPending} onClick={() => void save()}>
+                Save role
+              </Button>
             </>
-          )
+          ) : undefined
         }
       >
         {confirm === "resetTwoFactor" ? (
