@@ -9,6 +9,8 @@ import { ConnectorError } from "./connectors/errors.ts";
 export type DomainErrorKind =
   /** The request cannot be carried out as sent (a missing or contradictory value): 400. */
   | "invalid"
+  /** The caller may not do this, though they may use the route (granting more than they hold): 403. */
+  | "forbidden"
   /** The thing does not exist, or is not this organization's (never revealed): 404. */
   | "notFound"
   /** It clashes with the current state (a taken name, a disabled platform, still in progress): 409. */
@@ -32,6 +34,13 @@ export class InvalidRequestError extends DomainError {
   override readonly name = "InvalidRequestError";
   constructor(message: string) {
     super("invalid", message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  override readonly name = "ForbiddenError";
+  constructor(message: string) {
+    super("forbidden", message);
   }
 }
 

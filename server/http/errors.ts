@@ -46,6 +46,7 @@ const REASONS: Partial<Record<number, string>> = {
 /** The one map from a domain error's kind to its HTTP status. */
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
+  forbidden: 403,
   notFound: 404,
   conflict: 409,
   refused: 422,

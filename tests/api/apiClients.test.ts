@@ -180,6 +180,37 @@ describeDb("API clients (client credentials)", () => {
     expect(target.json().error).toBe("invalid_target");
   });
 
+  it("given every members and settings permission, still cannot touch members, invitations, two-factor or the security policy (people only)", async () => {
+    const client = await createClient({ members: ["read", "write"], settings: ["read", "write"], users: ["read"] }, "Over-granted");
+    const token = await accessToken(client.clientId, client.clientSecret);
+    const invitation = await as(admin, "POST", "/api/members/invitations", { email: `client-check-${Date.now()}@example.test`, role: "viewer" });
+    expect(invitation.status).toBe(201);
+    const id = invitation.body.invitation.id as string;
+    for (const [method, url, payload] of [
+      ["GET", "/api/members", undefined],
+      ["PUT", `/api/members/${settingsWriter.sub}`, { role: "administrator" }],
+      ["DELETE", `/api/members/${settingsWriter.sub}`, undefined],
+      ["POST", `/api/members/${settingsWriter.sub}/two-factor/reset`, undefined],
+      ["GET", "/api/members/invitations", undefined],
+      ["POST", "/api/members/invitations", { email: "takeover@example.test", role: "administrator" }],
+      ["POST", `/api/members/invitations/${id}/resend`, undefined],
+      ["DELETE", `/api/members/invitations/${id}`, undefined],
+      ["GET", "/api/members/outbox", undefined],
+      ["GET", "/api/organization/security", undefined],
+      ["PUT", "/api/organization/security", { requireTwoFactor: false, sessionLifetimeSeconds: null, allowedIpRanges: [] }],
+    ] as const) {
+      const res = await asClient(token, method, url, payload);
+      expect(res.status, `${method} ${url}`).toBe(403);
+      expect(res.body.message, `${method} ${url}`).toBe("This request is for people signed in to Toolbox; an API client cannot make it.");
+    }
+    // Nothing changed: the member is no administrator, the invitation is still pending.
+    const members = await as(admin, "GET", "/api/members");
+    expect(members.body).toContainEqual(expect.objectContaining({ sub: settingsWriter.sub, admin: false }));
+    const pending = await as(admin, "GET", "/api/members/invitations");
+    expect(pending.body).toContainEqual(expect.objectContaining({ id, status: "pending" }));
+    expect(pending.body).not.toContainEqual(expect.objectContaining({ email: "takeover@example.test" }));
+  });
+
   it("is held to the organization's allowed IP ranges, like members", async () => {
     const client = await createClient({ users: ["read"] }, "Office reporting");
     const token = await accessToken(client.clientId, client.clientSecret);

@@ -177,12 +177,14 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
       .where(and(eq(memberClaims.organizationId, org), eq(memberClaims.userSub, dealer.sub)));
     expect(claims).toContainEqual(expect.objectContaining({ type: `Module.users.${org}`, value: "read,write,money" }));
 
+    // Nobody changes their own access (docs/security.md "Who may grant what"): the last
+    // administrator can neither demote nor remove themselves, and nobody else may either.
     const demote = await call("PUT", `/api/members/${admin.sub}`, { role: "viewer" });
-    expect(demote.statusCode).toBe(422);
-    expect(demote.json().message).toBe("Ada Admin is the last administrator of this organization. Make another member an administrator first.");
+    expect(demote.statusCode).toBe(403);
+    expect(demote.json().message).toBe("You cannot change your own role or permissions. Ask an administrator.");
     const remove = await call("DELETE", `/api/members/${admin.sub}`);
-    expect(remove.statusCode).toBe(422);
-    expect(remove.json().message).toMatch(/is the last administrator of this organization and cannot be removed/);
+    expect(remove.statusCode).toBe(403);
+    expect(remove.json().message).toBe("You cannot remove Ada Admin: nobody changes their own access. Ask an administrator.");
 
     // With a second administrator, the first may step down.
     expect((await call("PUT", `/api/members/${dealer.sub}`, { role: "administrator" })).statusCode).toBe(200);
@@ -309,7 +311,7 @@ describeDb("invitations without SMTP: the outbox, and SIGN_UP=off", () => {
   });
   afterAll(() => t?.close());
 
-  it("shows the link once and puts the message in the outbox, encrypted at rest; members:write reads it", async () => {
+  it("shows the link once and puts the message, without the link, in the outbox, encrypted at rest; members:write reads it", async () => {
     const admin = newPerson("Olive Outbox");
     const org = await signUp(t, tokens, admin);
     const headers = apiHeaders(await tokens.mint(admin), org);
@@ -322,7 +324,8 @@ describeDb("invitations without SMTP: the outbox, and SIGN_UP=off", () => {
 
     const outbox = await t.app.inject({ url: "/api/members/outbox", headers });
     expect(outbox.json()).toEqual([expect.objectContaining({ to: email, subject: expect.stringContaining("You are invited") })]);
-    expect(outbox.json()[0].text).toContain(link);
+    expect(outbox.json()[0].text).not.toContain(tokenOf(link));
+    expect(outbox.json()[0].text).toContain("(the link was shown once to the person who sent this invitation; it is not kept here)");
     const stored = await t.ctx.database.db.execute(`select body from mail_outbox`);
     expect(JSON.stringify(stored)).not.toContain(tokenOf(link));
 

@@ -1,5 +1,17 @@
+import { useId } from "react";
 import { MODULES, type Module, type Permission } from "@core/access";
-import { PERMISSIONS, PRESET_ACCESS, ROLE_LABELS, ROLE_PRESETS, normalizePermissions, roleOfAccess, type ModulePermissions, type Role } from "@core/roles";
+import { canGrant, grantable } from "@core/grants";
+import {
+  PERMISSIONS,
+  PRESET_ACCESS,
+  ROLE_LABELS,
+  ROLE_PRESETS,
+  normalizePermissions,
+  roleOfAccess,
+  type MemberAccess,
+  type ModulePermissions,
+  type Role,
+} from "@core/roles";
 import { Field } from "~/ui/Field";
 import { Select } from "~/ui/Select";
 import type { AccessChoice } from "./membersApi";
@@ -38,19 +50,34 @@ export function choiceOf(draft: AccessDraft): AccessChoice {
   return role === "custom" ? { permissions: normalizePermissions(draft.permissions) } : { role: role };
 }
 
+/** Why a choice is disabled, said once under the editor (core/grants.ts). */
+const NOT_YOURS = "You can give only permissions you have yourself; only an administrator gives Administrator, Members or Settings.";
+
 /**
  * A role preset, and the per-module permissions it stands for (editable: then the role becomes Custom).
  * `administrator: false` leaves the Administrator preset out (API clients only get module permissions).
+ * `caller`: the person's own access; only what they may give (core/grants.ts) can be chosen, the
+ * rest is disabled with the reason, so the screen offers what the API would accept.
  */
 export function AccessEditor({
   value,
   onChange,
   administrator = true,
+  caller,
 }: {
   value: AccessDraft;
   onChange: (next: AccessDraft) => void;
   administrator?: boolean;
+  caller?: MemberAccess;
 }) {
+  const limitId = useId();
+  const may = caller ? grantable(caller) : undefined;
+  const limited = caller !== undefined && !caller.admin;
+  const presetAllowed = (role: Role) => !caller || role === "custom" || canGrant(caller, PRESET_ACCESS[role]).allowed;
+  const options = (administrator ? ROLE_OPTIONS : ROLE_OPTIONS.filter((o) => o.value !== "administrator")).map((o) => ({
+    ...o,
+    disabled: !presetAllowed(o.value),
+  }));
   const admin = value.role === "administrator";
   const shown = value.role === "custom" ? value.permissions : PRESET_ACCESS[value.role].permissions;
   const toggle = (module: Module, permission: Permission, on: boolean) => {
@@ -62,9 +89,14 @@ export function AccessEditor({
   };
   return (
     <div className="grid gap-3">
+      {limited ? (
+        <p id={limitId} className="text-xs text-muted">
+          {NOT_YOURS}
+        </p>
+      ) : null}
       <Field label="Role" description={admin ? "Administrators may do everything in this organization, including managing members." : undefined}>
         <Select
-          options={administrator ? ROLE_OPTIONS : ROLE_OPTIONS.filter((o) => o.value !== "administrator")}
+          options={options}
           value={value.role}
           onValueChange={(role) => onChange(draftOf(role as Role, role === "custom" ? shown : PRESET_ACCESS[role as Exclude<Role, "custom">].permissions))}
         />
@@ -96,6 +128,8 @@ export function AccessEditor({
                       className="size-4 accent-[var(--color-primary)]"
                       aria-label={`${MODULE_LABELS[m]}: ${PERMISSION_LABELS[p]}`}
                       checked={shown[m]?.includes(p) ?? false}
+                      disabled={may ? !may.permission(m, p) : false}
+                      aria-describedby={may && !may.permission(m, p) ? limitId : undefined}
                       onChange={(e) => toggle(m, p, e.target.checked)}
                     />
                   </td>

@@ -1,5 +1,7 @@
-import { Copy, Send } from "lucide-react";
+import { Send } from "lucide-react";
 import { useRef, useState, type FormEvent } from "react";
+import { canGrant } from "@core/grants";
+import { PRESET_ACCESS } from "@core/roles";
 import { ApiError } from "~/api";
 import { Button } from "~/ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
@@ -7,12 +9,16 @@ import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { toast } from "~/ui/toast";
 import { AccessEditor, choiceOf, draftOf, type AccessDraft } from "./AccessEditor";
+import { LinkToCopy } from "./LinkToCopy";
 import { useInvite } from "./membersApi";
+import { useCaller } from "./useCaller";
 
 /** Invite by e-mail with a role; without e-mail delivery, the link to copy is shown once. */
 export function InviteForm() {
   const [email, setEmail] = useState("");
-  const [draft, setDraft] = useState<AccessDraft>(draftOf("viewer", {}));
+  const caller = useCaller().access;
+  // Viewer when the person may give it; otherwise no permissions, to tick among theirs.
+  const [draft, setDraft] = useState<AccessDraft>(() => (canGrant(caller, PRESET_ACCESS.viewer).allowed ? draftOf("viewer", {}) : draftOf("custom", {})));
   const [error, setError] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -68,7 +74,7 @@ export function InviteForm() {
               required
             />
           </Field>
-          <AccessEditor value={draft} onChange={setDraft} />
+          <AccessEditor value={draft} onChange={setDraft} caller={caller} />
           <div>
             <Button type="submit" loading={invite.isPending}>
               {invite.isPending ? null : <Send aria-hidden />}
@@ -76,23 +82,7 @@ export function InviteForm() {
             </Button>
           </div>
         </form>
-        {link ? (
-          <div className="grid gap-2 rounded-md border border-border bg-subtle p-3" role="status">
-            <p className="text-sm">Copy this link and give it to the invitee. It is shown only now.</p>
-            <div className="flex gap-2">
-              <Input readOnly value={link} aria-label="Invitation link" onFocus={(e) => e.target.select()} className="font-mono text-xs" />
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(link).then(() => toast({ title: "Link copied", color: "success" }));
-                }}
-              >
-                <Copy aria-hidden />
-                Copy
-              </Button>
-            </div>
-          </div>
-        ) : null}
+        {link ? <LinkToCopy link={link}>Copy this link and give it to the invitee. It is shown only now.</LinkToCopy> : null}
       </CardContent>
     </Card>
   );

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { canManage } from "@core/grants";
 import { ROLE_LABELS } from "@core/roles";
 import type { MemberView } from "@core/schemas/members";
 import { Button } from "~/ui/Button";
@@ -6,8 +7,13 @@ import { DialogContent, DialogRoot } from "~/ui/Dialog";
 import { toast } from "~/ui/toast";
 import { AccessEditor, choiceOf, draftOf } from "./AccessEditor";
 import { useChangeAccess, useRemoveMember, useResetTwoFactor } from "./membersApi";
+import { useCaller } from "./useCaller";
 
-/** Change a member's role or permissions, or remove them. The API refuses to leave no administrator. */
+/**
+ * Change a member's role or permissions, or remove them. Only a member the person could have
+ * given their access to, never themselves (core/grants.ts): otherwise the dialog says why and
+ * offers no change. The API refuses to leave no administrator.
+ */
 export function MemberDialog({ member, onClose }: { member: MemberView; onClose: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(member.role, member.permissions));
   const [confirm, setConfirm] = useState<"remove" | "resetTwoFactor" | null>(null);
@@ -17,6 +23,16 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
   const remove = useRemoveMember();
   const resetTwoFactor = useResetTwoFactor();
   const who = member.name ?? member.email ?? member.sub;
+  const caller = useCaller();
+  const managed = canManage(
+    caller.access,
+    { admin: member.admin, permissions: member.permissions },
+    {
+      self: member.sub === caller.sub,
+      action: `change, remove or reset the two-factor sign-in of ${who}`,
+      holds: "they have",
+    },
+  );
 
   const save = async () => {
     const saved = await change.mutateAsync({ sub: member.sub, access: choiceOf(draft) }).catch(() => null);
@@ -69,7 +85,7 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
                 Remove {who}
               </Button>
             </>
-          ) : (
+          ) : managed.allowed ? (
             <>
               <Button variant="secondary" onClick={() => setConfirm("resetTwoFactor")}>
                 Reset two-factor
@@ -81,7 +97,7 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
                 Save role
               </Button>
             </>
-          )
+          ) : undefined
         }
       >
         {confirm === "resetTwoFactor" ? (
@@ -93,8 +109,12 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
           <p className="text-sm" role="alert">
             {who} will lose access to this organization at once, including open live views. Their account stays.
           </p>
+        ) : managed.allowed ? (
+          <AccessEditor value={draft} onChange={setDraft} caller={caller.access} />
         ) : (
-          <AccessEditor value={draft} onChange={setDraft} />
+          <p className="text-sm" role="note">
+            {ROLE_LABELS[member.role]}. {managed.reason}
+          </p>
         )}
       </DialogContent>
     </DialogRoot>

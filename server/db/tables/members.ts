@@ -43,9 +43,10 @@ export const invitations = pgTable(
 );
 
 /**
- * Messages Toolbox would have e-mailed when no SMTP_URL is set, for the organization's
- * administrators to read. The body may hold a bearer link (an invitation), so it is encrypted at
- * rest (server/secrets), bound to the row's id.
+ * Messages Toolbox would have e-mailed when no SMTP_URL is set, for the organization's member
+ * managers to read. An invitation's link is left out (it is a live grant of access: the inviter
+ * sees it once, docs/security.md); the body is still encrypted at rest (server/secrets), bound to
+ * the row's id, and rows kept before that are shown with their link removed.
  */
 export const mailOutbox = pgTable(
   "mail_outbox",

@@ -25,8 +25,12 @@ import {
 /** Invitation e-mails per organization: each one reaches someone's inbox, so they are bounded. */
 export const INVITATION_SEND_LIMIT = { max: 30, timeWindow: "1 hour" };
 
-const read = { permission: { module: "members", value: "read" } } as const;
-const write = { permission: { module: "members", value: "write" } } as const;
+/**
+ * Who works here and with which access is for people to decide, never an API client (whose token
+ * has no person behind it and must never become an administrator): every route here is `people`.
+ */
+const read = { permission: { module: "members", value: "read" }, callers: "people" } as const;
+const write = { permission: { module: "members", value: "write" }, callers: "people" } as const;
 const tags = ["members"];
 
 function memberView(m: Member, organizationId: string) {
@@ -94,6 +98,8 @@ export async function memberRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Give a member a role preset or module permissions (the last administrator cannot be demoted: 422)",
+        description:
+          'Only what the caller may give, to a member whose access the caller could have given, never to themselves: 403 otherwise (docs/security.md "Who may grant what").',
         params: MemberParamsSchema,
         body: AccessInputSchema,
         response: { 200: MemberSchema },
@@ -126,7 +132,7 @@ export async function memberRoutes(app: FastifyInstance) {
         tags,
         summary: "Reset a member's two-factor sign-in (a lost device): they must enrol a new device at their next sign-in",
         description:
-          "Audited in every organization of the member, whose administrators get an inbox notice; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor or a reset already waits for their enrolment.",
+          "Audited in every organization of the member, whose administrators get an inbox notice; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor or a reset already waits for their enrolment. 403 for oneself, or a member holding more than the caller may give (an administrator's: administrators only).",
         params: MemberParamsSchema,
       },
     },
@@ -149,7 +155,8 @@ export async function memberRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Invite someone by e-mail with a role: a single-use link valid for 7 days",
-        description: "E-mailed through SMTP_URL; without it the message goes to the outbox and the link is in the answer, once.",
+        description:
+          "Only access the caller may give (403 otherwise). E-mailed through SMTP_URL; without it the message, without the link, goes to the outbox and the link is in the answer, once.",
         body: InviteSchema,
         response: { 201: InvitationSentSchema },
       },
@@ -184,7 +191,11 @@ export async function memberRoutes(app: FastifyInstance) {
     "/members/outbox",
     {
       config: write,
-      schema: { tags, summary: "Messages that would have been e-mailed (no SMTP_URL set), newest first, at most 100", response: { 200: OutboxSchema } },
+      schema: {
+        tags,
+        summary: "Messages that would have been e-mailed (no SMTP_URL set), newest first, at most 100; invitation links are not kept",
+        response: { 200: OutboxSchema },
+      },
     },
     async (request) => service.readOutbox(deps, request.organization.id),
   );

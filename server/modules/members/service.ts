@@ -6,13 +6,14 @@
 import crypto from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
+import { canGrant, canManage, type GrantVerdict } from "../../../core/grants.ts";
 import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, roleOfAccess, type MemberAccess } from "../../../core/roles.ts";
 import { INVITATION_LINK_HASH, INVITATION_LINK_PATH, type AccessInput } from "../../../core/schemas/members.ts";
 import type { Db } from "../../db/client.ts";
 import { invitations, mailOutbox, memberClaims, memberships, organizations } from "../../db/schema.ts";
 import { requireReenrolment } from "../../idp/twoFactor.ts";
 import { UUID_PATTERN } from "../../../core/ids.ts";
-import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
+import { ConflictError, ForbiddenError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
 import type { Mailer, MailMessage } from "../../mail/mailer.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
@@ -74,13 +75,35 @@ async function lockedMember(tx: DbOrTx, organizationId: string, sub: string): Pr
   return member;
 }
 
-/** Gives a member another role. The last administrator cannot be demoted. */
+/**
+ * The caller's own access, read in the transaction (after the organization's lock), not from the
+ * guard's cache: a caller demoted a moment ago grants nothing more (core/grants.ts).
+ */
+async function callerAccess(tx: DbOrTx, actor: Actor): Promise<MemberAccess> {
+  const [caller] = await repo.listMembers(tx, actor.organizationId, actor.sub);
+  if (!caller) throw new ForbiddenError("You are not a member of this organization");
+  return accessOfClaims(caller.claims, actor.organizationId);
+}
+
+/** Refuses with the rule's reason (403): nobody grants more than they hold (docs/security.md). */
+function enforce(verdict: GrantVerdict): void {
+  if (!verdict.allowed) throw new ForbiddenError(verdict.reason);
+}
+
+/**
+ * Gives a member another role: only what the caller may give, to a member whose access the caller
+ * could have given, never to themselves (core/grants.ts). The last administrator cannot be demoted.
+ */
 export async function changeMemberAccess(deps: MembersDeps, actor: Actor, sub: string, input: AccessInput): Promise<repo.Member> {
   const { organizationId } = actor;
   const access = accessOfInput(input);
   const changed = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
     const before = accessOfClaims(member.claims, organizationId);
+    const caller = await callerAccess(tx, actor);
+    const self = sub === actor.sub;
+    enforce(canGrant(caller, access, { self }));
+    enforce(canManage(caller, before, { self, action: `change the access of ${nameOf(member)}`, holds: "they have" }));
     if (before.admin && !access.admin && (await countAdmins(tx, organizationId)) <= 1) {
       throw new RefusedError(`${nameOf(member)} is the last administrator of this organization. Make another member an administrator first.`);
     }
@@ -93,11 +116,17 @@ export async function changeMemberAccess(deps: MembersDeps, actor: Actor, sub: s
   return changed;
 }
 
-/** Removes a member: their API access and live streams in this organization end at once. */
+/**
+ * Removes a member: their API access and live streams in this organization end at once. Only by
+ * someone who could have given them their access (an administrator only by an administrator), and
+ * not oneself.
+ */
 export async function removeMember(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
   const { organizationId } = actor;
   const removed = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
+    const access = accessOfClaims(member.claims, organizationId);
+    enforce(canManage(await callerAccess(tx, actor), access, { self: sub === actor.sub, action: `remove ${nameOf(member)}`, holds: "they have" }));
     if (isAdminIn(member.claims, organizationId) && (await countAdmins(tx, organizationId)) <= 1) {
       throw new RefusedError(
         `${nameOf(member)} is the last administrator of this organization and cannot be removed. Make another member an administrator first.`,
@@ -122,13 +151,23 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
  * never completes one (docs/security.md, "Reset by an administrator"). Two-factor is the person's
  * sign-in in every organization, so only for a member of this organization (404 otherwise), and
  * the reset is audited in each organization the person belongs to (in one transaction), its
- * administrators get an inbox notice, and the member an e-mail when SMTP_URL is set.
+ * administrators get an inbox notice, and the member an e-mail when SMTP_URL is set. Refused
+ * (403) for oneself and for a member holding more than the caller could give.
  */
 export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
   const { organizationId } = actor;
   const resetId = crypto.randomUUID();
   const { member, organizationsOfMember, byOrganizationName } = await deps.db.transaction(async (tx) => {
     const member = await lockedMember(tx, organizationId, sub);
+    // The caller may manage this member (core/grants.ts): a member manager cannot weaken an
+    // administrator's sign-in, nor anyone their own (that is Settings → Security).
+    enforce(
+      canManage(await callerAccess(tx, actor), accessOfClaims(member.claims, organizationId), {
+        self: sub === actor.sub,
+        action: `reset the two-factor sign-in of ${nameOf(member)}`,
+        holds: "they have",
+      }),
+    );
     const outcome = UUID_PATTERN.test(sub) ? await requireReenrolment(tx, sub) : "notOn";
     if (outcome === "alreadyRequired") {
       throw new ConflictError(`${nameOf(member)}'s two-factor sign-in was reset already: they set up a new device at their next sign-in.`);
@@ -210,8 +249,12 @@ export function invitationView(row: repo.InvitationRow, now = new Date()) {
   };
 }
 
-function invitationMessage(publicUrl: string, organizationName: string, inviter: string, row: repo.InvitationRow, token: string): MailMessage {
-  const link = invitationLink(publicUrl, token);
+/** What the outbox keeps instead of the link: the link is a live grant of access, so it is never at rest. */
+export const OUTBOX_LINK_PLACEHOLDER = "(the link was shown once to the person who sent this invitation; it is not kept here)";
+
+/** `token` null: the outbox's copy, without the link. */
+function invitationMessage(publicUrl: string, organizationName: string, inviter: string, row: repo.InvitationRow, token: string | null): MailMessage {
+  const link = token === null ? OUTBOX_LINK_PLACEHOLDER : invitationLink(publicUrl, token);
   const role = accessView(row.access as MemberAccess).role;
   return {
     to: row.email,
@@ -237,7 +280,12 @@ interface Delivery {
   link?: string;
 }
 
-/** In the transaction: without a mailer the message goes to the outbox (encrypted: it holds the link). */
+/**
+ * In the transaction: without a mailer the message goes to the outbox, encrypted, and without the
+ * link (`invitationMessage(…, null)`): the outbox is read by anyone with members:write, and a live
+ * link there would hand an administrator's invitation to whoever reads it. The inviter gets the link
+ * once, in the answer.
+ */
 async function queueIfNoMailer(deps: MembersDeps, tx: DbOrTx, organizationId: string, message: MailMessage): Promise<void> {
   if (deps.mailer) return;
   const id = crypto.randomUUID();
@@ -264,6 +312,7 @@ export async function invite(deps: MembersDeps, actor: Actor, input: { email: st
   const { row, message } = await deps.db.transaction(async (tx) => {
     const org = await repo.lockOrganization(tx, organizationId);
     if (!org) throw new NotFoundError("This organization does not exist.");
+    enforce(canGrant(await callerAccess(tx, actor), access));
     if (await repo.isMemberByEmail(tx, organizationId, input.email)) throw new ConflictError(`${input.email} is already a member of this organization.`);
     if (await repo.findOpenInvitationByEmail(tx, organizationId, input.email)) {
       throw new ConflictError(`${input.email} has already been invited. Resend that invitation instead.`);
@@ -286,7 +335,7 @@ export async function invite(deps: MembersDeps, actor: Actor, input: { email: st
       after: { email: input.email, ...accessView(access) },
     });
     const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
-    await queueIfNoMailer(deps, tx, organizationId, message);
+    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, null));
     return { row: row!, message };
   });
   return { row, ...(await sendAfterCommit(deps, message, token)) };
@@ -300,6 +349,10 @@ export async function resendInvitation(deps: MembersDeps, actor: Actor, id: stri
     const org = await repo.lockOrganization(tx, organizationId);
     const existing = org && (await repo.findOpenInvitation(tx, organizationId, id));
     if (!org || !existing) throw new NotFoundError("This invitation does not exist, or was already accepted or revoked.");
+    // A new link to access the caller could not give would be granting it.
+    enforce(
+      canManage(await callerAccess(tx, actor), existing.access as MemberAccess, { action: `resend the invitation to ${existing.email}`, holds: "it gives" }),
+    );
     const [row] = await tx
       .update(invitations)
       .set({ tokenHash: hash, sentAt: new Date(), sendCount: sql`${invitations.sendCount} + 1`, expiresAt: new Date(Date.now() + INVITATION_VALID_MS) })
@@ -314,14 +367,20 @@ export async function resendInvitation(deps: MembersDeps, actor: Actor, id: stri
       after: { email: row!.email, expiresAt: row!.expiresAt.toISOString(), sendCount: row!.sendCount },
     });
     const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
-    await queueIfNoMailer(deps, tx, organizationId, message);
+    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, null));
     return { row: row!, message };
   });
   return { row, ...(await sendAfterCommit(deps, message, token)) };
 }
 
+/** Revokes an invitation: only one the caller could have sent (an administrator's only by an administrator). */
 export async function revokeInvitation(deps: MembersDeps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    const existing = await repo.findOpenInvitation(tx, actor.organizationId, id);
+    if (!existing) throw new NotFoundError("This invitation does not exist, or was already accepted or revoked.");
+    enforce(
+      canManage(await callerAccess(tx, actor), existing.access as MemberAccess, { action: `revoke the invitation to ${existing.email}`, holds: "it gives" }),
+    );
     const [row] = await tx
       .update(invitations)
       .set({ revokedAt: new Date() })
@@ -380,12 +439,15 @@ export async function acceptInvitation(
   return result;
 }
 
+const STORED_LINK = new RegExp(`\\S*#${INVITATION_LINK_HASH}=[A-Za-z0-9_-]+`, "g");
+
 export async function readOutbox(deps: MembersDeps, organizationId: string) {
   const rows = await repo.listOutbox(deps.db, organizationId, 100);
   return rows.map((r) => {
     let text: string;
     try {
-      text = deps.cipher.decrypt(r.body, `mail_outbox:${r.id}`);
+      // Messages kept before links left the outbox may still hold one: it is never shown.
+      text = deps.cipher.decrypt(r.body, `mail_outbox:${r.id}`).replace(STORED_LINK, OUTBOX_LINK_PLACEHOLDER);
     } catch {
       text = "(This message cannot be read: it was encrypted with another SECRETS_KEY.)";
     }

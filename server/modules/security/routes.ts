@@ -49,7 +49,8 @@ function summarize(before: SecurityPolicy, after: SecurityPolicy): string {
 
 /**
  * The organization's security policy (docs/security.md "Organization security policy"): read and
- * changed by those with the settings permission (administrators). The guard enforces it.
+ * changed by those with the settings permission (administrators), people only: an API client never
+ * reads or changes how people must sign in. The guard enforces it.
  */
 export async function securityPolicyRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -58,7 +59,7 @@ export async function securityPolicyRoutes(app: FastifyInstance) {
   api.get(
     "/organization/security",
     {
-      config: { permission: { module: "settings", value: "read" }, securitySettings: true },
+      config: { permission: { module: "settings", value: "read" }, securitySettings: true, callers: "people" },
       schema: {
         tags,
         summary: "The organization's sign-in policy: require two-factor, session lifetime, allowed IP ranges; and the caller's address as the API sees it",
@@ -71,7 +72,7 @@ export async function securityPolicyRoutes(app: FastifyInstance) {
   api.put(
     "/organization/security",
     {
-      config: { permission: { module: "settings", value: "write" }, securitySettings: true },
+      config: { permission: { module: "settings", value: "write" }, securitySettings: true, callers: "people" },
       schema: {
         tags,
         summary:
