@@ -1,5 +1,5 @@
 /**
- * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/stream.ts,
+ * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/snapshotSource.ts,
  * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
  * snapshot after a restart, or on another node than the one that saw the trades, has them too.
  *  - The store's live writes may lag the bus by up to a writer's queue (seconds under a flood),
@@ -30,7 +30,7 @@ import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } fr
 import { lotsToVolume, moneyFromDecimal } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { tradeDeals, tradePositions } from "../../db/schema.ts";
-import type { BlotterSnapshotSource } from "../tradesBlotter/stream.ts";
+import type { BlotterSnapshotSource } from "../tradesBlotter/snapshotSource.ts";
 import type { TradeHistoryStore } from "./store.ts";
 import { getSync, readsWholeWindow } from "./syncState.ts";
 
