@@ -5,7 +5,7 @@
  *  - The store's live writes may lag the bus by up to a writer's queue (seconds under a flood),
  *    on this node or another (the nodes' writers share the bus's events). A snapshot does not wait
  *    for them: the stream lays over the store's open positions the latest state of each position
- *    this node saw change lately, and adds the deals it saw (tradesBlotter/stream.ts); every node
+ *    this node saw change lately, and adds the deals it saw (tradesBlotter/snapshots.ts); every node
  *    sees every event. The stream completes it with the events it handles while it is read, which
  *    also repair a position an event older than the database's would set back.
  *  - It waits for a backfill catching the platform up after a gap: the snapshot a `tradeGap`

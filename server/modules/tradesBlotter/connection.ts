@@ -1,9 +1,10 @@
 /**
- * One client's blotter stream (docs/decisions/0060): it opens (the platforms, then a snapshot or
- * its resume), is a member of its channel (./channel.ts), or first follows the bus on its own from
- * the id it resumes after ("solo") until it reaches what its channel framed, and leaves its channel
- * when its socket holds more than its bound ("dropping") to rejoin with a snapshot once the socket
- * drains. What it writes and the socket has not taken it keeps, by buffer, for the node's budget.
+ * One client's blotter stream through its life, and nothing else (docs/decisions/0060): it opens
+ * (the platforms, then a snapshot or its resume), is a member of its channel (./channel.ts), or
+ * first follows the bus on its own from the id it resumes after ("solo") until it reaches what its
+ * channel framed, and leaves its channel when its socket holds more than its bound ("dropping") to
+ * rejoin with a snapshot once the socket drains. What it writes and the socket has not taken it
+ * keeps, by buffer, for the node's budget.
  */
 import type { BlotterFilters, BlotterPlatform, BlotterRow } from "../../../core/schemas/blotterLive.ts";
 import type { BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
