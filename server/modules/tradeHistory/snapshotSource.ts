@@ -1,11 +1,11 @@
 /**
- * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/stream.ts,
+ * The live blotter's snapshots from the trade history store (server/modules/tradesBlotter/snapshotSource.ts,
  * `BlotterSnapshotSource`): open positions and recent deals as the database holds them, so a
  * snapshot after a restart, or on another node than the one that saw the trades, has them too.
  *  - The store's live writes may lag the bus by up to a writer's queue (seconds under a flood),
  *    on this node or another (the nodes' writers share the bus's events). A snapshot does not wait
  *    for them: the stream lays over the store's open positions the latest state of each position
- *    this node saw change lately, and adds the deals it saw (tradesBlotter/stream.ts); every node
+ *    this node saw change lately, and adds the deals it saw (tradesBlotter/snapshots.ts); every node
  *    sees every event. The stream completes it with the events it handles while it is read, which
  *    also repair a position an event older than the database's would set back.
  *  - It waits for a backfill catching the platform up after a gap: the snapshot a `tradeGap`
@@ -30,7 +30,7 @@ import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } fr
 import { lotsToVolume, moneyFromDecimal } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { tradeDeals, tradePositions } from "../../db/schema.ts";
-import type { BlotterSnapshotSource } from "../tradesBlotter/stream.ts";
+import type { BlotterSnapshotSource } from "../tradesBlotter/snapshotSource.ts";
 import type { TradeHistoryStore } from "./store.ts";
 import { getSync, readsWholeWindow } from "./syncState.ts";
 

@@ -1,6 +1,6 @@
 /**
  * How many bytes a second a blotter channel writes, for the per-stream bound that scales with the
- * rate (stream.ts, docs/decisions/0060). Counted in windows of `windowMs`: the rate is the larger
+ * rate (channel.ts, docs/decisions/0060). Counted in windows of `windowMs`: the rate is the larger
  * of the last whole window's and the current window's so far (over at least one whole window), so
  * it rises within a frame of a burst and falls back one window after it.
  */

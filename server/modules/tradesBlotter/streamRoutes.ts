@@ -1,3 +1,7 @@
+/**
+ * The Trades Blotter's live side over HTTP: the routes that list its platforms and open a stream
+ * (./stream.ts), with the query's and `Last-Event-ID`'s checks.
+ */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";

@@ -1,0 +1,138 @@
+/**
+ * A snapshot's rows: the open positions and recent deals of every platform in a stream's scope,
+ * filtered. Read from the trade history store first (./snapshotSource.ts), with what this node
+ * saw on the bus on top: its recent deals, and the latest state of each position it saw change
+ * lately. Where they come from and why: docs/decisions/0061.
+ */
+import { dealRow, positionRow, type BlotterRow } from "../../../core/schemas/blotterLive.ts";
+import type { Deal } from "../../../core/trading/deal.ts";
+import type { Position } from "../../../core/trading/position.ts";
+import type { TradePlatformConnector } from "../../connectors/connector.ts";
+import type { DomainEvent } from "../../events/types.ts";
+import type { Scope } from "./gatherer.ts";
+import type { BlotterStreamSettings } from "./options.ts";
+import type { PlatformFacts } from "./platformFacts.ts";
+import type { BlotterSnapshotSource } from "./snapshotSource.ts";
+
+/** How long the node keeps a position's latest state from the bus, at most. */
+const RECENT_POSITION_MS = 5 * 60_000;
+
+export interface SnapshotReaderDeps {
+  settings: Pick<BlotterStreamSettings, "recentDeals" | "recentPositions" | "snapshotPositions">;
+  facts: PlatformFacts;
+  platforms: { connectorFor(organizationId: string, platformId: string): Promise<Pick<TradePlatformConnector, "openPositions">> };
+  /** Read first (the store: it survives restarts and sees every node's trades). */
+  source?: BlotterSnapshotSource;
+}
+
+export class SnapshotReader {
+  /** Per platform, the deals this node saw on the bus, oldest first (between `recentDeals` and twice as many). */
+  private readonly recent = new Map<string, Deal[]>();
+  /**
+   * Per platform, each recently changed position's latest state as this node saw it on the bus
+   * (null: closed), least recently changed first. A snapshot's open positions read from the store
+   * lack what the writers hold and have not written yet (seconds under a flood): this node's, and
+   * on several nodes the others', which share the bus's events (one durable consumer). This node
+   * saw all those events. Each entry is the newest state of its position, so laying them over the
+   * store's never sets one back.
+   */
+  private readonly touched = new Map<string, Map<string, { position: Position | null; at: number }>>();
+
+  constructor(private readonly deps: SnapshotReaderDeps) {}
+
+  /** The node's follower of the bus: deals made, positions changed, a platform gone. */
+  follow(event: DomainEvent): void {
+    if (event.type === "platformRemoved") {
+      this.recent.delete(event.platformId);
+      this.touched.delete(event.platformId);
+      return;
+    }
+    if (event.type !== "trade") return;
+    const trade = event.event;
+    const o = this.deps.settings;
+    if (trade.type === "dealAdded") {
+      const list = this.recent.get(event.platformId) ?? [];
+      list.push(trade.deal);
+      if (list.length > o.recentDeals * 2) list.splice(0, list.length - o.recentDeals);
+      this.recent.set(event.platformId, list);
+    }
+    if (trade.type === "positionOpened" || trade.type === "positionModified" || trade.type === "positionClosed") {
+      let positions = this.touched.get(event.platformId);
+      if (!positions) this.touched.set(event.platformId, (positions = new Map<string, { position: Position | null; at: number }>()));
+      const now = Date.now();
+      // Deleted first, so that the map's order stays the order of the latest changes.
+      positions.delete(trade.position.id);
+      positions.set(trade.position.id, { position: trade.type === "positionClosed" ? null : trade.position, at: now });
+      for (const [id, entry] of positions) {
+        if (positions.size <= o.recentPositions && now - entry.at < RECENT_POSITION_MS) break;
+        positions.delete(id);
+      }
+    }
+  }
+
+  /** A `tradeGap` came: told to the source, whose snapshots after it wait for the platform to be read again. */
+  gap(platformId: string, resumedAt: number): void {
+    this.deps.source?.gap?.(platformId, resumedAt);
+  }
+
+  /** Open positions and recent deals of every platform in scope, filtered. */
+  async rows(scope: Scope): Promise<BlotterRow[]> {
+    const rows: BlotterRow[] = [];
+    const positions: BlotterRow[] = [];
+    await Promise.all(
+      [...scope.platforms.keys()].map(async (platformId) => {
+        const lookups = this.deps.facts.lookupsOf(platformId);
+        const [open, deals] = await Promise.all([
+          this.openPositions(scope.organizationId, platformId).catch((): Position[] => []),
+          this.recentDeals(scope.organizationId, platformId).catch((): Deal[] => []),
+        ]);
+        for (const p of open) {
+          const row = positionRow(platformId, p, lookups);
+          if (scope.matches(row)) positions.push(row);
+        }
+        for (const d of deals) {
+          const row = dealRow(platformId, d, lookups);
+          if (scope.matches(row)) rows.push(row);
+        }
+      }),
+    );
+    positions.sort((a, b) => b.time - a.time);
+    rows.push(...positions.slice(0, this.deps.settings.snapshotPositions));
+    rows.sort((a, b) => a.time - b.time);
+    return rows;
+  }
+
+  /** The store's, with this node's latest states laid over; the platform's connector when the store does not know. */
+  private async openPositions(organizationId: string, platformId: string): Promise<Position[]> {
+    const stored = await this.deps.source?.openPositions(organizationId, platformId, this.deps.settings.snapshotPositions);
+    if (stored) return this.withRecentChanges(platformId, stored);
+    const connector = await this.deps.platforms.connectorFor(organizationId, platformId);
+    return connector.openPositions();
+  }
+
+  /** The store's and this node's, one per deal id, the newest `recentDeals` in time order. */
+  private async recentDeals(organizationId: string, platformId: string): Promise<Deal[]> {
+    const limit = this.deps.settings.recentDeals;
+    const seen = this.recent.get(platformId) ?? [];
+    const stored = (await this.deps.source?.recentDeals(organizationId, platformId, limit)) ?? [];
+    if (stored.length === 0) return seen.slice(-limit);
+    const byId = new Map(stored.map((d) => [d.id, d]));
+    for (const d of seen) byId.set(d.id, d);
+    return [...byId.values()].sort((a, b) => a.time - b.time).slice(-limit);
+  }
+
+  /** The store's open positions with this node's latest states of the positions changed lately laid over. */
+  private withRecentChanges(platformId: string, stored: Position[]): Position[] {
+    const changed = this.touched.get(platformId);
+    if (!changed || changed.size === 0) return stored;
+    const open = new Map(stored.map((p) => [p.id, p]));
+    const since = Date.now() - RECENT_POSITION_MS;
+    for (const [id, { position, at }] of changed) {
+      // A quiet platform's are not dropped as they age (nothing comes to drop them): skipped here.
+      if (at < since) continue;
+      if (position) open.set(id, position);
+      else open.delete(id);
+    }
+    return [...open.values()];
+  }
+}
