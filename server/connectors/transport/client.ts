@@ -1,30 +1,16 @@
 /**
  * What every vendor's HTTPS client does alike before and around its protocol: the address is
- * HTTPS only, an IPv6 host is written in brackets, the connection is checked against the
- * connection-target policy (server/connectors/target.ts) and resolves through the same check, it
- * trusts the configured CA or the system's (never "any certificate"), and a failure that got no
- * answer is told in a dealer's words. The MT5 Web API, the MT4 gateway and the Match-Trader
- * Broker API clients build on it; a new vendor's client should too (docs/connectors.md).
+ * HTTPS only, the connection is checked against the connection-target policy
+ * (server/connectors/target.ts) and resolves through the same check, it trusts the configured CA
+ * or the system's (never "any certificate"), and a failure that got no answer is told in a
+ * dealer's words. The MT5 Web API, the MT4 gateway and the Match-Trader Broker API clients build
+ * on it; a new vendor's client should too (docs/connectors.md).
  */
 import { Client } from "undici";
 import { ConnectorError, connectorErrors } from "../errors.ts";
 import { checkTarget, isTargetRefused, NO_INTERNAL_TARGETS, targetLookup, targetRefused, type TargetPolicy } from "../target.ts";
 import { LinkError } from "../wire/wire.ts";
-
-/** A host as it stands before `:port` or in a URL: an IPv6 address in brackets. */
-export function bracketHost(host: string): string {
-  return host.includes(":") ? `[${host}]` : host;
-}
-
-/** `host:port`, the host bracketed when it is an IPv6 address. */
-export function hostPort(host: string, port: number | string): string {
-  return `${bracketHost(host)}:${port}`;
-}
-
-/** An address, not a name: TLS sends no server name (SNI) for it. */
-export function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(":") || host.startsWith("[");
-}
+import { isIp } from "./address.ts";
 
 /** The server's URL, refused (invalidRequest, in the vendor's words) unless it is HTTPS: credentials travel on it. */
 export function httpsUrl(address: string, notHttps: string): URL {
