@@ -3,7 +3,7 @@
  * on one connection and the pumping stream (chunked NDJSON, numbered) on the other, the server's
  * zone read at login and at every ping (~20 s), and MT4's units converted at the edge (volume
  * lots × 100 on the wire, format.ts). An expired session (401), a `gap` line or a lost connection
- * ends it.
+ * ends it. One idea, at length: each WireSession operation as the gateway's (docs/mt4-gateway.md).
  */
 import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";

@@ -12,6 +12,7 @@ import { connectorErrors } from "../errors.ts";
 import type { Mt4Event, Mt4Native } from "../mt4/native.ts";
 import type { TargetPolicy } from "../target.ts";
 import { guardedClients, httpsUrl } from "../transport/client.ts";
+import { handshaken } from "../transport/requests.ts";
 import type { WireCredentials, WireHandlers, WireSession, WireTransport } from "../wire/wire.ts";
 import { Mt4BalanceOnce } from "./money.ts";
 import { Mt4GatewaySession } from "./session.ts";
@@ -43,15 +44,8 @@ export class Mt4GatewayTransport implements WireTransport<Mt4Native> {
     const url = httpsUrl(this.options.url, "The MT4 gateway is served over HTTPS only: the address must start with https://.");
     if (!/^\d{1,15}$/.test(credentials.login)) throw connectorErrors.invalidRequest("An MT4 manager login is a number.");
     const client = await guardedClients(url, this.options);
-    const session = new Mt4GatewaySession(this, client(), client(), handlers);
-    try {
-      await session.handshake(credentials);
-    } catch (error) {
-      session.close();
-      throw error;
-    }
-    this.current = session;
-    return session;
+    this.current = await handshaken(new Mt4GatewaySession(this, client(), client(), handlers), credentials);
+    return this.current;
   }
 
   /** Tests: waits for the open session's requests, then until the stream has delivered what the gateway holds. */

@@ -2,8 +2,8 @@
  * One MT5 Web API session as a WireSession: the MD5 challenge both ways, the server's zone read at
  * the handshake and at every ping (~20 s), and the live stream, polled from Toolbox's numbered
  * event feed or, on a server without Toolbox's plugin, from the vendor's own commands
- * (vendorFeed.ts). Over 300 lines for one idea: each WireSession operation in the vendor's
- * commands (paging, batches, the user and its trade state merged, dealer requests read back).
+ * (vendorFeed.ts). One idea, at length: each WireSession operation in the vendor's commands
+ * (paging, batches, the user and its trade state merged, dealer requests read back).
  */
 import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";

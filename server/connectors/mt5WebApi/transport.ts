@@ -10,6 +10,7 @@ import type { Clock } from "../clock.ts";
 import type { Mt5Event, Mt5Native } from "../mt5/native.ts";
 import type { TargetPolicy } from "../target.ts";
 import { guardedClients, httpsUrl } from "../transport/client.ts";
+import { handshaken } from "../transport/requests.ts";
 import type { WireCredentials, WireHandlers, WireSession, WireTransport } from "../wire/wire.ts";
 import { BalanceOnce } from "./money.ts";
 import { Mt5WebApiSession } from "./session.ts";
@@ -62,15 +63,8 @@ export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
   async open(credentials: WireCredentials, handlers: WireHandlers<Mt5Event>): Promise<WireSession<Mt5Native>> {
     const url = httpsUrl(this.options.url, "The MT5 Web API is served over HTTPS only: the address must start with https://.");
     const client = await guardedClients(url, this.options);
-    const session = new Mt5WebApiSession(this, client(), handlers);
-    try {
-      await session.handshake(credentials);
-    } catch (error) {
-      session.close();
-      throw error;
-    }
-    this.current = session;
-    return session;
+    this.current = await handshaken(new Mt5WebApiSession(this, client(), handlers), credentials);
+    return this.current;
   }
 
   /** Tests: waits for the open session's requests, then reads the event feed once. */

@@ -1,13 +1,14 @@
 /**
- * The request side every HTTPS vendor session shares: a JSON request on the session's undici
- * connection read back in full (a failure without an answer in a dealer's words, a server that
- * forgot the session ending it, an answer that is not the vendor's saying so), the requests under
- * way (tests wait on them), and the session's repeating timers (ping, poll) on its Clock.
+ * The session side every HTTPS vendor client shares: the handshake that opens it, a JSON request
+ * on the session's undici connection read back in full (a failure without an answer in a
+ * dealer's words, a server that forgot the session ending it, an answer that is not the vendor's
+ * saying so), the requests under way (tests wait on them), and the session's repeating timers
+ * (ping, poll) on its Clock.
  */
 import type { Client, Dispatcher } from "undici";
 import type { Clock, TimerHandle } from "../clock.ts";
 import { connectorErrors } from "../errors.ts";
-import { LinkError } from "../wire/wire.ts";
+import { LinkError, type WireCredentials } from "../wire/wire.ts";
 import { networkError } from "./client.ts";
 
 export interface JsonExchange<T> {
@@ -102,4 +103,18 @@ export class SessionTimers {
     this.stopped = true;
     for (const timer of this.timers.splice(0)) this.clock.clearTimeout(timer);
   }
+}
+
+/** Runs a new session's handshake (login, challenge); a session that fails it is closed before the failure goes on. */
+export async function handshaken<S extends { handshake(credentials: WireCredentials): Promise<void>; close(): void }>(
+  session: S,
+  credentials: WireCredentials,
+): Promise<S> {
+  try {
+    await session.handshake(credentials);
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+  return session;
 }

@@ -5,6 +5,9 @@
  * on demand: dropped connections, refused connections, slow answers, rejections, the 500
  * requests/minute limit answered with 429, an answer lost after the operation was applied, and
  * duplicate feed messages. See docs/connectors.md and decision 0056.
+ *
+ * One idea, at length: the vendor's REST gate (token, rate limit, faults) and its gRPC feed; the
+ * routes are rest.ts, the HTTPS plumbing server/protocolServers/common/.
  */
 import * as grpc from "@grpc/grpc-js";
 import { randomBytes } from "node:crypto";

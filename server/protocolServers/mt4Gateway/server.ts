@@ -10,6 +10,9 @@
  * own faults (slow answers, rejections, dropped links, duplicated events) apply as they do in
  * process; this server adds the network's: refused connections, a return code on the login or
  * the next command, and a balance operation applied whose answer is lost with the connection.
+ *
+ * One idea, at length: the gateway's operations and its stream. The HTTPS plumbing (listening,
+ * refused connections, the idle drop, bodies) is server/protocolServers/common/.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -11,6 +11,9 @@
  * own faults (slow answers, rejections, dropped links) apply as they do in process; this server
  * adds the network's: refused connections, a vendor retcode on the handshake or the next
  * command, and a money operation applied whose answer is lost with the connection.
+ *
+ * One idea, at length: the vendor's commands. The HTTPS plumbing (listening, refused connections,
+ * the idle drop, bodies) is server/protocolServers/common/.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
