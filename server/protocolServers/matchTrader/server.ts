@@ -377,7 +377,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   });
   const grpcPort = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync(
-      `${host}:${options.grpcPort ?? 0}`,
+      hostPort(host, options.grpcPort ?? 0),
       grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], false),
       (error, port) => (error ? reject(error) : resolve(port)),
     ),
