@@ -7,7 +7,9 @@
  */
 import type { TradePlatformType } from "../../core/trading/index.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../connectors/simulated/server.ts";
+import { hostPort } from "../connectors/transport/address.ts";
 import type { TestCertificate } from "./certificates.ts";
+import type { ManagerServer, ManagerServerOptions } from "./common/managerServer.ts";
 import { startMatchTraderServer } from "./matchTrader/server.ts";
 import { Mt4GatewayServer, retFromText } from "./mt4Gateway/server.ts";
 import { Mt5WebApiServer } from "./mt5WebApi/server.ts";
@@ -64,47 +66,68 @@ export interface ProtocolServerDefinition {
   start(options: ProtocolServerOptions): Promise<RunningProtocolServer>;
 }
 
+/**
+ * An MT5 or MT4 protocol server on an engine of its own: both take a manager login, and the
+ * engine's faults apply alike; `serverFaults` sets the protocol's own (its vendor codes).
+ */
+async function startManagerServer<S extends ManagerServer<ManagerServerOptions> & { faults: { restore(): void } }>(
+  name: string,
+  platform: "MT5" | "MT4",
+  options: ProtocolServerOptions,
+  make: (simulated: SimulatedServer) => S,
+  serverFaults: (server: S, request: FaultRequest) => void,
+): Promise<RunningProtocolServer> {
+  const simulated = new SimulatedServer({ platform, seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
+  simulated.start();
+  const server = make(simulated);
+  const { port } = await server.listen();
+  return {
+    name,
+    platform,
+    details: [
+      ["Address", hostPort(options.host, port)],
+      ["Manager login", server.manager.login],
+      ["Manager password", server.manager.password],
+      ["Accounts", String(options.accounts)],
+      ["Seed", String(options.seed)],
+    ],
+    applyFaults(request) {
+      if (request.restore) {
+        simulated.faults.restore();
+        server.faults.restore();
+      }
+      // The engine's sessions end, and with them the server's sessions and their connections.
+      if (request.refuse) simulated.faults.disconnect({ refuseReconnect: true });
+      else if (request.drop) simulated.faults.disconnect();
+      if (request.slowMs !== undefined) simulated.faults.slowAnswers(request.slowMs);
+      if (request.rejectNext !== undefined) simulated.faults.rejectNext(request.rejectNext);
+      if (request.duplicateEvents !== undefined) simulated.faults.duplicate(request.duplicateEvents);
+      serverFaults(server, request);
+    },
+    async close() {
+      await server.close();
+      simulated.stop();
+    },
+  };
+}
+
 const mt5WebApi: ProtocolServerDefinition = {
   name: "mt5WebApi",
   platform: "MT5",
   defaultPort: 18443,
   defaultSeed: 5005,
-  async start(options) {
-    const simulated = new SimulatedServer({ platform: "MT5", seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
-    simulated.start();
-    const server = new Mt5WebApiServer({ simulated, tls: options.tls, host: options.host, port: options.port, toolboxPlugin: !options.plainMt5 });
-    const { port } = await server.listen();
-    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-    return {
-      name: "mt5WebApi",
-      platform: "MT5",
-      details: [
-        ["Address", `${host}:${port}`],
-        ["Manager login", server.manager.login],
-        ["Manager password", server.manager.password],
-        ["Accounts", String(options.accounts)],
-        ["Seed", String(options.seed)],
-      ],
-      applyFaults(request) {
-        if (request.restore) {
-          simulated.faults.restore();
-          server.faults.restore();
-        }
-        if (request.refuse) simulated.faults.disconnect({ refuseReconnect: true });
-        else if (request.drop) simulated.faults.disconnect();
-        if (request.slowMs !== undefined) simulated.faults.slowAnswers(request.slowMs);
-        if (request.rejectNext !== undefined) simulated.faults.rejectNext(request.rejectNext);
-        if (request.duplicateEvents !== undefined) simulated.faults.duplicate(request.duplicateEvents);
+  start: (options) =>
+    startManagerServer(
+      "mt5WebApi",
+      "MT5",
+      options,
+      (simulated) => new Mt5WebApiServer({ simulated, tls: options.tls, host: options.host, port: options.port, toolboxPlugin: !options.plainMt5 }),
+      (server, request) => {
         if (request.authRetcode !== undefined) server.faults.authRetcode = request.authRetcode || null;
         if (request.nextRetcode !== undefined) server.faults.nextRetcode = request.nextRetcode || null;
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
       },
-      async close() {
-        await server.close();
-        simulated.stop();
-      },
-    };
-  },
+    ),
 };
 
 const matchTraderApi: ProtocolServerDefinition = {
@@ -151,43 +174,18 @@ const mt4Gateway: ProtocolServerDefinition = {
   platform: "MT4",
   defaultPort: 18444,
   defaultSeed: 4004,
-  async start(options) {
-    const simulated = new SimulatedServer({ platform: "MT4", seed: options.seed, accounts: options.accounts, tradeRate: options.tradeRate });
-    simulated.start();
-    const server = new Mt4GatewayServer({ simulated, tls: options.tls, host: options.host, port: options.port });
-    const { port } = await server.listen();
-    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-    return {
-      name: "mt4Gateway",
-      platform: "MT4",
-      details: [
-        ["Address", `${host}:${port}`],
-        ["Manager login", server.manager.login],
-        ["Manager password", server.manager.password],
-        ["Accounts", String(options.accounts)],
-        ["Seed", String(options.seed)],
-      ],
-      applyFaults(request) {
-        if (request.restore) {
-          simulated.faults.restore();
-          server.faults.restore();
-        }
-        // The engine's sessions end, and with them the gateway's sessions and their connections.
-        if (request.refuse) simulated.faults.disconnect({ refuseReconnect: true });
-        else if (request.drop) simulated.faults.disconnect();
-        if (request.slowMs !== undefined) simulated.faults.slowAnswers(request.slowMs);
-        if (request.rejectNext !== undefined) simulated.faults.rejectNext(request.rejectNext);
-        if (request.duplicateEvents !== undefined) simulated.faults.duplicate(request.duplicateEvents);
+  start: (options) =>
+    startManagerServer(
+      "mt4Gateway",
+      "MT4",
+      options,
+      (simulated) => new Mt4GatewayServer({ simulated, tls: options.tls, host: options.host, port: options.port }),
+      (server, request) => {
         if (request.authRetcode !== undefined) server.faults.authRet = retFromText(request.authRetcode);
         if (request.nextRetcode !== undefined) server.faults.nextRet = retFromText(request.nextRetcode);
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
       },
-      async close() {
-        await server.close();
-        simulated.stop();
-      },
-    };
-  },
+    ),
 };
 
 export const PROTOCOL_SERVERS: ProtocolServerDefinition[] = [mt5WebApi, matchTraderApi, mt4Gateway];

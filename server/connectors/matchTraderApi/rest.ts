@@ -7,9 +7,9 @@
 import type { LookupFunction } from "node:net";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { sleep, type Clock } from "../clock.ts";
-import { connectorErrors } from "../errors.ts";
 import type { MtError } from "../matchTrader/native.ts";
 import { isTargetRefused, targetRefused } from "../target.ts";
+import { httpsUrl, isCertificateFailure, untrustedCertificate } from "../transport/client.ts";
 import { LinkError, NativeError } from "../wire/wire.ts";
 import type { RateLimiter } from "./rateLimiter.ts";
 
@@ -69,14 +69,8 @@ export function errorFromHttp(status: number, body: unknown): MtError {
 /** A request that got no answer: a refused target or an untrusted certificate say so, the rest is a lost link. */
 export function networkFailure(error: NodeJS.ErrnoException): Error {
   if (isTargetRefused(error)) return targetRefused();
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME|ERR_TLS/.test(error.code ?? "")) return untrustedCertificate();
+  if (isCertificateFailure(error.code ?? "")) return untrustedCertificate();
   return new LinkError(error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EHOSTUNREACH" ? "unreachable" : "closed");
-}
-
-export function untrustedCertificate() {
-  return connectorErrors.unreachable(
-    "Its HTTPS certificate is not trusted: give the certificate of the CA that signed it in the connection settings, or check the address.",
-  );
 }
 
 export class RestClient {
@@ -84,8 +78,7 @@ export class RestClient {
   private readonly agent: HttpsAgent;
 
   constructor(private readonly options: RestClientOptions) {
-    this.base = new URL(options.baseUrl);
-    if (this.base.protocol !== "https:") throw httpsOnly();
+    this.base = httpsUrl(options.baseUrl, HTTPS_ONLY);
     this.agent = new HttpsAgent({ keepAlive: true, ca: options.ca, rejectUnauthorized: true, ...(options.lookup ? { lookup: options.lookup } : {}) });
   }
 
@@ -161,6 +154,4 @@ export class RestClient {
 }
 
 /** The API key travels in a header: never over plain HTTP. */
-export function httpsOnly() {
-  return connectorErrors.invalidRequest("The Match-Trader Broker API is reached over HTTPS only: the API URL must start with https://.");
-}
+export const HTTPS_ONLY = "The Match-Trader Broker API is reached over HTTPS only: the API URL must start with https://.";

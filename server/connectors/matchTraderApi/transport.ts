@@ -18,7 +18,9 @@ import { WireConnector } from "../wire/wireConnector.ts";
 import { messageFromPb, TradingFeedService, type FeedBatch } from "./feed.ts";
 import { RateLimiter } from "./rateLimiter.ts";
 import { checkedAddress, NO_INTERNAL_TARGETS, targetLookup, type TargetPolicy } from "../target.ts";
-import { httpsOnly, RestClient, untrustedCertificate } from "./rest.ts";
+import { hostPort } from "../transport/address.ts";
+import { httpsUrl, untrustedCertificate } from "../transport/client.ts";
+import { HTTPS_ONLY, RestClient } from "./rest.ts";
 import { cleanEvents, ExactlyOnce, MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
@@ -73,7 +75,7 @@ async function feedTarget(grpcAddress: string, targets: TargetPolicy): Promise<{
   const name = url.hostname.replace(/^\[|\]$/g, "");
   if (address === null || address === name) return { target: `${url.hostname}:${port}`, options: {} };
   return {
-    target: `${address.includes(":") ? `[${address}]` : address}:${port}`,
+    target: hostPort(address, port),
     options: { "grpc.ssl_target_name_override": name, "grpc.default_authority": `${url.hostname}:${port}` },
   };
 }
@@ -99,8 +101,7 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
 
   async open(credentials: WireCredentials, handlers: WireHandlers<MtEvent[]>): Promise<MatchTraderApiSession> {
     const token = credentials.password;
-    const apiUrl = new URL(this.options.apiUrl);
-    if (apiUrl.protocol !== "https:") throw httpsOnly();
+    const apiUrl = httpsUrl(this.options.apiUrl, HTTPS_ONLY);
     // Both targets are checked before a packet goes to either.
     const targets = this.options.targets ?? NO_INTERNAL_TARGETS;
     await checkedAddress(apiUrl, targets);

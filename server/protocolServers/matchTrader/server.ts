@@ -5,19 +5,23 @@
  * on demand: dropped connections, refused connections, slow answers, rejections, the 500
  * requests/minute limit answered with 429, an answer lost after the operation was applied, and
  * duplicate feed messages. See docs/connectors.md and decision 0056.
+ *
+ * One idea, at length: the vendor's REST gate (token, rate limit, faults) and its gRPC feed; the
+ * routes are rest.ts, the HTTPS plumbing server/protocolServers/common/.
  */
 import * as grpc from "@grpc/grpc-js";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { sleep, type Clock, type TimerHandle } from "../../connectors/clock.ts";
 import { matchTraderCodec } from "../../connectors/matchTrader/codec.ts";
 import type { MatchTraderNative, MtError } from "../../connectors/matchTrader/native.ts";
 import { messageToPb, TradingFeedService, type FeedMessage } from "../../connectors/matchTraderApi/feed.ts";
 import { DEFAULT_MANAGER, SimulatedServer, type SimulatedServerOptions } from "../../connectors/simulated/server.ts";
+import { hostPort } from "../../connectors/transport/address.ts";
 import { NativeError, type NativePacket, type WireSession } from "../../connectors/wire/wire.ts";
 import { selfSignedCertificate } from "../certificates.ts";
+import { BodyTooLarge, HttpsEndpoint, readBody as readText, sendJson } from "../common/https.ts";
 import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
@@ -180,21 +184,12 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     timestamp: new Date(clock.now()).toISOString(),
   });
 
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    if (body === undefined) res.writeHead(status, headers).end();
-    else res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-  };
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) =>
+    sendJson(res, status, body === undefined ? undefined : JSON.stringify(body), headers);
 
   const readBody = (req: IncomingMessage) =>
-    new Promise<string>((resolve, reject) => {
-      let data = "";
-      req.setEncoding("utf8");
-      req.on("data", (chunk: string) => {
-        data += chunk;
-        if (data.length > 1_000_000) reject(badRequest("The request body is too large."));
-      });
-      req.on("end", () => resolve(data));
-      req.on("error", reject);
+    readText(req, 1_000_000).catch((error: unknown) => {
+      throw error instanceof BodyTooLarge ? badRequest("The request body is too large.") : error;
     });
 
   const control = async (req: IncomingMessage, res: ServerResponse) => {
@@ -306,23 +301,21 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     send(res, status, body);
   };
 
-  const httpsServer = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      simulated.fault(error);
-      if (!res.headersSent) send(res, 500, errorBody({ status: 500, errorCode: "INTERNAL_ERROR", message: "Internal server error." }, req.url ?? "/"));
-    });
+  const https = new HttpsEndpoint({
+    name: "The Match-Trader server",
+    tls,
+    handle: (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        simulated.fault(error);
+        if (!res.headersSent) send(res, 500, errorBody({ status: 500, errorCode: "INTERNAL_ERROR", message: "Internal server error." }, req.url ?? "/"));
+      });
+    },
+    onConnection: (socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    },
   });
-  httpsServer.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  // A client that does not trust the certificate hangs up during the handshake: nothing to report.
-  httpsServer.on("tlsClientError", () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    httpsServer.once("error", reject);
-    httpsServer.listen(options.port ?? 0, host, () => resolve());
-  });
-  const restPort = (httpsServer.address() as AddressInfo).port;
+  const { url } = await https.listen(host, options.port ?? 0);
 
   // ── gRPC feed ─────────────────────────────────────────────────────────────────────────────
   const refuseCall = (metadata: grpc.Metadata): grpc.ServiceError | null => {
@@ -384,13 +377,11 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   });
   const grpcPort = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync(
-      `${host}:${options.grpcPort ?? 0}`,
+      hostPort(host, options.grpcPort ?? 0),
       grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }], false),
       (error, port) => (error ? reject(error) : resolve(port)),
     ),
   );
-
-  const hostPart = host.includes(":") ? `[${host}]` : host;
 
   const dropStreams = () => {
     for (const subscriber of [...subscribers]) endStream(subscriber, grpc.status.UNAVAILABLE, "Connection dropped");
@@ -435,8 +426,8 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   };
 
   return {
-    url: `https://${hostPart}:${restPort}`,
-    grpcAddress: `${hostPart}:${grpcPort}`,
+    url,
+    grpcAddress: hostPort(host, grpcPort),
     ca: tls.ca ?? tls.cert,
     token,
     controlToken,
@@ -469,7 +460,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       grpcServer.forceShutdown();
       session.close();
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => httpsServer.close(() => resolve()));
+      await https.close();
       if (ownsEngine) simulated.stop();
     },
   };

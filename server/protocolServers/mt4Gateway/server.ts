@@ -10,29 +10,22 @@
  * own faults (slow answers, rejections, dropped links, duplicated events) apply as they do in
  * process; this server adds the network's: refused connections, a return code on the login or
  * the next command, and a balance operation applied whose answer is lost with the connection.
+ *
+ * One idea, at length: the gateway's operations and its stream. The HTTPS plumbing (listening,
+ * refused connections, the idle drop, bodies) is server/protocolServers/common/.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
 import type { TimerHandle } from "../../connectors/clock.ts";
 import { fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
 import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
-import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
-import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
+import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
+import { isRecord, readBody, sendJson } from "../common/https.ts";
+import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
 
-export interface Mt4GatewayServerOptions {
-  /** An MT4 simulated server; this process owns it. */
-  simulated: SimulatedServer;
-  /** PEM key and certificate the server presents. */
-  tls: { key: string; cert: string };
-  host?: string;
-  /** 0 picks a free port. */
-  port?: number;
-  /** The manager login the gateway accepts; the simulated server's own by default. */
-  manager?: WireCredentials;
+export interface Mt4GatewayServerOptions extends ManagerServerOptions {
   /** A request connection silent this long is closed (the pumping stream is exempt: it pings). */
   idleTimeoutMs?: number;
   /** How often the pumping stream sends a ping line (on the simulated server's clock). */
@@ -91,14 +84,11 @@ interface GatewaySession {
 
 const DROPPED = Symbol("dropped");
 
-export class Mt4GatewayServer {
+export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
   readonly faults = new Mt4GatewayFaults();
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly codec;
   private nextOperation = 1;
-  private address: { host: string; port: number } | null = null;
   /**
    * CfgRequestCommon tells a daylight correction on top of the simulated zone: the server's clock
    * moved an hour ahead. Tests flip it to check a connector follows inside a session; the
@@ -106,52 +96,9 @@ export class Mt4GatewayServer {
    */
   daylightSwitched = false;
 
-  constructor(private readonly options: Mt4GatewayServerOptions) {
-    if (options.simulated.platform !== "MT4") throw new Error("The MT4 gateway needs an MT4 simulated server");
+  constructor(options: Mt4GatewayServerOptions) {
+    super(options, { name: "The MT4 gateway", platform: "MT4", idleTimeoutMs: options.idleTimeoutMs ?? MT4_GATEWAY_IDLE_MS });
     this.codec = mt4Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
-    this.server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0;
-    const idle = options.idleTimeoutMs ?? MT4_GATEWAY_IDLE_MS;
-    this.server.on("connection", (socket: Socket) => {
-      // A gateway that is "down" takes no connection: the client sees it as unreachable.
-      if (this.simulated.faults.refusingConnections) socket.destroy();
-    });
-    this.server.on("secureConnection", (socket: TLSSocket) => {
-      socket.setTimeout(idle, () => socket.destroy());
-      this.sockets.add(socket);
-      socket.on("close", () => this.sockets.delete(socket));
-    });
-    this.server.on("tlsClientError", () => undefined);
-  }
-
-  get simulated(): SimulatedServer {
-    return this.options.simulated;
-  }
-
-  get manager(): WireCredentials {
-    return this.options.manager ?? DEFAULT_MANAGER;
-  }
-
-  async listen(): Promise<{ url: string; host: string; port: number }> {
-    const host = this.options.host ?? "127.0.0.1";
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(this.options.port ?? 0, host, () => resolve());
-    });
-    const bound = this.server.address();
-    const port = typeof bound === "object" && bound ? bound.port : 0;
-    this.address = { host, port };
-    return { url: this.url, host, port };
-  }
-
-  get url(): string {
-    if (!this.address) throw new Error("The MT4 gateway is not listening");
-    const host = this.address.host.includes(":") ? `[${this.address.host}]` : this.address.host;
-    return `https://${host}:${this.address.port}`;
-  }
-
-  get connectionCount(): number {
-    return this.sockets.size;
   }
 
   get sessionCount(): number {
@@ -159,14 +106,9 @@ export class Mt4GatewayServer {
   }
 
   /** Drops every connection and session now (clients must log in again). */
-  dropConnections(): void {
+  override dropConnections(): void {
     for (const session of [...this.sessions.values()]) this.endSession(session);
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  async close(): Promise<void> {
-    this.dropConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    super.dropConnections();
   }
 
   private endSession(session: GatewaySession): void {
@@ -177,12 +119,12 @@ export class Mt4GatewayServer {
     for (const socket of session.sockets) socket.destroy();
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected override async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "https://mt4.invalid");
     const path = url.pathname;
     let body: Record<string, unknown>;
     try {
-      body = await readBody(req);
+      body = jsonObject(await readBody(req, 4_000_000));
     } catch {
       return send(res, 400, { ret: MT4_GATEWAY_RET.invalidData, error: "The request body is not a JSON object." });
     }
@@ -444,29 +386,15 @@ export class Mt4GatewayServer {
 }
 
 function send(res: ServerResponse, status: number, body: object): void {
-  if (res.writableEnded || res.destroyed) return;
-  if (res.headersSent) {
-    // A stream that failed after it started: its connection ends.
-    res.destroy();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  sendJson(res, status, JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 4_000_000) throw new Error("Body too large");
-    chunks.push(chunk);
-  }
-  if (size === 0) return {};
-  const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("Not an object");
-  return parsed as Record<string, unknown>;
+/** A request body: a JSON object, or none. */
+function jsonObject(text: string): Record<string, unknown> {
+  if (text === "") return {};
+  const parsed: unknown = JSON.parse(text);
+  if (!isRecord(parsed)) throw new Error("Not an object");
+  return parsed;
 }
 
 function text(value: unknown): string {

@@ -11,11 +11,12 @@
  * own faults (slow answers, rejections, dropped links) apply as they do in process; this server
  * adds the network's: refused connections, a vendor retcode on the handshake or the next
  * command, and a money operation applied whose answer is lost with the connection.
+ *
+ * One idea, at length: the vendor's commands. The HTTPS plumbing (listening, refused connections,
+ * the idle drop, bodies) is server/protocolServers/common/.
  */
-import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
@@ -28,19 +29,11 @@ import {
   type Mt5DealerRequest,
   type Mt5Native,
 } from "../../connectors/mt5/native.ts";
-import { DEFAULT_MANAGER, type SimulatedServer } from "../../connectors/simulated/server.ts";
-import { LinkError, NativeError, type WireCredentials, type WireSession } from "../../connectors/wire/wire.ts";
+import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
+import { isRecord, readBody, sendJson as send } from "../common/https.ts";
+import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
 
-export interface Mt5WebApiServerOptions {
-  /** An MT5 simulated server; this process owns it. */
-  simulated: SimulatedServer;
-  /** PEM key and certificate the server presents. */
-  tls: { key: string; cert: string };
-  host?: string;
-  /** 0 picks a free port. */
-  port?: number;
-  /** The manager login the server accepts; the simulated server's own by default. */
-  manager?: WireCredentials;
+export interface Mt5WebApiServerOptions extends ManagerServerOptions {
   /** The vendor drops a connection after 180 s without traffic. */
   idleTimeoutMs?: number;
   /**
@@ -97,7 +90,7 @@ class CommandError extends Error {
   }
 }
 
-export class Mt5WebApiServer {
+export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   readonly faults = new Mt5WebApiFaults();
   /**
    * `/api/time/get`'s DaylightState: 1 tells clients the server's clock moved an hour ahead (a
@@ -105,86 +98,35 @@ export class Mt5WebApiServer {
    * simulated clock itself keeps its offset.
    */
   daylightState: 0 | 1 = 0;
-  private readonly server: Server;
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
   private readonly dealerResults = new Map<string, { answer: Mt5DealerAnswer | null; retcode: string; message: string }>();
   private nextDealerId = 1;
   private nextOperation = 1;
-  private address: { host: string; port: number } | null = null;
 
-  constructor(private readonly options: Mt5WebApiServerOptions) {
-    if (options.simulated.platform !== "MT5") throw new Error("The MT5 Web API server needs an MT5 simulated server");
+  constructor(options: Mt5WebApiServerOptions) {
+    super(options, { name: "The MT5 Web API server", platform: "MT5", idleTimeoutMs: options.idleTimeoutMs ?? MT5_WEB_API_IDLE_MS });
     this.codec = mt5Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
-    this.server = createServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => void this.handle(req, res));
-    const idle = options.idleTimeoutMs ?? MT5_WEB_API_IDLE_MS;
-    // The idle drop is the socket's own timeout, not HTTP keep-alive's: that one would announce
-    // itself (`Keep-Alive: timeout=`) and clients would hang up first, which the vendor does not ask.
-    this.server.keepAliveTimeout = 0;
-    this.server.on("connection", (socket: Socket) => {
-      // A server that is "down" takes no connection: the client sees it as unreachable.
-      if (this.simulated.faults.refusingConnections) socket.destroy();
+  }
+
+  /** Each connection holds its own handshake and session: the vendor ties a session to the connection that authenticated it. */
+  protected override connected(socket: Socket): void {
+    const connection: Connection = { socket, challenge: null, session: null };
+    this.connections.set(socket, connection);
+    socket.on("close", () => {
+      this.connections.delete(socket);
+      connection.session?.close();
+      connection.session = null;
     });
-    this.server.on("secureConnection", (socket: TLSSocket) => {
-      const connection: Connection = { socket, challenge: null, session: null };
-      socket.setTimeout(idle, () => socket.destroy());
-      this.connections.set(socket, connection);
-      socket.on("close", () => {
-        this.connections.delete(socket);
-        connection.session?.close();
-        connection.session = null;
-      });
-    });
-    this.server.on("tlsClientError", () => undefined);
   }
 
-  get simulated(): SimulatedServer {
-    return this.options.simulated;
-  }
-
-  get manager(): WireCredentials {
-    return this.options.manager ?? DEFAULT_MANAGER;
-  }
-
-  /** Starts listening; resolves with the address to give a connector. */
-  async listen(): Promise<{ url: string; host: string; port: number }> {
-    const host = this.options.host ?? "127.0.0.1";
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(this.options.port ?? 0, host, () => resolve());
-    });
-    const bound = this.server.address();
-    const port = typeof bound === "object" && bound ? bound.port : 0;
-    this.address = { host, port };
-    return { url: this.url, host, port };
-  }
-
-  get url(): string {
-    if (!this.address) throw new Error("The MT5 Web API server is not listening");
-    const host = this.address.host.includes(":") ? `[${this.address.host}]` : this.address.host;
-    return `https://${host}:${this.address.port}`;
-  }
-
-  /** Drops every connection now (the client must handshake again). */
-  dropConnections(): void {
-    for (const connection of this.connections.values()) connection.socket.destroy();
-  }
-
-  get connectionCount(): number {
-    return this.connections.size;
-  }
-
-  async close(): Promise<void> {
-    this.dropConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected override async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const connection = this.connections.get(req.socket);
     const url = new URL(req.url ?? "/", "https://mt5.invalid");
     let body: unknown = undefined;
     try {
-      body = await readBody(req);
+      const text = await readBody(req, 4_000_000);
+      body = text === "" ? undefined : readJson(text);
     } catch {
       return send(res, 400, writeEnvelope(MT5_RETCODE.params));
     }
@@ -495,28 +437,6 @@ function accountRecord(user: Mt5User) {
     MarginLevel: user.MarginLevel,
     SOActivation: user.SOActivation,
   };
-}
-
-function send(res: ServerResponse, status: number, body: string): void {
-  if (res.writableEnded || res.destroyed) return;
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 4_000_000) throw new Error("Body too large");
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  return readJson(Buffer.concat(chunks).toString("utf8"));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string {
