@@ -66,12 +66,15 @@ export async function createPgliteDatabase(): Promise<DroppableDatabase> {
 }
 
 const templates = new Map<string, Promise<string>>();
+/** Templates kept on the server, this one included: one per set of migrations in use at once. */
+const KEPT_TEMPLATES = 4;
 
 /**
  * The name of a migrated, empty database on the server to copy (CREATE DATABASE … TEMPLATE),
  * made once per set of migrations: a copy takes a tenth of the time of running every migration.
  * Made under an advisory lock, under a temporary name and renamed when complete, so parallel
- * test processes neither build it twice nor copy half of it. Older templates are dropped.
+ * test processes neither build it twice nor copy half of it. Only templates older than the
+ * newest few are dropped, so checkouts with other migrations can run their tests at the same time.
  */
 function postgresTemplate(adminUrl: string): Promise<string> {
   let made = templates.get(adminUrl);
@@ -84,7 +87,12 @@ function postgresTemplate(adminUrl: string): Promise<string> {
         await admin.query("select pg_advisory_lock(hashtext('toolbox test template'))");
         const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
         if (exists.rowCount === 0) {
-          const old = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'toolbox\\_template\\_%'");
+          // Other checkouts (a branch with other migrations) may be copying their own template right
+          // now: keep the newest few, drop only what is older than them.
+          const old = await admin.query<{ datname: string }>(
+            `select datname from pg_database where datname like 'toolbox\\_template\\_%' and datname not like '%\\_partial'
+              order by oid desc offset ${KEPT_TEMPLATES - 1}`,
+          );
           for (const { datname } of old.rows) await admin.query(`drop database if exists ${datname} with (force)`);
           const building = `${name}_partial`;
           await admin.query(`drop database if exists ${building} with (force)`);
