@@ -68,7 +68,7 @@ function settingsOf(kind: ChannelKind, raw: unknown, policy: TargetPolicy): Reco
 export async function createChannel(deps: NotificationDeps, actor: Actor, body: CreateChannel): Promise<Channel> {
   const settings = settingsOf(body.kind, body.settings, deps.policy);
   const secret = body.kind === "webhook" ? body.secret : body.kind === "telegram" ? body.botToken : null;
-  const row = await deps.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(notificationChannels)
       .values({ organizationId: actor.organizationId, kind: body.kind, name: body.name, enabled: body.enabled, settings })
@@ -85,8 +85,8 @@ export async function createChannel(deps: NotificationDeps, actor: Actor, body: 
     const confirmations = body.kind === "email" ? await syncRecipients(tx, row, body.settings.to) : [];
     return { row, confirmations, recipients: (await recipientStates(tx, [row.id])).get(row.id) };
   });
-  deps.confirmRecipients(actor.organizationId, row.row.id, row.confirmations);
-  return channelView(row.row, row.recipients);
+  deps.confirmRecipients(actor.organizationId, created.row.id, created.confirmations);
+  return channelView(created.row, created.recipients);
 }
 
 export async function updateChannel(deps: NotificationDeps, actor: Actor, id: string, body: UpdateChannel): Promise<Channel> {
