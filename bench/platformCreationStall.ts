@@ -25,7 +25,7 @@ type Phase = "creating (the POST)" | "building the server and connecting" | "the
  * with two cores, the database thread and the garbage collector's helpers can keep it waiting for
  * a core although nothing on it blocks.
  */
-function threadCpuReader(): (() => { ran: number; waited: number }) | null {
+export function threadCpuReader(): (() => { ran: number; waited: number }) | null {
   const path = `/proc/self/task/${process.pid}/schedstat`;
   try {
     readFileSync(path, "utf8");

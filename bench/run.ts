@@ -12,9 +12,13 @@
  *     subscriber at full speed, and in real time at a high trade rate with the mirror following.
  *  4. The event bus (in-process and NATS JetStream) at 20,000 trade events a second (./eventBus.ts).
  *
- * Then the HTTP load of the accounts list (./accountsLoad.ts), the trade history's queries at
+ * Then the HTTP load of the accounts list (./accountsLoad.ts), the customers list's and the stall
+ * of a 100,000-row customers import and export (./customersList.ts, ./customersStall.ts), the trade history's queries at
  * 1,000,000 deals (./tradeHistory.ts) and its live writer's events a second (./historyWriter.ts), and the Trades Blotter streaming to headless Chromium at
  * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
+ *
+ * `npm run bench -- customers` runs only the customers' import and export stall (./customersStall.ts;
+ * `customers postgres` or `customers pglite` for one database).
  *
  * `npm run bench -- blotter` runs the Trades Blotter's part alone, `npm run bench -- writer` the writer's; `npm run bench -- stall` only
  * the creation stall (0.) on both databases (`stall postgres`, `stall pglite`: one of them;
@@ -35,6 +39,7 @@ import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { creationStallBench, measureCreationStallOnFreshApp, type StallDatabase } from "./creationStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
 import { customersListBench } from "./customersList.ts";
+import { customersStallBench, type CustomersBenchDatabase } from "./customersStall.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
 import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
@@ -208,6 +213,7 @@ async function main() {
   await runHttpBenchmark({ line });
   await accountsLoad({ adminUrl, line });
   await customersListBench({ adminUrl, line });
+  await customersStallBench({ adminUrl, line });
   await tradeHistoryBench({ adminUrl, deals: Number(process.env.BENCH_DEALS ?? 1_000_000), line });
   line("");
   await historyWriterBench({ adminUrl, line });
@@ -227,21 +233,23 @@ async function main() {
 
 const only = process.argv.slice(2);
 const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind) => only.includes(kind));
-(only.includes("blotter")
-  ? tradesBlotterBench({ adminUrl, line })
-  : only.includes("writer")
-    ? historyWriterBench({ adminUrl, line })
-    : only.includes("rowmodels")
-      ? rowModelsBench({ line })
-      : only.includes("stall")
-        ? creationStallBench({
-            adminUrl,
-            accounts: ACCOUNTS,
-            runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-            databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-            line,
-          })
-        : main()
+(only.includes("customers")
+  ? customersStallBench({ adminUrl, line, databases: stallDatabases.length > 0 ? (stallDatabases as CustomersBenchDatabase[]) : undefined })
+  : only.includes("blotter")
+    ? tradesBlotterBench({ adminUrl, line })
+    : only.includes("writer")
+      ? historyWriterBench({ adminUrl, line })
+      : only.includes("rowmodels")
+        ? rowModelsBench({ line })
+        : only.includes("stall")
+          ? creationStallBench({
+              adminUrl,
+              accounts: ACCOUNTS,
+              runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+              databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+              line,
+            })
+          : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -168,6 +168,10 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
       DATABASE_URL: databaseUrl,
       DEMO_PASSWORD,
       SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
+      // The 100 subscribers are one person's token: above the live-stream caps a person and an
+      // organization have (server/http/streamCaps.ts), which the bench is not about.
+      TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON: "1000",
+      TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION: "1000",
       // The blotter stream's bounds from the environment, to compare settings (docs/benchmarks.md).
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BLOTTER_STREAM_"))),
     });

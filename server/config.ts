@@ -84,6 +84,10 @@ const EnvSchema = z
     TOOLBOX_MAX_SIMULATED_TRADE_RATE: quota("TOOLBOX_MAX_SIMULATED_TRADE_RATE", QUOTA_DEFAULTS.simulatedTradeRate),
     TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON: quota("TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON", QUOTA_DEFAULTS.organizationsPerPerson),
     TOOLBOX_MAX_PREFERENCE_KEYS: quota("TOOLBOX_MAX_PREFERENCE_KEYS", QUOTA_DEFAULTS.preferenceKeys),
+    TOOLBOX_MAX_CUSTOMERS: quota("TOOLBOX_MAX_CUSTOMERS", QUOTA_DEFAULTS.customers),
+    // Live streams (Server-Sent Events) open at once on this node, per person and per organization (server/http/streamCaps.ts).
+    TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON: positive("TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON", 16),
+    TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION: positive("TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION", 200),
     // The trade history store (docs/decisions/0039-trade-history-store.md).
     TRADE_HISTORY_BACKFILL_DAYS: days("TRADE_HISTORY_BACKFILL_DAYS", 30, 0),
     TRADE_HISTORY_RETENTION_DAYS: days("TRADE_HISTORY_RETENTION_DAYS", 90, 1),
@@ -123,6 +127,7 @@ const EnvSchema = z
     NOTIFICATIONS_RETRY_BASE_MS: positive("NOTIFICATIONS_RETRY_BASE_MS", 2_000),
     NOTIFICATIONS_DISABLE_AFTER: positive("NOTIFICATIONS_DISABLE_AFTER", 5),
     NOTIFICATIONS_RECONNECT_SETTLE_MS: positive("NOTIFICATIONS_RECONNECT_SETTLE_MS", 10_000),
+    NOTIFICATIONS_MAX_EMAILS_PER_HOUR: quota("NOTIFICATIONS_MAX_EMAILS_PER_HOUR", 200),
   })
   .refine(
     (e) =>
@@ -164,6 +169,8 @@ export interface Config {
   node: { id: string; feedLeaseTtlMs: number };
   /** Limits per organization and per person (server/quotas.ts). */
   quotas: Quotas;
+  /** Live streams (Server-Sent Events) open at once on this node: per person, per organization (server/http/streamCaps.ts). */
+  liveStreams: { perPerson: number; perOrganization: number };
   /**
    * The trade history store: days read on a platform's first connect, days deals are kept, live
    * events queued for the database at most (past it they are dropped and the platforms read again).
@@ -194,6 +201,8 @@ export interface Config {
     disableAfter: number;
     /** How long a platform must stay connected again before "reconnected" is sent (a flapping link sends nothing more). */
     reconnectSettleMs: number;
+    /** E-mails (recipients counted, confirmations included) one organization's notifications may send in an hour; 0 sends none. */
+    maxEmailsPerHour: number;
   };
   /**
    * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
@@ -259,7 +268,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       simulatedTradeRate: e.TOOLBOX_MAX_SIMULATED_TRADE_RATE,
       organizationsPerPerson: e.TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON,
       preferenceKeys: e.TOOLBOX_MAX_PREFERENCE_KEYS,
+      customers: e.TOOLBOX_MAX_CUSTOMERS,
     },
+    liveStreams: { perPerson: e.TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON, perOrganization: e.TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION },
     tradeHistory: {
       backfillDays: e.TRADE_HISTORY_BACKFILL_DAYS,
       retentionDays: e.TRADE_HISTORY_RETENTION_DAYS,
@@ -281,6 +292,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryBaseMs: e.NOTIFICATIONS_RETRY_BASE_MS,
       disableAfter: e.NOTIFICATIONS_DISABLE_AFTER,
       reconnectSettleMs: e.NOTIFICATIONS_RECONNECT_SETTLE_MS,
+      maxEmailsPerHour: e.NOTIFICATIONS_MAX_EMAILS_PER_HOUR,
     },
     secretsKey: e.SECRETS_KEY?.split(",")
       .map((k) => k.trim())

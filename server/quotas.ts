@@ -25,6 +25,8 @@ export interface Quotas {
   organizationsPerPerson: number;
   /** Preferences one member keeps in one organization. */
   preferenceKeys: number;
+  /** Customers of one organization (what its imports, exports and lists cost grows with it). */
+  customers: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export const QUOTA_DEFAULTS: Quotas = {
   simulatedTradeRate: 10_000,
   organizationsPerPerson: 5,
   preferenceKeys: 100,
+  customers: 250_000,
 };
 
 export const QUOTA_VARIABLES: Record<keyof Quotas, string> = {
@@ -47,6 +50,7 @@ export const QUOTA_VARIABLES: Record<keyof Quotas, string> = {
   simulatedTradeRate: "TOOLBOX_MAX_SIMULATED_TRADE_RATE",
   organizationsPerPerson: "TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON",
   preferenceKeys: "TOOLBOX_MAX_PREFERENCE_KEYS",
+  customers: "TOOLBOX_MAX_CUSTOMERS",
 };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -120,5 +124,18 @@ export function requirePreferenceQuota(quotas: Quotas, kept: number): void {
   if (kept + 1 > quotas.preferenceKeys)
     throw new RefusedError(
       `You already keep ${count(kept)} preference${kept === 1 ? "" : "s"} in this organization, the most allowed (${QUOTA_VARIABLES.preferenceKeys}). Clear one first (set it to null).`,
+    );
+}
+
+/**
+ * Refuses (422) customers that would take the organization past its quota: `kept` it has, `adding`
+ * more. Counted after `lockForQuota` on the organization, in the transaction that writes them.
+ */
+export function requireCustomersQuota(quotas: Quotas, kept: number, adding: number): void {
+  if (kept + adding > quotas.customers)
+    throw new RefusedError(
+      adding === 1
+        ? `This organization already has ${count(kept)} customers, the most allowed (${QUOTA_VARIABLES.customers}).`
+        : `This organization has ${count(kept)} customers; ${count(adding)} more would make ${count(kept + adding)}, and at most ${count(quotas.customers)} are allowed (${QUOTA_VARIABLES.customers}). Nothing was imported.`,
     );
 }

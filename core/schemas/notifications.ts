@@ -144,6 +144,8 @@ export const ChannelSchema = z.object({
   consecutiveFailures: z.number().int(),
   disabledReason: z.string().nullable(),
   createdAt: z.string(),
+  /** E-mail channels: each address and whether it confirmed (only confirmed addresses are mailed). */
+  recipients: z.array(z.object({ address: z.string(), confirmed: z.boolean() })).optional(),
 });
 export type Channel = z.infer<typeof ChannelSchema>;
 

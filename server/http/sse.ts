@@ -7,6 +7,8 @@
  *   never buffer it, with the headers the reply already has (security headers, CORS);
  * - tells the client to reconnect after 3 s (`retry:`), and writes a `: ping` comment every 15 s so
  *   that proxies do not close an idle stream;
+ * - counts against the caps of open streams per person and per organization (./streamCaps.ts):
+ *   past one, `open` throws a 429 before anything is written;
  * - ends when the client goes, when the app closes, when the access token that opened it expires
  *   (the client reconnects with a fresh one), or at once when the member loses access (removed, or
  *   a role without the permission the route asks for).
@@ -14,6 +16,7 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { streamLifetimeMs } from "./auth/tokenLifetime.ts";
+import { admitLiveStream } from "./streamCaps.ts";
 
 export const SSE_HEARTBEAT_MS = 15_000;
 export const SSE_RETRY_MS = 3_000;
@@ -41,6 +44,7 @@ export function sseHub(): SseHub {
   const open = new Set<SseStream>();
   return {
     open(request, reply, options = {}) {
+      const release = admitLiveStream(request);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -84,6 +88,7 @@ export function sseHub(): SseHub {
       const expiry = setTimeout(() => stream.close(), streamLifetimeMs(request));
       const unwatch = request.server.access.streams.watch(request, () => stream.close());
       stream.onClose(() => {
+        release();
         unwatch();
         clearInterval(heartbeat);
         clearTimeout(expiry);

@@ -62,7 +62,8 @@ describeDb("API guard", () => {
     ]) {
       expect(guarded).toContain(r);
     }
-    expect(routes.public).toEqual(["GET /api/health"]);
+    // A recipient's confirmation link: the token is the proof (docs/notifications.md).
+    expect(routes.public.sort()).toEqual(["GET /api/health", "GET /api/notifications/recipients/confirm", "POST /api/notifications/recipients/confirm"]);
   });
 
   describe("every guarded route answers 401", () => {

@@ -18,6 +18,9 @@ import { keyOf, operationsOf, type Operation } from "./support/routes.ts";
 const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "GET /api/health": "public: the service's health",
   "HEAD /api/health": "public: the service's health",
+  "GET /api/notifications/recipients/confirm": "public: an e-mail recipient's confirmation page (the token is the proof)",
+  "HEAD /api/notifications/recipients/confirm": "public: an e-mail recipient's confirmation page (the token is the proof)",
+  "POST /api/notifications/recipients/confirm": "public: an e-mail recipient confirms (the token is the proof)",
   "GET /api/profile/preflight": "the caller themselves, before they have an organization (SPEC §4)",
   "HEAD /api/profile/preflight": "the caller themselves, before they have an organization (SPEC §4)",
   "GET /api/profile/user-claims": "the caller's claims in all their organizations",
@@ -129,7 +132,11 @@ describeDb("organization scope of every API operation", () => {
         const what = `${keyOf(op)} ${organizationId ? "with another organization's header" : "without the header"}`;
         expect.soft(res.statusCode, what).not.toBe(403);
         expect.soft(res.statusCode, what).toBeLessThan(500);
-        if (op.method !== "HEAD") expect.soft(res.json().message ?? "", what).not.toMatch(/OrganizationId|not a member/);
+        // A recipient's confirmation page answers HTML (docs/notifications.md): its words are no JSON message.
+        if (op.method !== "HEAD")
+          expect
+            .soft(String(res.headers["content-type"]).includes("json") ? (res.json().message ?? "") : res.body, what)
+            .not.toMatch(/OrganizationId|not a member/);
       }
     }
   });

@@ -24,6 +24,22 @@ describe("quota configuration", () => {
     expect(() => loadConfig({ TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON: "many" })).toThrow(/TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON must be a whole number/);
     expect(() => loadConfig({ TOOLBOX_MAX_SIMULATED_TRADE_RATE: "2.5" })).toThrow(/TOOLBOX_MAX_SIMULATED_TRADE_RATE must be a whole number/);
   });
+
+  it("reads the customers quota, the live-stream caps and the hourly e-mail limit, with their defaults", () => {
+    const defaults = loadConfig({});
+    expect(defaults.quotas.customers).toBe(250_000);
+    expect(defaults.liveStreams).toEqual({ perPerson: 16, perOrganization: 200 });
+    expect(defaults.notifications.maxEmailsPerHour).toBe(200);
+    const set = loadConfig({
+      TOOLBOX_MAX_CUSTOMERS: "10",
+      TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON: "4",
+      TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION: "40",
+      NOTIFICATIONS_MAX_EMAILS_PER_HOUR: "0",
+    });
+    expect([set.quotas.customers, set.liveStreams, set.notifications.maxEmailsPerHour]).toEqual([10, { perPerson: 4, perOrganization: 40 }, 0]);
+    expect(() => loadConfig({ TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON: "0" })).toThrow(/TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON must be at least 1/);
+    expect(() => loadConfig({ TOOLBOX_MAX_CUSTOMERS: "lots" })).toThrow(/TOOLBOX_MAX_CUSTOMERS must be a whole number/);
+  });
 });
 
 describeDb("quotas", () => {

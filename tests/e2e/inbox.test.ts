@@ -104,11 +104,25 @@ describe("the inbox: a platform outage shows in the sidebar badge, live", () => 
     await form.getByRole("button", { name: "Add channel" }).click();
     const channel = page.getByRole("listitem", { name: "E-mail channel Risk desk" });
     await channel.waitFor({ timeout: 10_000 });
+    // The address has not confirmed yet: nothing is mailed to it but its confirmation link.
+    const recipients = channel.getByRole("list", { name: "Recipients of Risk desk" });
+    await recipients.getByText("Waiting for confirmation").waitFor();
     await channel.getByRole("button", { name: "Send test" }).click();
+    await expect.poll(() => toastsSeen(page).join("|"), { timeout: 10_000 }).toMatch(/no recipient of this channel has confirmed/);
+    const confirmation = await smtp.next((m) => JSON.stringify(m.to).includes("risk@example.com"));
+    expect(confirmation.subject).toMatch(/^Confirm e-mail notifications from Toolbox \(channel [0-9a-f]{8}\)$/);
+    const link = /(https?:\/\/\S+\/api\/notifications\/recipients\/confirm\?token=[A-Za-z0-9_-]+)/.exec(confirmation.text ?? "")?.[1];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByRole("heading", { name: "Address confirmed" }).waitFor();
+    await page.goto("/settings/notifications");
+    await page.getByRole("list", { name: "Recipients of Risk desk" }).getByText("Confirmed").waitFor({ timeout: 10_000 });
+    await page.getByRole("listitem", { name: "E-mail channel Risk desk" }).getByRole("button", { name: "Send test" }).click();
     await expect.poll(() => toastsSeen(page).join("|"), { timeout: 10_000 }).toMatch(/Test sent/);
-    // …and the test message reaches the mailbox through the server's SMTP.
-    const mail = await smtp.next((m) => JSON.stringify(m.to).includes("risk@example.com"));
-    expect(mail.subject ?? "").not.toBe("");
+    // …and the test message reaches the mailbox through the server's SMTP, its subject naming no one.
+    const mail = await smtp.next((m) => JSON.stringify(m.to).includes("risk@example.com") && m !== confirmation);
+    expect(mail.subject).toMatch(/^Toolbox: Test notification \(ref [0-9a-f]{8}\)$/);
 
     await callFromPage(page, "POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "restore" });
   }, 90_000);

@@ -102,7 +102,7 @@ function ChannelRow({ channel: c, canWrite }: { channel: Channel; canWrite: bool
           {c.enabled ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}
           {c.consecutiveFailures > 0 ? <Badge tone="warning">{`${c.consecutiveFailures} failed in a row`}</Badge> : null}
         </div>
-        <p className="truncate text-xs text-muted">{target(c)}</p>
+        {c.kind === "email" ? <Recipients channel={c} canWrite={canWrite} /> : <p className="truncate text-xs text-muted">{target(c)}</p>}
         {c.disabledReason ? <p className="text-xs text-danger">{c.disabledReason}</p> : null}
       </div>
       <div className="flex items-center gap-2">
@@ -120,6 +120,50 @@ function ChannelRow({ channel: c, canWrite }: { channel: Channel; canWrite: bool
         ) : null}
       </div>
     </li>
+  );
+}
+
+/**
+ * An e-mail channel's addresses: each mails only once confirmed (the link Toolbox sent it), so
+ * each shows whether it has; waiting ones can be sent their link again (docs/notifications.md).
+ */
+function Recipients({ channel: c, canWrite }: { channel: Channel; canWrite: boolean }) {
+  const refresh = useRefresh();
+  const recipients = c.recipients ?? [];
+  const waiting = recipients.filter((r) => !r.confirmed).length;
+  const resend = useMutation({
+    mutationFn: () => notificationsApi.resendConfirmations(c.id),
+    onSuccess: (result) => {
+      void refresh();
+      toast({
+        title: "Confirmation sent again",
+        description: `${result.requested} address${result.requested === 1 ? "" : "es"} of "${c.name}" will get a new confirmation link.`,
+        color: "success",
+        icon: "success",
+      });
+    },
+  });
+  return (
+    <div className="grid gap-1">
+      <ul className="flex flex-wrap gap-x-3 gap-y-1 text-xs" aria-label={`Recipients of ${c.name}`}>
+        {recipients.map((r) => (
+          <li key={r.address} className="flex items-center gap-1">
+            <span className="text-muted">{r.address}</span>
+            {r.confirmed ? <Badge tone="success">Confirmed</Badge> : <Badge tone="warning">Waiting for confirmation</Badge>}
+          </li>
+        ))}
+      </ul>
+      {waiting > 0 ? (
+        <p className="flex flex-wrap items-center gap-2 text-xs text-muted">
+          Nothing is mailed to an address until it confirms with the link Toolbox sent it.
+          {canWrite ? (
+            <Button variant="ghost" size="sm" onClick={() => resend.mutate()} loading={resend.isPending}>
+              Send the confirmation again
+            </Button>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

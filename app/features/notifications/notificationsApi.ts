@@ -14,6 +14,7 @@ export const notificationsApi = {
   updateChannel: (id: string, body: UpdateChannel) => api.patch<Channel>(channel(id), body),
   deleteChannel: (id: string) => api.del(channel(id)),
   test: (id: string) => api.post<{ delivered: boolean; status: number | null; error: string | null }>(`${channel(id)}/test`),
+  resendConfirmations: (id: string) => api.post<{ requested: number }>(`${channel(id)}/recipients/resend`),
   deliveries: (id: string, signal?: AbortSignal) => api.get<Delivery[]>(`${channel(id)}/deliveries`, { signal }),
 };
 

@@ -104,3 +104,16 @@ export const customerNotes = pgTable(
   },
   (t) => [index("customer_notes_customer_idx").on(t.customerId, t.createdAt.desc())],
 );
+
+/**
+ * The import running in an organization, if any: one at a time per organization, on every node
+ * (the row is the lock; docs/customers.md, "Import"). A row older than the import's longest run
+ * is a node that stopped mid-import, and the next import takes it over.
+ */
+export const customerImports = pgTable("customer_imports", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  startedBy: text("started_by").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+});

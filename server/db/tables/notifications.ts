@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 import { organizations } from "./organizations.ts";
 
@@ -104,4 +104,45 @@ export const notificationDeliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("notification_deliveries_channel_idx").on(t.channelId, t.createdAt)],
+);
+
+/**
+ * The addresses of an e-mail channel and whether each confirmed it wants the organization's
+ * notifications (docs/notifications.md, "E-mail recipients confirm"): a channel mails confirmed
+ * addresses only. The confirmation link's token is kept as its SHA-256, cleared once confirmed.
+ */
+export const notificationEmailRecipients = pgTable(
+  "notification_email_recipients",
+  {
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: "cascade" }),
+    organizationId: uuid("organization_id").notNull(),
+    /** Lower case, as the channel's settings hold it. */
+    address: text("address").notNull(),
+    tokenHash: text("token_hash"),
+    /** When the confirmation mail was last sent (its link expires a week later). */
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.address] }), uniqueIndex("notification_email_recipients_token_idx").on(t.tokenHash)],
+);
+
+/**
+ * E-mails an organization's notifications sent (confirmations included), one row per message with
+ * its number of recipients: what the per-organization hourly limit counts, on every node.
+ */
+export const notificationMailSends = pgTable(
+  "notification_mail_sends",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    recipients: integer("recipients").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("notification_mail_sends_org_idx").on(t.organizationId, t.sentAt)],
 );

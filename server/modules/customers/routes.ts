@@ -20,6 +20,8 @@ import {
 import { actorOf } from "../audit/record.ts";
 import { listMembers } from "../members/repository.ts";
 import { csvStream } from "./csv.ts";
+import { exportPages } from "./exportRows.ts";
+import { importCustomers } from "./import.ts";
 import * as customers from "./service.ts";
 
 const tags = ["customers"];
@@ -78,14 +80,14 @@ export async function customerRoutes(app: FastifyInstance) {
       return reply
         .header("Content-Type", "text/csv; charset=utf-8")
         .header("Content-Disposition", `attachment; filename="customers-${day}.csv"`)
-        .send(csvStream(CUSTOMER_CSV_COLUMNS, customers.exportPages(db, request.organization.id, request.query)));
+        .send(csvStream(CUSTOMER_CSV_COLUMNS, exportPages(db, request.organization.id, request.query)));
     },
   );
 
   api.post(
     "/customers",
     { config: write, schema: { tags, summary: "Create a customer", body: CreateCustomerSchema, response: { 201: CustomerSchema } } },
-    async (request, reply) => reply.status(201).send(await customers.createCustomer(db, actorOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await customers.createCustomer(db, actorOf(request), request.body, app.ctx.config.quotas)),
   );
 
   api.post(
@@ -95,13 +97,13 @@ export async function customerRoutes(app: FastifyInstance) {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
-        summary: "Import customers from CSV: every row validated (line and field), written in one transaction",
+        summary: "Import customers from CSV: every row validated (line and field), written in one transaction; one import at a time per organization (409)",
         description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
         body: ImportCustomersSchema,
         response: { 200: ImportReportSchema },
       },
     },
-    async (request) => customers.importCustomers(db, actorOf(request), request.body),
+    async (request) => importCustomers(db, actorOf(request), app.ctx.config.quotas, request.body),
   );
 
   api.get(

@@ -8,15 +8,12 @@ import { and, arrayContains, asc, desc, eq, inArray, isNull, sql, type SQL } fro
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import {
-  CUSTOMER_CSV_COLUMNS,
-  CUSTOMER_IMPORT_MAX_ROWS,
   CustomerFieldsSchema,
   type Customer,
   type CustomerDeal,
   type CustomerDetail,
   type CustomerNote,
   type CustomerSortField,
-  type ImportReport,
   type LinkedAccount,
   type ListCustomersQuery,
 } from "../../../core/schemas/customers.ts";
@@ -27,7 +24,8 @@ import { rowsOf } from "../accounts/mirror/writes.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { escapeLike } from "../accounts/accountList.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
-import { CsvSyntaxError, parseCsv } from "./csv.ts";
+import { lockForQuota, requireCustomersQuota, type Quotas } from "../../quotas.ts";
+import { customerCount } from "./import.ts";
 
 const c = customers;
 type CustomerRow = typeof customers.$inferSelect;
@@ -48,7 +46,7 @@ const SORTS: Record<CustomerSortField, AnyPgColumn | SQL> = {
 
 type Filters = Omit<ListCustomersQuery, "sort" | "dir" | "offset" | "limit">;
 
-function where(organizationId: string, q: Filters): SQL | undefined {
+export function where(organizationId: string, q: Filters): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(c.organizationId, organizationId)];
   if (q.q) {
     const pattern = `%${escapeLike(q.q)}%`;
@@ -119,7 +117,7 @@ function view(row: { customer: CustomerRow; ownerName: string | null; accountCou
   };
 }
 
-function ordering(q: Pick<ListCustomersQuery, "sort" | "dir">) {
+export function ordering(q: Pick<ListCustomersQuery, "sort" | "dir">) {
   const by = q.dir === "desc" ? desc : asc;
   return [by(SORTS[q.sort]), by(c.id)];
 }
@@ -154,27 +152,6 @@ export async function listCustomers(db: Db, organizationId: string, q: ListCusto
   if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(view), total: seen };
   // Otherwise the count (maybe a few seconds old) is never less than what this page shows.
   return { items: rows.map(view), total: Math.max(await countOf(db, organizationId, q, filter), seen) };
-}
-
-/** Every customer of the view, page by page, for the export (CSV cells in CUSTOMER_CSV_COLUMNS order). */
-export async function* exportPages(db: Db, organizationId: string, q: ListCustomersQuery, pageSize = 1000): AsyncGenerator<(string | number | null)[][]> {
-  const filter = where(organizationId, q);
-  for (let offset = 0; ; offset += pageSize) {
-    const rows = await pageOf(db, filter, q, pageSize, offset);
-    if (rows.length > 0)
-      yield rows.map(({ customer: r, ownerEmail }) => [
-        r.kind,
-        r.name,
-        r.email,
-        r.phone,
-        r.country,
-        r.status,
-        r.kyc,
-        r.tags.join(";"),
-        r.ownerSub ? (ownerEmail ?? r.ownerSub) : "",
-      ]);
-    if (rows.length < pageSize) return;
-  }
 }
 
 async function loadCustomer(db: DbOrTx, organizationId: string, id: string, lock = false): Promise<CustomerRow> {
@@ -295,9 +272,11 @@ async function checkOwner(db: DbOrTx, organizationId: string, ownerSub: string |
   if (!m) throw new InvalidRequestError("owner must be a member of this organization.");
 }
 
-export async function createCustomer(db: Db, actor: Actor, fields: Fields): Promise<Customer> {
+export async function createCustomer(db: Db, actor: Actor, fields: Fields, quotas: Quotas): Promise<Customer> {
   return db.transaction(async (tx) => {
     await checkOwner(tx, actor.organizationId, fields.ownerSub);
+    await lockForQuota(tx, { organizationId: actor.organizationId });
+    requireCustomersQuota(quotas, await customerCount(tx, actor.organizationId), 1);
     const row = onlyRow(
       await tx
         .insert(c)
@@ -444,95 +423,4 @@ export async function addNote(db: Db, actor: Actor, customerId: string, text: st
     await recordAudit(tx, actor, { action: "customer.noteAdded", targetType: "customer", targetId: customerId, after: { noteId: note.id, text } });
     return noteView(note);
   });
-}
-
-/** The import's reading of a cell: an apostrophe the export put before formula-like text goes. */
-const unguard = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell).trim();
-
-const ImportRowSchema = CustomerFieldsSchema.omit({ ownerSub: true });
-
-/**
- * Validates every row (by line and field) and writes in one transaction: all rows, only when all
- * are valid (mode "all"), or the valid ones (mode "validOnly"); nothing on a dry run.
- */
-export async function importCustomers(db: Db, actor: Actor, input: { csv: string; mode: "all" | "validOnly"; dryRun: boolean }): Promise<ImportReport> {
-  let records;
-  try {
-    records = parseCsv(input.csv);
-  } catch (err) {
-    if (err instanceof CsvSyntaxError) throw new InvalidRequestError(err.message);
-    throw err;
-  }
-  const [header, ...data] = records;
-  if (!header) throw new InvalidRequestError("The file is empty.");
-  const columns = header.fields.map((h) => h.trim().toLowerCase());
-  const unknown = columns.filter((h) => !(CUSTOMER_CSV_COLUMNS as readonly string[]).includes(h));
-  if (unknown.length > 0)
-    throw new InvalidRequestError(`Line 1: unknown column ${unknown.map((u) => `"${u}"`).join(", ")}. The columns are: ${CUSTOMER_CSV_COLUMNS.join(", ")}.`);
-  for (const required of ["kind", "name"]) if (!columns.includes(required)) throw new InvalidRequestError(`Line 1: the column "${required}" is required.`);
-  if (data.length > CUSTOMER_IMPORT_MAX_ROWS)
-    throw new InvalidRequestError(`The file has ${data.length} rows; at most ${CUSTOMER_IMPORT_MAX_ROWS} are imported at once.`);
-
-  // Owners are named by e-mail (as the export writes them) or by sub.
-  const members = await db
-    .select({ sub: memberships.userSub, email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.sub, memberships.userSub))
-    .where(eq(memberships.organizationId, actor.organizationId));
-  const ownerOf = new Map<string, string>();
-  for (const m of members) {
-    ownerOf.set(m.sub, m.sub);
-    if (m.email) ownerOf.set(m.email.toLowerCase(), m.sub);
-  }
-
-  const errors: ImportReport["errors"] = [];
-  const valid: (Fields & { organizationId: string })[] = [];
-  for (const record of data) {
-    if (record.fields.length !== columns.length) {
-      errors.push({ line: record.line, field: "", message: `Line ${record.line} has ${record.fields.length} fields; the header has ${columns.length}.` });
-      continue;
-    }
-    const raw: Record<string, unknown> = {};
-    columns.forEach((col, i) => (raw[col] = unguard(record.fields[i]!)));
-    const candidate = {
-      ...raw,
-      tags:
-        typeof raw.tags === "string"
-          ? raw.tags
-              .split(";")
-              .map((t) => t.trim())
-              .filter(Boolean)
-          : undefined,
-      status: raw.status === "" ? undefined : raw.status,
-      kyc: raw.kyc === "" ? undefined : raw.kyc,
-    };
-    const parsed = ImportRowSchema.safeParse(candidate);
-    let rowValid = parsed.success;
-    if (!parsed.success)
-      for (const issue of parsed.error.issues) errors.push({ line: record.line, field: String(issue.path[0] ?? ""), message: issue.message });
-    let ownerSub: string | null = null;
-    const owner = typeof raw.owner === "string" ? raw.owner : "";
-    if (owner) {
-      ownerSub = ownerOf.get(owner.toLowerCase()) ?? ownerOf.get(owner) ?? null;
-      if (!ownerSub) {
-        errors.push({ line: record.line, field: "owner", message: `${owner} is not a member of this organization` });
-        rowValid = false;
-      }
-    }
-    if (rowValid && parsed.success) valid.push({ ...parsed.data, ownerSub, organizationId: actor.organizationId });
-  }
-
-  const report = { rows: data.length, valid: valid.length, imported: 0, errors };
-  const write = !input.dryRun && valid.length > 0 && (input.mode === "validOnly" || errors.length === 0);
-  if (!write) return report;
-  await db.transaction(async (tx) => {
-    for (let i = 0; i < valid.length; i += 1000) await tx.insert(c).values(valid.slice(i, i + 1000));
-    await recordAudit(tx, actor, {
-      action: "customers.imported",
-      targetType: "customer",
-      targetId: "import",
-      after: { rows: data.length, imported: valid.length, mode: input.mode, rejectedLines: [...new Set(errors.map((e) => e.line))] },
-    });
-  });
-  return { ...report, imported: valid.length };
 }

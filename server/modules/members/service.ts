@@ -258,7 +258,9 @@ function invitationMessage(publicUrl: string, organizationName: string, inviter:
   const role = accessView(row.access as MemberAccess).role;
   return {
     to: row.email,
-    subject: `You are invited to ${organizationName} on Toolbox`,
+    // Fixed wording and a reference, never the organization's name: a name is chosen by whoever
+    // signs up, and a subject is where phishing text would go (docs/security.md, "Outgoing mail").
+    subject: `You are invited to an organization on Toolbox (ref ${row.id.slice(0, 8)})`,
     text: [
       `${inviter} invites you to join ${organizationName} on Toolbox${role === "custom" ? "" : ` as ${roleLabel(role)}`}.`,
       "",

@@ -18,7 +18,9 @@ import type { TargetPolicy } from "../../net/targets.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
 import { FlapFilter } from "./flapFilter.ts";
 import { getSettings, insertNotifications, recipientsOf, ruleOf, sweepRetention, type ChannelRow } from "./repository.ts";
-import { DeliveryFailed, send, type OutgoingMessage } from "./senders.ts";
+import { confirmedAddresses, mailConfirmations, type ConfirmationRequest } from "./emailRecipients.ts";
+import { mailLimitMessage, takeMailAllowance } from "./mailLimit.ts";
+import { DeliveryFailed, DeliveryWithheld, send, type OutgoingMessage } from "./senders.ts";
 
 export interface Notice {
   organizationId: string;
@@ -49,6 +51,8 @@ export interface NotificationCenterOptions {
   retryBaseMs: number;
   disableAfter: number;
   reconnectSettleMs: number;
+  /** E-mails (recipients counted, confirmations included) one organization may send in an hour. */
+  maxEmailsPerHour: number;
   retentionEveryMs?: number;
 }
 
@@ -269,9 +273,28 @@ export class NotificationCenter {
     return channel.secretCiphertext ? this.o.cipher.decrypt(channel.secretCiphertext, channel.id) : null;
   }
 
-  private sendBy(channel: ChannelRow, message: OutgoingMessage): Promise<number | null> {
-    const { policy, telegramApiUrl, mailer } = this.o;
-    return send({ policy, telegramApiUrl, mailer }, kindOf(channel), channel.settings as Record<string, unknown>, this.secretOf(channel), message);
+  /**
+   * Sends by the channel's kind. An e-mail goes to the addresses that confirmed only
+   * (./emailRecipients.ts), within the organization's hourly allowance (./mailLimit.ts); otherwise
+   * it is withheld.
+   */
+  private async sendBy(channel: ChannelRow, message: OutgoingMessage): Promise<number | null> {
+    const { policy, telegramApiUrl, mailer, db, maxEmailsPerHour } = this.o;
+    let settings = channel.settings as Record<string, unknown>;
+    if (kindOf(channel) === "email") {
+      const to = await confirmedAddresses(db, channel.id);
+      if (to.length === 0) throw new DeliveryWithheld("Not sent: no recipient of this channel has confirmed their address yet.");
+      if (!(await takeMailAllowance(db, channel.organizationId, to.length, maxEmailsPerHour))) throw new DeliveryWithheld(mailLimitMessage(maxEmailsPerHour));
+      settings = { ...settings, to };
+    }
+    return send({ policy, telegramApiUrl, mailer }, kindOf(channel), settings, this.secretOf(channel), message);
+  }
+
+  /** Mails the confirmation links of an e-mail channel's new (or pending) addresses, in the background. */
+  confirmRecipients(organizationId: string, channelId: string, requests: readonly ConfirmationRequest[]): void {
+    if (requests.length === 0) return;
+    const { db, mailer, publicUrl, maxEmailsPerHour, log } = this.o;
+    this.track(mailConfirmations({ db, mailer, publicUrl, maxEmailsPerHour, log }, organizationId, channelId, requests));
   }
 
   /** One try of a delivery; a failure is tried again after retryBaseMs × 2^(attempt−1), up to maxAttempts. */
@@ -288,6 +311,11 @@ export class NotificationCenter {
       await db.update(notificationChannels).set({ consecutiveFailures: 0 }).where(eq(notificationChannels.id, channel.id));
       return;
     } catch (err) {
+      if (err instanceof DeliveryWithheld) {
+        await db.update(notificationDeliveries).set({ status: "failed", attempts: attempt, lastError: err.message, updatedAt: new Date() }).where(where);
+        this.o.log.info({ channelId: channel.id, deliveryId: message.deliveryId, reason: err.message }, "notification delivery withheld");
+        return;
+      }
       const failure = err instanceof DeliveryFailed ? err : new DeliveryFailed((err as Error).message);
       const last = attempt >= maxAttempts;
       await db

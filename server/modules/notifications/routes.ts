@@ -32,6 +32,8 @@ import {
   unreadCount,
   type NotificationRow,
 } from "./repository.ts";
+import { recipientConfirmationRoutes } from "./confirmRoutes.ts";
+import { recipientStates, renewPending } from "./emailRecipients.ts";
 import { channelView, createChannel, deleteChannel, saveSettings, updateChannel, type NotificationDeps } from "./service.ts";
 
 const centers = new WeakMap<AppContext, NotificationCenter>();
@@ -84,6 +86,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     retryBaseMs: config.notifications.retryBaseMs,
     disableAfter: config.notifications.disableAfter,
     reconnectSettleMs: config.notifications.reconnectSettleMs,
+    maxEmailsPerHour: config.notifications.maxEmailsPerHour,
   });
   const previous = centers.get(app.ctx);
   centers.set(app.ctx, center);
@@ -96,7 +99,12 @@ export async function notificationRoutes(app: FastifyInstance) {
     if (previous) centers.set(app.ctx, previous);
     else centers.delete(app.ctx);
   });
-  const deps: NotificationDeps = { db, cipher, policy };
+  const deps: NotificationDeps = {
+    db,
+    cipher,
+    policy,
+    confirmRecipients: (organizationId, channelId, requests) => center.confirmRecipients(organizationId, channelId, requests),
+  };
   const ownerOf = (request: { organization: { id: string }; auth: { sub: string } }) => ({
     organizationId: request.organization.id,
     userSub: request.auth.sub,
@@ -195,7 +203,14 @@ export async function notificationRoutes(app: FastifyInstance) {
       config: settingsRead,
       schema: { tags: ntags, summary: "The organization's channels (secrets never returned)", response: { 200: z.array(ChannelSchema) } },
     },
-    async (request) => (await listChannels(db, request.organization.id)).map(channelView),
+    async (request) => {
+      const rows = await listChannels(db, request.organization.id);
+      const recipients = await recipientStates(
+        db,
+        rows.map((c) => c.id),
+      );
+      return rows.map((c) => channelView(c, recipients.get(c.id)));
+    },
   );
 
   api.post(
@@ -248,6 +263,28 @@ export async function notificationRoutes(app: FastifyInstance) {
       return center.sendTest(channel);
     },
   );
+
+  api.post(
+    "/notifications/channels/:id/recipients/resend",
+    {
+      config: { ...settingsWrite, rateLimit: { max: 10, timeWindow: "1 minute" } },
+      schema: {
+        tags: ntags,
+        summary: "Mail the confirmation link again to the e-mail channel's addresses that have not confirmed (new links; the earlier ones stop working)",
+        params: IdParams,
+        response: { 200: z.object({ requested: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const channel = await findChannel(db, request.organization.id, request.params.id);
+      if (!channel || channel.kind !== "email") throw new NotFoundError("No such e-mail channel");
+      const requests = await renewPending(db, channel.id);
+      center.confirmRecipients(channel.organizationId, channel.id, requests);
+      return { requested: requests.length };
+    },
+  );
+
+  await app.register(recipientConfirmationRoutes);
 
   api.get(
     "/notifications/channels/:id/deliveries",

@@ -4,10 +4,18 @@
  * plain words (never the secret) and, for HTTP, the status the receiver answered.
  */
 import crypto from "node:crypto";
+import { NOTIFICATION_TYPE_LABELS, type NotificationType } from "../../../core/notifications.ts";
 import type { ChannelKind } from "../../../core/schemas/notifications.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import { postTo } from "../../net/post.ts";
 import type { TargetPolicy } from "../../net/targets.ts";
+
+/**
+ * A send Toolbox itself held back (no recipient confirmed, the organization's e-mail limit
+ * reached): logged as failed with the reason, not tried again, and not counted as the channel
+ * failing (it would switch the channel off).
+ */
+export class DeliveryWithheld extends Error {}
 
 export class DeliveryFailed extends Error {
   constructor(
@@ -103,14 +111,24 @@ export async function send(
     }
     await ctx.mailer.send({
       to: (settings.to as string[]) ?? [],
-      subject: `${message.test ? "[Test] " : ""}${message.title}`,
+      subject: mailSubject(message),
       text: `${message.body}${message.link ? `\n\n${message.link}` : ""}`,
     });
     return null;
   } catch (err) {
-    if (err instanceof DeliveryFailed) throw err;
+    if (err instanceof DeliveryFailed || err instanceof DeliveryWithheld) throw err;
     // Never the URL (a Telegram URL holds the bot token): the error's own words only.
     const words = (err as Error).message.replaceAll(secret ?? "\u0000", "***");
     throw new DeliveryFailed(words);
   }
+}
+
+/**
+ * An e-mail's subject: fixed wording (the notification type's label) and the delivery's
+ * reference, never the title: titles hold names an organization chose (a platform's, a member's,
+ * a channel's), and a subject is what a phishing text would need. The body carries the details.
+ */
+export function mailSubject(message: Pick<OutgoingMessage, "type" | "test" | "deliveryId">): string {
+  const label = message.test ? "Test notification" : (NOTIFICATION_TYPE_LABELS[message.type as NotificationType] ?? "Notification");
+  return `Toolbox: ${label} (ref ${message.deliveryId.slice(0, 8)})`;
 }

@@ -20,18 +20,22 @@ import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { urlProblem, type TargetPolicy } from "../../net/targets.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
+import { recipientStates, syncRecipients, type ConfirmationRequest, type RecipientState } from "./emailRecipients.ts";
 import { findChannel, getSettings, listChannels, putSettings, type ChannelRow } from "./repository.ts";
 
 export interface NotificationDeps {
   db: Db;
   cipher: SecretCipher;
   policy: TargetPolicy;
+  /** Mails an e-mail channel's new addresses their confirmation links (after the change committed). */
+  confirmRecipients: (organizationId: string, channelId: string, requests: readonly ConfirmationRequest[]) => void;
 }
 
 const TARGET = "notificationChannel";
 
-export function channelView(row: ChannelRow): Channel {
+export function channelView(row: ChannelRow, recipients?: RecipientState[]): Channel {
   return {
+    ...(row.kind === "email" ? { recipients: recipients ?? [] } : {}),
     id: row.id,
     kind: row.kind as ChannelKind,
     name: row.name,
@@ -64,7 +68,7 @@ function settingsOf(kind: ChannelKind, raw: unknown, policy: TargetPolicy): Reco
 export async function createChannel(deps: NotificationDeps, actor: Actor, body: CreateChannel): Promise<Channel> {
   const settings = settingsOf(body.kind, body.settings, deps.policy);
   const secret = body.kind === "webhook" ? body.secret : body.kind === "telegram" ? body.botToken : null;
-  const row = await deps.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(notificationChannels)
       .values({ organizationId: actor.organizationId, kind: body.kind, name: body.name, enabled: body.enabled, settings })
@@ -78,13 +82,15 @@ export async function createChannel(deps: NotificationDeps, actor: Actor, body: 
         .returning()) as [ChannelRow];
     }
     await recordAudit(tx, actor, { action: "notificationChannel.created", targetType: TARGET, targetId: row.id, after: audited(row) });
-    return row;
+    const confirmations = body.kind === "email" ? await syncRecipients(tx, row, body.settings.to) : [];
+    return { row, confirmations, recipients: (await recipientStates(tx, [row.id])).get(row.id) };
   });
-  return channelView(row);
+  deps.confirmRecipients(actor.organizationId, created.row.id, created.confirmations);
+  return channelView(created.row, created.recipients);
 }
 
 export async function updateChannel(deps: NotificationDeps, actor: Actor, id: string, body: UpdateChannel): Promise<Channel> {
-  return deps.db.transaction(async (tx) => {
+  const { channel, confirmations } = await deps.db.transaction(async (tx) => {
     const before = await findChannel(tx, actor.organizationId, id);
     if (!before) throw new NotFoundError("No such notification channel");
     const kind = before.kind as ChannelKind;
@@ -108,8 +114,11 @@ export async function updateChannel(deps: NotificationDeps, actor: Actor, id: st
       before: audited(before),
       after: { ...audited(after!), ...(secret !== undefined ? { secret: "changed" } : {}) },
     });
-    return channelView(after!);
+    const confirmations = kind === "email" && set.settings ? await syncRecipients(tx, after!, (set.settings as { to: string[] }).to) : [];
+    return { channel: channelView(after!, (await recipientStates(tx, [id])).get(id)), confirmations };
   });
+  deps.confirmRecipients(actor.organizationId, id, confirmations);
+  return channel;
 }
 
 export async function deleteChannel(deps: NotificationDeps, actor: Actor, id: string): Promise<void> {
