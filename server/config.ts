@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import type { PublicConfig } from "../core/publicConfig.ts";
+import { parseTrustProxy, TrustProxyRefused, type TrustProxy } from "./http/trustProxy.ts";
 import { parseTargetPolicy } from "./net/targets.ts";
 import { QUOTA_DEFAULTS, type Quotas } from "./quotas.ts";
 
@@ -69,15 +70,19 @@ const EnvSchema = z
     SIGN_UP: z.enum(["open", "invite-only", "off"], { error: 'SIGN_UP must be "open", "invite-only" or "off"' }).default("open"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
-    // Never "trust every hop": any client could then choose its own IP (rate limits, audit).
+    // Never "trust every hop", nor what amounts to it (server/http/trustProxy.ts).
     TRUST_PROXY: z
       .string()
       .default("false")
-      .transform((v) => v.trim())
-      .refine((v) => v === "true" || v === "false" || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v), {
-        message: 'TRUST_PROXY must be "false", "true" (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses',
-      })
-      .transform((v): false | number | string => (v === "false" || v === "0" ? false : v === "true" ? 1 : /^\d+$/.test(v) ? Number(v) : v)),
+      .transform((v, ctx): TrustProxy => {
+        try {
+          return parseTrustProxy(v);
+        } catch (err) {
+          if (!(err instanceof TrustProxyRefused)) throw err;
+          ctx.addIssue({ code: "custom", message: err.message });
+          return z.NEVER;
+        }
+      }),
     // Quotas per organization and per person (server/quotas.ts; docs/configuration.md, "Quotas").
     TOOLBOX_MAX_SIMULATED_PLATFORMS: quota("TOOLBOX_MAX_SIMULATED_PLATFORMS", QUOTA_DEFAULTS.simulatedPlatforms),
     TOOLBOX_MAX_SIMULATED_ACCOUNTS: quota("TOOLBOX_MAX_SIMULATED_ACCOUNTS", QUOTA_DEFAULTS.simulatedAccounts),
