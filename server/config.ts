@@ -128,6 +128,7 @@ const EnvSchema = z
     NOTIFICATIONS_RETRY_BASE_MS: positive("NOTIFICATIONS_RETRY_BASE_MS", 2_000),
     NOTIFICATIONS_DISABLE_AFTER: positive("NOTIFICATIONS_DISABLE_AFTER", 5),
     NOTIFICATIONS_RECONNECT_SETTLE_MS: positive("NOTIFICATIONS_RECONNECT_SETTLE_MS", 10_000),
+    NOTIFICATIONS_POLL_MS: positive("NOTIFICATIONS_POLL_MS", 5_000),
   })
   .refine(
     (e) =>
@@ -199,6 +200,8 @@ export interface Config {
     disableAfter: number;
     /** How long a platform must stay connected again before "reconnected" is sent (a flapping link sends nothing more). */
     reconnectSettleMs: number;
+    /** How often each node looks for deliveries due (retries kept across restarts). */
+    pollEveryMs: number;
   };
   /**
    * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
@@ -286,6 +289,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryBaseMs: e.NOTIFICATIONS_RETRY_BASE_MS,
       disableAfter: e.NOTIFICATIONS_DISABLE_AFTER,
       reconnectSettleMs: e.NOTIFICATIONS_RECONNECT_SETTLE_MS,
+      pollEveryMs: e.NOTIFICATIONS_POLL_MS,
     },
     secretsKey: e.SECRETS_KEY?.split(",")
       .map((k) => k.trim())

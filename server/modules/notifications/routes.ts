@@ -84,6 +84,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     retryBaseMs: config.notifications.retryBaseMs,
     disableAfter: config.notifications.disableAfter,
     reconnectSettleMs: config.notifications.reconnectSettleMs,
+    pollEveryMs: config.notifications.pollEveryMs,
   });
   const previous = centers.get(app.ctx);
   centers.set(app.ctx, center);
