@@ -94,6 +94,14 @@ describe("target checks", () => {
       await expect(postTo(none, `http://localhost:${port}/`, "{}", {})).rejects.toThrow(/resolves to .*loopback|TOOLBOX_ALLOWED_TARGETS/);
       const allowed = await postTo(parseTargetPolicy("127.0.0.1, ::1"), `http://localhost:${port}/`, "{}", {});
       expect(allowed).toEqual({ status: 200, body: "ok" });
+      // A literal address is connected to without a lookup: it is checked before the connection too.
+      let reached = 0;
+      server.on("request", () => reached++);
+      for (const url of [`http://127.0.0.1:${port}/`, `http://[::127.0.0.1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`])
+        await expect(postTo(none, url, "{}", {}), url).rejects.toThrow(/loopback|TOOLBOX_ALLOWED_TARGETS/);
+      expect(reached).toBe(0);
+      expect(await postTo(parseTargetPolicy("127.0.0.1"), `http://127.0.0.1:${port}/`, "{}", {})).toEqual({ status: 200, body: "ok" });
+      expect(reached).toBe(1);
     } finally {
       server.close();
     }
