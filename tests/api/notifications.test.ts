@@ -287,6 +287,11 @@ describeDb("notifications: the inbox, rules and channels", () => {
       "http://localhost:8080/hook",
       "http://[::1]:8080/hook",
       "http://[fd00:ec2::254]/",
+      // IPv6 forms carrying an IPv4 address; 127.0.0.1 is allowed here, its IPv4-compatible form is not it.
+      "http://[::127.0.0.1]:8080/hook",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[2002:a9fe:a9fe::1]/",
+      "http://[64:ff9b::a9fe:a9fe]/",
     ]) {
       const res = await adaApi().post("/api/notifications/channels", { kind: "webhook", name: "Sneaky", settings: { url }, secret: WEBHOOK_SECRET });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
