@@ -14,7 +14,8 @@
  *    database's clock) and frees the lease; the node that failed sets a timer for it, and every
  *    node's poller (every pollEveryMs) takes whatever is due — after a restart, what the previous
  *    run left. A node that dies mid-try leaves a lease that runs out after LEASE_MS, and the row is
- *    tried again (a receiver drops the repeat by its `Toolbox-Delivery` id).
+ *    tried again (a receiver drops the repeat by its `Toolbox-Delivery` id); a live node renews its
+ *    lease while a try lasts.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
@@ -24,7 +25,7 @@ import { notificationDeliveries } from "../../db/schema.ts";
 import type { ChannelRow, DeliveryRow } from "./repository.ts";
 import { DeliveryFailed, type OutgoingMessage } from "./senders.ts";
 
-/** How long a node's claim on a delivery holds: well past one try (10 s timeout) and its writes. */
+/** How long a node's claim on a delivery holds unless renewed: well past one try (10 s timeout for HTTP) and its writes. */
 export const LEASE_MS = 60_000;
 /** Due deliveries one poll takes at most. */
 const BATCH = 20;
@@ -198,6 +199,16 @@ export class DeliveryQueue {
       occurredAt: row.createdAt.toISOString(),
       test: false,
     };
+    // A try that takes longer than the lease (an e-mail server slow to answer) keeps it, so no
+    // other node starts the same delivery while this one is still sending it.
+    const renew = setInterval(() => {
+      this.o.track(
+        this.o.db
+          .update(d)
+          .set({ leaseExpiresAt: sql`now() + ${LEASE_MS} * interval '1 millisecond'` })
+          .where(and(eq(d.id, row.id), eq(d.leaseOwner, this.node))),
+      );
+    }, LEASE_MS / 3);
     try {
       const status = await this.o.send(channel, message);
       if (await this.settle(row.id, { status: "delivered", attempts: attempt, lastStatus: status, lastError: null, nextAttemptAt: null }))
@@ -217,6 +228,8 @@ export class DeliveryQueue {
       if (!kept) return;
       if (last) return this.o.gaveUp(channel, failure.message);
       this.later(row.id, wait);
+    } finally {
+      clearInterval(renew);
     }
   }
 }
