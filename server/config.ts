@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import type { PublicConfig } from "../core/publicConfig.ts";
+import { parseTrustProxy, TrustProxyRefused, type TrustProxy } from "./http/trustProxy.ts";
 import { parseTargetPolicy } from "./net/targets.ts";
 import { QUOTA_DEFAULTS, type Quotas } from "./quotas.ts";
 
@@ -69,15 +70,19 @@ const EnvSchema = z
     SIGN_UP: z.enum(["open", "invite-only", "off"], { error: 'SIGN_UP must be "open", "invite-only" or "off"' }).default("open"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // "false"; "true" (= 1 hop); a number of proxy hops; or the proxies' addresses/CIDRs, comma-separated.
-    // Never "trust every hop": any client could then choose its own IP (rate limits, audit).
+    // Never "trust every hop", nor what amounts to it (server/http/trustProxy.ts).
     TRUST_PROXY: z
       .string()
       .default("false")
-      .transform((v) => v.trim())
-      .refine((v) => v === "true" || v === "false" || /^\d{1,2}$/.test(v) || /^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v), {
-        message: 'TRUST_PROXY must be "false", "true" (one proxy), a number of proxy hops, or a comma-separated list of proxy addresses',
-      })
-      .transform((v): false | number | string => (v === "false" || v === "0" ? false : v === "true" ? 1 : /^\d+$/.test(v) ? Number(v) : v)),
+      .transform((v, ctx): TrustProxy => {
+        try {
+          return parseTrustProxy(v);
+        } catch (err) {
+          if (!(err instanceof TrustProxyRefused)) throw err;
+          ctx.addIssue({ code: "custom", message: err.message });
+          return z.NEVER;
+        }
+      }),
     // Quotas per organization and per person (server/quotas.ts; docs/configuration.md, "Quotas").
     TOOLBOX_MAX_SIMULATED_PLATFORMS: quota("TOOLBOX_MAX_SIMULATED_PLATFORMS", QUOTA_DEFAULTS.simulatedPlatforms),
     TOOLBOX_MAX_SIMULATED_ACCOUNTS: quota("TOOLBOX_MAX_SIMULATED_ACCOUNTS", QUOTA_DEFAULTS.simulatedAccounts),
@@ -128,6 +133,7 @@ const EnvSchema = z
     NOTIFICATIONS_DISABLE_AFTER: positive("NOTIFICATIONS_DISABLE_AFTER", 5),
     NOTIFICATIONS_RECONNECT_SETTLE_MS: positive("NOTIFICATIONS_RECONNECT_SETTLE_MS", 10_000),
     NOTIFICATIONS_MAX_EMAILS_PER_HOUR: quota("NOTIFICATIONS_MAX_EMAILS_PER_HOUR", 200),
+    NOTIFICATIONS_POLL_MS: positive("NOTIFICATIONS_POLL_MS", 5_000),
   })
   .refine(
     (e) =>
@@ -203,6 +209,8 @@ export interface Config {
     reconnectSettleMs: number;
     /** E-mails (recipients counted, confirmations included) one organization's notifications may send in an hour; 0 sends none. */
     maxEmailsPerHour: number;
+    /** How often each node looks for deliveries due (retries kept across restarts). */
+    pollEveryMs: number;
   };
   /**
    * Key (32 bytes, base64) that encrypts secrets at rest (server/secrets/), optionally followed by
@@ -293,6 +301,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       disableAfter: e.NOTIFICATIONS_DISABLE_AFTER,
       reconnectSettleMs: e.NOTIFICATIONS_RECONNECT_SETTLE_MS,
       maxEmailsPerHour: e.NOTIFICATIONS_MAX_EMAILS_PER_HOUR,
+      pollEveryMs: e.NOTIFICATIONS_POLL_MS,
     },
     secretsKey: e.SECRETS_KEY?.split(",")
       .map((k) => k.trim())

@@ -82,9 +82,15 @@ const Address = hostPort("address", "mt5.example.com:443");
 
 /** The CA that signed a trade server's certificate (MT5 access server, Match-Trader API and feed), PEM; public, stored in the clear. Absent: the system's CAs. */
 export const CA_CERTIFICATE_MAX = 20_000;
+/** Any PEM private key block: PRIVATE KEY, RSA/EC/ENCRYPTED/OPENSSH PRIVATE KEY, PGP PRIVATE KEY BLOCK. */
+const PRIVATE_KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----/i;
+export const CA_CERTIFICATE_HOLDS_KEY =
+  "This holds a private key: paste only the CA's certificate (-----BEGIN CERTIFICATE-----). A private key never belongs here; if it was shared, replace it.";
 export const CaCertificate = z
   .string({ error: "caCertificate must be a PEM certificate" })
   .trim()
+  // First, and alone: a pasted key is refused whatever else is wrong, and nothing is stored.
+  .refine((v) => !PRIVATE_KEY_PEM.test(v), { message: CA_CERTIFICATE_HOLDS_KEY, abort: true })
   .max(CA_CERTIFICATE_MAX, `The CA certificate has at most ${CA_CERTIFICATE_MAX} characters`)
   .regex(
     /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/,

@@ -5,7 +5,8 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { guardedLookup, TargetRefused, type TargetPolicy } from "./targets.ts";
+import net from "node:net";
+import { addressProblem, guardedLookup, hostOf, TargetRefused, type TargetPolicy } from "./targets.ts";
 
 export interface PostAnswer {
   status: number;
@@ -17,6 +18,11 @@ const MAX_ANSWER = 64 * 1024;
 export function postTo(policy: TargetPolicy, target: string, body: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<PostAnswer> {
   const url = new URL(target);
   const client = url.protocol === "https:" ? https : http;
+  // A literal address is connected to without any lookup, so the guarded lookup never sees it:
+  // checked here, whatever was checked when the URL was saved (the allow-list may have changed).
+  const host = hostOf(url);
+  const problem = net.isIP(host) ? addressProblem(policy, host, host) : null;
+  if (problem) return Promise.reject(new TargetRefused(problem));
   return new Promise((resolve, reject) => {
     const request = client.request(
       url,

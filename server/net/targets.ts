@@ -1,44 +1,50 @@
 /**
  * Where Toolbox may send requests that someone in an organization chose the address of (webhooks,
- * the Telegram Bot API): never loopback, link-local (cloud metadata at 169.254.169.254 among them),
- * private, shared, multicast, unspecified or reserved addresses, unless the operator names them in
- * TOOLBOX_ALLOWED_TARGETS (hosts, addresses or CIDR blocks, comma-separated). The check runs on
- * every address a name resolves to, at connect time (`lookup` below), so a name that resolves to
- * a public address when saved and to a private one later (DNS rebinding) is still refused.
+ * the Telegram Bot API; trade servers through server/connectors/target.ts): only global unicast
+ * addresses — never loopback, link-local (cloud metadata at 169.254.169.254 among them), private,
+ * shared, multicast, unspecified, reserved or IPv4-in-IPv6 forms of them — unless the operator
+ * names them in TOOLBOX_ALLOWED_TARGETS (hosts, addresses or CIDR blocks, comma-separated). The
+ * check runs on every address a name resolves to, at connect time (`lookup` below), so a name
+ * that resolves to a public address when saved and to a private one later (DNS rebinding) is
+ * still refused.
  */
 import dns from "node:dns";
 import net from "node:net";
 import type { LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
-const BLOCKED = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8], // "this network", unspecified
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const)
-  BLOCKED.addSubnet(address, prefix, "ipv4");
-for (const [address, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["ff00::", 8], // multicast
-  ["64:ff9b::", 96], // NAT64 of any IPv4 address, private ones included
-  ["2001:db8::", 32],
-  ["fd00:ec2::254", 128], // AWS metadata over IPv6
-] as const)
-  BLOCKED.addSubnet(address, prefix, "ipv6");
+/** IANA's global unicast block of IPv6 (2000::/3): everything outside it is not an Internet host. */
+const GLOBAL_IPV6 = ipaddr.parseCIDR("2000::/3");
+
+/**
+ * The address to judge: an IPv4-mapped IPv6 address (::ffff:10.0.0.1, however written) is its
+ * IPv4 address; anything else as it is. null: not an IP address.
+ */
+function judged(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (!ipaddr.isValid(address)) return null;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === "ipv6") {
+    const { parts } = ip as ipaddr.IPv6;
+    // Read the parts, not ipaddr's range: it calls "::127.0.0.1" mapped but "::7f00:1" unicast.
+    if (parts.slice(0, 5).every((p) => p === 0) && parts[5] === 0xffff) return ipaddr.fromByteArray((ip as ipaddr.IPv6).toByteArray().slice(12));
+  }
+  return ip;
+}
+
+/**
+ * Only global unicast addresses are reachable (ipaddr.js's "unicast" range, which leaves out
+ * loopback, private, shared, link-local, multicast, reserved, documentation, benchmarking, 6to4,
+ * Teredo and NAT64 blocks), and for IPv6 only inside 2000::/3. An IPv4-compatible IPv6 address
+ * (::a.b.c.d, deprecated by RFC 4291) has its first 96 bits zero: ipaddr.js calls ::7f00:1
+ * "unicast", so it is refused here by its form, whatever IPv4 address it embeds.
+ */
+function isGlobalUnicast(ip: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (ip.range() !== "unicast") return false;
+  if (ip.kind() === "ipv4") return true;
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
+  return v6.match(GLOBAL_IPV6);
+}
 
 export class TargetRefused extends Error {}
 
@@ -49,6 +55,8 @@ export interface TargetPolicy {
   allowed: net.BlockList;
   /** The allow-list as configured, for messages. */
   text: string;
+  /** The variable it came from, for messages. */
+  name: string;
 }
 
 /**
@@ -75,26 +83,18 @@ export function parseTargetPolicy(text: string | undefined, name = "TOOLBOX_ALLO
       throw new Error(`${name}: "${raw.trim()}" is not a host name, an address or a CIDR block`);
     }
   }
-  return { hosts, allowed, text: text ?? "" };
-}
-
-function familyOf(address: string): "ipv4" | "ipv6" {
-  return net.isIP(address) === 6 ? "ipv6" : "ipv4";
-}
-
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as IPv4. */
-function unmapped(address: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1]! : address;
+  return { hosts, allowed, text: text ?? "", name };
 }
 
 /** Why this resolved address may not be reached, or null. */
 export function addressProblem(policy: TargetPolicy, host: string, address: string): string | null {
-  const ip = unmapped(address);
   if (policy.hosts.has(host.toLowerCase().replace(/\.$/, ""))) return null;
-  if (policy.allowed.check(ip, familyOf(ip))) return null;
-  if (BLOCKED.check(ip, familyOf(ip)))
-    return `${host} resolves to ${ip}, a private, loopback, link-local or reserved address; Toolbox does not send there unless TOOLBOX_ALLOWED_TARGETS allows it`;
+  const ip = judged(address);
+  if (!ip) return `${host} resolves to ${address}, which is not an IP address`;
+  const text = ip.toString();
+  if (policy.allowed.check(text, ip.kind())) return null;
+  if (!isGlobalUnicast(ip))
+    return `${host} resolves to ${text}, a private, loopback, link-local or reserved address; Toolbox does not send there unless ${policy.name} allows it`;
   return null;
 }
 
@@ -120,7 +120,7 @@ export function urlProblem(policy: TargetPolicy, text: string): string | null {
   if (net.isIP(host)) return addressProblem(policy, host, host);
   const lower = host.toLowerCase();
   if ((lower === "localhost" || lower.endsWith(".localhost")) && !policy.hosts.has(lower))
-    return `${host} is this machine; Toolbox does not send there unless TOOLBOX_ALLOWED_TARGETS allows it`;
+    return `${host} is this machine; Toolbox does not send there unless ${policy.name} allows it`;
   return null;
 }
 

@@ -381,7 +381,7 @@ describeDb("/api/accounts", () => {
     const created = await asOutsider("POST", "/api/accounts", { platformId, group: before.group, name: "Intruder", password: "Secret123" });
     expect(created.status).toBe(404);
     // With the organization's header but not a member: refused by the guard.
-    expect((await call(outsider, org, "GET", base)).status).toBe(403);
+    expect((await call(outsider, org, "GET", base)).status).toBe(404);
 
     const after = await (await connector()).getAccount(login);
     expect({ ...after, lastAccess: null }).toEqual({ ...before, lastAccess: null });

@@ -152,7 +152,7 @@ describeDb("API clients (client credentials)", () => {
 
     // Another organization: refused like a non-member.
     const elsewhere = await asClient(token, "GET", "/api/accounts?limit=1", undefined, otherOrg);
-    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.status).toBe(404);
     expect(elsewhere.body.message).toMatch(/another organization/);
 
     // Routes about a person, or about access itself.

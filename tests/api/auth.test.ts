@@ -171,15 +171,15 @@ describeDb("API guard", () => {
       }
     });
 
-    it("answers 403 to a member of A who names organization B", async () => {
+    it("answers 404 to a member of A who names organization B (not yours is not found)", async () => {
       const bob = newPerson("Bob");
       const bobOrg = await signUp(t, tokens, bob);
       const res = await t.app.inject({ url: "/api/members", headers: apiHeaders(await tokens.mint(ada), bobOrg) });
-      expect(res.statusCode).toBe(403);
+      expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe("You are not a member of this organization");
       // Also for an organization that does not exist: no way to tell the two apart.
       const ghost = await t.app.inject({ url: "/api/members", headers: apiHeaders(await tokens.mint(ada), crypto.randomUUID()) });
-      expect(ghost.statusCode).toBe(403);
+      expect(ghost.statusCode).toBe(404);
       expect(ghost.json().message).toBe("You are not a member of this organization");
     });
 
@@ -205,7 +205,7 @@ describeDb("API guard", () => {
         expect(own.json().message).not.toMatch(/OrganizationId|member/);
         // …so the organization's answer shows the body was never read.
         const foreign = await post(outsiderOrg, payload);
-        expect(foreign.statusCode, what).toBe(403);
+        expect(foreign.statusCode, what).toBe(404);
         expect(foreign.json().message).toBe("You are not a member of this organization");
         const none = await post(undefined, payload);
         expect(none.statusCode, what).toBe(400);

@@ -282,7 +282,7 @@ describeDb("logs: the audit log and the server journals", () => {
     expect((await as(noLogs, org, "/api/logs/audit.csv")).statusCode).toBe(403);
     expect((await as(noLogs, org, `/api/logs/journal?platformId=${platformId}`)).statusCode).toBe(403);
     // Not a member of the other organization: refused; and its platform is not found from here.
-    expect((await as(reader, otherOrg, "/api/logs/audit")).statusCode).toBe(403);
+    expect((await as(reader, otherOrg, "/api/logs/audit")).statusCode).toBe(404);
     expect((await asAdmin("GET", `/api/logs/journal?platformId=${otherPlatformId}`)).statusCode).toBe(404);
     expect((await asAdmin("GET", `/api/logs/journal/live?platformId=${otherPlatformId}`)).statusCode).toBe(404);
     // Retention is an administrator's setting.

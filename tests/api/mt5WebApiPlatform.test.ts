@@ -98,6 +98,10 @@ describeDb("MT5 Web API platforms", () => {
     const internal = await test({ address: "10.20.30.40:443" });
     expect(internal).toMatchObject({ ok: false, code: "invalidRequest" });
     expect(internal.message).toMatch(/does not connect to this address.*TRADE_SERVER_ALLOWED_TARGETS/);
+    // 127.0.0.1 is allowed here; its IPv4-compatible IPv6 form is not that address, and is refused.
+    const compatible = await test({ address: `[::127.0.0.1]:${address.split(":")[1]}` });
+    expect(compatible).toMatchObject({ ok: false, code: "invalidRequest" });
+    expect(compatible.message).toMatch(/does not connect to this address/);
 
     simulated.faults.slowAnswers(5_000);
     try {

@@ -113,12 +113,12 @@ describeDb("organization scope of every API operation", () => {
     expect(await rowCounts(t.ctx)).toEqual(before);
   });
 
-  it("answers 403 for an organization the caller is not in (or that does not exist) on every organization-scoped operation, changing nothing", async () => {
+  it("answers 404 for an organization the caller is not in (or that does not exist) on every organization-scoped operation, changing nothing", async () => {
     const before = await rowCounts(t.ctx);
     for (const op of scoped()) {
       for (const organizationId of [bobOrg, crypto.randomUUID()]) {
         const res = await send(op, ada, organizationId);
-        expect.soft(res.statusCode, `${keyOf(op)} in ${organizationId === bobOrg ? "Bob's organization" : "no organization"}`).toBe(403);
+        expect.soft(res.statusCode, `${keyOf(op)} in ${organizationId === bobOrg ? "Bob's organization" : "no organization"}`).toBe(404);
         if (op.method !== "HEAD") expect.soft(res.json().message, keyOf(op)).toBe("You are not a member of this organization");
       }
     }

@@ -193,7 +193,7 @@ describeDb("the overview's figures", () => {
     const other = (await get("/api/overview", outsider, otherOrg)).json();
     expect(other.platforms).toHaveLength(1);
     expect(other.hourly.every((p: { platformId: string }) => !platforms.includes(p.platformId))).toBe(true);
-    expect((await get("/api/overview", outsider, org)).statusCode).toBe(403);
+    expect((await get("/api/overview", outsider, org)).statusCode).toBe(404);
     expect((await get("/api/overview", noPlatforms, org)).statusCode).toBe(403);
   });
 });

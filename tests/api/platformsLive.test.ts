@@ -149,7 +149,7 @@ describeDb("live platform states (server-sent events)", () => {
     await refused(await live(apiHeaders(bobToken)), 400, /OrganizationId header/);
     // An organization Bob is not in.
     const otherOrg = await signUp(t, tokens, newPerson("Olga"));
-    await refused(await live(apiHeaders(bobToken, otherOrg)), 403, /^You are not a member of this organization$/);
+    await refused(await live(apiHeaders(bobToken, otherOrg)), 404, /^You are not a member of this organization$/);
 
     // Members of Bob's organization: one with no claim, one with tradePlatforms:write but not read, one with read.
     const nothing = newPerson("Nadia");

@@ -76,7 +76,7 @@ describeDb("/api/preferences/:key", () => {
     expect((await call(ada, undefined, "GET", "ok.key")).status).toBe(400);
     const stranger = newPerson("Stranger");
     await signUp(t, tokens, stranger);
-    expect((await call(stranger, org, "GET", "ok.key")).status).toBe(403);
-    expect((await call(stranger, org, "PUT", "ok.key", { value: 1 })).status).toBe(403);
+    expect((await call(stranger, org, "GET", "ok.key")).status).toBe(404);
+    expect((await call(stranger, org, "PUT", "ok.key", { value: 1 })).status).toBe(404);
   });
 });

@@ -236,10 +236,10 @@ describeDb("organization security policy", () => {
     const otherToken = await tokens.mint(other);
     expect((await get("/api/organization/security", { h: apiHeaders(otherToken, otherOrg) })).json()).toMatchObject(NO_POLICY);
     const foreign = await get("/api/organization/security", { h: apiHeaders(otherToken, org) });
-    expect(foreign.statusCode).toBe(403);
+    expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe("You are not a member of this organization");
     expect(JSON.stringify(foreign.json())).not.toContain("127.0.0.0");
-    expect((await put({ ...NO_POLICY, allowedIpRanges: ["10.0.0.0/8"] }, { h: apiHeaders(otherToken, org) })).statusCode).toBe(403);
+    expect((await put({ ...NO_POLICY, allowedIpRanges: ["10.0.0.0/8"] }, { h: apiHeaders(otherToken, org) })).statusCode).toBe(404);
     const ours = await get("/api/organization/security");
     expect(ours.json().allowedIpRanges, ours.body).toEqual(["127.0.0.0/8"]);
   });

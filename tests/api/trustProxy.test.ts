@@ -41,4 +41,26 @@ describeDb("TRUST_PROXY", () => {
   it("refuses to trust every hop", () => {
     expect(() => loadConfig({ TRUST_PROXY: "everything" })).toThrow(/TRUST_PROXY must be/);
   });
+
+  it("refuses what amounts to trusting every hop: blocks of every address, very wide blocks, large hop counts", () => {
+    for (const value of ["0.0.0.0/0", "::/0", "10.0.0.1, 0.0.0.0/0", "0.0.0.0/1", "10.0.0.0/7", "2000::/3", "::ffff:0:0/96", "::ffff:0.0.0.0/100"])
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/trusts far more than your proxies/);
+    for (const value of ["6", "10", "99", "1000"]) expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/proxy hops is more than any real chain/);
+    for (const value of ["10.0.0.1/33", "1.2.3/8", "127.1", "10.0.0.1,,10.0.0.2", "fe80::/999"])
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY must be/);
+    // What a real deployment names still starts.
+    for (const [value, parsed] of [
+      ["3", 3],
+      ["10.0.0.0/8", "10.0.0.0/8"],
+      ["10.0.0.5, 2606:4700::/32, 2a06:98c0::/29", "10.0.0.5,2606:4700::/32,2a06:98c0::/29"],
+      ["::ffff:10.0.0.0/104", "::ffff:10.0.0.0/104"],
+    ] as const)
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy, value).toBe(parsed);
+  });
+
+  it("believes the proxies listed by address or block", async () => {
+    expect(await ipSeen("10.0.0.0/8", "6.6.6.6, 203.0.113.9")).toBe("203.0.113.9");
+    expect(await ipSeen("10.0.0.5, 192.168.0.0/16", "203.0.113.9")).toBe("203.0.113.9");
+    expect(await ipSeen("192.168.0.0/16", "203.0.113.9")).toBe("10.0.0.5");
+  });
 });

@@ -82,7 +82,13 @@ export const notificationChannels = pgTable(
   (t) => [index("notification_channels_org_idx").on(t.organizationId)],
 );
 
-/** The delivery log: one row per notification sent to a channel, updated at each attempt. */
+/**
+ * The delivery log and the queue of deliveries: one row per notification sent to a channel,
+ * updated at each attempt. A pending row waits for its `next_attempt_at`; the node that takes it
+ * holds a lease (`lease_owner` until `lease_expires_at`) while it tries, so exactly one node
+ * delivers it, and a node that stops or dies mid-try leaves a lease that runs out and another node
+ * (or the same after a restart) takes it again (server/modules/notifications/deliveryQueue.ts).
+ */
 export const notificationDeliveries = pgTable(
   "notification_deliveries",
   {
@@ -100,10 +106,28 @@ export const notificationDeliveries = pgTable(
     /** The receiver's last HTTP status, if it answered. */
     lastStatus: integer("last_status"),
     lastError: text("last_error"),
+    /**
+     * The notice's key (the event it comes from): one delivery per channel and event, however many
+     * nodes saw the event. Null for a "Send test".
+     */
+    dedupeKey: text("dedupe_key"),
+    /** What is sent (severity, title, body, link), kept so a retry after a restart sends the same. */
+    message: jsonb("message"),
+    /** When a pending delivery is tried next; null once delivered or failed (and for a test). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    /** The node trying it now, and until when its claim holds. */
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("notification_deliveries_channel_idx").on(t.channelId, t.createdAt)],
+  (t) => [
+    index("notification_deliveries_channel_idx").on(t.channelId, t.createdAt),
+    uniqueIndex("notification_deliveries_dedupe_idx").on(t.channelId, t.dedupeKey),
+    index("notification_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /**

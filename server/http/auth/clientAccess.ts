@@ -33,7 +33,8 @@ export function createClientGate(opts: { db: Db; cache: MemberClaimsCache<Member
     /** The client's claims in `organizationId` (its own organization only), with the organization's security policy. */
     async claims(caller: Caller & { client: { organizationId: string } }, organizationId: string, opts2: { fresh?: boolean } = {}): Promise<MemberAccess> {
       if (caller.client.organizationId !== organizationId) {
-        throw new HttpError(403, "This API client belongs to another organization: send its own organization's id in the OrganizationId header.");
+        // Like a person naming an organization they are not a member of: 404 (docs/security.md "Not yours").
+        throw new HttpError(404, "This API client belongs to another organization: send its own organization's id in the OrganizationId header.");
       }
       const access = await opts.cache.claims(organizationId, caller.sub, () => findApiClientAccess(opts.db, organizationId, caller.sub), opts2);
       if (!access) throw new HttpError(401, "This API client has been revoked: its tokens are no longer accepted.");

@@ -48,8 +48,14 @@ export function documentAccess(schema: FastifySchema | undefined, access: Resolv
     add(
       403,
       access.callers === "all"
-        ? "Not a member of the organization (or not the API client's), refused by its security policy (allowed IP ranges, require two-factor), or missing the permission"
-        : "Not a member of the organization, refused by its security policy (allowed IP ranges, require two-factor), missing the permission, or an API client (people only)",
+        ? "Refused by the organization's security policy (allowed IP ranges, require two-factor), or missing the permission"
+        : "Refused by the organization's security policy (allowed IP ranges, require two-factor), missing the permission, or an API client (people only)",
+    );
+    add(
+      404,
+      access.callers === "all"
+        ? "Not a member of the organization in OrganizationId (or not the API client's), or what the path names is not in it"
+        : "Not a member of the organization in OrganizationId, or what the path names is not in it",
     );
     if (access.callers === "people") {
       const peopleOnly = "For people signed in only: API clients are refused (403).";

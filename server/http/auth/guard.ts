@@ -26,8 +26,8 @@ type OrganizationAccess = Extract<ResolvedRouteAccess, { organization: "required
  * reads each route's `config` (routeConfig.ts) and, before the body is even parsed:
  *  1. verifies the bearer token → `request.auth`;
  *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by
- *     the `OrganizationId` header and loads their claims and its security policy there →
- *     `request.organization`;
+ *     the `OrganizationId` header (404 if not: "not yours" is "not found") and loads their claims
+ *     and its security policy there → `request.organization`;
  *  3. enforces the organization's security policy (decision 0051), one function per rule, in
  *     this order: allowed IP ranges (403), session lifetime (401), require two-factor (403);
  *  4. checks the route's module permission with the shared rule of core/access.ts.
@@ -110,7 +110,9 @@ export const authGuard = fp(
       const { sub } = caller;
       const load = () => findMemberAccess(database.db, id, sub);
       let member = await members.claims(id, sub, load);
-      if (!member) throw new HttpError(403, "You are not a member of this organization");
+      // Not yours answers 404, as anything of another organization does (docs/security.md "Not
+      // yours"); the same for an organization that does not exist, so it tells nothing.
+      if (!member) throw new HttpError(404, "You are not a member of this organization");
 
       const { permission } = access;
       const allowed = (c: readonly Claim[]) => !permission || hasModuleAccess(c, id, permission.module, permission.value);
@@ -119,7 +121,7 @@ export const authGuard = fp(
       let refusal = policyRefusal(request, id, member, access);
       if (!allowed(member.claims) || refusal) {
         member = await members.claims(id, sub, load, { fresh: true });
-        if (!member) throw new HttpError(403, "You are not a member of this organization");
+        if (!member) throw new HttpError(404, "You are not a member of this organization");
         refusal = policyRefusal(request, id, member, access);
       }
       request.organization = { id, claims: member.claims, policy: member.policy };

@@ -16,6 +16,7 @@ import { ORGANIZATION_WIDE, type BusMessage, type DomainEvent } from "../../even
 import type { Mailer } from "../../mail/mailer.ts";
 import type { TargetPolicy } from "../../net/targets.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
+import { DeliveryQueue } from "./deliveryQueue.ts";
 import { FlapFilter } from "./flapFilter.ts";
 import { getSettings, insertNotifications, recipientsOf, ruleOf, sweepRetention, type ChannelRow } from "./repository.ts";
 import { confirmedAddresses, mailConfirmations, type ConfirmationRequest } from "./emailRecipients.ts";
@@ -53,6 +54,8 @@ export interface NotificationCenterOptions {
   reconnectSettleMs: number;
   /** E-mails (recipients counted, confirmations included) one organization may send in an hour. */
   maxEmailsPerHour: number;
+  /** How often each node looks for deliveries due (retries, what a stopped node left). */
+  pollEveryMs: number;
   retentionEveryMs?: number;
 }
 
@@ -78,15 +81,29 @@ const WATCHED = [
 export class NotificationCenter {
   private subscription: { close(): void } | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly flaps: FlapFilter;
+  private readonly deliveries: DeliveryQueue;
   private stopped = false;
 
   constructor(readonly o: NotificationCenterOptions) {
     this.flaps = new FlapFilter(o.reconnectSettleMs, (platformId, t) =>
       this.track(this.onTransition(platformId, t.kind, t.kind === "disconnected" ? t.reason : null, t.seq)),
     );
+    this.deliveries = new DeliveryQueue({
+      db: o.db,
+      log: o.log,
+      maxAttempts: o.maxAttempts,
+      retryBaseMs: o.retryBaseMs,
+      pollEveryMs: o.pollEveryMs,
+      channel: async (id) => (await o.db.select().from(notificationChannels).where(eq(notificationChannels.id, id)))[0],
+      send: (channel, message) => this.sendBy(channel, message),
+      delivered: async (channel) => {
+        await o.db.update(notificationChannels).set({ consecutiveFailures: 0 }).where(eq(notificationChannels.id, channel.id));
+      },
+      gaveUp: (channel, error) => this.failed(channel, error),
+      track: (work) => this.track(work),
+    });
   }
 
   start(): void {
@@ -95,6 +112,7 @@ export class NotificationCenter {
     this.retention = setInterval(sweep, this.o.retentionEveryMs ?? 3_600_000);
     this.retention.unref?.();
     sweep();
+    this.deliveries.start();
   }
 
   async stop(): Promise<void> {
@@ -102,8 +120,7 @@ export class NotificationCenter {
     this.subscription?.close();
     if (this.retention) clearInterval(this.retention);
     this.flaps.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.deliveries.stop();
     await Promise.allSettled([...this.running]);
   }
 
@@ -236,31 +253,17 @@ export class NotificationCenter {
         dedupeKey: notice.dedupeKey,
       });
       if (added.length > 0) await this.inboxChanged(notice.organizationId, added);
-      // Another node (or a replay) already handled this one: its channels have it too.
-      else if (subs.length > 0) return;
     }
     if (notice.inboxOnly) return;
     const channels = (await db.select().from(notificationChannels).where(eq(notificationChannels.organizationId, notice.organizationId))).filter(
       (c) => c.enabled && (rule.channels === "all" || rule.channels.includes(c.id)),
     );
-    for (const channel of channels) {
-      const [delivery] = await db
-        .insert(notificationDeliveries)
-        .values({ organizationId: notice.organizationId, channelId: channel.id, type: notice.type, status: "pending" })
-        .returning({ id: notificationDeliveries.id, createdAt: notificationDeliveries.createdAt });
-      const message: OutgoingMessage = {
-        deliveryId: delivery!.id,
-        organizationId: notice.organizationId,
-        type: notice.type,
-        severity,
-        title: notice.title,
-        body: notice.body,
-        link: notice.link ? `${this.o.publicUrl}${notice.link}` : null,
-        occurredAt: delivery!.createdAt.toISOString(),
-        test: false,
-      };
-      this.track(this.attempt(channel, message, 1));
-    }
+    // One delivery per channel and event, whichever node gets here first (deliveryQueue.ts).
+    await this.deliveries.enqueue(
+      notice,
+      { severity, title: notice.title, body: notice.body, link: notice.link ? `${this.o.publicUrl}${notice.link}` : null },
+      channels,
+    );
   }
 
   async inboxChanged(organizationId: string, userSubs?: string[]): Promise<void> {
@@ -295,62 +298,6 @@ export class NotificationCenter {
     if (requests.length === 0) return;
     const { db, mailer, publicUrl, maxEmailsPerHour, log } = this.o;
     this.track(mailConfirmations({ db, mailer, publicUrl, maxEmailsPerHour, log }, organizationId, channelId, requests));
-  }
-
-  /** One try of a delivery; a failure is tried again after retryBaseMs × 2^(attempt−1), up to maxAttempts. */
-  private async attempt(channel: ChannelRow, message: OutgoingMessage, attempt: number): Promise<void> {
-    if (this.stopped) return;
-    const { db, maxAttempts, retryBaseMs } = this.o;
-    const where = eq(notificationDeliveries.id, message.deliveryId);
-    try {
-      const status = await this.sendBy(channel, message);
-      await db
-        .update(notificationDeliveries)
-        .set({ status: "delivered", attempts: attempt, lastStatus: status, lastError: null, updatedAt: new Date() })
-        .where(where);
-      await db.update(notificationChannels).set({ consecutiveFailures: 0 }).where(eq(notificationChannels.id, channel.id));
-      return;
-    } catch (err) {
-      if (err instanceof DeliveryWithheld) {
-        await db.update(notificationDeliveries).set({ status: "failed", attempts: attempt, lastError: err.message, updatedAt: new Date() }).where(where);
-        this.o.log.info({ channelId: channel.id, deliveryId: message.deliveryId, reason: err.message }, "notification delivery withheld");
-        return;
-      }
-      const failure = err instanceof DeliveryFailed ? err : new DeliveryFailed((err as Error).message);
-      const last = attempt >= maxAttempts;
-      await db
-        .update(notificationDeliveries)
-        .set({
-          status: last ? "failed" : "pending",
-          attempts: attempt,
-          lastStatus: failure.status,
-          lastError: failure.message.slice(0, 500),
-          updatedAt: new Date(),
-        })
-        .where(where);
-      this.o.log.info({ channelId: channel.id, deliveryId: message.deliveryId, attempt, error: failure.message }, "notification delivery failed");
-      if (last) return this.failed(channel, failure.message);
-      const wait = retryBaseMs * 2 ** (attempt - 1);
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.track(this.retry(channel.id, message, attempt + 1));
-      }, wait);
-      this.timers.add(timer);
-    }
-  }
-
-  /** The channel as it is now: deleted or switched off meanwhile, the delivery stops; a changed URL or secret is used. */
-  private async retry(channelId: string, message: OutgoingMessage, attempt: number): Promise<void> {
-    const [channel] = await this.o.db.select().from(notificationChannels).where(eq(notificationChannels.id, channelId));
-    if (!channel) return;
-    if (!channel.enabled) {
-      await this.o.db
-        .update(notificationDeliveries)
-        .set({ status: "failed", lastError: "The channel was switched off before this delivery got through", updatedAt: new Date() })
-        .where(eq(notificationDeliveries.id, message.deliveryId));
-      return;
-    }
-    await this.attempt(channel, message, attempt);
   }
 
   /** A delivery gave up: one more failure in a row; at disableAfter the channel is switched off and the administrators told. */

@@ -87,6 +87,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     disableAfter: config.notifications.disableAfter,
     reconnectSettleMs: config.notifications.reconnectSettleMs,
     maxEmailsPerHour: config.notifications.maxEmailsPerHour,
+    pollEveryMs: config.notifications.pollEveryMs,
   });
   const previous = centers.get(app.ctx);
   centers.set(app.ctx, center);

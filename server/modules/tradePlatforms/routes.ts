@@ -1,5 +1,6 @@
-import { listClaimsOf } from "../organizations/repository.ts";
+import { findMemberAccess } from "../organizations/repository.ts";
 import { hasModuleAccess } from "../../../core/access.ts";
+import { policyRefusal } from "../../http/auth/policy.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -47,10 +48,22 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
       schema: { tags, summary: "Trade platforms of all the caller's organizations, with their live state", response: { 200: TradePlatformListSchema } },
     },
     async (request) => {
-      const [rows, claims] = await Promise.all([listTradePlatformsOf(db, request.auth.sub), listClaimsOf(db, request.auth.sub)]);
-      // Only the organizations where the caller may read platforms (the same rule as GET /:id).
+      const { sub } = request.auth;
+      const rows = await listTradePlatformsOf(db, sub);
+      // Only the organizations this request could enter (the same rules as GET /:id with that
+      // organization's header): the caller may read platforms there, and that organization's
+      // security policy (allowed IP ranges, session lifetime, two-factor) admits this request.
+      const admitted = new Set<string>();
+      await Promise.all(
+        [...new Set(rows.map((row) => row.organizationId))].map(async (organizationId) => {
+          const member = await findMemberAccess(db, organizationId, sub);
+          if (!member || !hasModuleAccess(member.claims, organizationId, "tradePlatforms", "read")) return;
+          if (policyRefusal(request, organizationId, member, {})) return;
+          admitted.add(organizationId);
+        }),
+      );
       return rows
-        .filter((row) => hasModuleAccess(claims, row.organizationId, "tradePlatforms", "read"))
+        .filter((row) => admitted.has(row.organizationId))
         .map((row) => {
           const { state, lastError } = app.platforms.state(row.id);
           return { ...row, state, lastError };
