@@ -15,6 +15,9 @@ import { idpPageCsp } from "./views/csp.ts";
 import { errorPage, signInPage, signUpPage, twoFactorPage, type FormErrors } from "./views/pages.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 import { checkCode, hasTwoFactor, MAX_FAILED_ATTEMPTS, waitText } from "./twoFactor.ts";
+import { emailVerification } from "./emailVerification.ts";
+import type { IdentityMail } from "./mail.ts";
+import { PASSWORD_PATH } from "./passwordReset.ts";
 
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
@@ -40,6 +43,7 @@ interface Options {
   config: Config;
   db: Db;
   cipher: SecretCipher;
+  mail: IdentityMail;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
@@ -51,7 +55,7 @@ type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
  * open redirect. Consent is never asked: Toolbox's web client is first-party.
  */
 export async function interactionRoutes(app: FastifyInstance, opts: Options) {
-  const { provider, config, db, cipher } = opts;
+  const { provider, config, db, cipher, mail } = opts;
   const publicOrigin = new URL(config.publicUrl).origin;
   const homeUrl = `${config.publicUrl}/`;
   const csp = idpPageCsp({ publicOrigin });
@@ -82,7 +86,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   };
 
   const renderSignIn = (reply: FastifyReply, uid: string, status: number, email?: string, errors?: FormErrors<"email" | "password">) =>
-    sendPage(reply, status, signInPage({ homeUrl, action: urls(uid).login, signUpUrl: config.signUp === "off" ? undefined : urls(uid).signUp, email, errors }));
+    sendPage(
+      reply,
+      status,
+      signInPage({
+        homeUrl,
+        action: urls(uid).login,
+        signUpUrl: config.signUp === "off" ? undefined : urls(uid).signUp,
+        // A reset link needs e-mail: none in production without SMTP_URL.
+        forgotPasswordUrl: mail.channel === "none" ? undefined : `${PASSWORD_PATH}/forgot`,
+        email,
+        errors,
+      }),
+    );
 
   // SIGN_UP=off: no account can be created here (docs/administration.md).
   const sendSignUpOff = (reply: FastifyReply) =>
@@ -128,9 +144,28 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   };
 
   /** Signed in: the provider resumes the authorization request (and issues the code). */
-  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[] = AMR_PASSWORD) => {
+  const completeLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[]) => {
     const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, amr } }, { mergeWithLastSubmission: false });
     return reply.header("Cache-Control", "no-store").redirect(returnTo, 303);
+  };
+
+  const verification = emailVerification({
+    db,
+    mail,
+    homeUrl,
+    publicUrl: config.publicUrl,
+    interactionPath: (uid) => urls(uid).page,
+    loadInteraction,
+    sendPage,
+    sendExpired,
+    completeLogin,
+  });
+
+  /** Every step passed; an invitation waiting for an unconfirmed address asks for it first (emailVerification.ts). */
+  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[] = AMR_PASSWORD) => {
+    const unconfirmed = await verification.needed(accountId);
+    if (unconfirmed) return verification.start(request, reply, unconfirmed, amr);
+    return completeLogin(request, reply, accountId, amr);
   };
 
   // Too many attempts, or a body we cannot read: answer with the page, not JSON.
@@ -140,6 +175,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     if (status === 429 && uid) {
       const message = "Too many attempts. Please wait a minute, then try again.";
       if (request.url.endsWith("/two-factor")) return renderTwoFactor(reply, uid, 429, { form: message });
+      if (/\/verify-email(\/|$)/.test(request.url)) return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message }));
       if (request.url.endsWith("/signup")) {
         return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
       }
@@ -254,6 +290,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       }
     },
   );
+
+  verification.routes(app);
 
   app.get("/:uid/signup", async (request: UidRequest, reply) => {
     const interaction = await loadInteraction(request, reply);
