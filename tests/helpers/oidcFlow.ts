@@ -195,7 +195,8 @@ export interface SignedIn {
   callback: URL;
 }
 
-async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<SignedIn> {
+/** From the last form's answer to the tokens: follows the provider to the callback and exchanges the code. */
+export async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<SignedIn> {
   const callback = await followToCallback(app, flow, afterForm);
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`no code in ${callback.href}`);
