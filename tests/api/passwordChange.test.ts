@@ -47,9 +47,10 @@ async function expectSessionEnded(app: FastifyInstance, session: SignedIn) {
 describeDb("password change and reset", () => {
   let t: TestApp;
   let smtp: TestSmtpServer;
+  const logs: string[] = [];
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await createTestApp({ SMTP_URL: smtp.url });
+    t = await createTestApp({ SMTP_URL: smtp.url }, { logs });
   });
   afterAll(async () => {
     await t?.close();
@@ -143,6 +144,11 @@ describeDb("password change and reset", () => {
     expect(done.body).toContain("Your password is changed");
     await expectSessionEnded(t.app, first);
     await expectSessionEnded(t.app, second);
+
+    // The token never reaches the log (query values are redacted), nor do the passwords.
+    const logged = logs.join("\n");
+    expect(logged).toContain("/oidc/password/reset?token=[Redacted]");
+    for (const secret of [token, NEW_PASSWORD, PASSWORD]) expect(logged).not.toContain(secret);
 
     // Once only.
     const replay = await post({ password: "another-fresh-password-5", confirmPassword: "another-fresh-password-5" });
