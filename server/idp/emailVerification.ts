@@ -177,6 +177,9 @@ export function emailVerification(deps: EmailVerificationDeps) {
           const s = await load(request, reply);
           if ("done" in s) return s.done;
           const sent = await sendCode(s.account, request.log);
+          // A reload of the page then says whether the latest code left.
+          s.interaction.result = { [EMAIL_STEP]: { ...s.step, sent } };
+          await s.interaction.persist();
           return render(
             reply,
             s.interaction.uid,
