@@ -5,8 +5,9 @@ import { interactionRoutes } from "./interactions.ts";
 import { loadCookieKeys, loadSigningKeys } from "./keys.ts";
 import { mountProvider } from "./mount.ts";
 import { secretCipherOf } from "../secrets/context.ts";
-import { createMailer } from "../mail/mailer.ts";
 import { burnPasswordCheck } from "./passwords.ts";
+import { createIdentityMail } from "./mail.ts";
+import { passwordResetRoutes } from "./passwordReset.ts";
 import { createProvider, INTERACTION_PATH } from "./provider.ts";
 
 const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
@@ -28,13 +29,20 @@ export async function registerIdentityProvider(app: FastifyInstance, ctx: AppCon
     );
   }
 
+  // Confirmation codes and reset links (mail.ts): SMTP, the development outbox, or nowhere.
+  const mail = createIdentityMail(config, app.log.child({ module: "idp-mail" }));
+  app.addHook("onClose", async () => mail.close());
+  if (mail.channel === "none") {
+    app.log.warn(
+      "SMTP_URL is not set: the identity provider cannot e-mail confirmation codes or password-reset links, so nobody can confirm an e-mail address (needed to accept an invitation) or reset a forgotten password. Set SMTP_URL (docs/configuration.md).",
+    );
+  }
+
   // Prepare the stand-in hash now, so even the first unknown email costs exactly one hash.
   burnPasswordCheck("").catch(() => {});
 
-  // Lockouts of the second step are mailed to the person (docs/security.md, "Attempts").
-  const mailer = createMailer(config.mail);
-  app.addHook("onClose", async () => mailer?.close());
-  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db, cipher, mailer });
+  await app.register(interactionRoutes, { prefix: INTERACTION_PATH, provider, config, db, cipher, mail });
+  await app.register(passwordResetRoutes, { config, db, mail, revocations: app.access.revocations });
   await mountProvider(app, { provider, publicUrl: config.publicUrl });
 
   // Expired sessions, codes and tokens are invisible already; this only keeps the table small.

@@ -9,7 +9,6 @@ import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm, Tw
 import { grantMissingConsent } from "./grants.ts";
 import { hasPendingInvitation } from "../modules/members/repository.ts";
 import { recordSignIn, recordSignInStep } from "../modules/audit/signIns.ts";
-import type { Mailer } from "../mail/mailer.ts";
 import { reportLockout } from "./lockouts.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
@@ -18,6 +17,9 @@ import { errorPage, signInPage, signUpPage, twoFactorPage, type FormErrors } fro
 import { enrolmentPage, recoveryCodesPage } from "./views/enrolment.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 import { checkCode, confirmEnrolment, enrolmentRequired, hasTwoFactor, MAX_FAILED_ATTEMPTS, pendingEnrolment, waitText } from "./twoFactor.ts";
+import { emailVerification } from "./emailVerification.ts";
+import type { IdentityMail } from "./mail.ts";
+import { PASSWORD_PATH } from "./passwordReset.ts";
 
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
@@ -43,8 +45,7 @@ interface Options {
   config: Config;
   db: Db;
   cipher: SecretCipher;
-  /** Undefined without SMTP_URL: a lockout is audited but not mailed. */
-  mailer?: Mailer;
+  mail: IdentityMail;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
@@ -56,7 +57,7 @@ type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
  * open redirect. Consent is never asked: Toolbox's web client is first-party.
  */
 export async function interactionRoutes(app: FastifyInstance, opts: Options) {
-  const { provider, config, db, cipher, mailer } = opts;
+  const { provider, config, db, cipher, mail } = opts;
   const publicOrigin = new URL(config.publicUrl).origin;
   const homeUrl = `${config.publicUrl}/`;
   const csp = idpPageCsp({ publicOrigin });
@@ -88,7 +89,19 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   };
 
   const renderSignIn = (reply: FastifyReply, uid: string, status: number, email?: string, errors?: FormErrors<"email" | "password">) =>
-    sendPage(reply, status, signInPage({ homeUrl, action: urls(uid).login, signUpUrl: config.signUp === "off" ? undefined : urls(uid).signUp, email, errors }));
+    sendPage(
+      reply,
+      status,
+      signInPage({
+        homeUrl,
+        action: urls(uid).login,
+        signUpUrl: config.signUp === "off" ? undefined : urls(uid).signUp,
+        // A reset link needs e-mail: none in production without SMTP_URL.
+        forgotPasswordUrl: mail.channel === "none" ? undefined : `${PASSWORD_PATH}/forgot`,
+        email,
+        errors,
+      }),
+    );
 
   // SIGN_UP=off: no account can be created here (docs/administration.md).
   const sendSignUpOff = (reply: FastifyReply) =>
@@ -158,9 +171,28 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
   };
 
   /** Signed in: the provider resumes the authorization request (and issues the code). */
-  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[] = AMR_PASSWORD) => {
+  const completeLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[]) => {
     const returnTo = await provider.interactionResult(request.raw, reply.raw, { login: { accountId, amr } }, { mergeWithLastSubmission: false });
     return reply.header("Cache-Control", "no-store").redirect(returnTo, 303);
+  };
+
+  const verification = emailVerification({
+    db,
+    mail,
+    homeUrl,
+    publicUrl: config.publicUrl,
+    interactionPath: (uid) => urls(uid).page,
+    loadInteraction,
+    sendPage,
+    sendExpired,
+    completeLogin,
+  });
+
+  /** Every step passed; an invitation waiting for an unconfirmed address asks for it first (emailVerification.ts). */
+  const finishLogin = async (request: UidRequest, reply: FastifyReply, accountId: string, amr: string[] = AMR_PASSWORD) => {
+    const unconfirmed = await verification.needed(accountId);
+    if (unconfirmed) return verification.start(request, reply, unconfirmed, amr);
+    return completeLogin(request, reply, accountId, amr);
   };
 
   // Too many attempts, or a body we cannot read: answer with the page, not JSON.
@@ -172,6 +204,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       if (request.url.endsWith("/two-factor")) return renderTwoFactor(reply, uid, 429, { form: message });
       if (request.url.endsWith("/two-factor/enrol"))
         return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message: "Please wait a minute, then go back and try again." }));
+      if (/\/verify-email(\/|$)/.test(request.url)) return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message }));
       if (request.url.endsWith("/signup")) {
         return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
       }
@@ -282,7 +315,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
           await recordSignInStep(db, request.log, { action: "session.secondFactorFailed", account, sourceIp, detail: { reason: result.reason } });
           if (result.reason === "locked" && result.started) {
             await reportLockout(
-              { db, mailer, log: request.log, publicUrl: config.publicUrl },
+              { db, mailer: mail.channel === "none" ? undefined : mail, log: request.log, publicUrl: config.publicUrl },
               { account, ...result.started, retryAfterSeconds: result.retryAfterSeconds, where: "signIn", sourceIp },
             );
           }
@@ -347,6 +380,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       return sendPage(reply, 200, recoveryCodesPage({ homeUrl, continueUrl, codes }));
     },
   );
+
+  verification.routes(app);
 
   app.get("/:uid/signup", async (request: UidRequest, reply) => {
     const interaction = await loadInteraction(request, reply);

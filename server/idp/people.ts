@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Account as ProviderAccount } from "oidc-provider";
 import type { Db } from "../db/client.ts";
+import type { DbOrTx } from "../modules/audit/record.ts";
 import { idpAccounts } from "../db/schema.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
 import { UUID_PATTERN as UUID } from "../../core/ids.ts";
@@ -10,6 +11,8 @@ export interface Account {
   id: string;
   email: string;
   name: string;
+  /** Whether the person proved they receive mail at `email` (docs/security.md "E-mail verification"). */
+  emailVerified: boolean;
   createdAt: Date;
 }
 
@@ -29,6 +32,7 @@ const publicColumns = {
   id: idpAccounts.id,
   email: idpAccounts.email,
   name: idpAccounts.name,
+  emailVerified: sql<boolean>`${idpAccounts.emailVerifiedAt} is not null`.mapWith(Boolean),
   createdAt: idpAccounts.createdAt,
 };
 
@@ -77,15 +81,46 @@ export async function verifyCredentials(db: Db, email: string, password: string)
 }
 
 /**
+ * The person proved they receive mail at `email` (a mailed code, or a reset link they followed).
+ * Counts only while the account still has that address. True when it was marked.
+ */
+export async function markEmailVerified(db: DbOrTx, accountId: string, email: string): Promise<boolean> {
+  const marked = await db
+    .update(idpAccounts)
+    .set({ emailVerifiedAt: sql`coalesce(${idpAccounts.emailVerifiedAt}, now())` })
+    .where(and(eq(idpAccounts.id, accountId), eq(sql`lower(${idpAccounts.email})`, normalizeEmail(email))))
+    .returning({ id: idpAccounts.id });
+  return marked.length > 0;
+}
+
+/** Replaces the password (the caller checked the rules and ended the person's sessions with it). */
+export async function setPassword(db: DbOrTx, accountId: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.update(idpAccounts).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(idpAccounts.id, accountId));
+}
+
+/** Does `password` match the account's? (An unknown account costs a hash too.) */
+export async function checkPassword(db: DbOrTx, accountId: string, password: string): Promise<boolean> {
+  const [row] = UUID.test(accountId)
+    ? await db.select({ passwordHash: idpAccounts.passwordHash }).from(idpAccounts).where(eq(idpAccounts.id, accountId)).limit(1)
+    : [];
+  if (!row) {
+    await burnPasswordCheck(password);
+    return false;
+  }
+  return verifyPassword(password, row.passwordHash);
+}
+
+/**
  * oidc-provider's `findAccount`: the person behind `sub`, read fresh each time so a renamed
  * person shows up in the next token. The provider filters the claims by the granted scopes.
- * `email_verified` is false: the embedded provider never sends mail, so it never verified one.
+ * `email_verified` is true only once the person confirmed the address (a mailed code or link).
  */
 export async function findAccount(db: Db, sub: string): Promise<ProviderAccount | undefined> {
   const account = await findAccountById(db, sub);
   if (!account) return undefined;
   return {
     accountId: account.id,
-    claims: async () => ({ sub: account.id, email: account.email, email_verified: false, name: account.name }),
+    claims: async () => ({ sub: account.id, email: account.email, email_verified: account.emailVerified, name: account.name }),
   };
 }

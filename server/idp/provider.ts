@@ -138,7 +138,8 @@ export function createProvider(opts: ProviderOptions): Provider {
         },
       },
     },
-    // The API mirrors the person from the access token alone, so it carries email and name; and
+    // The API mirrors the person from the access token alone, so it carries email (and whether it is
+    // verified: only a verified address may accept an invitation) and name; and
     // the grant it belongs to, so the API can refuse it once the grant is revoked (sign-out).
     // And how the person signed in (`amr`, RFC 8176: ["pwd"] or ["pwd","otp"]) and when (`auth_time`),
     // from the code or refresh token it is issued for, so the API can require two-factor and an
@@ -155,6 +156,8 @@ export function createProvider(opts: ProviderOptions): Provider {
       const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
       return {
         email: account.email,
+        // Read fresh at every issue (refreshes too): an address confirmed since sign-in counts from the next token.
+        email_verified: account.emailVerified,
         name: account.name,
         ...(grantId ? { [GRANT_ID_CLAIM]: grantId } : {}),
         ...(amr ? { [AMR_CLAIM]: amr } : {}),

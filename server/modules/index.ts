@@ -3,6 +3,7 @@ import { authGuard } from "../http/auth/guard.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { twoFactorRoutes } from "./twoFactor/routes.ts";
+import { passwordRoutes } from "./password/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
@@ -27,6 +28,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(healthRoutes);
   await api.register(profileRoutes);
   await api.register(twoFactorRoutes);
+  await api.register(passwordRoutes);
   await api.register(organizationRoutes);
   await api.register(tradePlatformRoutes);
   await api.register(memberRoutes);

@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
+import { UNVERIFIED_EMAIL_MESSAGE } from "../../server/modules/members/service.ts";
 
 /** A stand-in external provider (Keycloak, Auth0 …): a discovery document and a JWKS, nothing else. */
 async function fakeProvider(issuerPath: string) {
@@ -81,6 +82,49 @@ describeDb("external identity provider", () => {
         expect(res.statusCode).toBe(401);
         expect(res.headers["www-authenticate"]).toMatch(/^Bearer /);
       }
+    });
+
+    it("an invitation is accepted only with a token saying email_verified: true", async () => {
+      const aud = "https://api.toolbox.test";
+      const admin = newPerson("Xena External Admin");
+      const adminToken = await provider.sign({ sub: admin.sub, email: admin.email, email_verified: true, name: admin.name, iss: provider.issuer, aud });
+      const org = (await call(adminToken)).json().createdOrganizationId as string;
+      const invitee = newPerson("Ian Invitee");
+      const sent = await t.app.inject({
+        method: "POST",
+        url: "/api/members/invitations",
+        headers: apiHeaders(adminToken, org),
+        payload: { email: invitee.email, role: "viewer" },
+      });
+      expect(sent.statusCode).toBe(201);
+      const token = new URL(sent.json().link as string).hash.replace(/^#invitation=/, "");
+      const accept = async (claims: Record<string, unknown>) =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/invitations/accept",
+          headers: apiHeaders(await provider.sign({ sub: invitee.sub, email: invitee.email, name: invitee.name, iss: provider.issuer, aud, ...claims })),
+          payload: { token },
+        });
+      for (const claims of [{}, { email_verified: false }, { email_verified: "true" }]) {
+        const refused = await accept(claims);
+        expect(refused.statusCode, JSON.stringify(claims)).toBe(422);
+        expect(refused.json().message).toBe(UNVERIFIED_EMAIL_MESSAGE);
+      }
+      const accepted = await accept({ email_verified: true });
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json()).toMatchObject({ organizationId: org });
+    });
+
+    it("passwords are the provider's business: changing one here answers 409", async () => {
+      const token = await provider.sign({ sub: person.sub, email: person.email, iss: provider.issuer, aud: "https://api.toolbox.test" });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/profile/password",
+        headers: apiHeaders(token),
+        payload: { currentPassword: "whatever-it-is-1", newPassword: "something-new-and-long-2" },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toMatch(/identity provider you sign in with/);
     });
   });
 

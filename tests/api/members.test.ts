@@ -9,8 +9,10 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { auditEvents, invitations, memberClaims } from "../../server/db/schema.ts";
 import { describeDb } from "../helpers/db.ts";
-import { authorize, browse, pathOf, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";
-import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { decodeJwt } from "jose";
+import { authorize, browse, pathOf, signIn as signInThroughPages, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";
+import { confirmationCodeIn, invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { UNVERIFIED_EMAIL_MESSAGE } from "../../server/modules/members/service.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
 import { INVITATION_SEND_LIMIT } from "../../server/modules/members/routes.ts";
@@ -64,8 +66,36 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThan(7.01);
 
-    // Sign-up is invite-only here: the invited address may create an account.
-    const invitee = await signUpThroughPages(t.app, { name: "Vic Viewer", email, password: PASSWORD });
+    // Sign-up is invite-only here: the invited address may create an account. An invitation waits
+    // for it, so the provider asks to confirm the address with a mailed code; "Not now" goes on
+    // unconfirmed, and holding the link is then not enough to accept it.
+    const unconfirmed = await signUpThroughPages(t.app, { name: "Vic Viewer", email, password: PASSWORD }, { emailCode: async () => "skip" });
+    expect(decodeJwt(unconfirmed.access_token)).toMatchObject({ email, email_verified: false });
+    expect(decodeJwt(unconfirmed.id_token)).toMatchObject({ email, email_verified: false });
+    const refusedUnconfirmed = await t.app.inject({
+      method: "POST",
+      url: "/api/invitations/accept",
+      headers: apiHeaders(unconfirmed.access_token),
+      payload: { token: tokenOf(link) },
+    });
+    expect(refusedUnconfirmed.statusCode).toBe(422);
+    expect(refusedUnconfirmed.json().message).toBe(UNVERIFIED_EMAIL_MESSAGE);
+
+    // Signing in again asks for the code once more; the one from the e-mail confirms the address.
+    const sentBefore = smtp.received.length;
+    const invitee = await signInThroughPages(
+      t.app,
+      { email, password: PASSWORD },
+      {
+        emailCode: async () => {
+          await vi.waitFor(() => expect(smtp.received.slice(sentBefore).some((m) => JSON.stringify(m.to).includes(email))).toBe(true), { timeout: 10_000 });
+          const mail = smtp.received.slice(sentBefore).find((m) => JSON.stringify(m.to).includes(email))!;
+          expect(mail.subject).toMatch(/^\d{6} is your Toolbox confirmation code$/);
+          return confirmationCodeIn(mail.text);
+        },
+      },
+    );
+    expect(decodeJwt(invitee.access_token)).toMatchObject({ email, email_verified: true });
     const inviteeHeaders = apiHeaders(invitee.access_token);
     const preflight = await t.app.inject({ url: "/api/profile/preflight", headers: inviteeHeaders });
     expect(preflight.json()).toMatchObject({ organizationCount: 0 });
@@ -144,6 +174,35 @@ describeDb("members and invitations, e-mailed through SMTP", () => {
     const revoked = await t.app.inject({ method: "POST", url: "/api/invitations/accept", headers: invited, payload: { token: tokenOf(second) } });
     expect(revoked.statusCode).toBe(422);
     expect(revoked.json().message).toMatch(/^This invitation was withdrawn/);
+  });
+
+  it("only a token saying email_verified: true accepts, even for the invited address", async () => {
+    const email = `verified-${Date.now().toString(36)}@example.test`;
+    await call("POST", "/api/members/invitations", { email, role: "viewer" });
+    const link = invitationLinkIn((await smtp.next((m) => JSON.stringify(m.to).includes(email))).text);
+    const person = { sub: `user-verified-${Date.now()}`, email, name: "Vera" };
+    const accept = async (claims: Record<string, unknown>) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/invitations/accept",
+        headers: apiHeaders(await tokens.mint(person, { claims })),
+        payload: { token: tokenOf(link) },
+      });
+    // Not said, false, or not the boolean true (a string, a number): not verified.
+    for (const claims of [{}, { email_verified: false }, { email_verified: "true" }, { email_verified: 1 }]) {
+      const refused = await accept(claims);
+      expect(refused.statusCode, JSON.stringify(claims)).toBe(422);
+      expect(refused.json().message).toBe(UNVERIFIED_EMAIL_MESSAGE);
+    }
+    // An address only in preferred_username was never verified as an e-mail address.
+    const fromUsername = await accept({ email: undefined, preferred_username: email, email_verified: true });
+    expect(fromUsername.statusCode).toBe(422);
+    expect(fromUsername.json().message).toBe(UNVERIFIED_EMAIL_MESSAGE);
+    expect((await call("GET", "/api/members")).json()).not.toContainEqual(expect.objectContaining({ email }));
+
+    const accepted = await accept({ email_verified: true });
+    expect(accepted.statusCode).toBe(200);
+    expect((await call("GET", "/api/members")).json()).toContainEqual(expect.objectContaining({ email, role: "viewer" }));
   });
 
   it("an expired invitation is refused", async () => {

@@ -30,6 +30,7 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
   "POST /api/profile/two-factor/enrolment": "the caller's own two-factor sign-in",
   "POST /api/profile/two-factor/enrolment/confirm": "the caller's own two-factor sign-in",
   "DELETE /api/profile/two-factor": "the caller's own two-factor sign-in",
+  "POST /api/profile/password": "the caller's own password",
   "GET /api/organizations": "the organizations the caller belongs to",
   "HEAD /api/organizations": "the organizations the caller belongs to",
   "POST /api/organizations": "creates a new organization",

@@ -55,7 +55,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
   });
   afterAll(() => browser?.close());
 
-  it("the provider's sign-in page, a refused sign-in and the sign-up page", async () => {
+  it("the provider's sign-in page, a refused sign-in, the sign-up page and the password reset pages", async () => {
     const signedOut = await (await newContext(browser, { colorScheme: mode })).newPage();
     await signedOut.goto("/");
     await signedOut.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
@@ -69,6 +69,15 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     await signedOut.getByRole("link", { name: "Create an account" }).click();
     await signedOut.getByLabel("Confirm password").waitFor();
     expect(await seriousViolations(signedOut), "sign-up page").toEqual([]);
+
+    await signedOut.getByRole("link", { name: "Sign in", exact: true }).click();
+    await signedOut.getByRole("link", { name: "Forgot your password?" }).click();
+    await signedOut.getByRole("button", { name: "Send the link" }).waitFor();
+    expect(await seriousViolations(signedOut), "password reset page").toEqual([]);
+    await signedOut.getByLabel("Email").fill(`nobody.${Date.now()}@example.com`);
+    await signedOut.getByRole("button", { name: "Send the link" }).click();
+    await signedOut.getByRole("heading", { name: "Check your email" }).waitFor();
+    expect(await seriousViolations(signedOut), "reset link sent page").toEqual([]);
     await signedOut.context().close();
   });
 

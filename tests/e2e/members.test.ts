@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { confirmationCodeIn, invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
 
 const onProvider = (page: Page) => page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
@@ -42,7 +42,7 @@ describe("an administrator invites a colleague as Viewer", () => {
     await smtp?.close();
   });
 
-  it("e-mails the link; the colleague signs up, lands in the organization, reads /users and is refused a deposit", async () => {
+  it("e-mails the link; the colleague signs up, confirms the address with the e-mailed code, lands in the organization, reads /users and is refused a deposit", async () => {
     const email = `colleague.${Date.now()}@example.com`;
 
     // The administrator invites.
@@ -74,6 +74,11 @@ describe("an administrator invites a colleague as Viewer", () => {
     await colleague.getByLabel("Password", { exact: true }).fill("teal-harbour-violin-58");
     await colleague.getByLabel("Confirm password").fill("teal-harbour-violin-58");
     await colleague.getByRole("button", { name: "Create account" }).click();
+    // An invitation waits for this address: the provider asks to confirm it with the code it e-mails.
+    await colleague.getByRole("heading", { name: "Confirm your email address" }).waitFor({ timeout: 20_000 });
+    const codeMail = await smtp.next((m) => JSON.stringify(m.to).includes(email) && /confirmation code/.test(m.subject ?? ""));
+    await colleague.getByLabel("Confirmation code").fill(confirmationCodeIn(codeMail.text));
+    await colleague.getByRole("button", { name: "Confirm", exact: true }).click();
     await colleague.waitForURL(`${baseUrl()}/`, { timeout: 30_000 });
     await layoutShown(colleague);
     await expect.poll(() => colleague.getByRole("button", { name: /^Organization: Demo Brokerage/ }).isVisible(), { timeout: 15_000 }).toBe(true);

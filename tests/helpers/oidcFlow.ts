@@ -195,7 +195,8 @@ export interface SignedIn {
   callback: URL;
 }
 
-async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<SignedIn> {
+/** From the last form's answer to the tokens: follows the provider to the callback and exchanges the code. */
+export async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMyRequestResponse): Promise<SignedIn> {
   const callback = await followToCallback(app, flow, afterForm);
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`no code in ${callback.href}`);
@@ -205,18 +206,43 @@ async function completeFlow(app: FastifyInstance, flow: Flow, afterForm: LightMy
   return { tokens: token.json<TokenSet>(), flow, callback };
 }
 
+export interface EmailStepOptions {
+  /**
+   * When the provider asks the person to confirm their address (an invitation waits for it): the
+   * code they got by e-mail, or "skip" for "Not now". Without it, such a sign-in throws.
+   */
+  emailCode?: () => Promise<string>;
+}
+
+/** The provider sent the browser to the page that asks for the code mailed to the person. */
+export const asksForEmailCode = (response: LightMyRequestResponse) =>
+  response.statusCode === 303 && /\/verify-email$/.test(String(response.headers.location ?? ""));
+
+/** Passes the e-mail confirmation step if the provider asks for it; answers the response that follows. */
+async function passEmailStep(app: FastifyInstance, flow: Flow, posted: LightMyRequestResponse, opts: EmailStepOptions): Promise<LightMyRequestResponse> {
+  if (!asksForEmailCode(posted)) return posted;
+  if (!opts.emailCode) throw new Error("the provider asks to confirm the e-mail address (an invitation waits for it): pass emailCode");
+  const page = pathOf(String(posted.headers.location), flow.publicUrl);
+  const shown = await browse(app, flow.jar, "GET", page);
+  if (shown.statusCode !== 200) throw new Error(`the confirmation page answered ${shown.statusCode}`);
+  const code = await opts.emailCode();
+  const confirmed = code === "skip" ? await browse(app, flow.jar, "POST", `${page}/skip`) : await browse(app, flow.jar, "POST", page, { code });
+  if (confirmed.statusCode !== 303) throw new Error(`the confirmation code was refused (${confirmed.statusCode})`);
+  return confirmed;
+}
+
 /** Signs in through the real sign-in page; the tokens and the steps' details. */
-export async function signInFlow(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions = {}): Promise<SignedIn> {
+export async function signInFlow(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions & EmailStepOptions = {}): Promise<SignedIn> {
   const { flow, response } = await authorize(app, opts);
   const page = pathOf(String(response.headers.location), flow.publicUrl);
   await browse(app, flow.jar, "GET", page);
   const posted = await browse(app, flow.jar, "POST", `${page}/login`, { email: credentials.email, password: credentials.password });
   if (posted.statusCode !== 303) throw new Error(`sign-in answered ${posted.statusCode}`);
-  return completeFlow(app, flow, posted);
+  return completeFlow(app, flow, await passEmailStep(app, flow, posted, opts));
 }
 
 /** Signs in through the real sign-in page and returns the tokens of the Toolbox web client. */
-export async function signIn(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions = {}): Promise<TokenSet> {
+export async function signIn(app: FastifyInstance, credentials: Credentials, opts: AuthorizeOptions & EmailStepOptions = {}): Promise<TokenSet> {
   return (await signInFlow(app, credentials, opts)).tokens;
 }
 
@@ -236,7 +262,12 @@ export async function signOut(app: FastifyInstance, jar: CookieJar, idToken: str
 }
 
 /** Creates an account through the real sign-up page and returns its tokens. */
-export async function signUp(app: FastifyInstance, details: SignUpDetails, opts: AuthorizeOptions = {}): Promise<TokenSet> {
+export async function signUp(app: FastifyInstance, details: SignUpDetails, opts: AuthorizeOptions & EmailStepOptions = {}): Promise<TokenSet> {
+  return (await signUpFlow(app, details, opts)).tokens;
+}
+
+/** Creates an account through the real sign-up page; the tokens and the steps' details. */
+export async function signUpFlow(app: FastifyInstance, details: SignUpDetails, opts: AuthorizeOptions & EmailStepOptions = {}): Promise<SignedIn> {
   const { flow, response } = await authorize(app, opts);
   const page = pathOf(String(response.headers.location), flow.publicUrl);
   await browse(app, flow.jar, "GET", `${page}/signup`);
@@ -247,5 +278,16 @@ export async function signUp(app: FastifyInstance, details: SignUpDetails, opts:
     confirmPassword: details.confirmPassword ?? details.password,
   });
   if (posted.statusCode !== 303) throw new Error(`sign-up answered ${posted.statusCode}`);
-  return (await completeFlow(app, flow, posted)).tokens;
+  return completeFlow(app, flow, await passEmailStep(app, flow, posted, opts));
+}
+
+/** The code of the newest confirmation e-mail to `email` in the development outbox, read from its page as a developer would. */
+export async function codeFromDevOutbox(app: FastifyInstance, email: string): Promise<string> {
+  const page = await app.inject({ url: "/oidc/dev/outbox", headers: { accept: "text/html" } });
+  if (page.statusCode !== 200) throw new Error(`the development outbox answered ${page.statusCode}`);
+  // Newest first; each message is an <article> naming its recipient.
+  const message = page.body.split("<article").find((m) => m.includes(`To: ${email}`) && m.includes("confirmation code"));
+  const code = /<pre>[^<]*?\b(\d{6})\b/.exec(message ?? "")?.[1];
+  if (!code) throw new Error(`no confirmation code for ${email} in the development outbox`);
+  return code;
 }

@@ -58,3 +58,17 @@ export function invitationLinkIn(text: string | undefined): string {
   if (!link) throw new Error(`no invitation link in: ${text}`);
   return link;
 }
+
+/** The 6-digit code of a confirmation e-mail. */
+export function confirmationCodeIn(text: string | undefined): string {
+  const code = /^(\d{6})$/m.exec(text ?? "")?.[1];
+  if (!code) throw new Error(`no confirmation code in: ${text}`);
+  return code;
+}
+
+/** The password-reset link of a message's text. */
+export function resetLinkIn(text: string | undefined): string {
+  const link = /(https?:\/\/\S+\/oidc\/password\/reset\?token=[A-Za-z0-9_-]+)/.exec(text ?? "")?.[1];
+  if (!link) throw new Error(`no password-reset link in: ${text}`);
+  return link;
+}

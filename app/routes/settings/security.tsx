@@ -1,4 +1,5 @@
 import { ApiClientsSection } from "~/features/security/apiClients";
+import { PasswordSection } from "~/features/security/password";
 import { SecurityPolicySections } from "~/features/security/policy";
 import { TwoFactorSection } from "~/features/security/twoFactor";
 
@@ -8,6 +9,7 @@ export default function SecurityPage() {
   return (
     <div className="grid gap-8">
       <TwoFactorSection />
+      <PasswordSection />
       <SecurityPolicySections />
       <ApiClientsSection />
     </div>

@@ -12,9 +12,46 @@ export const idpAccounts = pgTable(
     email: text("email").notNull(),
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
+    /**
+     * When the person proved they receive mail at `email` (a code mailed at sign-up or sign-in, or
+     * a password-reset link they followed); null until then. Only a verified address may accept
+     * an invitation (docs/security.md "E-mail verification").
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    /** The last change or reset of the password (null: never changed since sign-up). */
+    passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("idp_accounts_email_idx").on(sql`lower(${t.email})`)],
+);
+
+/**
+ * Secrets mailed to a person of the embedded provider (server/idp/emailChallenges.ts): a code
+ * confirming their e-mail address, or a password-reset link. Only a hash is kept. A challenge
+ * counts only for the address it was sent to, once, before it expires and within its attempts;
+ * a newer one of the same purpose replaces it.
+ */
+export const idpEmailChallenges = pgTable(
+  "idp_email_challenges",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => idpAccounts.id, { onDelete: "cascade" }),
+    /** `emailVerification` (a 6-digit code) or `passwordReset` (a link's 256-bit token). */
+    purpose: text("purpose").notNull(),
+    /** The address it was sent to, lower case. */
+    email: text("email").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    /** Wrong codes typed against it; past the limit it is void. */
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("idp_email_challenges_account_idx").on(t.accountId, t.purpose), index("idp_email_challenges_secret_idx").on(t.secretHash)],
 );
 
 /**

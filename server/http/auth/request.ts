@@ -6,6 +6,11 @@ export interface Caller {
   /** `sub` of the token: the person's id at the identity provider, or an API client's id. */
   sub: string;
   email: string | null;
+  /**
+   * The token says the provider verified `email` (`email_verified: true`). Anything that grants
+   * access by e-mail address (accepting an invitation) needs it.
+   */
+  emailVerified: boolean;
   name: string | null;
   /**
    * How the person signed in, from the token's `amr` (RFC 8176), e.g. ["pwd"] or ["pwd","otp"];

@@ -80,14 +80,25 @@ function callerFrom(payload: JWTPayload): Caller {
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   const clientOrganization = str(payload[API_CLIENT_CLAIM]);
   if (clientOrganization)
-    return { sub: payload.sub as string, email: null, name: str(payload.name), amr: [], client: { organizationId: clientOrganization.toLowerCase() } };
+    return {
+      sub: payload.sub as string,
+      email: null,
+      emailVerified: false,
+      name: str(payload.name),
+      amr: [],
+      client: { organizationId: clientOrganization.toLowerCase() },
+    };
   const preferred = str(payload.preferred_username);
   const given = [str(payload.given_name), str(payload.family_name)].filter(Boolean).join(" ");
   const amr = payload[AMR_CLAIM];
   const authTime = typeof payload.auth_time === "number" && Number.isFinite(payload.auth_time) ? payload.auth_time : undefined;
+  const email = str(payload.email);
   return {
     sub: payload.sub as string,
-    email: str(payload.email) ?? (preferred?.includes("@") ? preferred : null),
+    email: email ?? (preferred?.includes("@") ? preferred : null),
+    // Only the boolean `true` of OpenID Connect Core's `email_verified`, and only for the `email`
+    // claim itself: a `preferred_username` that looks like an address was never verified as one.
+    emailVerified: email !== null && payload.email_verified === true,
     name: str(payload.name) ?? (given || null),
     // A single string is tolerated (some providers send one); anything else means "not said".
     amr: (Array.isArray(amr) ? amr : [amr]).filter((v): v is string => typeof v === "string" && v !== ""),

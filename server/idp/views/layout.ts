@@ -34,6 +34,10 @@ input[aria-invalid=true]{border-color:var(--danger)}
 background:var(--primary-strong);color:var(--on-primary);font:inherit;font-weight:600;cursor:pointer;text-decoration:none}
 .button:hover{background:var(--primary-hover)}
 .button:focus-visible{outline:none;box-shadow:0 0 0 3px var(--ring)}
+.button.secondary{background:transparent;color:var(--link);border:1px solid var(--border);margin-top:10px}
+.button.secondary:hover{background:var(--bg)}
+.notice{border:1px solid var(--border);border-radius:8px;padding:10px 12px;margin-bottom:16px;font-size:14px}
+pre{white-space:pre-wrap;word-break:break-word;font-size:13px;margin:8px 0 0}
 .alt{margin:20px 0 0;text-align:center;color:var(--muted);font-size:14px}
 a{color:var(--link);font-weight:600}
 a:focus-visible{outline:2px solid var(--primary);outline-offset:2px;border-radius:2px}

@@ -41,6 +41,8 @@ export interface SignInView {
   action: string;
   /** Absent when sign-up is off (SIGN_UP=off): no link to it. */
   signUpUrl?: string;
+  /** "Forgot your password?": absent when no e-mail can be sent (production without SMTP_URL). */
+  forgotPasswordUrl?: string;
   email?: string;
   errors?: FormErrors<"email" | "password">;
 }
@@ -56,6 +58,7 @@ ${field({ id: "email", label: "Email", type: "email", autocomplete: "username", 
 ${field({ id: "password", label: "Password", type: "password", autocomplete: "current-password", error: e.password, autofocus: focusPassword })}
 <button class="button" type="submit">Sign in</button>
 </form>
+${v.forgotPasswordUrl ? html`<p class="alt"><a href="${v.forgotPasswordUrl}">Forgot your password?</a></p>` : ""}
 ${v.signUpUrl ? html`<p class="alt">New to Toolbox? <a href="${v.signUpUrl}">Create an account</a></p>` : ""}`;
   return layout({ title: "Sign in", body, homeUrl: v.homeUrl });
 }

@@ -393,13 +393,19 @@ export async function revokeInvitation(deps: MembersDeps, actor: Actor, id: stri
   });
 }
 
+/** Why an invitation for a matching but unverified address is refused; what to do about it. */
+export const UNVERIFIED_EMAIL_MESSAGE =
+  "Your e-mail address is not confirmed yet, and only a confirmed address can accept an invitation. With a Toolbox account, sign out and sign in again: Toolbox e-mails you a code to confirm it. With your company's sign-in service, have the address verified there. Then open the invitation link again.";
+
 /**
  * The invitee, signed in, accepts: single use, before it expires, only by the person with the
- * invited e-mail address. They become a member with the role of the invitation.
+ * invited e-mail address, and only once that address is verified (the token's `email_verified`):
+ * holding the link is not enough, since anyone can sign up with any address. They become a
+ * member with the role of the invitation.
  */
 export async function acceptInvitation(
   deps: MembersDeps,
-  caller: { sub: string; email?: string | null; name?: string | null; ip: string | null },
+  caller: { sub: string; email?: string | null; emailVerified?: boolean; name?: string | null; ip: string | null },
   token: string,
 ): Promise<{ organizationId: string; organizationName: string }> {
   const user = await upsertUser(deps.db, caller);
@@ -418,6 +424,7 @@ export async function acceptInvitation(
     if (!user.email || user.email.trim().toLowerCase() !== row.email) {
       throw new RefusedError(`This invitation is for ${row.email}. Sign in with that e-mail address to accept it.`);
     }
+    if (caller.emailVerified !== true) throw new RefusedError(UNVERIFIED_EMAIL_MESSAGE);
     const [already] = await tx
       .select({ sub: memberships.userSub })
       .from(memberships)

@@ -5,7 +5,7 @@ import { VerifiedTokenCache } from "../../../server/http/auth/tokenCache.ts";
 afterEach(() => vi.useRealTimers());
 
 describe("the verified-token cache", () => {
-  const verified = (exp: number) => ({ caller: { sub: "s", email: null, name: null, amr: [] }, exp });
+  const verified = (exp: number) => ({ caller: { sub: "s", email: null, emailVerified: false, name: null, amr: [] }, exp });
 
   it("forgets a token once it is past exp plus the tolerance", () => {
     vi.useFakeTimers({ now: 1_000_000_000_000 });

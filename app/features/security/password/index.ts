@@ -1,0 +1,1 @@
+export { PasswordSection } from "./PasswordSection";
