@@ -99,6 +99,7 @@ export const BlotterSidePanel = memo(function BlotterSidePanel(
                 ? "Reading conversion rates…"
                 : "In lots: no conversion rates (no blotter platform connected)."
               : `Notional in ${currency}, converted with the servers' own quotes.`}
+            {rows ? " Net traded volume of the deals loaded so far, not of the whole range." : ""}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-3">
