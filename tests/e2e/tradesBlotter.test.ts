@@ -275,7 +275,7 @@ describe("the Trades Blotter as a dealer uses it", () => {
       const text = await panel.getByTestId("blotter-totals").locator("dt", { hasText: label }).locator("xpath=following-sibling::dd[1]").textContent();
       return text!.replace(/,/g, "");
     };
-    expect(Number(await drawn("Deals (buy and sell)"))).toBe(trades.length);
+    expect(Number(await drawn("Trade deals"))).toBe(trades.length);
     expect(cents(await drawn("Profit"))).toBe(trades.reduce((sum, cells) => sum + cents(cells[profitAt]!), 0));
   });
 });

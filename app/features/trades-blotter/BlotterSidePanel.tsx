@@ -72,8 +72,9 @@ export const BlotterSidePanel = memo(function BlotterSidePanel(
         </CardHeader>
         <CardContent className="grid gap-3">
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm" data-testid="blotter-totals">
-            <Figure label="Deals (buy and sell)" value={totals.deals.toLocaleString("en")} />
-            <Figure label="Open positions" value={totals.openPositions.toLocaleString("en")} />
+            <Figure label="Trade deals" value={totals.deals.toLocaleString("en")} />
+            {/* Historical mode lists deals only: no open positions to count. */}
+            {rows ? null : <Figure label="Open positions" value={totals.openPositions.toLocaleString("en")} />}
             <Figure label="Volume (lots)" value={formatLots(totals.volume)} />
             <Figure label="Profit" value={money(totals.profit)} />
             <Figure label="Commission" value={money(totals.commission)} />
