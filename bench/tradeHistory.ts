@@ -125,6 +125,25 @@ export async function tradeHistoryBench({ adminUrl, deals = 1_000_000, requests 
     line(
       `deals.csv, org-wide, last 7 days: ${lines.toLocaleString("en-US")} rows in ${(csvMs / 1000).toFixed(2)} s (${Math.round(lines / (csvMs / 1000)).toLocaleString("en-US")} rows/s)`,
     );
+    // The range's totals (GET /api/tradesBlotter/deals/totals): their own request beside the first
+    // page, one pass over every matching deal; fewer requests, an org-wide range reads them all.
+    const totalsQueries: [string, () => string][] = [
+      ["totals by login, 90 days", () => `login=${randomLogin()}&from=${iso(now - 91 * DAY)}&to=${iso(now + 1000)}`],
+      ["totals org-wide, last 7 days", () => `from=${iso(now - 7 * DAY)}&to=${iso(now + 1000)}`],
+      ["totals org-wide, last 30 days", () => `from=${iso(now - 30 * DAY)}&to=${iso(now + 1000)}`],
+      ["totals org-wide, 90 days (every deal)", () => `from=${iso(now - 91 * DAY)}&to=${iso(now + 1000)}`],
+    ];
+    for (const [name, query] of totalsQueries) {
+      const times: number[] = [];
+      for (let i = 0; i < 22; i++) {
+        const t0 = performance.now();
+        const res = await app.inject({ url: `/api/tradesBlotter/deals/totals?${query()}`, headers });
+        if (res.statusCode !== 200) throw new Error(`${name} answered ${res.statusCode}: ${res.body}`);
+        if (i >= 2) times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      line(`${name}: p50 ${percentile(times, 50).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (20 requests)`);
+    }
   } finally {
     await app.close();
     await database.drop();

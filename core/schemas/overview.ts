@@ -25,6 +25,8 @@ export const OverviewPlatformSchema = z.object({
   /** Balance deals today: the positive ones (deposits) and the negative ones, as a positive amount (withdrawals). */
   depositsToday: MoneySchema.nullable(),
   withdrawalsToday: MoneySchema.nullable(),
+  /** Credit deals today, signed: credit given less credit taken back. Like deposits, never in the P/L. */
+  creditToday: MoneySchema.nullable(),
 });
 export type OverviewPlatform = z.infer<typeof OverviewPlatformSchema>;
 

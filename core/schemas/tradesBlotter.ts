@@ -100,6 +100,52 @@ export type BlotterDealPage = z.infer<typeof BlotterDealPageSchema>;
 export const BlotterPositionPageSchema = pageShape(BlotterPositionSchema);
 export type BlotterPositionPage = z.infer<typeof BlotterPositionPageSchema>;
 
+/**
+ * GET /api/tradesBlotter/deals/totals: the figures of every deal matching the filters over the whole
+ * range, summed in the database (docs/trades-blotter.md#totals). Trading and money movements apart:
+ * profit, commission, swap, volume and `deals` are of buy and sell deals only; balance deals are
+ * deposits (positive) and withdrawals (negative, given as a positive amount), credit deals the net
+ * credit. Money in the deals' own account currencies, summed as they are (as the platforms' reports do).
+ */
+export const BlotterDealTotalsSchema = z.object({
+  /** Buy and sell deals. */
+  deals: z.number().int(),
+  /** Balance and credit deals. */
+  movements: z.number().int(),
+  volume: lots,
+  profit: money,
+  commission: money,
+  swap: money,
+  deposits: money,
+  withdrawals: money,
+  credit: money,
+});
+export type BlotterDealTotals = z.infer<typeof BlotterDealTotalsSchema>;
+
+/**
+ * GET /api/tradesBlotter/exposure-rates: what the blotter needs to state net exposure in one
+ * currency, the organization's (docs/trades-blotter.md#net-exposure): per symbol of each connected
+ * blotter platform, its contract size, the currency its price is quoted in, and the rate from that
+ * currency to the organization's, from the platform's own quotes (mid); null when the platform
+ * quotes no pair to convert with.
+ */
+export const ExposureRatesSchema = z.object({
+  currency: z.string(),
+  asOf: utc,
+  symbols: z.array(
+    z.object({
+      platformId: z.guid(),
+      symbol: z.string(),
+      contractSize: z.number(),
+      quoteCurrency: z.string(),
+      rate: z.number().nullable(),
+    }),
+  ),
+  /** Blotter platforms not connected now: their symbols are not listed. */
+  unavailable: z.array(z.guid()),
+});
+export type ExposureRates = z.infer<typeof ExposureRatesSchema>;
+
 // ——— Queries ———
 
 const LOTS_PATTERN = /^\d{1,9}(\.\d{1,4})?$/;

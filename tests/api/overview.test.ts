@@ -105,6 +105,8 @@ describeDb("the overview's figures", () => {
       for (const [type, amount] of [
         ["deposit", "250.00"],
         ["withdrawal", "40.50"],
+        ["creditIn", "75.25"],
+        ["creditOut", "20.00"],
       ] as const) {
         const res = await t.app.inject({
           method: "POST",
@@ -120,7 +122,13 @@ describeDb("the overview's figures", () => {
     await waitFor(
       async () => {
         const deals = await allDeals(dayStart, new Date(Date.now() + HOUR).toISOString());
-        return platforms.every((p) => deals.filter((d) => d.platformId === p && d.action === "balance").length >= 2) && deals.length >= 10;
+        return (
+          platforms.every(
+            (p) =>
+              deals.filter((d) => d.platformId === p && d.action === "balance").length >= 2 &&
+              deals.filter((d) => d.platformId === p && d.action === "credit").length >= 2,
+          ) && deals.length >= 10
+        );
       },
       "the deals in the store",
       20_000,
@@ -155,6 +163,7 @@ describeDb("the overview's figures", () => {
       const today = deals.filter((d) => d.platformId === platformId && d.time >= dayStart);
       const trades = today.filter(isTrade);
       const balances = today.filter((d) => d.action === "balance");
+      const credits = today.filter((d) => d.action === "credit");
       expect(figures).toMatchObject({ state: "connected", tradeHistory: true, accounts, openPositions: positions });
       expect(accounts).toBe(8);
       expect(positions).toBeGreaterThan(0);
@@ -164,6 +173,9 @@ describeDb("the overview's figures", () => {
       expect(cents(figures.withdrawalsToday)).toBe(-balances.filter((d) => cents(d.profit) < 0).reduce((s, d) => s + cents(d.profit), 0));
       expect(cents(figures.depositsToday)).toBeGreaterThanOrEqual(25_000);
       expect(cents(figures.withdrawalsToday)).toBeGreaterThanOrEqual(4_050);
+      // Credit is a money movement of its own: never in the P/L, nor in deposits or withdrawals.
+      expect(credits.length).toBeGreaterThanOrEqual(2);
+      expect(cents(figures.creditToday)).toBe(credits.reduce((s, d) => s + cents(d.profit), 0));
 
       // The series: each bucket is the sum of its deals.
       for (const [points, size, since] of [

@@ -6,7 +6,15 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BlotterDeal, BlotterDealPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import type {
+  BlotterDeal,
+  BlotterDealPage,
+  BlotterDealTotals,
+  BlotterPositionPage,
+  ExposureRates,
+  TradeHistorySync,
+} from "../../core/schemas/tradesBlotter.ts";
+import { moneyFromDecimal, moneyToDecimal } from "../../core/trading/money.ts";
 import { lotsToVolume, type Deal, type TradeEvent } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
 import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
@@ -355,6 +363,133 @@ describeDb("trade history store and blotter API", () => {
       }
       const positions = await get(`/api/tradesBlotter/positions?cursor=garbage`);
       expect(positions.statusCode).toBe(400);
+    });
+
+    it("totals cover every matching deal of the range, trading apart from deposits, withdrawals and credit", async () => {
+      await backfilled(platformA);
+      // One account's money movements, as the issue's login 10007: a 250,000 deposit, a 150,000
+      // withdrawal, credit given and part taken back; then a trade.
+      const login = await tradingLogin();
+      for (const [type, amount] of [
+        ["deposit", 25_000_000],
+        ["withdrawal", 15_000_000],
+        ["creditIn", 500_000],
+        ["creditOut", 200_000],
+      ] as const) {
+        const events = await eventsOf(
+          connectorA,
+          () => connectorA.balanceOperation({ operationId: crypto.randomUUID(), login, type, amount, comment: `totals ${type}` }),
+          "dealAdded",
+        );
+        await publish(platformA, orgA, events);
+      }
+      const traded = await eventsOf(
+        connectorA,
+        () => connectorA.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", side: "buy", volume: lotsToVolume(0.1) }),
+        "dealAdded",
+      );
+      await publish(platformA, orgA, traded);
+
+      /** The totals expected from raw deals, summed here in integer minor units (not by the code under test). */
+      const expectedOf = (deals: BlotterDeal[]): BlotterDealTotals => {
+        const sum = (list: BlotterDeal[], f: (d: BlotterDeal) => string) => list.reduce((a, d) => a + moneyFromDecimal(f(d)), 0);
+        const trades = deals.filter((d) => d.action === "buy" || d.action === "sell");
+        const balance = deals.filter((d) => d.action === "balance");
+        const volume = trades.reduce((a, d) => a + lotsToVolume(Number(d.volume)), 0);
+        return {
+          deals: trades.length,
+          movements: deals.length - trades.length,
+          volume: String(volume / 10_000),
+          profit: moneyToDecimal(sum(trades, (d) => d.profit)),
+          commission: moneyToDecimal(sum(trades, (d) => d.commission)),
+          swap: moneyToDecimal(sum(trades, (d) => d.swap)),
+          deposits: moneyToDecimal(
+            sum(
+              balance.filter((d) => moneyFromDecimal(d.profit) > 0),
+              (d) => d.profit,
+            ),
+          ),
+          withdrawals: moneyToDecimal(
+            -sum(
+              balance.filter((d) => moneyFromDecimal(d.profit) < 0),
+              (d) => d.profit,
+            ),
+          ),
+          credit: moneyToDecimal(
+            sum(
+              deals.filter((d) => d.action === "credit"),
+              (d) => d.profit,
+            ),
+          ),
+        };
+      };
+      const totalsOf = async (query: string) => {
+        const res = await get(`/api/tradesBlotter/deals/totals?${query}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<BlotterDealTotals>();
+      };
+
+      const mine = await allPages(`${range()}&login=${login}`, 1000);
+      const expected = expectedOf(mine);
+      expect(expected).toMatchObject({ deposits: expect.not.stringMatching(/^0\.00$/), withdrawals: expect.not.stringMatching(/^0\.00$/) });
+      const got = await totalsOf(`${range()}&login=${login}`);
+      expect(got).toEqual(expected);
+      // The deposit and withdrawal are in neither the profit nor the deal count.
+      expect(moneyFromDecimal(got.deposits)).toBeGreaterThanOrEqual(25_000_000);
+      expect(moneyFromDecimal(got.withdrawals)).toBeGreaterThanOrEqual(15_000_000);
+
+      // The whole range, more rows than one page: the totals are all the rows', not the page's.
+      const all = await allPages(range(), 1000);
+      const page = (await get(`/api/tradesBlotter/deals?${range()}&limit=5`)).json<BlotterDealPage>();
+      expect(all.length).toBeGreaterThan(page.items.length);
+      expect(await totalsOf(range())).toEqual(expectedOf(all));
+      // The same filters as the pages.
+      const eur = await allPages(`${range()}&symbolMask=EUR*&side=buy`, 1000);
+      expect(await totalsOf(`${range()}&symbolMask=EUR*&side=buy`)).toEqual(expectedOf(eur));
+      // Another organization's deals never count.
+      const res = await get(`/api/tradesBlotter/deals/totals?${range()}&platformIds=${platformB}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<BlotterDealTotals>()).toMatchObject({ deals: 0, movements: 0, profit: "0.00" });
+      const bad = await get(`/api/tradesBlotter/deals/totals?from=2025-01-01T00:00:00Z&to=2024-01-01T00:00:00Z`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<{ message: string }>().message).toContain("from must be before to");
+    });
+
+    it("exposure rates convert each symbol's quote currency to the organization's with the platform's own quotes", async () => {
+      const midOf = async (symbol: string) => {
+        const [q] = await connectorA.getQuotes([symbol]);
+        return (q!.bid + q!.ask) / 2;
+      };
+      const ratesOf = async () => {
+        const res = await get("/api/tradesBlotter/exposure-rates");
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<ExposureRates>();
+      };
+      const close = (got: number | null | undefined, expected: number) => expect(Math.abs(got! / expected - 1)).toBeLessThan(0.01);
+      const rates = await ratesOf();
+      expect(rates.currency).toBe("USD");
+      // Only the blotter's platforms of this organization.
+      expect(new Set(rates.symbols.map((s) => s.platformId))).toEqual(new Set([platformA]));
+      const of = (r: ExposureRates, symbol: string) => r.symbols.find((s) => s.symbol === symbol)!;
+      expect(of(rates, "USDJPY")).toMatchObject({ quoteCurrency: "JPY", contractSize: 100_000 });
+      close(of(rates, "USDJPY").rate, 1 / (await midOf("USDJPY")));
+      expect(of(rates, "EURUSD").rate).toBe(1);
+      // The issue's short: USDJPY -9.69 lots at its price is about -969,000 USD, not "-141M".
+      const notionalJpy = -9.69 * 100_000 * (await midOf("USDJPY"));
+      close(notionalJpy * of(rates, "USDJPY").rate!, -969_000);
+
+      // In another currency: EUR, through EURUSD for USD-quoted symbols.
+      await t.ctx.database.db.execute(sql`update organizations set currency = 'EUR' where id = ${orgA}::uuid`);
+      try {
+        const eur = await ratesOf();
+        expect(eur.currency).toBe("EUR");
+        close(of(eur, "XAUUSD").rate, 1 / (await midOf("EURUSD")));
+        expect(of(eur, "EURUSD").quoteCurrency).toBe("USD");
+      } finally {
+        await t.ctx.database.db.execute(sql`update organizations set currency = 'USD' where id = ${orgA}::uuid`);
+      }
+      const viewerRes = await get("/api/tradesBlotter/exposure-rates", viewer);
+      expect(viewerRes.statusCode).toBe(403);
     });
 
     it("the CSV holds exactly the rows of the JSON pages, with a count header, streamed", async () => {

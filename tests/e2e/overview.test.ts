@@ -97,7 +97,8 @@ describe("the overview as a dealer reads it", () => {
               figure(d["Volume today (lots)"]!) === Number(p.volumeToday) &&
               figure(d["P/L today"]!) === Number(p.profitToday) &&
               figure(d["Deposits today"]!) === Number(p.depositsToday) &&
-              figure(d["Withdrawals today"]!) === Number(p.withdrawalsToday)
+              figure(d["Withdrawals today"]!) === Number(p.withdrawalsToday) &&
+              figure(d["Credit today (net)"]!) === Number(p.creditToday)
             );
           });
         },

@@ -180,6 +180,11 @@ describe("the Trades Blotter as a dealer uses it", () => {
     const exposure = page.getByRole("complementary", { name: "Totals and exposure" });
     const symbol = (await exposure.getByRole("rowheader").first().textContent())!.trim();
     expect(symbol).toMatch(/^[A-Z0-9.]+$/);
+    // Notional in one currency, said; every bar drawn, shorts included (width, not only a value).
+    await expect.poll(() => exposure.getByTestId("exposure-currency").textContent(), { timeout: 30_000 }).toMatch(/^Notional in USD/);
+    const bars = exposure.getByTestId("bar");
+    await expect.poll(() => bars.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    for (const bar of await bars.all()) expect((await bar.boundingBox())!.width).toBeGreaterThan(0);
 
     await page.getByLabel("Symbol mask").fill(symbol);
     await page.waitForURL((u) => u.searchParams.get("symbol") === symbol, { timeout: 10_000 });
@@ -255,5 +260,22 @@ describe("the Trades Blotter as a dealer uses it", () => {
       lines.map((cells) => cells[utcAt]!),
     );
     expect(new Set(days)).toEqual(new Set([yesterday]));
+
+    // The totals are the whole range's (every line of the CSV), not the rows loaded: computed here
+    // from the CSV's raw lines, in cents.
+    const panel = page.getByRole("complementary", { name: "Totals and exposure" });
+    await expect
+      .poll(() => panel.getByTestId("totals-scope").textContent(), { timeout: 30_000 })
+      .toBe("Every matching deal of the chosen days, summed on the server.");
+    const sideAt = header.indexOf("Side");
+    const profitAt = header.indexOf("Profit");
+    const trades = lines.filter((cells) => cells[sideAt] === "buy" || cells[sideAt] === "sell");
+    const cents = (v: string) => Math.round(Number(v) * 100);
+    const drawn = async (label: string) => {
+      const text = await panel.getByTestId("blotter-totals").locator("dt", { hasText: label }).locator("xpath=following-sibling::dd[1]").textContent();
+      return text!.replace(/,/g, "");
+    };
+    expect(Number(await drawn("Trade deals"))).toBe(trades.length);
+    expect(cents(await drawn("Profit"))).toBe(trades.reduce((sum, cells) => sum + cents(cells[profitAt]!), 0));
   });
 });

@@ -129,13 +129,23 @@ describe("totals and exposure", () => {
       row("p4", { kind: "position", state: "closed", side: "buy", volume: 90_000 }),
       row("d1", { commission: -700 }),
     ];
-    expect(totalsOf(rows)).toEqual({ deals: 1, openPositions: 3, volume: 45_000, profit: 800, commission: -700, swap: 0 });
+    expect(totalsOf(rows)).toEqual({
+      deals: 1,
+      openPositions: 3,
+      volume: 45_000,
+      profit: 800,
+      commission: -700,
+      swap: 0,
+      deposits: 0,
+      withdrawals: 0,
+      credit: 0,
+    });
     expect(exposureOf(rows)).toEqual([
-      { symbol: "XAUUSD", netLots: -1, notional: -200_000 },
-      { symbol: "EURUSD", netLots: 1.5, notional: expect.closeTo(165_000, 6) },
+      { symbol: "XAUUSD", netLots: -1, notional: -200_000, lotPrice: -2000 },
+      { symbol: "EURUSD", netLots: 1.5, notional: expect.closeTo(165_000, 6), lotPrice: expect.closeTo(1.65, 9) },
     ]);
     expect(exposureOf([row("d1"), row("d2", { side: "sell", volume: 2_500 }), row("d3", { side: "balance", symbol: null })])).toEqual([
-      { symbol: "EURUSD", netLots: 0.75, notional: expect.closeTo(82_500, 6) },
+      { symbol: "EURUSD", netLots: 0.75, notional: expect.closeTo(82_500, 6), lotPrice: expect.closeTo(0.825, 9) },
     ]);
   });
 });

@@ -110,3 +110,74 @@ describe("side panel figures kept incrementally", () => {
     );
   });
 });
+
+describe("totals keep money movements apart from trading", () => {
+  const base = (key: string, over: Partial<BlotterRow>): BlotterRow => ({
+    key,
+    kind: "deal",
+    platformId: "p1",
+    login: "10007",
+    group: "real",
+    time: 1,
+    ticket: key,
+    position: null,
+    symbol: null,
+    side: "balance",
+    entry: null,
+    volume: 0,
+    price: 0,
+    sl: null,
+    tp: null,
+    profit: 0,
+    commission: 0,
+    swap: 0,
+    reason: "dealer",
+    comment: "",
+    state: null,
+    contractSize: null,
+    ...over,
+  });
+  // Login 10007: a 250,000 deposit, a 150,000 withdrawal, credit given and part taken back, and one
+  // round trip in EURUSD closing 0.52 up.
+  const rows = [
+    base("d:1", { profit: 25_000_000 }),
+    base("d:2", { profit: -15_000_000 }),
+    base("d:3", { side: "credit", profit: 500_000 }),
+    base("d:4", { side: "credit", profit: -200_000 }),
+    base("d:5", { side: "buy", entry: "in", symbol: "EURUSD", volume: 10_000, price: 1.1, commission: -350 }),
+    base("d:6", { side: "sell", entry: "out", symbol: "EURUSD", volume: 10_000, price: 1.10052, profit: 52, swap: -10 }),
+  ];
+
+  it("profit, commission, swap and the deal count are the trades'; deposits, withdrawals and credit their own", () => {
+    // Expected from the rows, by their side, not by the code under test.
+    const trades = rows.filter((r) => r.side === "buy" || r.side === "sell");
+    const sum = (list: BlotterRow[], f: (r: BlotterRow) => number) => list.reduce((a, r) => a + f(r), 0);
+    const expected = {
+      deals: trades.length,
+      openPositions: 0,
+      volume: sum(trades, (r) => r.volume),
+      profit: sum(trades, (r) => r.profit),
+      commission: sum(trades, (r) => r.commission),
+      swap: sum(trades, (r) => r.swap),
+      deposits: sum(
+        rows.filter((r) => r.side === "balance" && r.profit > 0),
+        (r) => r.profit,
+      ),
+      withdrawals: -sum(
+        rows.filter((r) => r.side === "balance" && r.profit < 0),
+        (r) => r.profit,
+      ),
+      credit: sum(
+        rows.filter((r) => r.side === "credit"),
+        (r) => r.profit,
+      ),
+    };
+    expect(expected).toMatchObject({ deals: 2, profit: 52, deposits: 25_000_000, withdrawals: 15_000_000, credit: 300_000 });
+    expect(totalsOf(rows)).toEqual(expected);
+    const acc = createTotalsAccumulator();
+    rows.forEach((r) => acc.add(r));
+    expect(acc.figures().totals).toEqual(expected);
+    acc.remove(rows[1]!);
+    expect(acc.figures().totals).toEqual({ ...expected, withdrawals: 0 });
+  });
+});

@@ -33,6 +33,7 @@ export function platformFigures(f: OverviewPlatform): { label: string; value: st
     { label: "P/L today", value: formatMoney(f.profitToday), signed: true },
     { label: "Deposits today", value: formatMoney(f.depositsToday) },
     { label: "Withdrawals today", value: formatMoney(f.withdrawalsToday) },
+    { label: "Credit today (net)", value: formatMoney(f.creditToday) },
   ];
 }
 
@@ -86,7 +87,7 @@ export function PlatformCard({ platform, figures }: { platform: TradePlatform; f
             </dl>
             {figures.tradeHistory ? null : (
               <p className="mt-3 text-xs text-muted">
-                Positions, volume, P/L, deposits and withdrawals need the trade history.{" "}
+                Positions, volume, P/L, deposits, withdrawals and credit need the trade history.{" "}
                 <Link to="/tradePlatforms/AssignApplicationModal?app=tradesBlotter" className={cn("font-medium text-primary hover:underline", focusRing)}>
                   Assign the Trades Blotter to record volume and P/L
                 </Link>

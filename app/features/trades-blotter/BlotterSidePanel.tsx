@@ -1,66 +1,120 @@
-import { memo, useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { memo, useMemo, type ReactNode } from "react";
 import type { BlotterRow } from "@core/schemas/blotterLive";
+import type { ExposureRates } from "@core/schemas/tradesBlotter";
 import { formatLots } from "@core/trading/volume";
-import { BarChart } from "~/ui/charts/BarChart";
-import { Card, CardContent, CardHeader, CardTitle } from "~/ui/Card";
+import { api } from "~/api";
+import { useCurrentOrganizationId } from "~/profile";
+import { HorizontalBarChart } from "~/ui/charts/HorizontalBarChart";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
 import { formatMoney } from "~/ui/grid";
-import { exposureOf, totalsOf, type BlotterFigures } from "./blotterTotals";
+import { exposureOf, totalsOf, type BlotterFigures, type BlotterTotals } from "./blotterTotals";
+import { convertExposure } from "./exposureCurrency";
 
 const CHART_SYMBOLS = 8;
-const formatNetLots = (v: number) => String(Number(v.toFixed(2)));
+/** Conversion rates move slowly next to positions: read again each minute. */
+const RATES_EVERY_MS = 60_000;
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+const formatNetLots = (v: number) => String(Number(v.toFixed(2)));
+
+/** What the totals cover, said above them: a dealer must never take the rows loaded for the whole range. */
+export type TotalsScope = "live" | "range" | "pending" | "loaded";
+const SCOPE_TEXT: Record<TotalsScope, string> = {
+  live: "The rows in view, as they stream.",
+  range: "Every matching deal of the chosen days, summed on the server.",
+  pending: "Summing every matching deal of the chosen days…",
+  loaded: "Only the rows loaded so far: the range's totals could not be read.",
+};
 
 /**
- * Totals of the rows in view, and net exposure per symbol (lots, notional) with a chart of the
- * largest: computed here from `rows` (historical mode), or given as `figures` (streaming mode,
- * where the stream's worker keeps them incrementally).
+ * Totals of the rows in view, and net exposure per symbol in the organization's currency with a
+ * chart of the largest: computed here from `rows` (historical mode), or given as `figures`
+ * (streaming mode, where the stream's worker keeps them incrementally). `totals`, when given,
+ * replaces the totals of the rows (historical mode: the whole range's, from the server).
  */
 export const BlotterSidePanel = memo(function BlotterSidePanel(
-  props: { rows: readonly BlotterRow[]; partial?: boolean } | { figures: BlotterFigures; partial?: undefined },
+  props: ({ rows: readonly BlotterRow[] } | { figures: BlotterFigures }) & { scope: TotalsScope; totals?: BlotterTotals | null },
 ) {
-  const { partial = false } = props;
+  const { scope } = props;
   const rows = "rows" in props ? props.rows : null;
   const given = "figures" in props ? props.figures : null;
-  const totals = useMemo(() => given?.totals ?? totalsOf(rows ?? []), [given, rows]);
+  const organizationId = useCurrentOrganizationId();
+  const rates = useQuery({
+    queryKey: ["tradesBlotter", organizationId, "exposureRates"],
+    queryFn: ({ signal }) => api.get<ExposureRates>("/api/tradesBlotter/exposure-rates", { signal }),
+    refetchInterval: RATES_EVERY_MS,
+  });
+  const ownTotals = useMemo(() => given?.totals ?? totalsOf(rows ?? []), [given, rows]);
+  const totals = props.totals ?? ownTotals;
   const exposure = useMemo(() => given?.exposure ?? exposureOf(rows ?? []), [given, rows]);
+  const converted = useMemo(() => convertExposure(exposure, rates.data), [exposure, rates.data]);
+  const currency = rates.data?.currency ?? null;
   const chart = useMemo(
     () =>
-      exposure.slice(0, CHART_SYMBOLS).map((e) => ({ label: e.symbol, value: e.netLots, tone: e.netLots >= 0 ? ("primary" as const) : ("danger" as const) })),
-    [exposure],
+      currency === null
+        ? // Without rates, lots: one unit for every symbol, where quote currencies would not compare.
+          exposure.slice(0, CHART_SYMBOLS).map((e) => ({ label: e.symbol, value: e.netLots }))
+        : converted
+            .filter((e) => e.value !== null)
+            .slice(0, CHART_SYMBOLS)
+            .map((e) => ({ label: e.symbol, value: e.value! })),
+    [currency, exposure, converted],
   );
+  const money = (minor: number) => formatMoney(minor / 100);
   return (
     <aside aria-label="Totals and exposure" className="grid content-start gap-3">
       <Card>
         <CardHeader>
-          <CardTitle>Totals{partial ? " (rows loaded)" : ""}</CardTitle>
+          <CardTitle>{scope === "loaded" ? "Totals (rows loaded)" : "Totals"}</CardTitle>
+          <CardDescription className="text-xs" data-testid="totals-scope">
+            {SCOPE_TEXT[scope]}
+          </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className="grid gap-3">
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm" data-testid="blotter-totals">
-            <dt className="text-muted">Deals</dt>
-            <dd className="text-right tabular-nums">{totals.deals.toLocaleString("en")}</dd>
-            <dt className="text-muted">Open positions</dt>
-            <dd className="text-right tabular-nums">{totals.openPositions.toLocaleString("en")}</dd>
-            <dt className="text-muted">Volume (lots)</dt>
-            <dd className="text-right tabular-nums">{formatLots(totals.volume)}</dd>
-            <dt className="text-muted">Profit</dt>
-            <dd className="text-right tabular-nums">{formatMoney(totals.profit / 100)}</dd>
-            <dt className="text-muted">Commission</dt>
-            <dd className="text-right tabular-nums">{formatMoney(totals.commission / 100)}</dd>
-            <dt className="text-muted">Swap</dt>
-            <dd className="text-right tabular-nums">{formatMoney(totals.swap / 100)}</dd>
+            <Figure label="Trade deals" value={totals.deals.toLocaleString("en")} />
+            {/* Historical mode lists deals only: no open positions to count. */}
+            {rows ? null : <Figure label="Open positions" value={totals.openPositions.toLocaleString("en")} />}
+            <Figure label="Volume (lots)" value={formatLots(totals.volume)} />
+            <Figure label="Profit" value={money(totals.profit)} />
+            <Figure label="Commission" value={money(totals.commission)} />
+            <Figure label="Swap" value={money(totals.swap)} />
           </dl>
+          <div className="grid gap-1">
+            <h3 className="text-xs font-medium text-muted">Money movements (not in profit)</h3>
+            <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm" data-testid="blotter-movements">
+              <Figure label="Deposits" value={money(totals.deposits)} />
+              <Figure label="Withdrawals" value={money(totals.withdrawals)} />
+              <Figure label="Credit (net)" value={money(totals.credit)} />
+            </dl>
+          </div>
+          <p className="text-xs text-muted">In each account&apos;s currency, summed as the platforms report them.</p>
         </CardContent>
       </Card>
       <Card>
         <CardHeader>
           <CardTitle>Net exposure by symbol</CardTitle>
+          <CardDescription className="text-xs" data-testid="exposure-currency">
+            {currency === null
+              ? rates.isPending
+                ? "Reading conversion rates…"
+                : "In lots: no conversion rates (no blotter platform connected)."
+              : `Notional in ${currency}, converted with the servers' own quotes.`}
+            {rows ? " Net traded volume of the deals loaded so far, not of the whole range." : ""}
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-3">
           {exposure.length === 0 ? (
             <p className="text-sm text-muted">No open exposure in view.</p>
           ) : (
             <>
-              <BarChart data={chart} label="Net lots by symbol (buy minus sell)" format={formatNetLots} height={150} />
+              {chart.length > 0 ? (
+                <HorizontalBarChart
+                  data={chart}
+                  label={currency === null ? "Net lots by symbol (buy minus sell)" : `Net notional by symbol, ${currency} (buy minus sell)`}
+                  format={currency === null ? formatNetLots : (v) => compact.format(v)}
+                />
+              ) : null}
               <table className="w-full text-sm">
                 <caption className="sr-only">Net exposure by symbol</caption>
                 <thead>
@@ -72,22 +126,33 @@ export const BlotterSidePanel = memo(function BlotterSidePanel(
                       Net lots
                     </th>
                     <th scope="col" className="text-right font-medium">
-                      Notional
+                      {currency === null ? "Notional" : `Notional (${currency})`}
                     </th>
                   </tr>
                 </thead>
                 <tbody>
-                  {exposure.map((e) => (
+                  {converted.map((e) => (
                     <tr key={e.symbol}>
                       <th scope="row" className="text-left font-normal">
                         {e.symbol}
                       </th>
-                      <td className="text-right tabular-nums">{Number(e.netLots.toFixed(2))}</td>
-                      <td className="text-right tabular-nums">{e.notional === null ? "—" : compact.format(e.notional)}</td>
+                      <td className="text-right tabular-nums">{formatNetLots(e.netLots)}</td>
+                      <td className="text-right tabular-nums" title={e.missing ?? undefined}>
+                        {e.value === null ? (
+                          <span>
+                            —<span className="sr-only"> ({e.missing})</span>
+                          </span>
+                        ) : (
+                          compact.format(e.value)
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
+              {converted.some((e) => e.value === null && currency !== null) ? (
+                <p className="text-xs text-muted">— : not converted (hover for why); such a symbol is left out of the chart.</p>
+              ) : null}
             </>
           )}
         </CardContent>
@@ -95,3 +160,12 @@ export const BlotterSidePanel = memo(function BlotterSidePanel(
     </aside>
   );
 });
+
+function Figure({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted">{label}</dt>
+      <dd className="text-right tabular-nums">{value}</dd>
+    </>
+  );
+}

@@ -4,6 +4,7 @@ import { Activity, Download, FilterX, History, Pause, Play, Radio, ShieldOff } f
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
+import type { BlotterDealTotals } from "@core/schemas/tradesBlotter";
 import { api } from "~/api";
 import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPreferences } from "~/profile";
 import { Badge } from "~/ui/Badge";
@@ -39,7 +40,7 @@ import {
 } from "./blotterFilters";
 import { openBlotterStream, type BlotterStream } from "./blotterStream";
 import type { BlotterStreamState } from "./blotterStreamCore";
-import type { BlotterFigures } from "./blotterTotals";
+import { emptyTotals, type BlotterFigures } from "./blotterTotals";
 import { countGridChange } from "./benchProbe";
 import { createFramePacer } from "./framePacer";
 import { createRowFlash } from "./rowFlash";
@@ -47,11 +48,11 @@ import { createLiveDatasource } from "./liveDatasource";
 import type { LiveRow } from "./liveRowModel";
 import { throttleLatest } from "./throttleLatest";
 import { BlotterSidePanel } from "./BlotterSidePanel";
-import { exportHistoryCsv, historyDatasource, type HistoryLoaded } from "./historySource";
+import { exportHistoryCsv, historyDatasource, totalsOfRange, type HistoryLoaded } from "./historySource";
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
 const ALL = "all";
-const NO_FIGURES: BlotterFigures = { totals: { deals: 0, openPositions: 0, volume: 0, profit: 0, commission: 0, swap: 0 }, exposure: [] };
+const NO_FIGURES: BlotterFigures = { totals: emptyTotals(), exposure: [] };
 /** Constants, not inline: a new function or object on each render makes AG Grid redo work 20 times a second. */
 const rowIdOf = (p: { data: BlotterRow }) => p.data.key;
 /**
@@ -436,7 +437,7 @@ function LiveBlotter({
           className="h-[calc(100dvh-24rem)] min-h-[24rem]"
         />
       </div>
-      <BlotterSidePanel figures={figures} />
+      <BlotterSidePanel figures={figures} scope="live" />
     </div>
   );
 }
@@ -448,6 +449,12 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
   const query = useMemo(() => historyQuery(view).toString(), [view]);
   const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
   const datasource = useMemo(() => historyDatasource(new URLSearchParams(query), setLoaded), [query]);
+  const organizationId = useCurrentOrganizationId();
+  // The range's totals, summed on the server over every matching deal (not the pages loaded).
+  const rangeTotals = useQuery({
+    queryKey: ["tradesBlotter", organizationId, "dealTotals", query],
+    queryFn: ({ signal }) => api.get<BlotterDealTotals>(`/api/tradesBlotter/deals/totals?${query}`, { signal }).then(totalsOfRange),
+  });
 
   const exportAll = async () => {
     setExporting({ done: 0, total: null });
@@ -497,7 +504,7 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
           className="h-[calc(100dvh-24rem)] min-h-[24rem]"
         />
       </div>
-      <BlotterSidePanel rows={loaded.rows} partial={!loaded.complete} />
+      <BlotterSidePanel rows={loaded.rows} scope={rangeTotals.data ? "range" : rangeTotals.isError ? "loaded" : "pending"} totals={rangeTotals.data ?? null} />
     </div>
   );
 }

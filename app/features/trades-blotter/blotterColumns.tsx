@@ -21,7 +21,10 @@ const REASON_LABELS: Record<BlotterRow["reason"], string> = {
 };
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** A time as the platform's server shows it (its configured time zone), "21/11/2025, 14:03:07". */
+/**
+ * A time as the platform's server shows it (its configured time zone) with that zone's offset, so
+ * rows of servers in different zones never read as one clock: "21/11/2025, 14:03:07 GMT+2".
+ */
 export function formatServerTime(time: number, timeZone: string | undefined): string {
   if (!timeZone) return "—";
   let format = zoneFormats.get(timeZone);
@@ -36,6 +39,7 @@ export function formatServerTime(time: number, timeZone: string | undefined): st
         minute: "2-digit",
         second: "2-digit",
         hour12: false,
+        timeZoneName: "shortOffset",
       });
     } catch {
       return "—";
@@ -65,26 +69,33 @@ export const kindLabel = (row: BlotterRow) => (row.kind === "deal" ? "Deal" : ro
 type F = ValueFormatterParams<BlotterRow>;
 const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as const;
 
-/** The blotter's columns (docs/requirements.md#r-fields); `platforms` names each platform and gives its server zone. */
+/**
+ * The blotter's columns (docs/requirements.md#r-fields); `platforms` names each platform and gives its server zone.
+ * Rows are ordered and first shown in one zone, UTC (docs/trades-blotter.md#time): the blotter mixes
+ * servers in different zones, and each server's own clock sorted by the instant reads out of order.
+ * Each server's time follows, with its offset, to match the platform's terminal; it does not sort.
+ */
 export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<BlotterRow>[] {
   return [
-    {
-      colId: "serverTime",
-      field: "time",
-      headerName: "Time (server)",
-      width: 170,
-      cellClass: "tabular-nums",
-      pinned: "left",
-      sort: "desc",
-      valueFormatter: (p: F) => (p.data ? formatServerTime(p.data.time, platforms.get(p.data.platformId)?.timeZone) : ""),
-    },
     {
       colId: "utcTime",
       field: "time",
       headerName: "Time (UTC)",
       width: 170,
       cellClass: "tabular-nums",
+      pinned: "left",
+      sort: "desc",
       valueFormatter: (p: F) => (p.data ? formatUtc(p.data.time) : ""),
+    },
+    {
+      colId: "serverTime",
+      field: "time",
+      headerName: "Time (server)",
+      headerTooltip: "Each platform's own clock, with its offset from UTC. Rows are ordered by Time (UTC).",
+      width: 210,
+      cellClass: "tabular-nums",
+      sortable: false,
+      valueFormatter: (p: F) => (p.data ? formatServerTime(p.data.time, platforms.get(p.data.platformId)?.timeZone) : ""),
     },
     textColumn({ field: "platformId", headerName: "Platform", width: 150, valueFormatter: (p: F) => platforms.get(String(p.value))?.name ?? "—" }),
     textColumn({ field: "login", headerName: "Login", width: 100, cellClass: "font-mono tabular-nums" }),
@@ -118,8 +129,8 @@ const decimal = (minor: number) => (minor / 100).toFixed(2);
 /** The CSV of the current view, per column id: exact decimals and ISO times (spreadsheets format them). */
 export function blotterCsvColumns(platforms: ReadonlyMap<string, BlotterPlatform>): Record<string, CsvColumn<BlotterRow>> {
   return {
-    serverTime: { header: "Time (server)", value: (r) => formatServerTime(r.time, platforms.get(r.platformId)?.timeZone) },
     utcTime: { header: "Time (UTC)", value: (r) => new Date(r.time).toISOString() },
+    serverTime: { header: "Time (server)", value: (r) => formatServerTime(r.time, platforms.get(r.platformId)?.timeZone) },
     platformId: { header: "Platform", value: (r) => platforms.get(r.platformId)?.name ?? r.platformId },
     login: { header: "Login", value: (r) => r.login },
     group: { header: "Group", value: (r) => r.group },

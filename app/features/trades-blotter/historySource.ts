@@ -6,12 +6,15 @@
  */
 import type { IDatasource, IGetRowsParams } from "ag-grid-community";
 import { rowOfStoredDeal, type BlotterRow } from "@core/schemas/blotterLive";
-import type { BlotterDealPage } from "@core/schemas/tradesBlotter";
+import type { BlotterDealPage, BlotterDealTotals } from "@core/schemas/tradesBlotter";
+import { moneyFromDecimal } from "@core/trading/money";
+import { lotsToVolume } from "@core/trading/volume";
 import { api } from "~/api";
 import { apiHeaders } from "~/api/headers";
 import { toastFailure } from "~/api/failureToasts";
 import { saveFile } from "~/ui/saveFile";
 import { csvFileName } from "~/ui/grid";
+import type { BlotterTotals } from "./blotterTotals";
 
 export const HISTORY_PAGE = 200;
 
@@ -108,4 +111,20 @@ export async function exportHistoryCsv(
   }
   saveFile(new Blob(chunks as BlobPart[], { type: "text/csv;charset=utf-8" }), csvFileName("trades-history"));
   return total ?? Math.max(0, lines - 1);
+}
+
+/** The range's totals (GET /api/tradesBlotter/deals/totals) as the side panel's: money in minor units, volume in 1/10000 lots. */
+export function totalsOfRange(t: BlotterDealTotals): BlotterTotals {
+  return {
+    deals: t.deals,
+    // Historical mode lists deals: open positions are the streaming mode's.
+    openPositions: 0,
+    volume: lotsToVolume(Number(t.volume)),
+    profit: moneyFromDecimal(t.profit),
+    commission: moneyFromDecimal(t.commission),
+    swap: moneyFromDecimal(t.swap),
+    deposits: moneyFromDecimal(t.deposits),
+    withdrawals: moneyFromDecimal(t.withdrawals),
+    credit: moneyFromDecimal(t.credit),
+  };
 }

@@ -25,7 +25,7 @@ export interface SortEntry {
 }
 
 /** The blotter's own default order: newest first. */
-export const DEFAULT_SORT: readonly SortEntry[] = [{ colId: "serverTime", sort: "desc" }];
+export const DEFAULT_SORT: readonly SortEntry[] = [{ colId: "utcTime", sort: "desc" }];
 
 /** Columns whose id is not the row field they show (blotterColumns.tsx): both times sort by `time`. */
 const FIELD_OF_COLUMN: Record<string, keyof BlotterRow> = { serverTime: "time", utcTime: "time" };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns.ts";
 
 /** A broker's workspace; everything else hangs off one. */
@@ -12,9 +12,14 @@ export const organizations = pgTable(
     name: text("name").notNull(),
     /** The person who created it (`sub`), for the quota of organizations per person; null for those made before it was kept. */
     createdBy: text("created_by"),
+    /**
+     * The currency the organization's cross-platform figures are stated in (ISO 4217, e.g. the
+     * blotter's net exposure, docs/trades-blotter.md#net-exposure); USD unless set.
+     */
+    currency: text("currency").notNull().default("USD"),
     createdAt: createdAt(),
   },
-  (t) => [index("organizations_created_by_idx").on(t.createdBy)],
+  (t) => [index("organizations_created_by_idx").on(t.createdBy), check("organizations_currency_iso", sql`${t.currency} ~ '^[A-Z]{3}$'`)],
 );
 
 /** A person as the identity provider knows them (`sub`), mirrored at first API call. */

@@ -64,6 +64,7 @@ export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationI
         profit: money(sql`sum(${d.profit} + ${d.commission} + ${d.swap}) filter (where ${trades})`),
         deposits: money(sql`sum(${d.profit}) filter (where ${d.action} = 'balance' and ${d.profit} > 0)`),
         withdrawals: money(sql`-sum(${d.profit}) filter (where ${d.action} = 'balance' and ${d.profit} < 0)`),
+        credit: money(sql`sum(${d.profit}) filter (where ${d.action} = 'credit')`),
       })
       .from(d)
       .where(and(eq(d.organizationId, organizationId), gte(d.time, dayStart)))
@@ -84,7 +85,7 @@ export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationI
       const t = todayOf.get(p.id);
       const accountCount = Number(accountsOf.get(p.id)?.n ?? 0);
       if (!history.has(p.id)) {
-        const none = { openPositions: null, volumeToday: null, profitToday: null, depositsToday: null, withdrawalsToday: null };
+        const none = { openPositions: null, volumeToday: null, profitToday: null, depositsToday: null, withdrawalsToday: null, creditToday: null };
         return { platformId: p.id, name: p.name, type: p.type, state, lastError, accounts: accountCount, tradeHistory: false, ...none };
       }
       return {
@@ -100,6 +101,7 @@ export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationI
         profitToday: t?.profit ?? "0.00",
         depositsToday: t?.deposits ?? "0.00",
         withdrawalsToday: t?.withdrawals ?? "0.00",
+        creditToday: t?.credit ?? "0.00",
       };
     }),
     hourly,

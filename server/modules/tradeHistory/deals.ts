@@ -8,6 +8,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   BLOTTER_TOTAL_CAP,
+  type BlotterDealTotals,
   type BlotterDeal,
   type BlotterDealFilters,
   type BlotterDealPage,
@@ -160,4 +161,33 @@ export async function allDeals(
     }
   }
   return { total, pages: pages() };
+}
+
+/**
+ * The figures of every deal matching the filters over the whole range (GET /api/tradesBlotter/
+ * deals/totals), summed in the database in numeric, so exact: trading (buy and sell) apart from
+ * money movements (balance, credit), as the side panel shows them (docs/trades-blotter.md#totals).
+ * One pass over the same rows as the pages (the same conditions and indexes); its own request, so
+ * the first page never waits for it (docs/benchmarks.md).
+ */
+export async function dealTotals(db: Db, organizationId: string, q: BlotterDealFilters): Promise<BlotterDealTotals> {
+  const platformIds = await blotterPlatformIds(db, organizationId, q.platformIds);
+  const zero = { deals: 0, movements: 0, volume: "0", profit: "0.00", commission: "0.00", swap: "0.00", deposits: "0.00", withdrawals: "0.00", credit: "0.00" };
+  if (platformIds.length === 0) return zero;
+  const trade = sql`d.action in ('buy', 'sell')`;
+  const money = (expr: SQL) => sql`coalesce(${expr}, 0)::numeric(24,2)::text`;
+  const result = await db.execute(sql`
+    select count(*) filter (where ${trade})::int as deals,
+      count(*) filter (where not ${trade})::int as movements,
+      coalesce(sum(d.volume) filter (where ${trade}), 0)::numeric(24,4)::text as volume,
+      ${money(sql`sum(d.profit) filter (where ${trade})`)} as profit,
+      ${money(sql`sum(d.commission) filter (where ${trade})`)} as commission,
+      ${money(sql`sum(d.swap) filter (where ${trade})`)} as swap,
+      ${money(sql`sum(d.profit) filter (where d.action = 'balance' and d.profit > 0)`)} as deposits,
+      ${money(sql`-sum(d.profit) filter (where d.action = 'balance' and d.profit < 0)`)} as withdrawals,
+      ${money(sql`sum(d.profit) filter (where d.action = 'credit')`)} as credit
+    from trade_deals d where ${where(organizationId, platformIds, q)}`);
+  const row = rowsOf<typeof zero>(result)[0];
+  if (!row) return zero;
+  return { ...row, deals: Number(row.deals), movements: Number(row.movements), volume: lotsText(row.volume) };
 }

@@ -4,15 +4,18 @@ import { NotFoundError } from "../../errors.ts";
 import { NOT_FOUND } from "../tradePlatforms/deps.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
 import { csvStream } from "./csv.ts";
-import { allDeals, dealsPage } from "./deals.ts";
+import { allDeals, dealTotals, dealsPage } from "./deals.ts";
 import { tradeHistoryPlugin } from "./plugin.ts";
+import { exposureRates } from "./exposureRates.ts";
 import { positionsPage } from "./positions.ts";
 import {
   BlotterDealFiltersSchema,
   BlotterDealPageSchema,
   BlotterDealQuerySchema,
+  BlotterDealTotalsSchema,
   BlotterPositionPageSchema,
   BlotterPositionQuerySchema,
+  ExposureRatesSchema,
   PlatformParamsSchema,
   TradeHistorySyncSchema,
 } from "./schemas.ts";
@@ -44,6 +47,20 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
       },
     },
     async (request) => dealsPage(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/tradesBlotter/deals/totals",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Totals of every deal matching the filters over the whole range: trading apart from deposits, withdrawals and credit",
+        querystring: BlotterDealFiltersSchema,
+        response: { 200: BlotterDealTotalsSchema },
+      },
+    },
+    async (request) => dealTotals(db, request.organization.id, request.query),
   );
 
   api.get(
@@ -80,6 +97,19 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
       },
     },
     async (request) => positionsPage(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/tradesBlotter/exposure-rates",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The organization's currency, and per symbol of each connected blotter platform its contract size, quote currency and rate to it",
+        response: { 200: ExposureRatesSchema },
+      },
+    },
+    async (request) => exposureRates(db, app.platforms, request.organization.id),
   );
 
   api.get(

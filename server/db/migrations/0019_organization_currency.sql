@@ -1,0 +1,2 @@
+ALTER TABLE "organizations" ADD COLUMN "currency" text DEFAULT 'USD' NOT NULL;--> statement-breakpoint
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_currency_iso" CHECK ("organizations"."currency" ~ '^[A-Z]{3}$');
