@@ -25,6 +25,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** A machine-readable reason where a client acts on it (`excludes_own_address`); sent as the body's `code`. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -53,8 +55,8 @@ export class NotFoundError extends DomainError {
 
 export class ConflictError extends DomainError {
   override readonly name = "ConflictError";
-  constructor(message: string) {
-    super("conflict", message);
+  constructor(message: string, code?: string) {
+    super("conflict", message, code);
   }
 }
 
