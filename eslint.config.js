@@ -6,6 +6,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -100,6 +101,75 @@ const featureBlocks = features.flatMap((name) => {
   }));
 });
 
+// The server's layers (docs/architecture.md "Layers"). Each rule names the folders under server/
+// that a layer may not import. A relative path's meaning depends on how deep the file sits, and a
+// layer may hold a folder with another layer's name (server/connectors/events/), so, as for the
+// features, there is one block per layer and folder depth, and a pattern matches exactly the
+// `../`s that lead back to server/ (or one more, and `server/` spelled out).
+
+const CONNECTORS_MESSAGE =
+  "server/connectors/ is the lowest trading layer: it knows nothing of modules/, events/, idp/, http/ or streams/. " +
+  "Pass what it needs in (an interface, a callback), or move the shared piece down (server/net/, server/db/, core/).";
+const EVENTS_MESSAGE =
+  "server/events/ sits below the modules: it knows nothing of modules/, idp/ or http/. Declare the shared type beside " +
+  "the events (server/events/types.ts) and let the module import it from there.";
+const MODULES_MESSAGE =
+  "server/modules/ never imports server/http/ (the HTTP layer composes the modules, not the other way round): " +
+  "register it in server/http/app.ts, throw a domain error (server/errors.ts), use server/streams/ for a live stream, " +
+  "or share the schema through core/schemas/.";
+const IDP_MESSAGE =
+  "server/idp/ is a peer of the modules, above connectors and events: it knows nothing of connectors/ or events/, and " +
+  "of server/http/ only the token claim names (http/auth/tokens.ts) and request logging (http/logging.ts).";
+const LOWER_MESSAGE =
+  "server/{db,secrets,net,mail,streams}/ are the plumbing every layer uses: they know nothing of connectors/, events/, " +
+  "modules/, idp/ or http/. Pass the dependency in.";
+
+/** What each layer of server/ may not import: folder names under server/, as a regex alternation. */
+const serverLayers = [
+  { layer: "connectors", forbidden: "modules|events|idp|http|streams", message: CONNECTORS_MESSAGE },
+  { layer: "events", forbidden: "modules|idp|http", message: EVENTS_MESSAGE },
+  { layer: "modules", forbidden: "http", message: MODULES_MESSAGE },
+  // idp may use two files of http/ (see IDP_MESSAGE): everything else under http/ is refused.
+  { layer: "idp", forbidden: "connectors|events|http(?!/auth/tokens\\.ts$|/logging\\.ts$)", message: IDP_MESSAGE },
+  ...["db", "secrets", "net", "mail", "streams"].map((layer) => ({
+    layer,
+    forbidden: "connectors|events|modules|idp|http",
+    message: LOWER_MESSAGE,
+  })),
+];
+
+/** Deepest folder nesting inside `dir` (0 = files directly in it). */
+const depthOf = (dir) =>
+  Math.max(
+    0,
+    ...fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.relative(dir, path.join(d.parentPath, d.name)).split(path.sep).length),
+  );
+
+const serverBlocks = serverLayers
+  .filter(({ layer }) => fs.existsSync(path.join(root, "server", layer)))
+  .flatMap(({ layer, forbidden, message }) =>
+    Array.from({ length: depthOf(path.join(root, "server", layer)) + 1 }, (_, depth) => ({
+      name: `toolbox/boundaries/server/${layer}/depth-${depth}`,
+      files: [`server/${layer}/${"*/".repeat(depth)}*.${TS}`],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              // `../modules/x` from the layer's top, `../../modules/x` one folder down, …
+              { regex: `^${up(depth + 1)}(${forbidden})(/|$)`, message },
+              // … or the long way round: `../../server/modules/x`.
+              { regex: `^${up(depth + 2)}server/(${forbidden})(/|$)`, message },
+            ],
+          },
+        ],
+      },
+    })),
+  );
+
 const boundaries = [
   { name: "toolbox/boundaries/core", files: [`core/**/*.${TS}`], rules: { "no-restricted-imports": ["error", { patterns: corePatterns }] } },
   { name: "toolbox/boundaries/app", files: [`app/**/*.${TS}`], rules: { "no-restricted-imports": ["error", { patterns: appPatterns }] } },
@@ -109,6 +179,23 @@ const boundaries = [
     rules: { "no-restricted-imports": ["error", { patterns: [...appPatterns, ...uiPatterns] }] },
   },
   ...featureBlocks,
+  ...serverBlocks,
+  {
+    // No import cycles in server/ or core/ (docs/architecture.md "Layers"): a cycle is two files
+    // that can only change together, and hides a layer that points the wrong way. The rule follows
+    // value imports (a type-only import is erased at runtime; the layer rules above still refuse
+    // one that crosses a layer the wrong way) and not external packages (`ignoreExternal`): on the
+    // whole tree it costs a few seconds of a lint run (docs/decisions/0066-server-layers-in-lint.md).
+    name: "toolbox/boundaries/no-cycle",
+    files: [`{server,core}/**/*.${TS}`],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx"] })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

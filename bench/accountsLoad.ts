@@ -25,7 +25,7 @@ import { loadConfig } from "../server/config.ts";
 import type { AppContext } from "../server/context.ts";
 import { buildApp } from "../server/http/app.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
-import { rowsOf } from "../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../server/db/rows.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
 

@@ -18,13 +18,17 @@ export type DomainErrorKind =
   /** Understood and refused by a rule: a limit, a quota, the trading platform's own refusal: 422. */
   | "refused"
   /** Something it depends on is not available now; trying later may succeed: 503. */
-  | "unavailable";
+  | "unavailable"
+  /** The caller holds as much of a bounded resource as allowed (live streams): 429. */
+  | "tooMany";
 
 export class DomainError extends Error {
   override readonly name: string = "DomainError";
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    /** A machine-readable reason where a client acts on it (`excludes_own_address`); sent as the body's `code`. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -53,8 +57,8 @@ export class NotFoundError extends DomainError {
 
 export class ConflictError extends DomainError {
   override readonly name = "ConflictError";
-  constructor(message: string) {
-    super("conflict", message);
+  constructor(message: string, code?: string) {
+    super("conflict", message, code);
   }
 }
 
@@ -97,5 +101,12 @@ export async function viaConnector<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     throw error instanceof ConnectorError ? domainErrorOf(error) : error;
+  }
+}
+
+export class TooManyError extends DomainError {
+  override readonly name = "TooManyError";
+  constructor(message: string, code?: string) {
+    super("tooMany", message, code);
   }
 }

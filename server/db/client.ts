@@ -14,6 +14,9 @@ export type Schema = typeof schema;
 /** One type for both drivers: code above this file never knows which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The database or a transaction on it: what a repository function runs its statements on. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";

@@ -8,3 +8,8 @@ export function onlyRow<T>(rows: readonly T[], what: string): T {
   if (row === undefined) throw new Error(`The database returned no row for ${what}.`);
   return row;
 }
+
+/** `execute` answers differ between node-postgres and PGlite; both carry `rows`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows?: T[] }).rows ?? [];
+}

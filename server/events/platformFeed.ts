@@ -20,9 +20,8 @@ import { backoffDelay, type BackoffPolicy } from "../connectors/backoff.ts";
 import type { TradePlatformConnector } from "../connectors/connector.ts";
 import { PlatformFollower, retryBackoff, type FollowPhase } from "../connectors/follow/platformFollower.ts";
 import { RetryWaits } from "../connectors/follow/retryWaits.ts";
-import type { PlatformRef } from "../modules/tradePlatforms/runtime/types.ts";
 import type { EventBus } from "./bus.ts";
-import type { DomainEvent } from "./types.ts";
+import type { DomainEvent, PlatformRef } from "./types.ts";
 
 export interface FeedLogger {
   info(object: object, message: string): void;

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TradePlatformConnector } from "../connectors/connector.ts";
-import type { PlatformRef } from "../modules/tradePlatforms/runtime/types.ts";
+import type { PlatformRef } from "./types.ts";
 import type { EventBus } from "./bus.ts";
 import type { FeedLease, FeedLeaseStore } from "./feedLeases.ts";
 import { PlatformFeed, type FeedLogger, type FeedStatus, type PlatformFeedOptions } from "./platformFeed.ts";

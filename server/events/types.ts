@@ -4,8 +4,27 @@
  * implementation puts both in the subject, so one organization's events never reach a
  * subscription for another's.
  */
-import type { TradeEvent } from "../../core/trading/index.ts";
-import type { PlatformState } from "../modules/tradePlatforms/runtime/types.ts";
+import type { ConnectionState, TradeEvent, TradePlatformType } from "../../core/trading/index.ts";
+
+/**
+ * A trade platform as the feeds and the platform runtime name it. Declared here, with the events,
+ * rather than in the runtime (modules/tradePlatforms/runtime/types.ts re-exports it): the events
+ * sit below the modules and import nothing from them (docs/architecture.md "Layers").
+ */
+export interface PlatformRef {
+  id: string;
+  organizationId: string;
+  type: TradePlatformType;
+}
+
+/** What the platform runtime tells others about a platform's connection (`platformState` below). */
+export interface PlatformState {
+  state: ConnectionState;
+  /** Why the platform is not connected, in a dealer's words; null when connected or disabled. */
+  lastError: string | null;
+  /** The server's clock, RFC 3339 with the server's offset; while connected. */
+  serverTime?: string;
+}
 
 interface EventBase {
   organizationId: string;

@@ -8,6 +8,7 @@ import { registerErrorHandling } from "./errors.ts";
 import { refuseNulInApiUrls, registerJsonParser } from "./json.ts";
 import { loggerOptions, RequestLogController, type LogOptions } from "./logging.ts";
 import { accessStatePlugin } from "./auth/accessState.ts";
+import { authGuard } from "./auth/guard.ts";
 import { registerApiDocs } from "./docs.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
@@ -81,7 +82,16 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(platformsPlugin, { runtime: opts.platforms });
   await app.register(tradeFeedPlugin, opts.tradeFeed ?? {});
   await app.register(blotterStreamPlugin, { options: opts.blotterStream });
-  await app.register(registerApi, { prefix: "/api" });
+  // The /api scope: the guard first, so that it sees every route (each declares its access in
+  // `config`), then the modules' routes. The guard is registered here, not by the modules: they
+  // never import the HTTP layer (docs/architecture.md "Layers").
+  await app.register(
+    async (api) => {
+      await api.register(authGuard);
+      await api.register(registerApi);
+    },
+    { prefix: "/api" },
+  );
   if (ctx.config.oidc.embedded) await registerIdentityProvider(app, ctx);
   if (opts.web !== false) await registerWeb(app, ctx, opts.web ?? { mode: "production" });
   return app;

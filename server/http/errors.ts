@@ -51,6 +51,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   conflict: 409,
   refused: 422,
   unavailable: 503,
+  tooMany: 429,
 };
 
 /**
@@ -60,7 +61,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
 export function deliberateError(err: unknown): { statusCode: number; message: string; code?: string } | undefined {
   if (err instanceof HttpError) return { statusCode: err.statusCode, message: err.message, ...(err.code ? { code: err.code } : {}) };
   const domain = err instanceof ConnectorError ? domainErrorOf(err) : err;
-  if (domain instanceof DomainError) return { statusCode: STATUS_OF_KIND[domain.kind], message: domain.message };
+  if (domain instanceof DomainError) return { statusCode: STATUS_OF_KIND[domain.kind], message: domain.message, ...(domain.code ? { code: domain.code } : {}) };
   return undefined;
 }
 

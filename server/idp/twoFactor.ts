@@ -14,8 +14,7 @@ import crypto from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
-import type { Db } from "../db/client.ts";
-import type { DbOrTx } from "../modules/audit/record.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { idpRecoveryCodes, idpTwoFactor } from "../db/schema.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
 

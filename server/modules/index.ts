@@ -1,5 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { authGuard } from "../http/auth/guard.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { twoFactorRoutes } from "./twoFactor/routes.ts";
@@ -20,11 +19,11 @@ import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 import { securityPolicyRoutes } from "./security/routes.ts";
 
 /**
- * Every /api module registers here; each owns its routes, schemas and repository.
- * The guard comes first so it sees every route (each declares its access in `config`).
+ * Every /api module registers here; each owns its routes, schemas and repository. The API guard
+ * is already registered on this scope (server/http/app.ts), so it sees every route (each declares
+ * its access in `config`).
  */
 export async function registerApi(api: FastifyInstance) {
-  await api.register(authGuard);
   await api.register(healthRoutes);
   await api.register(profileRoutes);
   await api.register(twoFactorRoutes);

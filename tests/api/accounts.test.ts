@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ACCOUNT_SORT_FIELDS, type AccountSortField } from "../../core/schemas/accountList.ts";
 import { compileMask, moneyToDecimal, type Account } from "../../core/trading/index.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { auditEvents, tradePlatforms, tradingAccounts } from "../../server/db/schema.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";

@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_RESOURCE } from "../../server/config.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { apiClients, auditEvents } from "../../server/db/schema.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";

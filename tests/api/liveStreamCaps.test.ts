@@ -1,12 +1,12 @@
 /**
- * The caps on open live streams (server/http/streamCaps.ts; docs/security.md, "Limits per
+ * The caps on open live streams (server/streams/streamCaps.ts; docs/security.md, "Limits per
  * organization"), through the real server on loopback on both databases: every kind of stream
  * counts against one cap per person and one per organization; past one the answer is 429 with a
  * readable message and nothing is opened; a stream that ends gives its place back; another
  * organization is not held back.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { liveStreamCaps } from "../../server/http/streamCaps.ts";
+import { liveStreamCaps } from "../../server/streams/streamCaps.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";

@@ -10,7 +10,7 @@ import { moduleClaimType } from "../../core/access.ts";
 import { AuditQuerySchema } from "../../core/schemas/logs.ts";
 import { auditEvents } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { AUDIT_COUNT_CAP, auditPageQuery, sweepAudit } from "../../server/modules/logs/audit.ts";
 import { describeDb } from "../helpers/db.ts";
 import { authorize, browse, pathOf, signIn, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";

@@ -119,6 +119,16 @@ describeDb("organization security policy", () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ code: "excludes_own_address" });
     expect(refused.json().message).toContain("do not include your own address 203.0.113.9");
+    // The whole body, byte for byte: clients act on it (the settings screen asks to confirm).
+    expect(refused.body).toBe(
+      JSON.stringify({
+        statusCode: 409,
+        error: "Conflict",
+        message:
+          "These ranges do not include your own address 203.0.113.9: once saved, you could no longer reach this organization from here. Add your address, or confirm to save them anyway (confirmExcludingOwnAddress: true).",
+        code: "excludes_own_address",
+      }),
+    );
     expect((await get("/api/organization/security")).json()).toMatchObject(NO_POLICY);
 
     const confirmed = await put({ ...NO_POLICY, allowedIpRanges: ["198.51.100.0/24"], confirmExcludingOwnAddress: true }, { remoteAddress: "203.0.113.9" });
@@ -170,6 +180,14 @@ describeDb("organization security policy", () => {
     const blind = await put({ ...NO_POLICY, sessionLifetimeSeconds: 3600 }, { h: apiHeaders(await tokens.mint(admin), org) });
     expect(blind.statusCode).toBe(400);
     expect(blind.json().message).toContain("auth_time");
+    expect(blind.body).toBe(
+      JSON.stringify({
+        statusCode: 400,
+        error: "Bad Request",
+        message:
+          "A session lifetime cannot be enforced: your identity provider's access tokens do not say when the person signed in (auth_time claim). Leave it empty, or configure the provider to include auth_time.",
+      }),
+    );
 
     expect((await put({ ...NO_POLICY, sessionLifetimeSeconds: 2 * 3600 })).statusCode).toBe(200);
     const ended = await get("/api/accounts", { h: old });

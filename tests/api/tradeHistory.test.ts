@@ -17,7 +17,7 @@ import type {
 import { moneyFromDecimal, moneyToDecimal } from "../../core/trading/money.ts";
 import { lotsToVolume, type Deal, type TradeEvent } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { positionColumns } from "../../server/modules/tradeHistory/rows.ts";
 import { databaseNow, deletePositions, REMOVAL_PAGE, removePositionsNotListed, upsertPositions } from "../../server/modules/tradeHistory/writes.ts";

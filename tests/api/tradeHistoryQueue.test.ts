@@ -21,7 +21,7 @@ import { lotsToVolume } from "../../core/trading/index.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import { buildApp } from "../../server/http/app.ts";
-import { rowsOf } from "../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { tradeDeals } from "../../server/db/schema.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";

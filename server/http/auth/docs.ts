@@ -1,18 +1,6 @@
 import type { FastifySchema } from "fastify";
-import { z } from "zod";
+import { ApiErrorSchema } from "../../../core/schemas/apiError.ts";
 import type { ResolvedRouteAccess } from "./routeConfig.ts";
-
-/** Shape of every error answer (server/http/errors.ts), for the OpenAPI document. */
-export const ApiErrorSchema = z.object({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string().meta({ description: "What went wrong, readable by a person" }),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  code: z.string().optional().meta({
-    description:
-      "Machine-readable reason, where a client acts on it: `address_not_allowed`, `two_factor_required`, `session_time_unknown` (403), `session_expired` (401), `excludes_own_address` (409)",
-  }),
-});
 
 /** The OpenAPI security scheme of API clients (server/http/docs.ts). */
 export const CLIENT_CREDENTIALS_SCHEME = "clientCredentials";

@@ -22,7 +22,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 type OrganizationAccess = Extract<ResolvedRouteAccess, { organization: "required" }>;
 
 /**
- * The one guard of the API (docs/security.md). Registered in registerApi before the modules, it
+ * The one guard of the API (docs/security.md). Registered on the /api scope before the modules (app.ts), it
  * reads each route's `config` (routeConfig.ts) and, before the body is even parsed:
  *  1. verifies the bearer token → `request.auth`;
  *  2. unless `organization: 'none'`, checks the caller is a member of the organization named by

@@ -17,7 +17,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { compileMask } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { tradePlatforms, tradingAccounts } from "../../db/schema.ts";
-import { rowsOf } from "./mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import type { AccountRow, AccountSortField, ListAccountsQuery } from "./schemas.ts";
 
 const t = tradingAccounts;

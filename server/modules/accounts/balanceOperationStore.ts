@@ -6,9 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { balanceOperations } from "../../db/tables/accounts.ts";
-import type { DbOrTx } from "../audit/record.ts";
 
 const t = balanceOperations;
 

@@ -3,10 +3,9 @@
  * scoped by organization.
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { tradePlatforms, tradingAccounts } from "../../db/schema.ts";
 import { decimalText } from "./mirror/rows.ts";
-import type { DbOrTx } from "../audit/record.ts";
 import type { AccountDetail, AccountRow } from "./schemas.ts";
 
 export { escapeLike, listAccounts } from "./accountList.ts";

@@ -1,10 +1,9 @@
 import { and, asc, eq, lt, or, isNull, sql } from "drizzle-orm";
 import { NO_POLICY, type SecurityPolicy } from "../../../core/securityPolicy.ts";
 import { claimsOfAccess, type ModulePermissions } from "../../../core/roles.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { apiClients, organizationSecurity } from "../../db/schema.ts";
 import type { MemberAccess } from "../organizations/repository.ts";
-import type { DbOrTx } from "../audit/record.ts";
 
 export type ApiClientRow = typeof apiClients.$inferSelect;
 

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from "fastify";
-import type { Db } from "../../db/client.ts";
+import type { DbOrTx } from "../../db/client.ts";
 import { auditEvents } from "../../db/schema.ts";
 
-/** A database handle or an open transaction: audit rows go in the change's own transaction. */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+// Audit rows go in the change's own transaction. Kept as a re-export for the modules that import
+// it with recordAudit; its home is the database layer (idp/ and others import it from there).
+export type { DbOrTx } from "../../db/client.ts";
 
 export interface Actor {
   organizationId: string;

@@ -12,7 +12,7 @@ import { eq, sql } from "drizzle-orm";
 import type { ListCustomersQuery } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
 import { customers, users } from "../../db/schema.ts";
-import { rowsOf } from "../accounts/mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import { ordering, where } from "./service.ts";
 
 const c = customers;

@@ -20,7 +20,7 @@ import {
 import type { Db } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
 import { customerAccounts, customerNotes, customers, memberships, tradeDeals, tradePlatforms, tradingAccounts, users } from "../../db/schema.ts";
-import { rowsOf } from "../accounts/mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { escapeLike } from "../accounts/accountList.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { JournalEntry, JournalFilter, JournalLevel } from "../../../core/trading/index.ts";
 import type { JournalEntryView, JournalPage } from "../../../core/schemas/logs.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
-import { sseHub } from "../../http/sse.ts";
+import { sseHub } from "../../streams/sse.ts";
 
 /** The connector's largest page; windows with more entries are read page after page. */
 const CHUNK = 1000;

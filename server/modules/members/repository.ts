@@ -1,8 +1,7 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Claim } from "../../../core/access.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { invitations, mailOutbox, memberClaims, memberships, organizations, users } from "../../db/schema.ts";
-import type { DbOrTx } from "../audit/record.ts";
 
 export interface Member {
   sub: string;

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { sseHub } from "../../http/sse.ts";
+import { sseHub } from "../../streams/sse.ts";
 import { unreadCount } from "./repository.ts";
 
 export function inboxStreams(db: Db, bus: EventBus) {

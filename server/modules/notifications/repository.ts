@@ -9,9 +9,8 @@ import {
   type NotificationType,
 } from "../../../core/schemas/notifications.ts";
 import { ADMIN_CLAIM } from "../../../core/access.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { memberClaims, memberships, notificationChannels, notificationDeliveries, notifications, notificationSettings } from "../../db/schema.ts";
-import type { DbOrTx } from "../audit/record.ts";
 import { InvalidRequestError } from "../../errors.ts";
 
 export type NotificationRow = typeof notifications.$inferSelect;

@@ -9,8 +9,8 @@ import {
   type SecurityPolicy,
 } from "../../../core/securityPolicy.ts";
 import { ORGANIZATION_WIDE } from "../../events/types.ts";
-import { ApiErrorSchema } from "../../http/auth/docs.ts";
-import { HttpError } from "../../http/errors.ts";
+import { ApiErrorSchema } from "../../../core/schemas/apiError.ts";
+import { ConflictError, InvalidRequestError } from "../../errors.ts";
 import { actorOf } from "../audit/record.ts";
 import { getPolicy, savePolicy, type StoredPolicy } from "./repository.ts";
 
@@ -87,16 +87,14 @@ export async function securityPolicyRoutes(app: FastifyInstance) {
     async (request) => {
       const { confirmExcludingOwnAddress, ...policy } = request.body;
       if (!addressAllowed(request.ip, policy.allowedIpRanges) && confirmExcludingOwnAddress !== true) {
-        throw new HttpError(
-          409,
+        throw new ConflictError(
           `These ranges do not include your own address ${request.ip}: once saved, you could no longer reach this organization from here. Add your address, or confirm to save them anyway (confirmExcludingOwnAddress: true).`,
           "excludes_own_address",
         );
       }
       if (policy.sessionLifetimeSeconds !== null && request.auth.authTime === undefined) {
         // The guard would refuse every call here, this one included: nobody could undo it.
-        throw new HttpError(
-          400,
+        throw new InvalidRequestError(
           "A session lifetime cannot be enforced: your identity provider's access tokens do not say when the person signed in (auth_time claim). Leave it empty, or configure the provider to include auth_time.",
         );
       }

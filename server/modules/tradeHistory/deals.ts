@@ -15,7 +15,7 @@ import {
   type BlotterDealQuery,
 } from "../../../core/schemas/tradesBlotter.ts";
 import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../accounts/mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { filterConditions } from "./filters.ts";

@@ -6,7 +6,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { BLOTTER_TOTAL_CAP, type BlotterPosition, type BlotterPositionPage, type BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
 import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../accounts/mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { filterConditions } from "./filters.ts";

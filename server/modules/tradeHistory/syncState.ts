@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { TradeHistorySync } from "../../../core/schemas/tradesBlotter.ts";
 import type { Db } from "../../db/client.ts";
 import { tradeHistorySync } from "../../db/schema.ts";
-import { rowsOf } from "../accounts/mirror/writes.ts";
+import { rowsOf } from "../../db/rows.ts";
 import type { PlatformKey } from "./writes.ts";
 
 const s = tradeHistorySync;

@@ -13,7 +13,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { EventBus } from "../../events/bus.ts";
-import { sseHub } from "../../http/sse.ts";
+import { sseHub } from "../../streams/sse.ts";
 import type { PlatformRuntime } from "./runtime/runtime.ts";
 
 const TICK_MS = 1_000;

@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
 import { memberships, tradePlatformApps, tradePlatforms, PLATFORM_APP_VALUES, type PlatformApp } from "../../db/schema.ts";
-import type { DbOrTx } from "../audit/record.ts";
 import { UUID_PATTERN as UUID } from "../../../core/ids.ts";
 import type { SimulatedUse } from "../../quotas.ts";
 

@@ -26,7 +26,7 @@ export interface StreamSocket {
 }
 
 /**
- * The open SSE stream a connection writes (server/http/sse.ts's: heartbeat, token lifetime, losing
+ * The open SSE stream a connection writes (server/streams/sse.ts's: heartbeat, token lifetime, losing
  * access and the client going end it).
  */
 export interface EventStream {

@@ -33,7 +33,7 @@ import type { BlotterFilters, BlotterPlatform } from "../../../core/schemas/blot
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { sseHub } from "../../http/sse.ts";
+import { sseHub } from "../../streams/sse.ts";
 import { StreamNode } from "./node.ts";
 import { BLOTTER_STREAM_DEFAULTS, type BlotterStreamOptions } from "./options.ts";
 import type { BlotterSnapshotSource } from "./snapshotSource.ts";
@@ -106,7 +106,7 @@ export function blotterStreams(deps: BlotterStreamDeps, options: BlotterStreamOp
       const organizationId = request.organization.id;
       const platforms = await blotterPlatformsOf(db, organizationId);
       const connection = node.connection(organizationId, filters);
-      // Heartbeat, token lifetime, losing access, the client going: the hub's (server/http/sse.ts).
+      // Heartbeat, token lifetime, losing access, the client going: the hub's (server/streams/sse.ts).
       await connection.start(() => hub.open(request, reply, { heartbeatMs: settings.heartbeatMs }), platforms, after);
     },
     platformsOf: (organizationId) => blotterPlatformsOf(db, organizationId),

@@ -5,7 +5,7 @@ import { upsertUser } from "../../../server/modules/organizations/repository.ts"
 import type { TestApp } from "../../helpers/testApp.ts";
 import { apiHeaders, type Person, type TokenFactory } from "../../helpers/tokens.ts";
 import { theOnly } from "../../helpers/db.ts";
-import { rowsOf } from "../../../server/modules/accounts/mirror/writes.ts";
+import { rowsOf } from "../../../server/db/rows.ts";
 
 /** A person signs in for the first time (preflight) and gets their own organization; returns its id. */
 export async function signUp(t: TestApp, tokens: TokenFactory, person: Person): Promise<string> {

@@ -217,7 +217,7 @@ export interface SseEvent {
 
 export const rowsOf = (event: SseEvent | undefined): BlotterRow[] => (event?.data as { rows: BlotterRow[] } | undefined)?.rows ?? [];
 
-/** The SSE stream over a socket, as server/http/sse.ts's ends it: clean-ups once, then the socket. */
+/** The SSE stream over a socket, as server/streams/sse.ts's ends it: clean-ups once, then the socket. */
 export function eventStream(socket: FakeSocket): EventStream & { readonly closed: boolean } {
   const cleanups: (() => void)[] = [];
   let closed = false;

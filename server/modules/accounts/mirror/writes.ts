@@ -8,8 +8,8 @@
  */
 import { sql } from "drizzle-orm";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Db } from "../../../db/client.ts";
-import type { DbOrTx } from "../../audit/record.ts";
+import type { Db, DbOrTx } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import type { AccountColumns } from "./rows.ts";
 
 /** A value of the mirror's write counter (`trading_accounts_generation`, server/db/tables/accounts.ts). */
@@ -137,11 +137,6 @@ export async function analyzeAccounts(db: Db): Promise<void> {
     await tx.execute(sql`analyze trading_accounts`);
   });
   await db.execute(sql`select gin_clean_pending_list('trading_accounts_name_trgm_idx'), gin_clean_pending_list('trading_accounts_email_trgm_idx')`);
-}
-
-/** `execute` answers differ between node-postgres and PGlite; both carry `rows`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows?: T[] }).rows ?? [];
 }
 
 function affectedRows(result: unknown): number {

@@ -1,21 +1,9 @@
 /** What the platform runtime tells others about a platform (on the event bus: `platformState`). */
-import type { ConnectionState, TradePlatformType } from "../../../../core/trading/index.ts";
 import type { ConnectionManagerOptions } from "../../../connectors/manager.ts";
 import type { TargetPolicy } from "../../../connectors/target.ts";
 
-export interface PlatformRef {
-  id: string;
-  organizationId: string;
-  type: TradePlatformType;
-}
-
-export interface PlatformState {
-  state: ConnectionState;
-  /** Why the platform is not connected, in a dealer's words; null when connected or disabled. */
-  lastError: string | null;
-  /** The server's clock, RFC 3339 with the server's offset; while connected. */
-  serverTime?: string;
-}
+// Declared with the events, which may not import modules (docs/architecture.md "Layers").
+export type { PlatformRef, PlatformState } from "../../../events/types.ts";
 
 export interface PlatformRuntimeOptions {
   /** Internal addresses real trade servers may have (TRADE_SERVER_ALLOWED_TARGETS); none when absent. */

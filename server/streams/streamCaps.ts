@@ -11,7 +11,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { AppContext } from "../context.ts";
-import { HttpError } from "./errors.ts";
+import { TooManyError } from "../errors.ts";
 
 export interface LiveStreamLimits {
   perPerson: number;
@@ -31,15 +31,13 @@ export class LiveStreamCaps {
   admit(sub: string, organizationId: string): () => void {
     const person = this.byPerson.get(sub) ?? 0;
     if (person >= this.limits.perPerson)
-      throw new HttpError(
-        429,
+      throw new TooManyError(
         `You already have ${person} live views open (the most allowed is ${this.limits.perPerson}, TOOLBOX_MAX_LIVE_STREAMS_PER_PERSON). Close some tabs or live pages, then try again.`,
         "tooManyLiveStreams",
       );
     const organization = this.byOrganization.get(organizationId) ?? 0;
     if (organization >= this.limits.perOrganization)
-      throw new HttpError(
-        429,
+      throw new TooManyError(
         `This organization already has ${organization} live views open (the most allowed is ${this.limits.perOrganization}, TOOLBOX_MAX_LIVE_STREAMS_PER_ORGANIZATION). Try again when some are closed.`,
         "tooManyLiveStreams",
       );

@@ -11,11 +11,15 @@
  *   past one, `open` throws a 429 before anything is written;
  * - ends when the client goes, when the app closes, when the access token that opened it expires
  *   (the client reconnects with a fresh one), or at once when the member loses access (removed, or
- *   a role without the permission the route asks for).
+ *   a role without the permission the route asks for: the guard's `access.streams` decoration,
+ *   server/http/auth/streamAccess.ts).
+ *
+ * Transport plumbing the modules' stream routes use, kept out of server/http/ so that the modules
+ * never import the HTTP layer that composes them (docs/architecture.md "Layers").
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { streamLifetimeMs } from "./auth/tokenLifetime.ts";
+import { streamLifetimeMs } from "./lifetime.ts";
 import { admitLiveStream } from "./streamCaps.ts";
 
 export const SSE_HEARTBEAT_MS = 15_000;
