@@ -142,3 +142,14 @@ describe("Match-Trader Broker API: modify and close exactly once", () => {
     expect(again.message).toContain(opened.positionId);
   });
 });
+
+describe("Match-Trader protocol server: only the vendor's fields", () => {
+  it("ignores an expected price and slippage the published open body does not have: the order fills at the server's price", async () => {
+    const h = await open();
+    const login = await fundedAccount(h.connector);
+    const [quote] = await h.connector.getQuotes(["EURUSD"]);
+    const order = { requestId: uniqueId("far"), login, symbol: "EURUSD", side: "buy" as const, volume: 100, expectedPrice: 0.5, maxDeviationPoints: 0 };
+    const opened = await h.connector.placeOrder(order);
+    expect(opened.price).toBe(quote?.ask);
+  });
+});
