@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { pointSize } from "../../../core/trading/index.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
-import { matchTraderApiHarness, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
+import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
 
 let harness: MatchTraderApiHarness | undefined;
 const open = async () => {
@@ -65,6 +65,24 @@ describe("Match-Trader Broker API: market orders exactly once", () => {
     const opened = await h.connector.placeOrder(order);
     expect(h.protocolServer.stats.droppedAnswers).toBe(1);
     expect((await h.connector.openPositions(login)).map((p) => [p.id, p.volume, p.comment])).toEqual([[opened.positionId, 200, "lost"]]);
+  });
+
+  it("an open that timed out lands once: the retry gets its result, and so does a fresh connector", async () => {
+    const h = await open();
+    const login = await fundedAccount(h.connector);
+    h.protocolServer.faults.slowAnswers(REQUEST_TIMEOUT_MS * 2);
+    const order = { requestId: uniqueId("slow"), login, symbol: "EURUSD", side: "buy" as const, volume: 100, comment: "slow" };
+    const outcome = expectConnectorError(h.connector.placeOrder(order), "timeout");
+    await h.advance(REQUEST_TIMEOUT_MS + 1);
+    await outcome;
+    h.protocolServer.faults.restore();
+    // The answers held back come in; the operation goes on in the connector meanwhile.
+    for (let i = 0; i < 4; i++) await h.advance(REQUEST_TIMEOUT_MS * 2);
+    const retried = await h.connector.placeOrder(order);
+    const restarted = h.connectWith({});
+    await restarted.connect();
+    expect(await restarted.placeOrder(order)).toEqual(retried);
+    expect((await restarted.openPositions(login)).map((p) => p.id)).toEqual([retried.positionId]);
   });
 
   it("keeps a refusal: the same request gets the same refusal and is never sent again", async () => {
