@@ -44,6 +44,8 @@ export interface FaultRequest {
   nextRetcode?: string;
   /** The next money operation is applied, then the connection drops before its answer. */
   dropAfterNextBalance?: boolean;
+  /** MT4 gateway: the next order is applied, then the connection drops before its answer. */
+  dropAfterNextOrder?: boolean;
   /** Everything back to normal. */
   restore?: boolean;
 }
@@ -184,6 +186,7 @@ const mt4Gateway: ProtocolServerDefinition = {
         if (request.authRetcode !== undefined) server.faults.authRet = retFromText(request.authRetcode);
         if (request.nextRetcode !== undefined) server.faults.nextRet = retFromText(request.nextRetcode);
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
+        if (request.dropAfterNextOrder !== undefined) server.faults.dropAfterNextOrder = request.dropAfterNextOrder;
       },
     ),
 };

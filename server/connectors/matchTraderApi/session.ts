@@ -13,6 +13,7 @@ import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts
 import type {
   MatchTraderNative,
   MtClosedPosition,
+  MtError,
   MtEvent,
   MtLedger,
   MtLedgerRequest,
@@ -55,32 +56,62 @@ export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);
 /** How many answers are remembered; older ones are found again by their tag (money) when retried. */
 const REMEMBERED_ANSWERS = 50_000;
 
-/** Answers remembered per operation id, and operations under way, shared by every session of one connector. */
+/**
+ * Answers remembered per operation id, and operations under way, shared by every session of one
+ * connector. With `keepFailures` (orders) a definite refusal by the server is remembered too, so a
+ * retry gets the same refusal and never runs again; a failure without an answer (a lost link) is
+ * not, so a retry looks the operation up on the server instead. Money keeps the contract of
+ * docs/connectors.md: a rejected operation is not remembered and the same id may succeed later.
+ */
 export class ExactlyOnce {
-  private readonly done = new Map<string, { fingerprint: string; result: unknown }>();
+  private readonly done = new Map<string, { fingerprint: string; result: unknown } | { fingerprint: string; failure: Error }>();
   private readonly running = new Map<string, { fingerprint: string; promise: Promise<unknown> }>();
 
-  run<T>(id: string, fingerprint: string, operation: () => Promise<T>): Promise<T> {
+  run<T>(id: string, fingerprint: string, operation: () => Promise<T>, options: { keepFailures?: boolean } = {}): Promise<T> {
     const known = this.done.get(id) ?? this.running.get(id);
     if (known) {
       if (known.fingerprint !== fingerprint) return Promise.reject(alreadyUsed(id));
-      return "promise" in known ? (known.promise as Promise<T>) : Promise.resolve(known.result as T);
+      if ("promise" in known) return known.promise as Promise<T>;
+      return "failure" in known ? Promise.reject(known.failure) : Promise.resolve(known.result as T);
     }
     const promise = operation().then(
       (result) => {
         this.running.delete(id);
-        this.done.set(id, { fingerprint, result });
-        if (this.done.size > REMEMBERED_ANSWERS) this.done.delete(this.done.keys().next().value!);
+        this.keep(id, { fingerprint, result });
         return result;
       },
       (error: unknown) => {
         this.running.delete(id);
+        if (options.keepFailures && error instanceof NativeError && refusedByServer(error as NativeError<MtError>))
+          this.keep(id, { fingerprint, failure: error });
         throw error;
       },
     );
     this.running.set(id, { fingerprint, promise });
     return promise;
   }
+
+  private keep(id: string, entry: { fingerprint: string; result: unknown } | { fingerprint: string; failure: Error }) {
+    this.done.set(id, entry);
+    if (this.done.size > REMEMBERED_ANSWERS) this.done.delete(this.done.keys().next().value!);
+  }
+}
+
+/**
+ * The server answered and refused the request itself (invalid, not found, a business rule): the
+ * same request would be refused again. Busy answers (429, TOO_MANY_REQUESTS, 5xx) and refused
+ * credentials say nothing about the request and are not kept.
+ */
+function refusedByServer(error: NativeError<MtError>): boolean {
+  const native = error.native;
+  return [400, 404, 409, 422].includes(native.status) && native.errorCode !== "TOO_MANY_REQUESTS";
+}
+
+/** Closings the server makes on its own: never taken for a close Toolbox asked for. */
+const SERVER_CLOSES = new Set<string>(["STOP_LOSS", "TAKE_PROFIT", "STOP_OUT"]);
+
+function notOpen(positionId: string) {
+  return new NativeError<MtError>({ status: 404, errorCode: "NOT_FOUND", message: `Position ${positionId} is not open.` });
 }
 
 function alreadyUsed(id: string) {
@@ -257,43 +288,77 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return result.execution;
   }
 
+  /**
+   * Exactly once per request id: the tag is looked up among the account's open positions and then
+   * its closed positions (a copy may have been closed since) before the order is sent, and again
+   * whenever its answer is lost. A fresh connector (after a restart) finds it the same way.
+   */
   placeOrder(request: MatchTraderNative["orderRequest"]) {
     const { requestId, comment: _comment, reason: _reason, ...rest } = request;
-    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
-      const body = {
-        login: request.login,
-        instrument: request.instrument,
-        orderSide: request.side,
-        volume: request.volume,
-        slPrice: request.stopLoss,
-        tpPrice: request.takeProfit,
-        expectedPrice: request.expectedPrice,
-        slippage: request.slippage,
-        comment: tag(request.comment, requestId),
-      };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const execution = await this.trade("/v1/trading-accounts/positions/open", body);
-          this.parts.positions.set(execution.positionId, { login: request.login, instrument: request.instrument });
-          return { ...execution, requestId };
-        } catch (error) {
-          if (!(error instanceof LinkError) || this.closed || attempt >= LOST_ANSWER_RETRIES) throw error;
-          // The answer was lost: the position may be open already.
-          const open = (await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login: request.login })).positions;
-          const mine = open.find((p) => tagOf(p.comment) === requestId);
-          if (mine)
-            return {
-              requestId,
-              operation: "OPEN" as const,
-              positionId: mine.id,
-              closeId: null,
-              price: mine.openPrice,
-              volume: mine.volume,
-              time: mine.openTime,
-            };
+    return this.parts.exactlyOnce.run(
+      requestId,
+      JSON.stringify(rest),
+      async () => {
+        const body = {
+          login: request.login,
+          instrument: request.instrument,
+          orderSide: request.side,
+          volume: request.volume,
+          slPrice: request.stopLoss,
+          tpPrice: request.takeProfit,
+          expectedPrice: request.expectedPrice,
+          slippage: request.slippage,
+          comment: tag(request.comment, requestId),
+        };
+        for (let attempt = 0; ; attempt++) {
+          const found = await this.findOpened(request);
+          if (found) return found;
+          try {
+            const execution = await this.trade("/v1/trading-accounts/positions/open", body);
+            this.parts.positions.set(execution.positionId, { login: request.login, instrument: request.instrument });
+            return { ...execution, requestId };
+          } catch (error) {
+            // No answer: the position may be open (or already closed) now; look again before sending again.
+            if (!(error instanceof LinkError) || this.closed || attempt >= LOST_ANSWER_RETRIES) throw error;
+          }
         }
-      }
+      },
+      { keepFailures: true },
+    );
+  }
+
+  /** The position an order opened, by the tag in its comment: open first, then closed (a position only moves that way). */
+  private async findOpened(request: MatchTraderNative["orderRequest"]): Promise<MtOperationResult | null> {
+    const open = await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login: request.login });
+    const stillOpen = open.positions.find((p) => tagOf(p.comment) === request.requestId);
+    const closings = await this.closings(request.login);
+    const positionId = stillOpen?.id ?? closings.find((c) => tagOf(c.comment) === request.requestId)?.positionId;
+    if (positionId === undefined) return null;
+    const mine = closings.filter((c) => c.positionId === positionId);
+    const first = stillOpen ?? mine[0]!;
+    if (first.instrument !== request.instrument || first.side !== request.side) throw alreadyUsed(request.requestId);
+    this.parts.positions.set(positionId, { login: first.login, instrument: first.instrument });
+    // What was opened: the part still open and every part closed since.
+    const volume = mine.reduce((sum, c) => sum + c.volume, stillOpen?.volume ?? 0);
+    return {
+      requestId: request.requestId,
+      operation: "OPEN",
+      positionId,
+      closeId: null,
+      price: first.openPrice,
+      volume: Number(volume.toFixed(2)),
+      time: first.openTime,
+    };
+  }
+
+  /** Every closing of an account, oldest first (a position closed in parts has several). */
+  private async closings(login: string): Promise<MtClosedPosition[]> {
+    const answer = await this.get<{ closedPositions: MtClosedPosition[] }>("/v1/trading-accounts/trading-data/closed-positions", {
+      login,
+      from: EPOCH,
+      to: FAR,
     });
+    return answer.closedPositions.sort((a, b) => a.closeTime.localeCompare(b.closeTime));
   }
 
   private async whereIs(positionId: string) {
@@ -301,44 +366,135 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     if (known) return known;
     await this.openPositions(null);
     const found = this.parts.positions.get(positionId);
-    if (!found) throw new NativeError({ status: 404, errorCode: "NOT_FOUND", message: `Position ${positionId} is not open.` });
+    if (!found) throw notOpen(positionId);
     return found;
   }
 
-  modifyPosition(request: MatchTraderNative["modifyRequest"]) {
-    const { requestId, ...rest } = request;
-    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
-      const where = await this.whereIs(request.positionId);
-      const execution = await this.trade("/v1/trading-accounts/positions/edit", {
-        login: where.login,
-        id: request.positionId,
-        slPrice: request.stopLoss,
-        tpPrice: request.takeProfit,
-      });
-      return { ...execution, requestId };
-    });
+  /** The position as it is now: open (with its stops and volume), or null when it is no longer open. */
+  private async current(login: string, positionId: string): Promise<MtPosition | null> {
+    const open = await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login });
+    return open.positions.find((p) => p.id === positionId) ?? null;
   }
 
+  /**
+   * Exactly once: a change of stops that is already in place (a retry, a lost answer, a fresh
+   * connector) is recognised from the position's state and not sent again; a position no longer
+   * open is not found.
+   */
+  modifyPosition(request: MatchTraderNative["modifyRequest"]) {
+    const { requestId, ...rest } = request;
+    return this.parts.exactlyOnce.run(
+      requestId,
+      JSON.stringify(rest),
+      async () => {
+        const where = await this.whereIs(request.positionId);
+        for (let attempt = 0; ; attempt++) {
+          const position = await this.current(where.login, request.positionId);
+          if (!position) throw notOpen(request.positionId);
+          if (position.stopLoss === request.stopLoss && position.takeProfit === request.takeProfit)
+            return {
+              requestId,
+              operation: "EDIT" as const,
+              positionId: position.id,
+              closeId: null,
+              price: position.currentPrice,
+              volume: position.volume,
+              time: await this.serverTime(),
+            };
+          try {
+            const execution = await this.trade("/v1/trading-accounts/positions/edit", {
+              login: where.login,
+              id: request.positionId,
+              slPrice: request.stopLoss,
+              tpPrice: request.takeProfit,
+            });
+            return { ...execution, requestId };
+          } catch (error) {
+            if (!(error instanceof LinkError) || this.closed || attempt >= LOST_ANSWER_RETRIES) throw error;
+          }
+        }
+      },
+      { keepFailures: true },
+    );
+  }
+
+  /**
+   * Exactly once: the account's closings are read before the close is sent; when its answer is
+   * lost, a new closing of the position (a full close: the position is gone; a partial one: of the
+   * volume asked) is recognised as this request's and it is not sent again. A retry of a request
+   * that ended is answered by the memo. Limits (docs/connectors.md): a fresh connector does not
+   * recognise a close the previous process made.
+   */
   closePosition(request: MatchTraderNative["closeRequest"]) {
     const { requestId, comment: _comment, reason: _reason, ...rest } = request;
-    return this.parts.exactlyOnce.run(requestId, JSON.stringify(rest), async () => {
-      const where = await this.whereIs(request.positionId);
-      const execution =
-        request.volume === null
-          ? await this.trade("/v1/trading-accounts/positions/close", {
-              login: where.login,
-              closePositions: [{ positionId: request.positionId, instrument: where.instrument }],
-              comment: request.comment,
-            })
-          : await this.trade("/v1/trading-accounts/positions/close-partially", {
-              login: where.login,
-              positionId: request.positionId,
-              instrument: where.instrument,
-              volume: request.volume,
-              comment: request.comment,
-            });
-      return { ...execution, requestId };
-    });
+    return this.parts.exactlyOnce.run(
+      requestId,
+      JSON.stringify(rest),
+      async () => {
+        const where = await this.whereIs(request.positionId);
+        const known = await this.closings(where.login);
+        const closingsBefore = new Set(known.map((c) => c.id));
+        for (let attempt = 0; ; attempt++) {
+          const done = await this.findClosing(request, where.login, closingsBefore, attempt === 0 ? known : null);
+          if (done) return done;
+          try {
+            const execution =
+              request.volume === null
+                ? await this.trade("/v1/trading-accounts/positions/close", {
+                    login: where.login,
+                    closePositions: [{ positionId: request.positionId, instrument: where.instrument }],
+                  })
+                : await this.trade("/v1/trading-accounts/positions/close-partially", {
+                    login: where.login,
+                    positionId: request.positionId,
+                    instrument: where.instrument,
+                    volume: request.volume,
+                  });
+            return { ...execution, requestId };
+          } catch (error) {
+            if (!(error instanceof LinkError) || this.closed || attempt >= LOST_ANSWER_RETRIES) throw error;
+          }
+        }
+      },
+      { keepFailures: true },
+    );
+  }
+
+  /**
+   * The closing this request made, if any: one the account's history did not hold when the
+   * request began (a full close: the position is gone; a partial one: of the volume asked). A
+   * closing older than the request is someone else's, and the server's own (stop loss, take profit,
+   * stop out) is never taken for it: then the position is not open.
+   */
+  private async findClosing(
+    request: MatchTraderNative["closeRequest"],
+    login: string,
+    before: Set<string>,
+    read: MtClosedPosition[] | null,
+  ): Promise<MtOperationResult | null> {
+    const position = await this.current(login, request.positionId);
+    const closings = (read ?? (await this.closings(login))).filter((c) => c.positionId === request.positionId && !before.has(c.id));
+    const volume = request.volume;
+    const made = closings.find((c) => !SERVER_CLOSES.has(c.closeReason) && (volume === null ? !position : Math.abs(c.volume - volume) < 1e-9));
+    if (made)
+      return {
+        requestId: request.requestId,
+        operation: "CLOSE",
+        positionId: made.positionId,
+        closeId: made.id,
+        price: made.closePrice,
+        volume: made.volume,
+        time: made.closeTime,
+      };
+    if (position) return null;
+    const byServer = closings.find((c) => SERVER_CLOSES.has(c.closeReason));
+    if (byServer)
+      throw new NativeError<MtError>({
+        status: 404,
+        errorCode: "NOT_FOUND",
+        message: `Position ${request.positionId} is no longer open: the server closed it (${byServer.closeReason.toLowerCase().replace("_", " ")}) at ${byServer.closeTime}.`,
+      });
+    throw notOpen(request.positionId);
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<MtEvent[]>> {

@@ -9,6 +9,15 @@ import type { NativeTypes } from "../wire/wire.ts";
 
 export const MT4_CMD = { buy: 0, sell: 1, buyLimit: 2, sellLimit: 3, buyStop: 4, sellStop: 5, balance: 6, credit: 7 } as const;
 
+/** A market trade (OP_BUY, OP_SELL): what Toolbox shows as a position and its deals. */
+export const isMarketTrade = (r: { cmd: number }): boolean => r.cmd === MT4_CMD.buy || r.cmd === MT4_CMD.sell;
+
+/**
+ * A pending order (buy/sell limit, buy/sell stop): not a position. Toolbox's model has no pending
+ * orders yet, so they are left out of positions, history and the stream (docs/connectors.md).
+ */
+export const isPendingOrder = (r: { cmd: number }): boolean => r.cmd >= MT4_CMD.buyLimit && r.cmd <= MT4_CMD.sellStop;
+
 /** TradeRecord.reason. */
 export const MT4_REASON = { client: 0, expert: 1, dealer: 2, api: 4, mobile: 5, web: 6 } as const;
 

@@ -24,7 +24,7 @@ import {
 import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts";
 import { codeTable, numericId, priceOrNull, priceOrZero, volumeAsLots } from "../wire/convert.ts";
 import { mt4Ids, reissuedFrom, reissuedTo } from "./ids.ts";
-import { MT4_ACTIVATION, MT4_CMD, MT4_REASON, type Mt4Native, type Mt4Pump, type Mt4TradeRecord, type Mt4UserRecord } from "./native.ts";
+import { isMarketTrade, MT4_ACTIVATION, MT4_CMD, MT4_REASON, type Mt4Native, type Mt4Pump, type Mt4TradeRecord, type Mt4UserRecord } from "./native.ts";
 
 export const mt4Reason = codeTable(MT4_REASON, "trade reason");
 const activation = codeTable(MT4_ACTIVATION, "activation");
@@ -66,7 +66,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
       id: mt4Ids.position(r.order),
       login: String(r.login),
       symbol: r.symbol,
-      side: r.cmd === MT4_CMD.buy ? "buy" : "sell",
+      side: sideOf(r),
       volume: lotsToVolume(r.volume),
       openTime: time.decode(r.open_time),
       openPrice: r.open_price,
@@ -151,10 +151,11 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     history: {
       withOpenPositions: true,
       encode: (slice) => [...slice.closed.map((t) => closedRecord(t.position)), ...slice.deals.filter((d) => d.entry === null).map(moneyRecord)],
+      // Pending orders (deleted or expired ones in the history, waiting ones among the open) are no deals.
       decode: (records, open) => [
         ...records.filter(isMoney).map(moneyDeal),
-        ...records.filter((r) => !isMoney(r)).map(exit),
-        ...chainEntries([...records.filter((r) => !isMoney(r)), ...open]),
+        ...records.filter(isMarketTrade).map(exit),
+        ...chainEntries([...records.filter(isMarketTrade), ...open.filter(isMarketTrade)]),
       ],
     },
     event: {
@@ -188,6 +189,8 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     const r = pump.trade;
     const login = String(r.login);
     if (isMoney(r)) return [{ type: "dealAdded", time: at, login, deal: moneyDeal(r) }];
+    // A pending order placed, changed or deleted: no position until the model has pending orders.
+    if (!isMarketTrade(r)) return [];
     if (pump.transaction === "update") return [{ type: "positionModified", time: at, login, position: withoutCommission(position(r)), change: "stops" }];
     if (pump.transaction === "close")
       return [
@@ -222,6 +225,14 @@ const EMPTY_RECORD: Mt4TradeRecord = {
   activation: MT4_ACTIVATION.none,
   close_reason: 0,
 };
+
+/** OP_BUY or OP_SELL; any other command is not a position and is never read as one. */
+function sideOf(r: Mt4TradeRecord): "buy" | "sell" {
+  if (r.cmd === MT4_CMD.buy) return "buy";
+  if (r.cmd === MT4_CMD.sell) return "sell";
+  const name = Object.entries(MT4_CMD).find(([, code]) => code === r.cmd)?.[0];
+  throw new Error(`MT4 ticket ${r.order} is ${name ? `a ${name} order` : `of unknown command ${r.cmd}`}, not a position`);
+}
 
 function encodeCloseReason(reason: TradeReason): Pick<Mt4TradeRecord, "activation" | "close_reason"> {
   if (reason === "sl" || reason === "tp" || reason === "stopOut") return { activation: activation.encode(reason), close_reason: 0 };

@@ -21,6 +21,13 @@ export const MT4_GATEWAY_RET = {
 /** TradeTransInfo.type values the gateway serves. */
 export const MT4_TT = { brOrderOpen: 75, brOrderClose: 76, brOrderModify: 80, brBalance: 83 } as const;
 
+/**
+ * The gateway's rule for an order's `request_id` (docs/mt4-gateway.md): 1 to 100 letters, digits,
+ * `_`, `:`, `.` and `-`. The connector refuses any other id before sending, the gateway refuses it
+ * with RET_INVALID_DATA.
+ */
+export const MT4_GATEWAY_REQUEST_ID = /^[\w:.-]{1,100}$/;
+
 /** Lots (in-process native) → the wire's lots × 100. */
 export const lotsToWire = (lots: number): number => Math.round(lots * 100);
 /** The wire's lots × 100 → lots. */

@@ -9,7 +9,16 @@ import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import { MT4_CMD, MT4_RET, type Mt4Event, type Mt4Native, type Mt4TradeRecord, type Mt4TradeTransaction, type Mt4UserRecord } from "../mt4/native.ts";
+import {
+  isMarketTrade,
+  MT4_CMD,
+  MT4_RET,
+  type Mt4Event,
+  type Mt4Native,
+  type Mt4TradeRecord,
+  type Mt4TradeTransaction,
+  type Mt4UserRecord,
+} from "../mt4/native.ts";
 import { OPERATION_TAG } from "../operationOnce.ts";
 import { networkError } from "../transport/client.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
@@ -243,14 +252,15 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return ((await this.call("/api/TickInfoLast", { symbols: symbols === null ? null : [...symbols] })) as { ticks: Mt4Native["quote"][] }).ticks;
   }
 
+  /** TradesRequest holds pending orders beside the positions: only market trades are positions. */
   async openPositions(login: number | null) {
-    return this.trades("/api/TradesRequest", login === null ? {} : { login });
+    return (await this.trades("/api/TradesRequest", login === null ? {} : { login })).filter(isMarketTrade);
   }
 
   async openPositionsOf(logins: readonly number[]) {
     const trades: Mt4TradeRecord[] = [];
     for (let i = 0; i < logins.length; i += PAGE) trades.push(...(await this.trades("/api/TradesRequest", { logins: logins.slice(i, i + PAGE) })));
-    return trades;
+    return trades.filter(isMarketTrade);
   }
 
   async history(login: number, from: number, to: number) {

@@ -233,8 +233,9 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
           volume: lots(body, "volume"),
           stopLoss: price(body, "slPrice"),
           takeProfit: price(body, "tpPrice"),
-          expectedPrice: price(body, "expectedPrice"),
-          slippage: price(body, "slippage"),
+          // The published body has no expected price or slippage: a market order fills at the server's price.
+          expectedPrice: null,
+          slippage: null,
           comment: optionalText(body, "comment"),
           reason: "API",
         }),
@@ -258,7 +259,8 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
           requestId: randomUUID(),
           positionId: text(one, "positionId"),
           volume: null,
-          comment: optionalText(body, "comment"),
+          // The published close bodies carry no comment.
+          comment: "",
           reason: "API",
         }),
       );
@@ -271,7 +273,7 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
           requestId: randomUUID(),
           positionId: text(body, "positionId"),
           volume: lots(body, "volume"),
-          comment: optionalText(body, "comment"),
+          comment: "",
           reason: "API",
         }),
       );

@@ -18,9 +18,9 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { TimerHandle } from "../../connectors/clock.ts";
-import { fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
+import { fromWire, MT4_GATEWAY_REQUEST_ID, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
-import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
+import { MT4_CMD, type Mt4Error, type Mt4Native, type Mt4NewUser, type Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord, readBody, sendJson } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
@@ -51,11 +51,14 @@ export class Mt4GatewayFaults {
   nextRet: number | null = null;
   /** The next balance operation is applied, then its session's connections drop before the answer. */
   dropAfterNextBalance = false;
+  /** The next order (TT_BR_ORDER_OPEN, _MODIFY, _CLOSE) is applied, then its session's connections drop before the answer. */
+  dropAfterNextOrder = false;
 
   restore(): void {
     this.authRet = null;
     this.nextRet = null;
     this.dropAfterNextBalance = false;
+    this.dropAfterNextOrder = false;
   }
 }
 
@@ -345,7 +348,11 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         "Served transaction types: TT_BR_ORDER_OPEN 75, TT_BR_ORDER_CLOSE 76, TT_BR_ORDER_MODIFY 80, TT_BR_BALANCE 83.",
       );
     const requestId = text(body.request_id);
-    if (!/^[\w:.-]{1,100}$/.test(requestId)) throw new CommandError(MT4_GATEWAY_RET.invalidData, "request_id is required (1 to 100 letters, digits, _ : . -).");
+    if (!MT4_GATEWAY_REQUEST_ID.test(requestId))
+      throw new CommandError(MT4_GATEWAY_RET.invalidData, "request_id is required (1 to 100 letters, digits, _ : . -).");
+    // A market order is OP_BUY or OP_SELL; a pending command (2–5) would be a pending order, which this gateway does not place.
+    if (kind === "open" && body.cmd !== MT4_CMD.buy && body.cmd !== MT4_CMD.sell)
+      throw new CommandError(MT4_GATEWAY_RET.invalidData, "TT_BR_ORDER_OPEN takes cmd OP_BUY (0) or OP_SELL (1); pending orders are not served.");
     const transaction = fromWire.transaction({
       request_id: requestId,
       type: kind,
@@ -367,6 +374,11 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         : kind === "modify"
           ? await session.modifyPosition(transaction)
           : await session.closePosition(transaction);
+    if (this.faults.dropAfterNextOrder) {
+      this.faults.dropAfterNextOrder = false;
+      this.endSession(entry);
+      return DROPPED;
+    }
     const wire = toWire.result(result);
     return { order: wire.order, price: wire.price, volume: wire.volume, time: wire.time };
   }
