@@ -16,6 +16,7 @@
  * Toolbox that restarted. The user's comment keeps 20 of the vendor's 32 characters. Limits are in
  * docs/connectors.md ("Orders exactly once").
  */
+import { connectorErrors } from "../errors.ts";
 import { MT5_DEAL_ENTRY, MT5_REQUEST_ACTION, type Mt5Deal, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Position } from "../mt5/native.ts";
 import { OncePerOperation, operationAlreadyUsed, operationTag, taggedComment } from "../operationOnce.ts";
 
@@ -37,8 +38,8 @@ export interface OrderWire {
   allDeals(fromSeconds: number, toSeconds: number): Promise<Mt5Deal[]>;
   /** The open position with this ticket, or null. */
   position(ticket: string): Promise<Mt5Position | null>;
-  /** Sends the request and reads its result back. */
-  send(request: Mt5WireRequest): Promise<Mt5DealerAnswer>;
+  /** Sends the request and reads its result back: the deal it made, "0" for none. */
+  send(request: Mt5WireRequest): Promise<string>;
 }
 
 export class OrdersOnce {
@@ -61,51 +62,63 @@ export class OrdersOnce {
     if (done) {
       if (done.Entry !== MT5_DEAL_ENTRY.in || done.Symbol !== request.Symbol || done.Action !== request.Type || done.Volume !== request.Volume)
         throw operationAlreadyUsed();
-      return fromDeal(request.RequestId, done, done.Volume);
+      return fromDeal(request.RequestId, done);
     }
-    return this.send(request, wire);
+    const deal = await this.send(request, wire);
+    return this.readBack(
+      request,
+      deal,
+      (await this.accountDeals(request.Login, wire)).find((d) => tagged(d, tag)),
+    );
   }
 
   private async close(request: Mt5DealerRequest, wire: OrderWire): Promise<Mt5DealerAnswer> {
     const tag = operationTag(request.RequestId);
     const open = await wire.position(request.Position);
-    let done: Mt5Deal | undefined;
-    if (open) done = (await this.accountDeals(open.Login, wire)).find((d) => tagged(d, tag));
-    else {
+    const find = async () => {
+      if (open) return (await this.accountDeals(open.Login, wire)).find((d) => tagged(d, tag));
       // Closed, by this request or otherwise: its account is no longer known, so the server's recent deals are searched.
       const now = wire.now();
-      done = (await wire.allDeals(Math.floor((now - wire.closedLookback) / 1000), Math.ceil(now / 1000) + 86_400)).find((d) => tagged(d, tag));
-    }
+      return (await wire.allDeals(Math.floor((now - wire.closedLookback) / 1000), Math.ceil(now / 1000) + 86_400)).find((d) => tagged(d, tag));
+    };
+    const done = await find();
     if (done) {
       if (done.Entry !== MT5_DEAL_ENTRY.out || done.PositionID !== request.Position || (request.Volume !== "0" && done.Volume !== request.Volume))
         throw operationAlreadyUsed();
-      return fromDeal(request.RequestId, done, done.Volume);
+      return fromDeal(request.RequestId, done);
     }
     // Not found: sent. A position closed meanwhile (its SL, another dealer) is refused by the server, never closed twice.
-    return this.send(request, wire);
+    const deal = await this.send(request, wire);
+    return this.readBack(request, deal, await find());
   }
 
   private async modify(request: Mt5DealerRequest, wire: OrderWire): Promise<Mt5DealerAnswer> {
-    const open = await wire.position(request.Position);
-    if (open && open.PriceSL === request.PriceSL && open.PriceTP === request.PriceTP)
-      return {
-        RequestId: request.RequestId,
-        Retcode: "10009 Request completed",
-        Deal: "0",
-        Order: "0",
-        Position: open.Position,
-        Price: open.PriceCurrent,
-        Volume: open.Volume,
-        TimeMsc: wire.now(),
-      };
-    return this.send(request, wire);
+    const before = await wire.position(request.Position);
+    if (!before || before.PriceSL !== request.PriceSL || before.PriceTP !== request.PriceTP) await this.send(request, wire);
+    const after = (await wire.position(request.Position)) ?? before;
+    if (!after) throw connectorErrors.unreachable("The trading server changed the position's stops but the position could not be read back.");
+    return {
+      RequestId: request.RequestId,
+      Retcode: DONE,
+      Deal: "0",
+      Order: "0",
+      Position: after.Position,
+      Price: after.PriceCurrent,
+      Volume: after.Volume,
+      TimeMsc: wire.now(),
+    };
   }
 
-  private async send(request: Mt5DealerRequest, wire: OrderWire): Promise<Mt5DealerAnswer> {
+  private async send(request: Mt5DealerRequest, wire: OrderWire): Promise<string> {
     const { RequestId, ...sent } = request;
     const comment = request.Action === MT5_REQUEST_ACTION.positionModify ? sent.Comment : taggedComment(sent.Comment, RequestId, MAX_TAGGED_ORDER_COMMENT);
-    const answer = await wire.send({ ...sent, Comment: comment });
-    return { ...answer, RequestId };
+    return wire.send({ ...sent, Comment: comment });
+  }
+
+  /** The result of a request just sent, from the deal it made (the dealer queue reports neither position nor time). */
+  private readBack(request: Mt5DealerRequest, dealId: string, deal: Mt5Deal | undefined): Mt5DealerAnswer {
+    if (!deal || deal.Deal !== dealId) throw connectorErrors.unreachable("The trading server filled the order but its deal could not be read back.");
+    return fromDeal(request.RequestId, deal);
   }
 
   private async accountDeals(login: string, wire: OrderWire): Promise<Mt5Deal[]> {
@@ -118,15 +131,17 @@ function tagged(deal: Mt5Deal, tag: string): boolean {
   return deal.Action <= 1 && deal.Comment.endsWith(tag);
 }
 
-function fromDeal(requestId: string, deal: Mt5Deal, volume: string): Mt5DealerAnswer {
+const DONE = "10009 Request completed";
+
+function fromDeal(requestId: string, deal: Mt5Deal): Mt5DealerAnswer {
   return {
     RequestId: requestId,
-    Retcode: "10009 Request completed",
+    Retcode: DONE,
     Deal: deal.Deal,
     Order: deal.Order,
     Position: deal.PositionID,
     Price: deal.Price,
-    Volume: volume,
+    Volume: deal.Volume,
     TimeMsc: deal.TimeMsc,
   };
 }

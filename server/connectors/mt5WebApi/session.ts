@@ -9,7 +9,7 @@ import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
+import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
 import { OPERATION_TAG } from "../operationOnce.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
@@ -347,17 +347,19 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
 
   // ---- helpers ----
 
-  /** A dealer request: sent, then its result read back (the server answers with a request id). */
-  private async dealer(request: Mt5WireRequest): Promise<Mt5DealerAnswer> {
+  /**
+   * A dealer request: sent, then its result read back (the server answers with its own request
+   * number). Resolves with the deal it made ("0" for a stops change); orders.ts reads the rest.
+   */
+  private async dealer(request: Mt5WireRequest): Promise<string> {
     const { ID } = (await this.call("/api/dealer/send_request", {}, request)) as { ID: string };
     const [outcome] = (await this.call("/api/dealer/get_request_result", { id: ID })) as {
-      result: { Retcode: string; Message?: string };
-      answer: Mt5DealerAnswer | null;
+      result: { Retcode: string; DealID?: string; Message?: string };
     }[];
     if (!outcome) throw connectorErrors.unreachable("The trading server lost the result of a dealer request.");
-    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE || !outcome.answer)
+    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE)
       throw new NativeError({ retcode: outcome.result.Retcode, message: outcome.result.Message ?? "" });
-    return outcome.answer;
+    return String(outcome.result.DealID ?? "0");
   }
 
   private async feed(after: number, total: number): Promise<PacketBatch<Mt5Event>> {

@@ -108,7 +108,8 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   daylightState: 0 | 1 = 0;
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
-  private readonly dealerResults = new Map<string, { answer: Omit<Mt5DealerAnswer, "RequestId"> | null; retcode: string; message: string }>();
+  /** Per request number: IMTConfirm (`result`) and the IMTRequest with its `Result*` fields (`answer`), as `get_request_result` serves them. */
+  private readonly dealerResults = new Map<string, { confirm: Record<string, unknown>; answer: Record<string, unknown> }>();
   private nextDealerId = 1;
   private nextOperation = 1;
 
@@ -309,7 +310,7 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
         return list(params.id).map((id) => {
           const result = this.dealerResults.get(id);
           if (!result) throw new CommandError(MT5_RETCODE.notFound, `No request ${id}.`);
-          return { ID: id, result: { Retcode: result.retcode, Message: result.message }, answer: result.answer };
+          return { ID: id, result: result.confirm, answer: result.answer };
         });
       case "/api/toolbox/journal": {
         if (this.options.toolboxPlugin === false) throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
@@ -413,6 +414,7 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
     const request = imtRequest(body, `webapi-order-${this.nextOperation++}`);
     if (request.Comment.length > 32) throw new CommandError(MT5_RETCODE.params, "A comment holds at most 32 characters.");
     const id = String(this.nextDealerId++);
+    const { RequestId: _engineId, ...sent } = request;
     try {
       const answer =
         request.Action === MT5_REQUEST_ACTION.positionModify
@@ -420,12 +422,11 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
           : request.Position !== "0"
             ? await session.closePosition(request)
             : await session.placeOrder(request);
-      const { RequestId: _engineId, ...vendorAnswer } = answer;
-      this.dealerResults.set(id, { answer: vendorAnswer, retcode: "10009 Request completed", message: "" });
+      this.dealerResults.set(id, dealerResult(sent, DEALER_DONE, "", answer));
     } catch (error) {
       if (!(error instanceof NativeError)) throw error;
       const native = error.native as Mt5Native["error"];
-      this.dealerResults.set(id, { answer: null, retcode: native.retcode, message: native.message });
+      this.dealerResults.set(id, dealerResult(sent, native.retcode, native.message, null));
     }
     const slow = this.faults.slowNextOrderMs;
     if (slow > 0) {
@@ -443,6 +444,25 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
 }
 
 const DROPPED = Symbol("dropped");
+
+const DEALER_DONE = "10009 Request completed";
+
+/**
+ * What the dealer queue reports for a request: IMTConfirm (the retcode, the deal and order made,
+ * volume and price) and the request itself with its `Result*` fields. The position and the time
+ * are not in it; a client reads them from the deal. `Message` explains a refusal in words (the
+ * vendor gives only the retcode's text); a client copes without it.
+ */
+function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string, message: string, answer: Mt5DealerAnswer | null) {
+  const deal = answer?.Deal ?? "0";
+  const order = answer?.Order ?? "0";
+  const volume = answer?.Volume ?? "0";
+  const price = answer?.Price ?? 0;
+  return {
+    confirm: { Retcode: retcode, DealID: deal, OrderID: order, Volume: volume, Price: price, ...(message ? { Message: message } : {}) },
+    answer: { ...sent, ResultRetcode: retcode, ResultDeal: deal, ResultOrder: order, ResultVolume: volume, ResultPrice: price },
+  };
+}
 
 /** The IMTRequest fields this server serves, read as the vendor reads them; anything else in the body is ignored. */
 function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerRequest {

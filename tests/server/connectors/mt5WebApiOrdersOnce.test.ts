@@ -143,8 +143,22 @@ describe("MT5 Web API protocol server: only what the vendor's server knows", () 
     const hash = passwordHash(DEFAULT_MANAGER.password);
     await call(`/api/auth/answer?srv_rand_answer=${challengeAnswer(hash, start.srv_rand ?? "")}&cli_rand=4db98fec17aab4dc5a240bdc659e8395`);
     const request = { RequestId: "same-id", IDClient: "same-id", Action: 200, Login: login, Symbol: "EURUSD", Type: 0, Volume: "100", Comment: "twice" };
-    for (const _ of [1, 2]) expect((await call("/api/dealer/send_request", request)).retcode).toBe("0 Done");
+    const ids: string[] = [];
+    for (const _ of [1, 2]) {
+      const sent = await call("/api/dealer/send_request", request);
+      expect(sent.retcode).toBe("0 Done");
+      ids.push((sent.answer as { ID: string }).ID);
+    }
     expect(h.simulated.engine.positions(login)).toHaveLength(2);
+    // The dealer queue's report, as the vendor's: IMTConfirm and the request with its Result* fields; no client id.
+    const results = (await call(`/api/dealer/get_request_result?id=${ids.join(",")}`)).answer as {
+      result: Record<string, string>;
+      answer: Record<string, string>;
+    }[];
+    expect(results.map((r) => r.result.Retcode)).toEqual(["10009 Request completed", "10009 Request completed"]);
+    expect(results[0]?.result.DealID).not.toBe(results[1]?.result.DealID);
+    expect(results[0]?.answer).toMatchObject({ Symbol: "EURUSD", ResultDeal: results[0]?.result.DealID });
+    expect(JSON.stringify(results)).not.toMatch(/RequestId|same-id/);
   });
 });
 
