@@ -25,6 +25,12 @@ const PAGE = 100;
 const EVENT_BATCH = 1000;
 /** How far back a money operation is looked for before it is sent again. */
 const TAG_LOOKBACK_MS = 31 * 24 * 3600_000;
+/**
+ * How far back an account's deals are searched for an order's tag: a retry comes within minutes,
+ * a restarted Toolbox's within hours; a copier's follower can make hundreds of deals a day, each
+ * read costing a page.
+ */
+const ORDER_LOOKBACK_MS = 24 * 3600_000;
 /** How far back the whole server's deals are searched for the close of a position no longer open. */
 const CLOSED_LOOKBACK_MS = 3600_000;
 
@@ -330,7 +336,7 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private order(request: Mt5DealerRequest) {
     return this.transport.orders.run(request, {
       now: () => this.clock.now() + this.transport.timeZoneOffsetMinutes * 60_000,
-      lookback: TAG_LOOKBACK_MS,
+      lookback: ORDER_LOOKBACK_MS,
       closedLookback: CLOSED_LOOKBACK_MS,
       deals: (login, fromSeconds, toSeconds) => this.paged<Mt5Deal>("/api/deal", { login, from: fromSeconds, to: toSeconds }),
       allDeals: async (from, to) => (await this.call("/api/deal/get_batch", { group: "*", from, to })) as Mt5Deal[],
