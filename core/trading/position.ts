@@ -24,7 +24,14 @@ export interface Position {
   tp: number | null;
   profit: Money;
   swap: Money;
+  /** What the trader or dealer wrote, without Toolbox's tag. */
   comment: string;
+  /**
+   * The tag Toolbox wrote into the platform's comment to find the order again (e.g. `~1a2b3c4d5e`,
+   * server/connectors/operationOnce.ts `operationTag(requestId)`): how the copier recognises its own
+   * positions after a crash. Absent on positions Toolbox did not open. Never shown as the comment.
+   */
+  tag?: string;
   reason: TradeReason;
   /**
    * MT4 closes part of a trade by closing its ticket and opening a new one for the rest; the new

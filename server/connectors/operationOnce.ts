@@ -13,6 +13,12 @@ import { connectorErrors } from "./errors.ts";
 /** The tag written at the end of a comment, kept out of what users see. */
 export const OPERATION_TAG = / ?~[0-9a-f]{10}$/;
 
+/** A stored comment split into what the user wrote and the tag Toolbox added, if any. */
+export function splitTag(stored: string): { comment: string; tag: string | null } {
+  const match = OPERATION_TAG.exec(stored);
+  return match ? { comment: stored.slice(0, match.index), tag: match[0].trimStart() } : { comment: stored, tag: null };
+}
+
 export function operationTag(operationId: string): string {
   return `~${createHash("sha256").update(operationId).digest("hex").slice(0, 10)}`;
 }

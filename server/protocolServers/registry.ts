@@ -44,8 +44,10 @@ export interface FaultRequest {
   nextRetcode?: string;
   /** The next money operation is applied, then the connection drops before its answer. */
   dropAfterNextBalance?: boolean;
-  /** MT4 gateway: the next order is applied, then the connection drops before its answer. */
+  /** MT5 and the MT4 gateway: the next order (MT5: any dealer request) is run, then the connection drops before its answer. */
   dropAfterNextOrder?: boolean;
+  /** MT5: the next dealer request is run at once, its answer waits this long. */
+  slowNextOrderMs?: number;
   /** Everything back to normal. */
   restore?: boolean;
 }
@@ -128,6 +130,8 @@ const mt5WebApi: ProtocolServerDefinition = {
         if (request.authRetcode !== undefined) server.faults.authRetcode = request.authRetcode || null;
         if (request.nextRetcode !== undefined) server.faults.nextRetcode = request.nextRetcode || null;
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
+        if (request.dropAfterNextOrder !== undefined) server.faults.dropAfterNextOrder = request.dropAfterNextOrder;
+        if (request.slowNextOrderMs !== undefined) server.faults.slowNextOrderMs = request.slowNextOrderMs;
       },
     ),
 };

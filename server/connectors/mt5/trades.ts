@@ -12,6 +12,7 @@ import {
   type UnsequencedTradeEvent,
 } from "../../../core/trading/index.ts";
 import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts";
+import { splitTag } from "../operationOnce.ts";
 import { codeTable, numericId, priceOrNull, priceOrZero } from "../wire/convert.ts";
 import { MT5_DEAL_ACTION, MT5_DEAL_ENTRY, MT5_REASON, type Mt5Deal, type Mt5EventItem, type Mt5Native, type Mt5Position, type Mt5User } from "./native.ts";
 
@@ -35,27 +36,31 @@ export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Accou
     Volume: String(p.volume),
     Profit: moneyToDecimal(p.profit),
     Storage: moneyToDecimal(p.swap),
-    Comment: p.comment,
+    Comment: p.tag === undefined ? p.comment : p.comment === "" ? p.tag : `${p.comment} ${p.tag}`,
     Reason: mt5Reason.encode(p.reason),
   });
-  const decodePosition = (p: Mt5Position): Position => ({
-    id: p.Position,
-    login: p.Login,
-    symbol: p.Symbol,
-    side: p.Action === 0 ? "buy" : "sell",
-    volume: Number(p.Volume),
-    openTime: time.decode(p.TimeCreateMsc),
-    openPrice: p.PriceOpen,
-    currentPrice: p.PriceCurrent,
-    sl: priceOrNull(p.PriceSL),
-    tp: priceOrNull(p.PriceTP),
-    profit: moneyFromDecimal(p.Profit),
-    swap: moneyFromDecimal(p.Storage),
-    comment: p.Comment,
-    reason: mt5Reason.decode(p.Reason),
-    previousId: null,
-    native: { platform: "MT5", position: Number(p.Position) },
-  });
+  const decodePosition = (p: Mt5Position): Position => {
+    const { comment, tag } = splitTag(p.Comment);
+    return {
+      id: p.Position,
+      login: p.Login,
+      symbol: p.Symbol,
+      side: p.Action === 0 ? "buy" : "sell",
+      volume: Number(p.Volume),
+      openTime: time.decode(p.TimeCreateMsc),
+      openPrice: p.PriceOpen,
+      currentPrice: p.PriceCurrent,
+      sl: priceOrNull(p.PriceSL),
+      tp: priceOrNull(p.PriceTP),
+      profit: moneyFromDecimal(p.Profit),
+      swap: moneyFromDecimal(p.Storage),
+      comment,
+      ...(tag === null ? {} : { tag }),
+      reason: mt5Reason.decode(p.Reason),
+      previousId: null,
+      native: { platform: "MT5", position: Number(p.Position) },
+    };
+  };
   const encodeDeal = (d: Deal): Mt5Deal => ({
     Deal: id(d.id, "Deal"),
     Order: String(d.native.platform === "MT5" ? d.native.order : 0),
@@ -89,7 +94,8 @@ export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Accou
       profit: moneyFromDecimal(d.Profit),
       commission: moneyFromDecimal(d.Commission),
       swap: moneyFromDecimal(d.Storage),
-      comment: d.Comment,
+      // Toolbox's tag (an order's or a money operation's) is its own business, not the comment.
+      comment: splitTag(d.Comment).comment,
       reason: mt5Reason.decode(d.Reason),
       native: {
         platform: "MT5",

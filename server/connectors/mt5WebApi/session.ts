@@ -9,12 +9,13 @@ import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import type { Mt5Deal, Mt5DealerAnswer, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
+import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
 import { OPERATION_TAG } from "../operationOnce.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber } from "./format.ts";
+import type { Mt5WireRequest } from "./orders.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
 import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
 
@@ -24,6 +25,14 @@ const PAGE = 100;
 const EVENT_BATCH = 1000;
 /** How far back a money operation is looked for before it is sent again. */
 const TAG_LOOKBACK_MS = 31 * 24 * 3600_000;
+/**
+ * How far back an account's deals are searched for an order's tag: a retry comes within minutes,
+ * a restarted Toolbox's within hours; a copier's follower can make hundreds of deals a day, each
+ * read costing a page.
+ */
+const ORDER_LOOKBACK_MS = 24 * 3600_000;
+/** How far back the whole server's deals are searched for the close of a position no longer open. */
+const CLOSED_LOOKBACK_MS = 3600_000;
 
 const DEALER_DONE = 10009;
 const MT5_NOT_FOUND = 13;
@@ -312,15 +321,28 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   }
 
   placeOrder(request: Mt5DealerRequest) {
-    return this.dealer(request);
+    return this.order(request);
   }
 
   modifyPosition(request: Mt5DealerRequest) {
-    return this.dealer(request);
+    return this.order(request);
   }
 
   closePosition(request: Mt5DealerRequest) {
-    return this.dealer(request);
+    return this.order(request);
+  }
+
+  /** Once per request id (orders.ts): looked up by its tag before it is sent. */
+  private order(request: Mt5DealerRequest) {
+    return this.transport.orders.run(request, {
+      now: () => this.clock.now() + this.transport.timeZoneOffsetMinutes * 60_000,
+      lookback: ORDER_LOOKBACK_MS,
+      closedLookback: CLOSED_LOOKBACK_MS,
+      deals: (login, fromSeconds, toSeconds) => this.paged<Mt5Deal>("/api/deal", { login, from: fromSeconds, to: toSeconds }),
+      allDeals: async (from, to) => (await this.call("/api/deal/get_batch", { group: "*", from, to })) as Mt5Deal[],
+      position: async (ticket) => ((await this.call("/api/position/get_batch", { ticket })) as Mt5Native["position"][])[0] ?? null,
+      send: (wireRequest) => this.dealer(wireRequest),
+    });
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt5Event>> {
@@ -331,17 +353,19 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
 
   // ---- helpers ----
 
-  /** A dealer request: sent, then its result read back (the server answers with a request id). */
-  private async dealer(request: Mt5DealerRequest): Promise<Mt5DealerAnswer> {
+  /**
+   * A dealer request: sent, then its result read back (the server answers with its own request
+   * number). Resolves with the deal it made ("0" for a stops change); orders.ts reads the rest.
+   */
+  private async dealer(request: Mt5WireRequest): Promise<string> {
     const { ID } = (await this.call("/api/dealer/send_request", {}, request)) as { ID: string };
     const [outcome] = (await this.call("/api/dealer/get_request_result", { id: ID })) as {
-      result: { Retcode: string; Message?: string };
-      answer: Mt5DealerAnswer | null;
+      result: { Retcode: string; DealID?: string; Message?: string };
     }[];
     if (!outcome) throw connectorErrors.unreachable("The trading server lost the result of a dealer request.");
-    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE || !outcome.answer)
+    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE)
       throw new NativeError({ retcode: outcome.result.Retcode, message: outcome.result.Message ?? "" });
-    return outcome.answer;
+    return String(outcome.result.DealID ?? "0");
   }
 
   private async feed(after: number, total: number): Promise<PacketBatch<Mt5Event>> {

@@ -13,6 +13,7 @@ import { guardedClients, httpsUrl } from "../transport/client.ts";
 import { handshaken } from "../transport/requests.ts";
 import type { WireCredentials, WireHandlers, WireSession, WireTransport } from "../wire/wire.ts";
 import { BalanceOnce } from "./money.ts";
+import { OrdersOnce } from "./orders.ts";
 import { Mt5WebApiSession } from "./session.ts";
 import type { VendorEventPoller } from "./vendorFeed.ts";
 
@@ -43,6 +44,8 @@ export class Mt5WebApiTransport implements WireTransport<Mt5Native> {
   timeZoneOffsetMinutes: number;
   /** Money operations run once per operation id, across sessions. */
   readonly money = new BalanceOnce();
+  /** Orders run once per request id, across sessions. */
+  readonly orders = new OrdersOnce();
   /**
    * Without Toolbox's plugin the stream is polled from the vendor's commands by one poller for the
    * connector's life, which numbers its events itself: the last number given, and the last one

@@ -21,6 +21,7 @@ import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../.
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
 import {
+  MT5_REASON,
   MT5_REQUEST_ACTION,
   MT5_RETCODE,
   type Mt5Deal,
@@ -29,6 +30,7 @@ import {
   type Mt5DealerRequest,
   type Mt5Native,
 } from "../../connectors/mt5/native.ts";
+import { sleep } from "../../connectors/clock.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord, readBody, sendJson as send } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
@@ -73,11 +75,17 @@ export class Mt5WebApiFaults {
   nextRetcode: string | null = null;
   /** The next money operation is applied, then the connection drops before its answer. */
   dropAfterNextBalance = false;
+  /** The next dealer request (an order, a stops change, a close) is run, then the connection drops before its answer. */
+  dropAfterNextOrder = false;
+  /** The next dealer request is run at once, then its answer waits this long (a client times out; the order happened). */
+  slowNextOrderMs = 0;
 
   restore(): void {
     this.authRetcode = null;
     this.nextRetcode = null;
     this.dropAfterNextBalance = false;
+    this.dropAfterNextOrder = false;
+    this.slowNextOrderMs = 0;
   }
 }
 
@@ -100,7 +108,8 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   daylightState: 0 | 1 = 0;
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
-  private readonly dealerResults = new Map<string, { answer: Mt5DealerAnswer | null; retcode: string; message: string }>();
+  /** Per request number: IMTConfirm (`result`) and the IMTRequest with its `Result*` fields (`answer`), as `get_request_result` serves them. */
+  private readonly dealerResults = new Map<string, { confirm: Record<string, unknown>; answer: Record<string, unknown> }>();
   private nextDealerId = 1;
   private nextOperation = 1;
 
@@ -277,6 +286,10 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
       case "/api/position/get_page":
         return page(await session.openPositions(login(params.login)), params);
       case "/api/position/get_batch": {
+        if (params.ticket !== undefined) {
+          const tickets = new Set(list(params.ticket));
+          return (await session.openPositions(null)).filter((p) => tickets.has(p.Position));
+        }
         if (params.group !== undefined) {
           if (text(params.group) !== "*") throw new CommandError(MT5_RETCODE.params, "Only the mask * is served for positions by group.");
           return session.openPositions(null);
@@ -292,12 +305,12 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
       case "/api/trade/balance":
         return this.balance(session, params, connection);
       case "/api/dealer/send_request":
-        return this.sendRequest(session, body as Mt5DealerRequest);
+        return this.sendRequest(session, body, connection);
       case "/api/dealer/get_request_result":
         return list(params.id).map((id) => {
           const result = this.dealerResults.get(id);
           if (!result) throw new CommandError(MT5_RETCODE.notFound, `No request ${id}.`);
-          return { ID: id, result: { Retcode: result.retcode, Message: result.message }, answer: result.answer };
+          return { ID: id, result: result.confirm, answer: result.answer };
         });
       case "/api/toolbox/journal": {
         if (this.options.toolboxPlugin === false) throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
@@ -390,28 +403,86 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
     return { ticket: answer.Ticket };
   }
 
-  /** Runs a dealer request at once and keeps its result under a request id, as the dealer queue reports it. */
-  private async sendRequest(session: WireSession<Mt5Native>, request: Mt5DealerRequest): Promise<unknown> {
-    if (!isRecord(request)) throw new CommandError(MT5_RETCODE.params);
+  /**
+   * Runs a dealer request at once and keeps its result under the server's own request number, as
+   * the dealer queue reports it. Only the vendor's IMTRequest fields are read: a client's request
+   * id (Toolbox's `RequestId`) means nothing to MT5, so a request sent twice runs twice, exactly
+   * as on a real server. The engine wants an id; each request gets a fresh one.
+   */
+  private async sendRequest(session: WireSession<Mt5Native>, body: unknown, connection: Connection): Promise<unknown> {
+    if (!isRecord(body)) throw new CommandError(MT5_RETCODE.params);
+    const request = imtRequest(body, `webapi-order-${this.nextOperation++}`);
+    if (request.Comment.length > 32) throw new CommandError(MT5_RETCODE.params, "A comment holds at most 32 characters.");
     const id = String(this.nextDealerId++);
+    const { RequestId: _engineId, ...sent } = request;
     try {
       const answer =
         request.Action === MT5_REQUEST_ACTION.positionModify
           ? await session.modifyPosition(request)
-          : request.Position !== "0" && request.Position !== undefined
+          : request.Position !== "0"
             ? await session.closePosition(request)
             : await session.placeOrder(request);
-      this.dealerResults.set(id, { answer, retcode: "10009 Request completed", message: "" });
+      this.dealerResults.set(id, dealerResult(sent, DEALER_DONE, "", answer));
     } catch (error) {
       if (!(error instanceof NativeError)) throw error;
       const native = error.native as Mt5Native["error"];
-      this.dealerResults.set(id, { answer: null, retcode: native.retcode, message: native.message });
+      this.dealerResults.set(id, dealerResult(sent, native.retcode, native.message, null));
+    }
+    const slow = this.faults.slowNextOrderMs;
+    if (slow > 0) {
+      this.faults.slowNextOrderMs = 0;
+      await sleep(this.simulated.clock, slow);
+      if (connection.socket.destroyed) return DROPPED;
+    }
+    if (this.faults.dropAfterNextOrder) {
+      this.faults.dropAfterNextOrder = false;
+      connection.socket.destroy();
+      return DROPPED;
     }
     return { ID: id };
   }
 }
 
 const DROPPED = Symbol("dropped");
+
+const DEALER_DONE = "10009 Request completed";
+
+/**
+ * What the dealer queue reports for a request: IMTConfirm (the retcode, the deal and order made,
+ * volume and price) and the request itself with its `Result*` fields. The position and the time
+ * are not in it; a client reads them from the deal. `Message` explains a refusal in words (the
+ * vendor gives only the retcode's text); a client copes without it.
+ */
+function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string, message: string, answer: Mt5DealerAnswer | null) {
+  const deal = answer?.Deal ?? "0";
+  const order = answer?.Order ?? "0";
+  const volume = answer?.Volume ?? "0";
+  const price = answer?.Price ?? 0;
+  return {
+    confirm: { Retcode: retcode, DealID: deal, OrderID: order, Volume: volume, Price: price, ...(message ? { Message: message } : {}) },
+    answer: { ...sent, ResultRetcode: retcode, ResultDeal: deal, ResultOrder: order, ResultVolume: volume, ResultPrice: price },
+  };
+}
+
+/** The IMTRequest fields this server serves, read as the vendor reads them; anything else in the body is ignored. */
+function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerRequest {
+  const whole = (value: unknown, fallback: number) => (value === undefined ? fallback : number(value));
+  return {
+    RequestId: engineId,
+    Action: number(body.Action),
+    Login: text(body.Login) || "0",
+    Symbol: text(body.Symbol),
+    Type: whole(body.Type, -1),
+    Volume: text(body.Volume) || "0",
+    Position: text(body.Position) || "0",
+    PriceOrder: whole(body.PriceOrder, 0),
+    PriceDeviation: whole(body.PriceDeviation, -1),
+    PriceSL: whole(body.PriceSL, 0),
+    PriceTP: whole(body.PriceTP, 0),
+    Comment: text(body.Comment),
+    Reason: whole(body.Reason, MT5_REASON.dealer),
+  };
+}
 
 /** IMTAccount's fields (trade state): `/api/user/account/*` serves them, `/api/user/*` does not. */
 const TRADE_STATE = ["Equity", "Margin", "MarginFree", "MarginLevel", "SOActivation"] as const;

@@ -178,6 +178,8 @@ export function closePosition(ctx: EngineContext, request: ClosePositionRequest)
   }
   const exit = ctx.flavour.exitDeal(closed);
   const deal = exitDeal(closed, exit.id, exit.native);
+  // MT5 writes the closing request's comment on the exit deal; the position keeps its own.
+  if (ctx.flavour.platform === "MT5" && request.comment !== undefined) deal.comment = request.comment;
   // The exit deal goes right after the closing itself, before a re-issued ticket.
   events.splice(1, 0, { type: "dealAdded", time, login: account.login, deal });
   ctx.state.addDeal(deal);
