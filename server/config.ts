@@ -97,7 +97,7 @@ const EnvSchema = z
     TRADE_HISTORY_BACKFILL_DAYS: days("TRADE_HISTORY_BACKFILL_DAYS", 30, 0),
     TRADE_HISTORY_RETENTION_DAYS: days("TRADE_HISTORY_RETENTION_DAYS", 90, 1),
     TRADE_HISTORY_MAX_QUEUED_EVENTS: positive("TRADE_HISTORY_MAX_QUEUED_EVENTS", 50_000),
-    // The Trades Blotter's live streams (docs/decisions/0048-blotter-channels-and-node-budget.md).
+    // The Trades Blotter's live streams (docs/decisions/0060-blotter-server-stream-frames-channels-and-bounds.md).
     BLOTTER_STREAM_MAX_TOTAL_BYTES: positive("BLOTTER_STREAM_MAX_TOTAL_BYTES", 64 * 1024 * 1024),
     BLOTTER_STREAM_MAX_TOTAL_ROWS: positive("BLOTTER_STREAM_MAX_TOTAL_ROWS", 100_000),
     BLOTTER_STREAM_MAX_BUFFERED_BYTES: positive("BLOTTER_STREAM_MAX_BUFFERED_BYTES", 512 * 1024),

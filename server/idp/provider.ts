@@ -50,7 +50,7 @@ export function toolboxWebClient(config: Config): ClientMetadata {
     token_endpoint_auth_method: "none",
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
-    // auth_time in every ID token, so the client can check it is unchanged after a refresh (SPEC §5).
+    // auth_time in every ID token, so the client can check it is unchanged after a refresh (docs/requirements.md#r-validation).
     require_auth_time: true,
     redirect_uris: [`${base}/auth-callback`, `${base}/auth-callback.html`, `${base}/silent-renew`, `${base}/silent-renew.html`],
     post_logout_redirect_uris: [`${base}/`, `${base}/logout-callback`],

@@ -30,7 +30,7 @@ export interface Caller {
 export interface CurrentOrganization {
   /** Lower-case UUID, as stored. */
   id: string;
-  /** The caller's claims in this organization (SPEC §6), for `hasAccess` / `hasModuleAccess`. */
+  /** The caller's claims in this organization (docs/requirements.md#r-access), for `hasAccess` / `hasModuleAccess`. */
   claims: readonly Claim[];
   /** The organization's security policy, which the guard has enforced for this request. */
   policy: SecurityPolicy;

@@ -2,11 +2,11 @@ import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { Caller } from "./request.ts";
 import { KeySourceUnavailable, type KeySource } from "./keys.ts";
 
-/** SPEC §5's allow-list, exactly: asymmetric only, so never `none` and never an HMAC secret. */
+/** docs/requirements.md#r-validation's allow-list, exactly: asymmetric only, so never `none` and never an HMAC secret. */
 export const ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"];
 /**
  * How far the API's clock may disagree with the identity provider's, for `exp`, `nbf` and `iat` of
- * access tokens. Deliberately not SPEC §9's 300 s, which is the browser's rule for ID tokens (a
+ * access tokens. Deliberately not docs/requirements.md#r-constants's 300 s, which is the browser's rule for ID tokens (a
  * person's computer clock may be minutes off; servers run NTP): a token the provider let expire
  * stops working here within a minute. docs/security.md lists the lifetimes.
  */
@@ -63,7 +63,7 @@ export function createTokenVerifier(opts: { keys: KeySource; audience: string })
       if (err instanceof KeySourceUnavailable || err instanceof TokenRejected) throw err;
       throw new TokenRejected(describe(err), { cause: err });
     }
-    // jose checks `iat` only with maxTokenAge; §5 also refuses tokens issued in the future.
+    // jose checks `iat` only with maxTokenAge; docs/requirements.md#r-validation also refuses tokens issued in the future.
     if (typeof payload.iat === "number" && payload.iat > Date.now() / 1000 + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS) {
       throw new TokenRejected("The access token is not valid: it was issued in the future.");
     }

@@ -30,7 +30,7 @@ const write = { permission: { module: "tradePlatforms", value: "write" } } as co
 const tags = ["tradePlatforms"];
 
 /**
- * Trade platforms: the list across the caller's organizations (SPEC §7), and, in the current
+ * Trade platforms: the list across the caller's organizations (docs/requirements.md#r-calls), and, in the current
  * organization (OrganizationId header), each platform's settings, connection, apps and live state.
  * Another organization's platform id answers 404, as if it did not exist.
  */

@@ -1,11 +1,11 @@
 /**
- * A local MT5 Web API server (PROTOCOLS.md §1) backed by the simulation engine: HTTPS only, the
+ * A local MT5 Web API server (docs/connectors.md#vendor-mt5) backed by the simulation engine: HTTPS only, the
  * `/api/auth/start` + `/api/auth/answer` MD5 challenge, a session tied to the TLS connection that
  * authenticated it, the `{"retcode","answer"}` envelope with numbers as strings, `get_total` /
  * `get_page` paging of at most 100, server-time seconds, `/api/trade/balance` without any
  * operation id, dealer requests and their results, and the 180 s idle drop. What the vendor's API
  * lacks and Toolbox needs (the server journal, a numbered event feed) is served under
- * `/api/toolbox/*`, as a server plugin would; see docs/connectors.md and decision 0055.
+ * `/api/toolbox/*`, as a server plugin would; see docs/connectors.md and decision 0063.
  *
  * Every command goes through a SimulatedSession speaking the MT5 native shapes, so the engine's
  * own faults (slow answers, rejections, dropped links) apply as they do in process; this server
@@ -41,7 +41,7 @@ export interface Mt5WebApiServerOptions extends ManagerServerOptions {
   /**
    * Serve Toolbox's own event feed and journal (`/api/toolbox/*`), as a server with Toolbox's MT5
    * plugin would; true by default. False answers them as a plain MT5 Web API does (13 Not found),
-   * and the connector falls back to polling the vendor's own commands (decision 0055 addendum).
+   * and the connector falls back to polling the vendor's own commands (decision 0063).
    */
   toolboxPlugin?: boolean;
   /** How long a challenge stays answerable: 10 s at the vendor. */
@@ -139,7 +139,7 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
     } catch {
       return send(res, 400, writeEnvelope(MT5_RETCODE.params));
     }
-    // The body wins over the query where both hold a field (PROTOCOLS.md §1.4).
+    // The body wins over the query where both hold a field (docs/connectors.md#vendor-mt5).
     const params: Record<string, unknown> = { ...Object.fromEntries(url.searchParams), ...(isRecord(body) ? body : {}) };
     if (!connection) return send(res, 403, writeEnvelope(MT5_RETCODE.error));
     try {
