@@ -97,7 +97,8 @@ export async function customerRoutes(app: FastifyInstance) {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
-        summary: "Import customers from CSV: every row validated (line and field), written in one transaction; one import at a time per organization (409)",
+        summary:
+          "Import customers from CSV: every row validated (line and field), all or nothing (staged, then published at once); one import at a time per organization (409)",
         description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
         body: ImportCustomersSchema,
         response: { 200: ImportReportSchema },

@@ -25,7 +25,8 @@ import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.
 import { escapeLike } from "../accounts/accountList.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
 import { lockForQuota, requireCustomersQuota, type Quotas } from "../../quotas.ts";
-import { customerCount } from "./import.ts";
+import { customerCount } from "./importRepository.ts";
+import { visible } from "./visibility.ts";
 
 const c = customers;
 type CustomerRow = typeof customers.$inferSelect;
@@ -47,7 +48,7 @@ const SORTS: Record<CustomerSortField, AnyPgColumn | SQL> = {
 type Filters = Omit<ListCustomersQuery, "sort" | "dir" | "offset" | "limit">;
 
 export function where(organizationId: string, q: Filters): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [eq(c.organizationId, organizationId)];
+  const conditions: (SQL | undefined)[] = [eq(c.organizationId, organizationId), visible];
   if (q.q) {
     const pattern = `%${escapeLike(q.q)}%`;
     conditions.push(sql`(${c.name} ilike ${pattern} or ${c.email} ilike ${pattern})`);
@@ -158,14 +159,14 @@ async function loadCustomer(db: DbOrTx, organizationId: string, id: string, lock
   const query = db
     .select()
     .from(c)
-    .where(and(eq(c.organizationId, organizationId), eq(c.id, id)));
+    .where(and(eq(c.organizationId, organizationId), eq(c.id, id), visible));
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new NotFoundError(NOT_FOUND);
   return row;
 }
 
 async function customerView(db: DbOrTx, organizationId: string, id: string): Promise<Customer> {
-  const [row] = await selectCustomers(db).where(and(eq(c.organizationId, organizationId), eq(c.id, id)));
+  const [row] = await selectCustomers(db).where(and(eq(c.organizationId, organizationId), eq(c.id, id), visible));
   if (!row) throw new NotFoundError(NOT_FOUND);
   return view(row);
 }
