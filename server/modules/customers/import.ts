@@ -34,7 +34,7 @@ type Fields = z.output<typeof CustomerFieldsSchema>;
  * chunk there on a loaded machine. Each chunk's size follows from the previous one's pace, within
  * STAGE_ROWS (at most doubling), so PostgreSQL writes big chunks and a busy PGlite small ones.
  */
-const STAGE_TARGET_MS = 100;
+const STAGE_TARGET_MS = 50;
 const STAGE_ROWS = { first: 200, min: 20, max: 1000 };
 
 /** The next chunk's size: the rows the last one's pace fits in the target. */
