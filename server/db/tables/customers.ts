@@ -33,6 +33,12 @@ export const customers = pgTable(
       .default(sql`'{}'::text[]`),
     /** A member's sub; null when nobody owns the customer. */
     ownerSub: text("owner_sub"),
+    /**
+     * The import that wrote the row (null: created one by one). While that import is staged (its
+     * `customer_import_staging` row exists) the row is invisible to every read (docs/customers.md,
+     * "Import"); the import makes its rows visible at once by deleting that one row.
+     */
+    importId: uuid("import_id"),
     /** Optimistic concurrency: every change adds one; an edit names the version it started from. */
     version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -54,6 +60,10 @@ export const customers = pgTable(
       // "Contains" search on name and e-mail (pg_trgm, loaded on PGlite as on PostgreSQL).
       index("customers_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
       index("customers_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
+      // Removing a failed or abandoned import's staged rows, a chunk at a time.
+      index("customers_import_idx")
+        .on(t.importId)
+        .where(sql`${t.importId} is not null`),
     ];
   },
 );
@@ -115,5 +125,23 @@ export const customerImports = pgTable("customer_imports", {
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   startedBy: text("started_by").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The imports whose rows are written but not yet visible (docs/customers.md, "Import"). An import
+ * writes its rows in short transactions, each tagged with its id, so other requests interleave
+ * with it even on the embedded database's single connection; every read of customers skips the
+ * rows of an import listed here. Deleting the import's row here makes all of them visible in one
+ * short transaction; a failed import deletes its rows, then this row. A row left by a node that
+ * stopped mid-import is removed, with its rows, by the organization's next import.
+ */
+export const customerImportStaging = pgTable("customer_import_staging", {
+  id: uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -8,36 +8,16 @@
  * keep one page in memory and never hold the server up. A customer deleted meanwhile is skipped.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { eq, sql } from "drizzle-orm";
 import type { ListCustomersQuery } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
-import { customers, users } from "../../db/schema.ts";
-import { rowsOf } from "../../db/rows.ts";
-import { ordering, where } from "./service.ts";
-
-const c = customers;
-
-/** The view's ids in its order (the list's filters and sort, no paging). */
-async function idsOf(db: Db, organizationId: string, q: ListCustomersQuery): Promise<string[]> {
-  const order = sql.join(
-    ordering(q).map((o) => sql`${o}`),
-    sql`, `,
-  );
-  const result = await db.execute(sql`select string_agg(${c.id}::text, ',' order by ${order}) as ids from ${c} where ${where(organizationId, q)}`);
-  const [row] = rowsOf<{ ids: string | null }>(result);
-  return row?.ids ? row.ids.split(",") : [];
-}
+import { exportIds, exportRowsOf } from "./repository.ts";
 
 /** Every customer of the view, page by page, for the export (CSV cells in CUSTOMER_CSV_COLUMNS order). */
 export async function* exportPages(db: Db, organizationId: string, q: ListCustomersQuery, pageSize = 1000): AsyncGenerator<(string | number | null)[][]> {
-  const ids = await idsOf(db, organizationId, q);
+  const ids = await exportIds(db, organizationId, q);
   for (let start = 0; start < ids.length; start += pageSize) {
     const page = ids.slice(start, start + pageSize);
-    const rows = await db
-      .select({ customer: c, ownerEmail: users.email })
-      .from(c)
-      .leftJoin(users, eq(users.sub, c.ownerSub))
-      .where(sql`${c.organizationId} = ${organizationId}::uuid and ${c.id} = any(${`{${page.join(",")}}`}::uuid[])`);
+    const rows = await exportRowsOf(db, organizationId, page);
     const byId = new Map(rows.map((r) => [r.customer.id, r]));
     const cells: (string | number | null)[][] = [];
     for (const id of page) {

@@ -22,7 +22,11 @@ import { listMembers } from "../members/repository.ts";
 import { csvStream } from "./csv.ts";
 import { exportPages } from "./exportRows.ts";
 import { importCustomers } from "./import.ts";
-import * as customers from "./service.ts";
+import { getCustomer } from "./recentDeals.ts";
+import { linkAccount, unlinkAccount } from "./links.ts";
+import { listCustomers } from "./listing.ts";
+import { addNote, listNotes } from "./notes.ts";
+import { createCustomer, deleteCustomer, updateCustomer } from "./writes.ts";
 
 const tags = ["customers"];
 const read = { permission: { module: "customers", value: "read" } } as const;
@@ -43,7 +47,7 @@ export async function customerRoutes(app: FastifyInstance) {
       config: read,
       schema: { tags, summary: "Customers: searched, filtered, sorted, paged", querystring: ListCustomersQuerySchema, response: { 200: CustomerListSchema } },
     },
-    async (request) => customers.listCustomers(db, request.organization.id, request.query),
+    async (request) => listCustomers(db, request.organization.id, request.query),
   );
 
   // The owner picker and filter need the members' names, also for people who may not read the
@@ -87,7 +91,7 @@ export async function customerRoutes(app: FastifyInstance) {
   api.post(
     "/customers",
     { config: write, schema: { tags, summary: "Create a customer", body: CreateCustomerSchema, response: { 201: CustomerSchema } } },
-    async (request, reply) => reply.status(201).send(await customers.createCustomer(db, actorOf(request), request.body, app.ctx.config.quotas)),
+    async (request, reply) => reply.status(201).send(await createCustomer(db, actorOf(request), request.body, app.ctx.config.quotas)),
   );
 
   api.post(
@@ -97,7 +101,8 @@ export async function customerRoutes(app: FastifyInstance) {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
-        summary: "Import customers from CSV: every row validated (line and field), written in one transaction; one import at a time per organization (409)",
+        summary:
+          "Import customers from CSV: every row validated (line and field), all or nothing (staged, then published at once); one import at a time per organization (409)",
         description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
         body: ImportCustomersSchema,
         response: { 200: ImportReportSchema },
@@ -117,7 +122,7 @@ export async function customerRoutes(app: FastifyInstance) {
         response: { 200: CustomerDetailSchema },
       },
     },
-    async (request) => customers.getCustomer(db, request.organization.id, request.params.id),
+    async (request) => getCustomer(db, request.organization.id, request.params.id),
   );
 
   api.patch(
@@ -132,7 +137,7 @@ export async function customerRoutes(app: FastifyInstance) {
         response: { 200: CustomerSchema },
       },
     },
-    async (request) => customers.updateCustomer(db, actorOf(request), request.params.id, request.body),
+    async (request) => updateCustomer(db, actorOf(request), request.params.id, request.body),
   );
 
   api.delete(
@@ -142,7 +147,7 @@ export async function customerRoutes(app: FastifyInstance) {
       schema: { tags, summary: "Delete a customer; its accounts are unlinked, never deleted", params: IdParams, response: { 204: z.null() } },
     },
     async (request, reply) => {
-      await customers.deleteCustomer(db, actorOf(request), request.params.id);
+      await deleteCustomer(db, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -159,7 +164,7 @@ export async function customerRoutes(app: FastifyInstance) {
         response: { 201: z.array(LinkedAccountSchema) },
       },
     },
-    async (request, reply) => reply.status(201).send(await customers.linkAccount(db, actorOf(request), request.params.id, request.body)),
+    async (request, reply) => reply.status(201).send(await linkAccount(db, actorOf(request), request.params.id, request.body)),
   );
 
   api.delete(
@@ -167,7 +172,7 @@ export async function customerRoutes(app: FastifyInstance) {
     { config: write, schema: { tags, summary: "Unlink a trading account from the customer", params: LinkParams, response: { 204: z.null() } } },
     async (request, reply) => {
       const { id, ...account } = request.params;
-      await customers.unlinkAccount(db, actorOf(request), id, account);
+      await unlinkAccount(db, actorOf(request), id, account);
       return reply.status(204).send(null);
     },
   );
@@ -175,12 +180,12 @@ export async function customerRoutes(app: FastifyInstance) {
   api.get(
     "/customers/:id/notes",
     { config: read, schema: { tags, summary: "The customer's notes, newest first", params: IdParams, response: { 200: z.array(NoteSchema) } } },
-    async (request) => customers.listNotes(db, request.organization.id, request.params.id),
+    async (request) => listNotes(db, request.organization.id, request.params.id),
   );
 
   api.post(
     "/customers/:id/notes",
     { config: write, schema: { tags, summary: "Add a note to the customer's timeline", params: IdParams, body: AddNoteSchema, response: { 201: NoteSchema } } },
-    async (request, reply) => reply.status(201).send(await customers.addNote(db, actorOf(request), request.params.id, request.body.text)),
+    async (request, reply) => reply.status(201).send(await addNote(db, actorOf(request), request.params.id, request.body.text)),
   );
 }

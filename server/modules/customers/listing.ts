@@ -1,0 +1,36 @@
+/**
+ * The customers list at scale (docs/customers.md, "List"): one page in the view's order, and its
+ * total from a count shared for a few seconds by everyone asking the same question.
+ */
+import type { Customer, ListCustomersQuery } from "../../../core/schemas/customers.ts";
+import type { Db } from "../../db/client.ts";
+import { view } from "./customerViews.ts";
+import { countWhere, pageOf, where, type Filters } from "./repository.ts";
+
+/** How long a count answers the same organization and filters: one count at a time, however many ask. */
+const COUNT_FRESH_MS = 3000;
+const counts = new WeakMap<Db, Map<string, { at: number; value: Promise<number> }>>();
+
+function countOf(db: Db, organizationId: string, q: Filters, filter: ReturnType<typeof where>): Promise<number> {
+  let cache = counts.get(db);
+  if (!cache) counts.set(db, (cache = new Map<string, { at: number; value: Promise<number> }>()));
+  const key = JSON.stringify([organizationId, q.q, q.status, q.kyc, q.tag, q.country, q.owner]);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < COUNT_FRESH_MS) return hit.value;
+  if (cache.size > 5000) for (const [k, v] of cache) if (now - v.at >= COUNT_FRESH_MS) cache.delete(k);
+  const value = countWhere(db, filter);
+  cache.set(key, { at: now, value });
+  value.catch(() => cache.delete(key));
+  return value;
+}
+
+export async function listCustomers(db: Db, organizationId: string, q: ListCustomersQuery): Promise<{ items: Customer[]; total: number }> {
+  const filter = where(organizationId, q);
+  const rows = await pageOf(db, filter, q, q.limit, q.offset);
+  const seen = q.offset + rows.length;
+  // A short page ends the list: the total is exact without counting.
+  if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(view), total: seen };
+  // Otherwise the count (maybe a few seconds old) is never less than what this page shows.
+  return { items: rows.map(view), total: Math.max(await countOf(db, organizationId, q, filter), seen) };
+}
