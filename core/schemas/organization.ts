@@ -49,3 +49,5 @@ export const OrganizationProfileInputSchema = z
   )
   .refine((v) => v.name !== undefined || v.currency !== undefined, { error: "Give the name, the currency or both." });
 export type OrganizationProfileInput = z.infer<typeof OrganizationProfileInputSchema>;
+/** What the form sends (before the API checks the currency against the list). */
+export type OrganizationProfileBody = z.input<typeof OrganizationProfileInputSchema>;
