@@ -29,10 +29,10 @@ export const OrganizationProfileSchema = z.object({
   name: z.string(),
   currency: z.string().meta({ description: "ISO 4217 code the organization's cross-platform figures are stated in (default USD)" }),
   createdAt: z.iso.datetime(),
-  createdBy: z
-    .object({ sub: z.string(), name: z.string().nullable(), email: z.string().nullable() })
-    .nullable()
-    .meta({ description: "The person who created it; null for organizations made before this was kept" }),
+  createdBy: z.object({ sub: z.string(), name: z.string().nullable() }).nullable().meta({
+    description:
+      "The person who created it (their name as the identity provider gave it; not their e-mail, which only those who manage members see); null for organizations made before this was kept",
+  }),
 });
 export type OrganizationProfile = z.infer<typeof OrganizationProfileSchema>;
 

@@ -60,7 +60,9 @@ describeDb("organization profile", () => {
     for (const person of [admin, dealer]) {
       const res = await get("/api/organization", person);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ id: org, currency: "USD", createdBy: { sub: admin.sub, name: admin.name, email: admin.email } });
+      expect(res.json()).toMatchObject({ id: org, currency: "USD", createdBy: { sub: admin.sub, name: admin.name } });
+      // Not the creator's e-mail: only those who manage members see members' addresses.
+      expect(res.body).not.toContain(admin.email);
       expect(new Date(res.json().createdAt).getTime()).toBeGreaterThan(Date.now() - 600_000);
     }
   });

@@ -24,7 +24,7 @@ const PROFILE = {
   name: "Acme Brokers",
   currency: "EUR",
   createdAt: "2026-01-01T00:00:00.000Z",
-  createdBy: { sub: "founder", name: "Fay Founder", email: "fay@example.test" },
+  createdBy: { sub: "founder", name: "Fay Founder" },
 };
 
 function show(access: keyof typeof PRESET_ACCESS) {

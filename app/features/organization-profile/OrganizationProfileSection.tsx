@@ -121,7 +121,7 @@ function ProfileForm({ profile, canWrite }: { profile: OrganizationProfile; canW
     save.mutate();
   };
 
-  const createdBy = profile.createdBy ? (profile.createdBy.name ?? profile.createdBy.email ?? profile.createdBy.sub) : null;
+  const createdBy = profile.createdBy ? (profile.createdBy.name ?? "A person whose name the identity provider did not give") : null;
 
   return (
     <div className="grid max-w-xl gap-6">

@@ -15,7 +15,6 @@ async function readProfile(db: DbOrTx, organizationId: string, lock = false): Pr
       createdAt: organizations.createdAt,
       createdBySub: organizations.createdBy,
       createdByName: users.name,
-      createdByEmail: users.email,
     })
     .from(organizations)
     .leftJoin(users, eq(users.sub, organizations.createdBy))
@@ -27,7 +26,7 @@ async function readProfile(db: DbOrTx, organizationId: string, lock = false): Pr
     name: row.name,
     currency: row.currency,
     createdAt: row.createdAt.toISOString(),
-    createdBy: row.createdBySub === null ? null : { sub: row.createdBySub, name: row.createdByName, email: row.createdByEmail },
+    createdBy: row.createdBySub === null ? null : { sub: row.createdBySub, name: row.createdByName },
   };
 }
 
