@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CURRENCY_CODES, isCurrencyCode } from "../currencies.ts";
 
 export const ORGANIZATION_NAME_MAX = 100;
 
@@ -13,3 +14,40 @@ export const OrganizationNameSchema = z
   .max(ORGANIZATION_NAME_MAX, { error: `Use at most ${ORGANIZATION_NAME_MAX} characters.` })
   // eslint-disable-next-line no-control-regex -- control characters are what we refuse
   .regex(/^[^\u0000-\u001f\u007f]*$/, { error: "Remove the control characters." });
+
+/** An organization's currency: one of core/currencies.ts, written as its ISO 4217 code. */
+export const CurrencySchema = z
+  .string({ error: "currency must be text: an ISO 4217 code such as EUR" })
+  .trim()
+  .refine(isCurrencyCode, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not a currency Toolbox offers. Choose one of ${CURRENCY_CODES.join(", ")}.`,
+  });
+
+/** What GET/PATCH /api/organization answer: the current organization's profile. */
+export const OrganizationProfileSchema = z.object({
+  id: z.guid(),
+  name: z.string(),
+  currency: z.string().meta({ description: "ISO 4217 code the organization's cross-platform figures are stated in (default USD)" }),
+  createdAt: z.iso.datetime(),
+  createdBy: z.object({ sub: z.string(), name: z.string().nullable() }).nullable().meta({
+    description:
+      "The person who created it (their name as the identity provider gave it; not their e-mail, which only those who manage members see); null for organizations made before this was kept",
+  }),
+});
+export type OrganizationProfile = z.infer<typeof OrganizationProfileSchema>;
+
+/** PATCH /api/organization (administrators): what to change; at least one field. */
+export const OrganizationProfileInputSchema = z
+  .strictObject(
+    { name: OrganizationNameSchema.optional(), currency: CurrencySchema.optional() },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `Only name and currency can be changed here, not ${issue.keys.join(", ")}.`
+          : 'The body must be a JSON object such as {"name": "Acme Brokers", "currency": "EUR"}',
+    },
+  )
+  .refine((v) => v.name !== undefined || v.currency !== undefined, { error: "Give the name, the currency or both." });
+export type OrganizationProfileInput = z.infer<typeof OrganizationProfileInputSchema>;
+/** What the form sends (before the API checks the currency against the list). */
+export type OrganizationProfileBody = z.input<typeof OrganizationProfileInputSchema>;

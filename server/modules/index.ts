@@ -4,6 +4,7 @@ import { profileRoutes } from "./profile/routes.ts";
 import { twoFactorRoutes } from "./twoFactor/routes.ts";
 import { passwordRoutes } from "./password/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
+import { organizationProfileRoutes } from "./organizations/profileRoutes.ts";
 import { tradePlatformRoutes } from "./tradePlatforms/routes.ts";
 import { memberRoutes } from "./members/routes.ts";
 import { accountRoutes } from "./accounts/routes.ts";
@@ -29,6 +30,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(twoFactorRoutes);
   await api.register(passwordRoutes);
   await api.register(organizationRoutes);
+  await api.register(organizationProfileRoutes);
   await api.register(tradePlatformRoutes);
   await api.register(memberRoutes);
   await api.register(accountRoutes);

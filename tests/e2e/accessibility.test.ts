@@ -100,6 +100,11 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
           .waitFor(),
     },
     { name: "diagnostics", path: () => "/debug", ready: (p) => heading(p, "Diagnostics") },
+    {
+      name: "settings: organization profile",
+      path: () => "/settings",
+      ready: (p) => p.getByRole("button", { name: "Save profile" }).waitFor({ timeout: 20_000 }),
+    },
     { name: "settings: organizations", path: () => "/settings/organizations", ready: (p) => p.getByText("Demo Brokerage").first().waitFor() },
     {
       name: "settings: members",

@@ -1,0 +1,1 @@
+export { OrganizationProfileSection } from "./OrganizationProfileSection";

@@ -1,0 +1,65 @@
+import { eq } from "drizzle-orm";
+import type { OrganizationProfile, OrganizationProfileInput } from "../../../core/schemas/organization.ts";
+import type { Db } from "../../db/client.ts";
+import { organizations, users } from "../../db/schema.ts";
+import { NotFoundError } from "../../errors.ts";
+import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+
+/** The profile as GET /api/organization answers it; null: no such organization. */
+async function readProfile(db: DbOrTx, organizationId: string, lock = false): Promise<OrganizationProfile | null> {
+  const query = db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      currency: organizations.currency,
+      createdAt: organizations.createdAt,
+      createdBySub: organizations.createdBy,
+      createdByName: users.name,
+    })
+    .from(organizations)
+    .leftJoin(users, eq(users.sub, organizations.createdBy))
+    .where(eq(organizations.id, organizationId));
+  const [row] = lock ? await query.for("update", { of: organizations }) : await query;
+  if (!row) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    currency: row.currency,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBySub === null ? null : { sub: row.createdBySub, name: row.createdByName },
+  };
+}
+
+export async function getOrganizationProfile(db: Db, organizationId: string): Promise<OrganizationProfile> {
+  const profile = await readProfile(db, organizationId);
+  // The guard has checked membership, so only a deletion in between lands here.
+  if (!profile) throw new NotFoundError("This organization no longer exists");
+  return profile;
+}
+
+/**
+ * Change the name and/or currency, with its `organization.updated` audit row (before and after:
+ * the fields sent), in one transaction. The row is locked while read, so two administrators
+ * saving at once each audit what they really replaced. Saving what is already there writes
+ * nothing and audits nothing.
+ */
+export async function updateOrganizationProfile(db: Db, actor: Actor, input: OrganizationProfileInput): Promise<OrganizationProfile> {
+  return db.transaction(async (tx) => {
+    const before = await readProfile(tx, actor.organizationId, true);
+    if (!before) throw new NotFoundError("This organization no longer exists");
+    const changes: Partial<Record<"name" | "currency", string>> = {};
+    if (input.name !== undefined && input.name !== before.name) changes.name = input.name;
+    if (input.currency !== undefined && input.currency !== before.currency) changes.currency = input.currency;
+    const fields = Object.keys(changes) as ("name" | "currency")[];
+    if (fields.length === 0) return before;
+    await tx.update(organizations).set(changes).where(eq(organizations.id, actor.organizationId));
+    await recordAudit(tx, actor, {
+      action: "organization.updated",
+      targetType: "organization",
+      targetId: actor.organizationId,
+      before: Object.fromEntries(fields.map((f) => [f, before[f]])),
+      after: changes,
+    });
+    return { ...before, ...changes };
+  });
+}
