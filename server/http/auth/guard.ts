@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 import { hasModuleAccess, type Claim } from "../../../core/access.ts";
 import { loadSigningKeys } from "../../idp/keys.ts";
 import { secretCipherOf } from "../../secrets/context.ts";
-import { findMemberAccess } from "../../modules/organizations/repository.ts";
+import { findMemberAccess, type MemberAccess } from "../../modules/organizations/repository.ts";
 import { HttpError } from "../errors.ts";
 import { discoveredKeySource, embeddedKeySource, KeySourceUnavailable } from "./keys.ts";
 import { resolveRouteAccess, type ResolvedRouteAccess } from "./routeConfig.ts";
@@ -48,6 +48,12 @@ export const authGuard = fp(
 
     api.decorateRequest("auth");
     api.decorateRequest("organization");
+    // For a route outside organizations that lists what several organizations hold (the platform
+    // list): would this organization's security policy admit this request? The same rule the guard
+    // applies when the OrganizationId header names it, so modules need not reach into http/.
+    api.decorateRequest("policyAdmits", function (this: FastifyRequest, organizationId: string, member: MemberAccess) {
+      return policyRefusal(this, organizationId, member, {}) === undefined;
+    });
 
     // Checked when each route is registered, so a contradictory declaration stops the start.
     api.addHook("onRoute", (route: RouteOptions) => {

@@ -1,5 +1,6 @@
 import type { Claim } from "../../../core/access.ts";
 import type { SecurityPolicy } from "../../../core/securityPolicy.ts";
+import type { MemberAccess } from "../../modules/organizations/repository.ts";
 
 /** The person (or API client) behind a verified access token. */
 export interface Caller {
@@ -45,5 +46,11 @@ declare module "fastify" {
     auth: Caller;
     /** Set by the guard on routes with `organization: 'required'` (the default) only. */
     organization: CurrentOrganization;
+    /**
+     * Whether `organizationId`'s security policy (allowed IP ranges, session lifetime, two-factor)
+     * admits this request, as the guard would if the OrganizationId header named it; for routes
+     * outside organizations that list what several organizations hold.
+     */
+    policyAdmits(organizationId: string, member: MemberAccess): boolean;
   }
 }

@@ -1,6 +1,5 @@
 import { findMemberAccess } from "../organizations/repository.ts";
 import { hasModuleAccess } from "../../../core/access.ts";
-import { policyRefusal } from "../../http/auth/policy.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -58,7 +57,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
         [...new Set(rows.map((row) => row.organizationId))].map(async (organizationId) => {
           const member = await findMemberAccess(db, organizationId, sub);
           if (!member || !hasModuleAccess(member.claims, organizationId, "tradePlatforms", "read")) return;
-          if (policyRefusal(request, organizationId, member, {})) return;
+          if (!request.policyAdmits(organizationId, member)) return;
           admitted.add(organizationId);
         }),
       );
