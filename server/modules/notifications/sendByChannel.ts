@@ -1,15 +1,15 @@
 /**
  * Sends one message through one channel by the channel's kind: its secret decrypted, and an
- * e-mail only to the addresses that confirmed (./emailRecipients.ts) within the organization's
- * hourly allowance (./mailLimit.ts), otherwise withheld. The transports are in ./senders.ts.
+ * e-mail only to the addresses that confirmed (./recipientRepository.ts) within the organization's
+ * hourly allowance (./mailLimitRepository.ts), otherwise withheld. The transports are in ./senders.ts.
  */
 import { CHANNEL_KINDS, type ChannelKind } from "../../../core/schemas/notifications.ts";
 import type { Db } from "../../db/client.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { TargetPolicy } from "../../net/targets.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
-import { confirmedAddresses } from "./emailRecipients.ts";
-import { mailLimitMessage, takeMailAllowance } from "./mailLimit.ts";
+import { confirmedAddresses } from "./recipientRepository.ts";
+import { mailLimitMessage, takeMailAllowance } from "./mailLimitRepository.ts";
 import type { ChannelRow } from "./repository.ts";
 import { DeliveryWithheld, send, type OutgoingMessage } from "./senders.ts";
 
