@@ -135,7 +135,6 @@ const REPOSITORY_FILES = ["server/modules/**/repository.ts", "server/modules/**/
  */
 const SQL_TO_MOVE = [
   "server/modules/accounts/accountList.ts",
-  "server/modules/accounts/balanceOperationStore.ts",
   "server/modules/accounts/mirror/writes.ts",
   "server/modules/apiClients/service.ts",
   "server/modules/audit/record.ts",
@@ -144,7 +143,6 @@ const SQL_TO_MOVE = [
   "server/modules/customers/import.ts",
   "server/modules/customers/service.ts",
   "server/modules/members/service.ts",
-  "server/modules/overview/figures.ts",
   "server/modules/tradePlatforms/runtime/managedPlatform.ts",
   "server/modules/tradePlatforms/runtime/runtime.ts",
 ];

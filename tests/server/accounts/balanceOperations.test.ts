@@ -18,7 +18,7 @@ import { SimulatedServer } from "../../../server/connectors/simulated/server.ts"
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 import { auditEvents, balanceOperations, organizations, tradePlatforms } from "../../../server/db/schema.ts";
 import { deliberateError } from "../../../server/http/errors.ts";
-import * as store from "../../../server/modules/accounts/balanceOperationStore.ts";
+import * as store from "../../../server/modules/accounts/balanceOperationRepository.ts";
 import { ANSWER_UNREADABLE, NO_ANSWER_YET, recentBalanceOperations } from "../../../server/modules/accounts/balanceOperationOutcomes.ts";
 import { LEASE_MARGIN_MS, performBalanceOperation, type BalanceOperationCall } from "../../../server/modules/accounts/balanceOperations.ts";
 
