@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { auditEvents } from "../../db/schema.ts";
+import { insertAuditEvent } from "./repository.ts";
 
 /** A database handle or an open transaction: audit rows go in the change's own transaction. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -35,7 +35,7 @@ export function actorOf(request: FastifyRequest): Actor {
  * land or neither does. Secrets must already be stripped from `before`/`after`.
  */
 export async function recordAudit(db: DbOrTx, actor: Actor, change: AuditChange): Promise<void> {
-  await db.insert(auditEvents).values({
+  await insertAuditEvent(db, {
     organizationId: actor.organizationId,
     actorSub: actor.sub,
     actorName: actor.name,
