@@ -136,7 +136,6 @@ const REPOSITORY_FILES = ["server/modules/**/repository.ts", "server/modules/**/
 const SQL_TO_MOVE = [
   "server/modules/accounts/accountList.ts",
   "server/modules/accounts/mirror/writes.ts",
-  "server/modules/audit/signIns.ts",
   "server/modules/customers/exportRows.ts",
   "server/modules/customers/import.ts",
   "server/modules/customers/service.ts",
