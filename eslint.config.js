@@ -140,8 +140,6 @@ const SQL_TO_MOVE = [
   "server/modules/customers/import.ts",
   "server/modules/customers/service.ts",
   "server/modules/members/service.ts",
-  "server/modules/tradePlatforms/runtime/managedPlatform.ts",
-  "server/modules/tradePlatforms/runtime/runtime.ts",
 ];
 
 const sqlInRepositories = {
