@@ -199,6 +199,40 @@ const boundaries = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// One place for SQL (docs/architecture.md "Where SQL lives"): in server/modules, only a module's
+// repository files import drizzle-orm or the schema's tables as values. Type imports stay free (a
+// row's type is not a query). This is typescript-eslint's variant of the rule, under its own name,
+// so its options never replace the `no-restricted-imports` patterns of the boundaries above, and a
+// file may match both.
+// ---------------------------------------------------------------------------------------------
+
+const SQL_MESSAGE =
+  "SQL lives in the module's repository files (repository.ts, *Repository.ts, repository/): put the query " +
+  "there and call it from here; a change of several statements runs in `db.transaction(tx => …)` passing `tx`. " +
+  'docs/architecture.md "Where SQL lives".';
+const sqlPatterns = [
+  { regex: "^drizzle-orm(/.*)?$", message: SQL_MESSAGE, allowTypeImports: true },
+  { regex: "^(\\.\\./)+(server/)?db/(schema|tables)(\\.ts)?(/|$)", message: SQL_MESSAGE, allowTypeImports: true },
+];
+/** Repository files: the one place a module's SQL is written. */
+const REPOSITORY_FILES = ["server/modules/**/repository.ts", "server/modules/**/*Repository.ts", "server/modules/**/repository/**"];
+/**
+ * Not moved yet (docs/architecture.md "Where SQL lives", "to move"): each leaves this list when its
+ * queries move to its module's repository files.
+ */
+const SQL_TO_MOVE = [
+  "server/modules/members/service.ts",
+  "server/modules/members/invitations.ts",
+];
+
+const sqlInRepositories = {
+  name: "toolbox/sql-in-repositories",
+  files: [`server/modules/**/*.${TS}`],
+  ignores: [...REPOSITORY_FILES, ...SQL_TO_MOVE],
+  rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: sqlPatterns }] },
+};
+
+// ---------------------------------------------------------------------------------------------
 
 export default defineConfig([
   globalIgnores(["build/", "data/", "coverage/", "test-results/", ".react-router/", "scratch/", "server/db/migrations/"]),
@@ -277,4 +311,5 @@ export default defineConfig([
   },
 
   ...boundaries,
+  sqlInRepositories,
 ]);

@@ -16,7 +16,7 @@ import { loadConfig } from "../../server/config.ts";
 import type { AppContext } from "../../server/context.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
-import { finishBackfill, startBackfill } from "../../server/modules/tradeHistory/syncState.ts";
+import { finishBackfill, startBackfill } from "../../server/modules/tradeHistory/repository/syncState.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
 import { TEST_SECRETS_KEY } from "../helpers/testApp.ts";

@@ -11,7 +11,7 @@ import { AuditQuerySchema } from "../../core/schemas/logs.ts";
 import { auditEvents } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
 import { rowsOf } from "../../server/db/rows.ts";
-import { AUDIT_COUNT_CAP, auditPageQuery, sweepAudit } from "../../server/modules/logs/audit.ts";
+import { AUDIT_COUNT_CAP, auditPageQuery, sweepAudit } from "../../server/modules/logs/repository.ts";
 import { describeDb } from "../helpers/db.ts";
 import { authorize, browse, pathOf, signIn, signUp as signUpThroughPages } from "../helpers/oidcFlow.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";

@@ -20,7 +20,7 @@ import type { TradePlatformConnector } from "../../server/connectors/connector.t
 import { rowsOf } from "../../server/db/rows.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { positionColumns } from "../../server/modules/tradeHistory/rows.ts";
-import { databaseNow, deletePositions, REMOVAL_PAGE, removePositionsNotListed, upsertPositions } from "../../server/modules/tradeHistory/writes.ts";
+import { databaseNow, deletePositions, REMOVAL_PAGE, removePositionsNotListed, upsertPositions } from "../../server/modules/tradeHistory/repository/writes.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";

@@ -82,7 +82,7 @@ export const tradingAccounts = pgTable(
       .default(sql`nextval('trading_accounts_generation')`),
   },
   (t) => {
-    // The list's sorts (server/modules/accounts/accountList.ts): each field, then the tiebreaker
+    // The list's sorts (server/modules/accounts/accountListRepository.ts): each field, then the tiebreaker
     // (platform, then numeric login order: shorter first, then by text), scanned either way.
     const loginLength = sql`length(${t.login})`;
     const tie = [t.platformId, loginLength, t.login];

@@ -7,8 +7,8 @@
 import { isCreditOperation, moneyFromDecimal, moneyToDecimal, signedAmount, type BalanceOperationResult } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { ConflictError, NotFoundError, RefusedError, type DomainError } from "../../errors.ts";
-import * as store from "./balanceOperationStore.ts";
-import type { OperationRow } from "./balanceOperationStore.ts";
+import * as store from "./balanceOperationRepository.ts";
+import type { OperationRow } from "./balanceOperationRepository.ts";
 import type { BalanceOperationAnswer, BalanceOperationDone, BalanceOperationRecord, BalanceOperationUnreconciled } from "./schemas.ts";
 
 export interface BalanceOperationOutcome {

@@ -32,8 +32,8 @@ import { ConnectorError } from "../../connectors/errors.ts";
 import type { Db } from "../../db/client.ts";
 import { ConflictError, DomainError, domainErrorOf, NotFoundError, RefusedError } from "../../errors.ts";
 import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
-import * as store from "./balanceOperationStore.ts";
-import type { OperationRowNow, TakenRow } from "./balanceOperationStore.ts";
+import * as store from "./balanceOperationRepository.ts";
+import type { OperationRowNow, TakenRow } from "./balanceOperationRepository.ts";
 import { applyBalanceChange, findAccount } from "./repository.ts";
 import {
   ANSWER_UNREADABLE,

@@ -18,7 +18,7 @@ import {
   type BalanceOperationOutcome,
 } from "./balanceOperations.ts";
 import { columnsOf } from "./mirror/rows.ts";
-import { upsertAccounts } from "./mirror/writes.ts";
+import { upsertAccounts } from "./mirror/writeRepository.ts";
 import { findAccount, platformOf } from "./repository.ts";
 import type {
   AccountDetail,

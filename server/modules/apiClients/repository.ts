@@ -11,6 +11,20 @@ export async function listApiClients(db: DbOrTx, organizationId: string): Promis
   return db.select().from(apiClients).where(eq(apiClients.organizationId, organizationId)).orderBy(asc(apiClients.createdAt), asc(apiClients.id));
 }
 
+export async function insertApiClient(db: DbOrTx, values: typeof apiClients.$inferInsert): Promise<ApiClientRow> {
+  const [row] = await db.insert(apiClients).values(values).returning();
+  return row!;
+}
+
+/** Deletes the organization's client; undefined when it has no such client. */
+export async function deleteApiClient(db: DbOrTx, organizationId: string, clientId: string): Promise<ApiClientRow | undefined> {
+  const [row] = await db
+    .delete(apiClients)
+    .where(and(eq(apiClients.organizationId, organizationId), eq(apiClients.id, clientId)))
+    .returning();
+  return row;
+}
+
 /** The client as the identity provider needs it (any organization): id and secret hash. */
 export async function findApiClient(db: Db, clientId: string): Promise<ApiClientRow | undefined> {
   const [row] = await db.select().from(apiClients).where(eq(apiClients.id, clientId)).limit(1);

@@ -3,15 +3,13 @@
  * and kept only as its SHA-256, listed, revoked. Every change is audited in its own transaction.
  */
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { hasModuleAccess, type Claim, type Module } from "../../../core/access.ts";
 import { normalizePermissions, type ModulePermissions } from "../../../core/roles.ts";
 import type { ApiClientCreated, ApiClientView, CreateApiClient } from "../../../core/schemas/apiClients.ts";
 import type { Db } from "../../db/client.ts";
-import { apiClients } from "../../db/schema.ts";
 import { NotFoundError, RefusedError } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import type { ApiClientRow } from "./repository.ts";
+import { deleteApiClient, insertApiClient, type ApiClientRow } from "./repository.ts";
 
 export interface ApiClientsDeps {
   db: Db;
@@ -51,12 +49,17 @@ export async function createApiClient(deps: ApiClientsDeps, actor: Actor, actorC
   const id = `tbc_${crypto.randomBytes(12).toString("base64url")}`;
   const secret = crypto.randomBytes(32).toString("base64url");
   const row = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(apiClients)
-      .values({ id, organizationId, name: input.name, secretHash: hashClientSecret(secret), permissions, createdBySub: actor.sub, createdByName: actor.name })
-      .returning();
+    const row = await insertApiClient(tx, {
+      id,
+      organizationId,
+      name: input.name,
+      secretHash: hashClientSecret(secret),
+      permissions,
+      createdBySub: actor.sub,
+      createdByName: actor.name,
+    });
     await recordAudit(tx, actor, { action: "apiClient.created", targetType: "apiClient", targetId: id, after: { name: input.name, permissions } });
-    return row!;
+    return row;
   });
   deps.accessChanged(organizationId);
   return { ...apiClientView(row), clientSecret: secret };
@@ -66,10 +69,7 @@ export async function createApiClient(deps: ApiClientsDeps, actor: Actor, actorC
 export async function revokeApiClient(deps: ApiClientsDeps, actor: Actor, clientId: string): Promise<void> {
   const { organizationId } = actor;
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(apiClients)
-      .where(and(eq(apiClients.organizationId, organizationId), eq(apiClients.id, clientId)))
-      .returning();
+    const row = await deleteApiClient(tx, organizationId, clientId);
     if (!row) throw new NotFoundError("This API client does not exist, or was already revoked.");
     await recordAudit(tx, actor, {
       action: "apiClient.revoked",

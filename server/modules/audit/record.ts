@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { DbOrTx } from "../../db/client.ts";
-import { auditEvents } from "../../db/schema.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { insertAuditEvent } from "./repository.ts";
 
 // Audit rows go in the change's own transaction. Kept as a re-export for the modules that import
 // it with recordAudit; its home is the database layer (idp/ and others import it from there).
@@ -36,7 +36,7 @@ export function actorOf(request: FastifyRequest): Actor {
  * land or neither does. Secrets must already be stripped from `before`/`after`.
  */
 export async function recordAudit(db: DbOrTx, actor: Actor, change: AuditChange): Promise<void> {
-  await db.insert(auditEvents).values({
+  await insertAuditEvent(db, {
     organizationId: actor.organizationId,
     actorSub: actor.sub,
     actorName: actor.name,

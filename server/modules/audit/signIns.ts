@@ -8,9 +8,8 @@
  * with an e-mail no one has is no organization's business: only the server log has it.
  */
 import type { FastifyBaseLogger } from "fastify";
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { auditEvents, idpAccounts, memberships } from "../../db/schema.ts";
+import { accountIdOfEmail, insertAuditEvents, organizationsOfPerson } from "./repository.ts";
 
 export interface SignInAttempt {
   email: string;
@@ -29,16 +28,6 @@ export interface SignInStepEvent {
   account: { id: string; name: string; email: string };
   sourceIp: string | null;
   detail?: Record<string, unknown>;
-}
-
-/** The person an e-mail belongs to, for a failed sign-in (verifyCredentials does not say). */
-export async function accountIdOfEmail(db: Db, email: string): Promise<{ id: string; name: string } | undefined> {
-  const [row] = await db
-    .select({ id: idpAccounts.id, name: idpAccounts.name })
-    .from(idpAccounts)
-    .where(eq(sql`lower(${idpAccounts.email})`, email.trim().toLowerCase()))
-    .limit(1);
-  return row;
 }
 
 /** Never throws: a sign-in is not refused because its record could not be written (it is logged). */
@@ -68,10 +57,11 @@ export async function recordSignInStep(db: Db, log: FastifyBaseLogger, event: Si
 }
 
 async function recordInEveryOrganization(db: Db, person: { id: string; name: string }, action: string, sourceIp: string | null, after: object): Promise<void> {
-  const organizations = await db.select({ id: memberships.organizationId }).from(memberships).where(eq(memberships.userSub, person.id));
+  const organizations = await organizationsOfPerson(db, person.id);
   if (organizations.length === 0) return;
-  await db.insert(auditEvents).values(
-    organizations.map(({ id }) => ({
+  await insertAuditEvents(
+    db,
+    organizations.map((id) => ({
       organizationId: id,
       actorSub: person.id,
       actorName: person.name,

@@ -8,7 +8,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { CustomerSortField, ListCustomersQuery } from "../../../core/schemas/customers.ts";
 import { onlyRow } from "../../db/rows.ts";
 import { customerAccounts, customers, memberships, users } from "../../db/schema.ts";
-import { escapeLike } from "../accounts/accountList.ts";
+import { escapeLike } from "../accounts/accountListRepository.ts";
 import { rowsOf } from "../../db/rows.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { visible } from "./visibility.ts";

@@ -11,13 +11,12 @@ import {
   LogSettingsSchema,
   type AuditEvent,
 } from "../../../core/schemas/logs.ts";
-import { logSettings } from "../../db/schema.ts";
-import { actorOf, recordAudit } from "../audit/record.ts";
+import { actorOf } from "../audit/record.ts";
 import { csvCell } from "../../../core/csv.ts";
-import { allAudit, getLogSettings, listAudit, sweepAudit } from "./audit.ts";
+import { allAudit, getLogSettings, listAudit, sweepAudit } from "./repository.ts";
+import { saveLogSettings } from "./service.ts";
 import { journalTails, readJournal } from "./journal.ts";
 import { Readable } from "node:stream";
-import { sql } from "drizzle-orm";
 
 const read = { permission: { module: "logs", value: "read" } } as const;
 const settingsWrite = { permission: { module: "settings", value: "write" } } as const;
@@ -145,23 +144,6 @@ export async function logRoutes(app: FastifyInstance) {
       config: settingsWrite,
       schema: { tags, summary: "Set how long audit records are kept (administrators)", body: LogSettingsSchema, response: { 200: LogSettingsSchema } },
     },
-    async (request) => {
-      const organizationId = request.organization.id;
-      const before = await getLogSettings(db, organizationId);
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(logSettings)
-          .values({ organizationId, auditRetentionDays: request.body.auditRetentionDays })
-          .onConflictDoUpdate({ target: logSettings.organizationId, set: { auditRetentionDays: request.body.auditRetentionDays, updatedAt: sql`now()` } });
-        await recordAudit(tx, actorOf(request), {
-          action: "logSettings.updated",
-          targetType: "organization",
-          targetId: organizationId,
-          before,
-          after: request.body,
-        });
-      });
-      return getLogSettings(db, organizationId);
-    },
+    async (request) => saveLogSettings(db, actorOf(request), request.organization.id, request.body),
   );
 }

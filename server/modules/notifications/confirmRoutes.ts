@@ -1,5 +1,5 @@
 /**
- * The page an e-mail recipient's confirmation link opens (./emailRecipients.ts): no sign-in (the
+ * The page an e-mail recipient's confirmation link opens (./recipientRepository.ts, ./confirmationMail.ts): no sign-in (the
  * token is the proof), a button that confirms with a POST — mail scanners open links in messages,
  * and opening the link alone must not subscribe anyone. Plain HTML, no script, nothing the
  * organization chose on it.
@@ -8,7 +8,7 @@ import formbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { confirmRecipient } from "./emailRecipients.ts";
+import { confirmRecipient } from "./recipientRepository.ts";
 
 const PATH = "/notifications/recipients/confirm";
 const open = { auth: false, rateLimit: { max: 30, timeWindow: "1 minute" } } as const;

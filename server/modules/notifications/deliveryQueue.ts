@@ -18,26 +18,25 @@
  *    lease while a try lasts.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { notificationDeliveries } from "../../db/schema.ts";
+import {
+  insertDeliveries,
+  LEASE_MS,
+  msUntilDue,
+  release,
+  renewLease,
+  settle,
+  takeDue,
+  takeOne,
+  type Settlement,
+  type StoredMessage,
+} from "./deliveryRepository.ts";
 import type { ChannelRow, DeliveryRow } from "./repository.ts";
 import { DeliveryFailed, DeliveryWithheld, type OutgoingMessage } from "./senders.ts";
 
-/** How long a node's claim on a delivery holds unless renewed: well past one try (10 s timeout for HTTP) and its writes. */
-export const LEASE_MS = 60_000;
 /** Due deliveries one poll takes at most. */
 const BATCH = 20;
-
-/** What a delivery sends, kept with it. */
-export interface StoredMessage {
-  severity: string;
-  title: string;
-  body: string;
-  /** Absolute URL, or null. */
-  link: string | null;
-}
 
 export interface DeliveryQueueOptions {
   db: Db;
@@ -54,13 +53,6 @@ export interface DeliveryQueueOptions {
   gaveUp(channel: ChannelRow, error: string): Promise<void>;
   /** Work in flight, awaited when the center stops. */
   track(work: Promise<unknown>): void;
-}
-
-const d = notificationDeliveries;
-
-/** A row this node may take now: pending, due, and nobody's lease holds it. */
-function takeable(): SQL {
-  return and(eq(d.status, "pending"), lte(d.nextAttemptAt, sql`now()`), or(isNull(d.leaseExpiresAt), lt(d.leaseExpiresAt, sql`now()`)))!;
 }
 
 export class DeliveryQueue {
@@ -93,44 +85,26 @@ export class DeliveryQueue {
    */
   async enqueue(notice: { organizationId: string; type: string; dedupeKey: string }, message: StoredMessage, channels: readonly ChannelRow[]): Promise<void> {
     if (channels.length === 0) return;
-    const added = await this.o.db
-      .insert(d)
-      .values(
-        channels.map((c) => ({
-          organizationId: notice.organizationId,
-          channelId: c.id,
-          type: notice.type,
-          status: "pending",
-          dedupeKey: notice.dedupeKey,
-          message,
-          nextAttemptAt: sql`now()`,
-        })),
-      )
-      .onConflictDoNothing({ target: [d.channelId, d.dedupeKey] })
-      .returning({ id: d.id });
-    for (const { id } of added) this.o.track(this.takeAndTry(id));
+    const added = await insertDeliveries(
+      this.o.db,
+      notice,
+      message,
+      channels.map((c) => c.id),
+    );
+    for (const id of added) this.o.track(this.takeAndTry(id));
   }
 
   /** Takes the due deliveries no node holds, a batch at a time, and tries them. */
   async poll(): Promise<void> {
     if (this.stopped) return;
-    const due = this.o.db.select({ id: d.id }).from(d).where(takeable()).orderBy(asc(d.nextAttemptAt)).limit(BATCH).for("update", { skipLocked: true });
-    const rows = await this.o.db
-      .update(d)
-      .set({ leaseOwner: this.node, leaseExpiresAt: sql`now() + ${LEASE_MS} * interval '1 millisecond'` })
-      .where(and(inArray(d.id, due), takeable()))
-      .returning();
+    const rows = await takeDue(this.o.db, this.node, BATCH);
     await Promise.all(rows.map((row) => this.attempt(row)));
   }
 
   /** Takes one delivery if it is still due and free (a new delivery, a timer's retry), and tries it. */
   private async takeAndTry(id: string): Promise<boolean> {
     if (this.stopped) return false;
-    const [row] = await this.o.db
-      .update(d)
-      .set({ leaseOwner: this.node, leaseExpiresAt: sql`now() + ${LEASE_MS} * interval '1 millisecond'` })
-      .where(and(eq(d.id, id), takeable()))
-      .returning();
+    const row = await takeOne(this.o.db, this.node, id);
     if (row) await this.attempt(row);
     return row !== undefined;
   }
@@ -142,11 +116,7 @@ export class DeliveryQueue {
    */
   private async retryWhenDue(id: string): Promise<void> {
     if (await this.takeAndTry(id)) return;
-    const [row] = await this.o.db
-      .select({ left: sql<string>`extract(epoch from (${d.nextAttemptAt} - now())) * 1000` })
-      .from(d)
-      .where(and(eq(d.id, id), eq(d.status, "pending"), isNull(d.leaseOwner)));
-    const left = Number(row?.left);
+    const left = await msUntilDue(this.o.db, id);
     if (left > 0) this.later(id, Math.ceil(left) + 1);
   }
 
@@ -160,30 +130,22 @@ export class DeliveryQueue {
   }
 
   /** Writes the outcome of a try, only while this node still holds the delivery. */
-  private async settle(id: string, values: Omit<Partial<typeof d.$inferInsert>, "nextAttemptAt"> & { nextAttemptAt?: Date | SQL | null }): Promise<boolean> {
-    const rows = await this.o.db
-      .update(d)
-      .set({ ...values, leaseOwner: null, leaseExpiresAt: null, updatedAt: new Date() })
-      .where(and(eq(d.id, id), eq(d.leaseOwner, this.node)))
-      .returning({ id: d.id });
-    return rows.length > 0;
+  private settle(id: string, outcome: Settlement): Promise<boolean> {
+    return settle(this.o.db, this.node, id, outcome);
   }
 
   /** One try of a delivery this node holds; a failure is tried again after retryBaseMs × 2^(attempt−1), up to maxAttempts. */
   private async attempt(row: DeliveryRow): Promise<void> {
     if (this.stopped) {
       // Not tried: free it for whoever runs next.
-      await this.o.db
-        .update(d)
-        .set({ leaseOwner: null, leaseExpiresAt: null })
-        .where(and(eq(d.id, row.id), eq(d.leaseOwner, this.node)));
+      await release(this.o.db, this.node, row.id);
       return;
     }
     const { maxAttempts, retryBaseMs, log } = this.o;
     const channel = await this.o.channel(row.channelId);
     if (!channel) return; // deleted: its deliveries went with it
     if (!channel.enabled) {
-      await this.settle(row.id, { status: "failed", nextAttemptAt: null, lastError: "The channel was switched off before this delivery got through" });
+      await this.settle(row.id, { status: "failed", retryInMs: null, lastError: "The channel was switched off before this delivery got through" });
       return;
     }
     const attempt = row.attempts + 1;
@@ -202,22 +164,17 @@ export class DeliveryQueue {
     // A try that takes longer than the lease (an e-mail server slow to answer) keeps it, so no
     // other node starts the same delivery while this one is still sending it.
     const renew = setInterval(() => {
-      this.o.track(
-        this.o.db
-          .update(d)
-          .set({ leaseExpiresAt: sql`now() + ${LEASE_MS} * interval '1 millisecond'` })
-          .where(and(eq(d.id, row.id), eq(d.leaseOwner, this.node))),
-      );
+      this.o.track(renewLease(this.o.db, this.node, row.id));
     }, LEASE_MS / 3);
     try {
       const status = await this.o.send(channel, message);
-      if (await this.settle(row.id, { status: "delivered", attempts: attempt, lastStatus: status, lastError: null, nextAttemptAt: null }))
+      if (await this.settle(row.id, { status: "delivered", attempts: attempt, lastStatus: status, lastError: null, retryInMs: null }))
         await this.o.delivered(channel);
     } catch (err) {
       if (err instanceof DeliveryWithheld) {
         // Not the receiver's failure (no confirmed recipient, the hourly mail limit): not tried
         // again and not counted towards switching the channel off.
-        await this.settle(row.id, { status: "failed", attempts: attempt, lastError: err.message, nextAttemptAt: null });
+        await this.settle(row.id, { status: "failed", attempts: attempt, lastError: err.message, retryInMs: null });
         log.info({ channelId: channel.id, deliveryId: row.id, reason: err.message }, "notification delivery withheld");
         return;
       }
@@ -229,7 +186,7 @@ export class DeliveryQueue {
         attempts: attempt,
         lastStatus: failure.status,
         lastError: failure.message.slice(0, 500),
-        nextAttemptAt: last ? null : sql`now() + ${wait} * interval '1 millisecond'`,
+        retryInMs: last ? null : wait,
       });
       log.info({ channelId: channel.id, deliveryId: row.id, attempt, error: failure.message }, "notification delivery failed");
       if (!kept) return;

@@ -189,6 +189,25 @@ export async function findChannel(db: DbOrTx, organizationId: string, id: string
   return row;
 }
 
+export type ChannelChanges = Partial<typeof notificationChannels.$inferInsert>;
+
+export async function insertChannel(
+  db: DbOrTx,
+  values: Pick<typeof notificationChannels.$inferInsert, "organizationId" | "kind" | "name" | "enabled" | "settings">,
+): Promise<ChannelRow> {
+  const [row] = await db.insert(notificationChannels).values(values).returning();
+  return row!;
+}
+
+export async function setChannel(db: DbOrTx, id: string, changes: ChannelChanges): Promise<ChannelRow | undefined> {
+  const [row] = await db.update(notificationChannels).set(changes).where(eq(notificationChannels.id, id)).returning();
+  return row;
+}
+
+export async function removeChannel(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(notificationChannels).where(eq(notificationChannels.id, id));
+}
+
 export async function listDeliveries(db: Db, channelId: string, limit = 100): Promise<DeliveryRow[]> {
   return db
     .select()

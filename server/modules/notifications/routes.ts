@@ -33,7 +33,7 @@ import {
   type NotificationRow,
 } from "./repository.ts";
 import { recipientConfirmationRoutes } from "./confirmRoutes.ts";
-import { recipientStates, renewPending } from "./emailRecipients.ts";
+import { recipientStates, renewPending } from "./recipientRepository.ts";
 import { channelView, createChannel, deleteChannel, saveSettings, updateChannel, type NotificationDeps } from "./service.ts";
 
 const centers = new WeakMap<AppContext, NotificationCenter>();

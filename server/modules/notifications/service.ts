@@ -3,7 +3,6 @@
  * (webhook secret, Telegram bot token) are encrypted at rest with the channel id as associated
  * data, never returned or logged; targets pass the address checks of server/net/targets.ts.
  */
-import { eq } from "drizzle-orm";
 import {
   EmailSettingsSchema,
   TelegramSettingsSchema,
@@ -15,13 +14,22 @@ import {
   type UpdateChannel,
 } from "../../../core/schemas/notifications.ts";
 import type { Db } from "../../db/client.ts";
-import { notificationChannels } from "../../db/schema.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { urlProblem, type TargetPolicy } from "../../net/targets.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import { recipientStates, syncRecipients, type ConfirmationRequest, type RecipientState } from "./emailRecipients.ts";
-import { findChannel, getSettings, listChannels, putSettings, type ChannelRow } from "./repository.ts";
+import { recipientStates, syncRecipients, type ConfirmationRequest, type RecipientState } from "./recipientRepository.ts";
+import {
+  findChannel,
+  getSettings,
+  insertChannel,
+  listChannels,
+  putSettings,
+  removeChannel,
+  setChannel,
+  type ChannelChanges,
+  type ChannelRow,
+} from "./repository.ts";
 
 export interface NotificationDeps {
   db: Db;
@@ -69,18 +77,9 @@ export async function createChannel(deps: NotificationDeps, actor: Actor, body: 
   const settings = settingsOf(body.kind, body.settings, deps.policy);
   const secret = body.kind === "webhook" ? body.secret : body.kind === "telegram" ? body.botToken : null;
   const created = await deps.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(notificationChannels)
-      .values({ organizationId: actor.organizationId, kind: body.kind, name: body.name, enabled: body.enabled, settings })
-      .returning();
-    let row: ChannelRow = inserted!;
-    if (secret) {
-      [row] = (await tx
-        .update(notificationChannels)
-        .set({ secretCiphertext: deps.cipher.encrypt(secret, row.id) })
-        .where(eq(notificationChannels.id, row.id))
-        .returning()) as [ChannelRow];
-    }
+    let row = await insertChannel(tx, { organizationId: actor.organizationId, kind: body.kind, name: body.name, enabled: body.enabled, settings });
+    // The secret is encrypted bound to the channel's id, known only once the row exists.
+    if (secret) row = (await setChannel(tx, row.id, { secretCiphertext: deps.cipher.encrypt(secret, row.id) }))!;
     await recordAudit(tx, actor, { action: "notificationChannel.created", targetType: TARGET, targetId: row.id, after: audited(row) });
     const confirmations = body.kind === "email" ? await syncRecipients(tx, row, body.settings.to) : [];
     return { row, confirmations, recipients: (await recipientStates(tx, [row.id])).get(row.id) };
@@ -96,7 +95,7 @@ export async function updateChannel(deps: NotificationDeps, actor: Actor, id: st
     const kind = before.kind as ChannelKind;
     if (body.secret !== undefined && kind !== "webhook") throw new InvalidRequestError("secret: only a webhook has a secret");
     if (body.botToken !== undefined && kind !== "telegram") throw new InvalidRequestError("botToken: only a Telegram channel has a bot token");
-    const set: Partial<typeof notificationChannels.$inferInsert> = { updatedAt: new Date() };
+    const set: ChannelChanges = { updatedAt: new Date() };
     if (body.name !== undefined) set.name = body.name;
     if (body.settings !== undefined) set.settings = settingsOf(kind, body.settings, deps.policy);
     if (body.enabled !== undefined) {
@@ -106,7 +105,7 @@ export async function updateChannel(deps: NotificationDeps, actor: Actor, id: st
     }
     const secret = body.secret ?? body.botToken;
     if (secret !== undefined) set.secretCiphertext = deps.cipher.encrypt(secret, id);
-    const [after] = await tx.update(notificationChannels).set(set).where(eq(notificationChannels.id, id)).returning();
+    const after = await setChannel(tx, id, set);
     await recordAudit(tx, actor, {
       action: "notificationChannel.changed",
       targetType: TARGET,
@@ -125,7 +124,7 @@ export async function deleteChannel(deps: NotificationDeps, actor: Actor, id: st
   await deps.db.transaction(async (tx) => {
     const before = await findChannel(tx, actor.organizationId, id);
     if (!before) throw new NotFoundError("No such notification channel");
-    await tx.delete(notificationChannels).where(eq(notificationChannels.id, id));
+    await removeChannel(tx, id);
     // Rules naming it keep working: an id that names no channel is skipped.
     await recordAudit(tx, actor, { action: "notificationChannel.deleted", targetType: TARGET, targetId: id, before: audited(before) });
   });

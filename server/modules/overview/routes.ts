@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OverviewSchema } from "../../../core/schemas/overview.ts";
-import { overviewOf } from "./figures.ts";
+import { overviewOf } from "./repository.ts";
 
 /** GET /api/overview: per platform state and today's figures, and the 24-hour and 7-day series (docs/overview.md). */
 export async function overviewRoutes(app: FastifyInstance) {

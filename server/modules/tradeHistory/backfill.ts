@@ -13,8 +13,8 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import { dealColumns, positionColumns } from "./rows.ts";
-import { backfillProgress, finishBackfill, startBackfill } from "./syncState.ts";
-import { databaseNow, insertDeals, removePositionsNotListed, upsertPositions, type PlatformKey } from "./writes.ts";
+import { backfillProgress, finishBackfill, startBackfill } from "./repository/syncState.ts";
+import { databaseNow, insertDeals, removePositionsNotListed, upsertPositions, type PlatformKey } from "./repository/writes.ts";
 
 export interface BackfillJob {
   db: Db;

@@ -14,7 +14,7 @@ import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import { organizations } from "../../db/schema.ts";
 import type { PlatformRuntime } from "../tradePlatforms/runtime/runtime.ts";
-import { blotterPlatformIds } from "./blotterPlatforms.ts";
+import { blotterPlatformIds } from "./repository/blotterPlatforms.ts";
 
 /**
  * Symbol lists change rarely and a real server's may hold thousands: read once per platform every

@@ -13,8 +13,8 @@
 import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { dealColumns, positionColumns, type DealColumns, type PositionColumns, type Stops } from "./rows.ts";
-import { recordSequences } from "./syncState.ts";
-import { deletePositions, insertDeals, upsertPositions, type PlatformKey } from "./writes.ts";
+import { recordSequences } from "./repository/syncState.ts";
+import { deletePositions, insertDeals, upsertPositions, type PlatformKey } from "./repository/writes.ts";
 
 /**
  * Events written at once at most. Under a sustained rate the queue is long and batches are full:

@@ -4,10 +4,10 @@ import { NotFoundError } from "../../errors.ts";
 import { NOT_FOUND } from "../tradePlatforms/deps.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
 import { csvStream } from "./csv.ts";
-import { allDeals, dealTotals, dealsPage } from "./deals.ts";
+import { allDeals, dealTotals, dealsPage } from "./repository/deals.ts";
 import { tradeHistoryPlugin } from "./plugin.ts";
 import { exposureRates } from "./exposureRates.ts";
-import { positionsPage } from "./positions.ts";
+import { positionsPage } from "./repository/positions.ts";
 import {
   BlotterDealFiltersSchema,
   BlotterDealPageSchema,
@@ -19,7 +19,7 @@ import {
   PlatformParamsSchema,
   TradeHistorySyncSchema,
 } from "./schemas.ts";
-import { getSync, syncView } from "./syncState.ts";
+import { getSync, syncView } from "./repository/syncState.ts";
 
 const tags = ["tradesBlotter"];
 const read = { permission: { module: "tradesBlotter", value: "read" } } as const;

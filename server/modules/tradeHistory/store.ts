@@ -19,9 +19,9 @@ import type { MirrorLogger } from "../accounts/mirror/types.ts";
 import { setImmediate as nextTurn, setTimeout as delay } from "node:timers/promises";
 import { backfill } from "./backfill.ts";
 import { LiveApplier, type LiveApplierStats } from "./liveApplier.ts";
-import { deleteDealsBefore } from "./retention.ts";
-import { getSync, lastDealTime, readsWholeWindow } from "./syncState.ts";
-import type { PlatformKey } from "./writes.ts";
+import { deleteDealsBefore } from "./repository/retention.ts";
+import { getSync, lastDealTime, readsWholeWindow } from "./repository/syncState.ts";
+import type { PlatformKey } from "./repository/writes.ts";
 
 const DAY_MS = 86_400_000;
 /** How far before the last stored deal an incremental backfill starts (clock skew, same-millisecond deals). */

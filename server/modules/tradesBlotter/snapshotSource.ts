@@ -1,6 +1,6 @@
 /**
  * What the blotter stream asks for a snapshot's open positions and recent deals besides this node:
- * an interface only, which the trade history store implements (tradeHistory/snapshotSource.ts)
+ * an interface only, which the trade history store implements (tradeHistory/repository/snapshotSource.ts)
  * and the stream reads (./snapshots.ts). A file of its own so that tradeHistory imports nothing
  * else of the blotter, and the blotter nothing of tradeHistory's but its plugin.
  */
@@ -9,7 +9,7 @@ import type { Position } from "../../../core/trading/position.ts";
 
 /**
  * Where a snapshot's open positions and recent deals come from besides this node (the trade
- * history store: tradeHistory/snapshotSource.ts). null: not known there, ask the node.
+ * history store: tradeHistory/repository/snapshotSource.ts). null: not known there, ask the node.
  */
 export interface BlotterSnapshotSource {
   openPositions(organizationId: string, platformId: string, limit: number): Promise<Position[] | null>;

@@ -5,7 +5,7 @@
  */
 import fp from "fastify-plugin";
 import { tradeHistoryOf } from "../tradeHistory/plugin.ts";
-import { storeSnapshotSource } from "../tradeHistory/snapshotSource.ts";
+import { storeSnapshotSource } from "../tradeHistory/repository/snapshotSource.ts";
 import { blotterStreams, type BlotterStreamOptions, type BlotterStreams } from "./stream.ts";
 
 export interface BlotterStreamPluginOptions {

@@ -10,7 +10,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BalanceOperationRequest } from "../../../core/trading/index.ts";
 import { columnsOf } from "../../../server/modules/accounts/mirror/rows.ts";
-import { upsertAccounts } from "../../../server/modules/accounts/mirror/writes.ts";
+import { upsertAccounts } from "../../../server/modules/accounts/mirror/writeRepository.ts";
 import type { TradePlatformConnector } from "../../../server/connectors/connector.ts";
 import { connectorErrors } from "../../../server/connectors/errors.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
@@ -18,7 +18,7 @@ import { SimulatedServer } from "../../../server/connectors/simulated/server.ts"
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 import { auditEvents, balanceOperations, organizations, tradePlatforms } from "../../../server/db/schema.ts";
 import { deliberateError } from "../../../server/http/errors.ts";
-import * as store from "../../../server/modules/accounts/balanceOperationStore.ts";
+import * as store from "../../../server/modules/accounts/balanceOperationRepository.ts";
 import { ANSWER_UNREADABLE, NO_ANSWER_YET, recentBalanceOperations } from "../../../server/modules/accounts/balanceOperationOutcomes.ts";
 import { LEASE_MARGIN_MS, performBalanceOperation, type BalanceOperationCall } from "../../../server/modules/accounts/balanceOperations.ts";
 

@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { moneyToDecimal, type TradePlatformType } from "../../../core/trading/index.ts";
 import { AccountMirror } from "../../../server/modules/accounts/mirror/mirror.ts";
-import { nextGeneration, removeAccountsNotListed } from "../../../server/modules/accounts/mirror/writes.ts";
+import { nextGeneration, removeAccountsNotListed } from "../../../server/modules/accounts/mirror/writeRepository.ts";
 import { rowsOf } from "../../../server/db/rows.ts";
 import type { TradePlatformConnector } from "../../../server/connectors/connector.ts";
 import { createConnector } from "../../../server/connectors/factory.ts";

@@ -1,5 +1,5 @@
 /**
- * The blotter's snapshot source (server/modules/tradeHistory/snapshotSource.ts) after a gap the
+ * The blotter's snapshot source (server/modules/tradeHistory/repository/snapshotSource.ts) after a gap the
  * stream saw: it waits until the platform's sync row (written by whichever node's store ran the
  * pass) shows a pass begun at or after the gap and ended, not for a first backfill of the whole
  * window, and no longer than its bound. A real store (not started: it follows no platform, as on a
@@ -11,9 +11,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { organizations, tradePlatforms } from "../../../server/db/schema.ts";
 import { createInProcessBus } from "../../../server/events/inProcess.ts";
-import { storeSnapshotSource } from "../../../server/modules/tradeHistory/snapshotSource.ts";
+import { storeSnapshotSource } from "../../../server/modules/tradeHistory/repository/snapshotSource.ts";
 import { TradeHistoryStore } from "../../../server/modules/tradeHistory/store.ts";
-import { finishBackfill, startBackfill } from "../../../server/modules/tradeHistory/syncState.ts";
+import { finishBackfill, startBackfill } from "../../../server/modules/tradeHistory/repository/syncState.ts";
 import { describeEachDb, openDatabaseOf } from "../../helpers/eachDb.ts";
 
 const DAY = 86_400_000;

@@ -19,7 +19,7 @@ import { EventApplier } from "./eventApplier.ts";
 import { columnsOf, type AccountColumns } from "./rows.ts";
 import { fullSync, type SyncResult, type SyncTarget } from "./sync.ts";
 import type { MirrorPhase, MirrorStatus, ResolvedMirrorOptions } from "./types.ts";
-import { nextGeneration, upsertAccounts } from "./writes.ts";
+import { nextGeneration, upsertAccounts } from "./writeRepository.ts";
 
 const MIRROR_PHASES: Record<FollowPhase, MirrorPhase> = {
   idle: "waiting",

@@ -10,7 +10,7 @@ import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import type { Db } from "../../../db/client.ts";
 import type { MirroredPlatform } from "../platformPort.ts";
 import { columnsOf } from "./rows.ts";
-import { analyzeAccounts, nextGeneration, removeAccountsNotListed, upsertAccounts } from "./writes.ts";
+import { analyzeAccounts, nextGeneration, removeAccountsNotListed, upsertAccounts } from "./writeRepository.ts";
 
 /** After a large load the planner needs statistics before autovacuum would gather them. */
 const ANALYZE_AFTER = 10_000;

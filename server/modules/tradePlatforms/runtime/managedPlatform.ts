@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { TradePlatformType } from "../../../../core/trading/index.ts";
 import type { ConnectorConfig } from "../../../connectors/config.ts";
 import type { ManagedPlatform } from "../../../connectors/manager.ts";
-import { tradePlatforms, type StoredConnection } from "../../../db/tables/platforms.ts";
+import type { StoredConnection, tradePlatforms } from "../../../db/tables/platforms.ts";
 import { SecretUnreadable, type SecretCipher } from "../../../secrets/cipher.ts";
 import { connectorConfigOf, type ConnectablePlatform } from "./connection.ts";
 

@@ -17,7 +17,6 @@
  * change made on one node reaches the others' runtimes when they next read the row or restart
  * (their followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
  */
-import { and, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { isUuid } from "../../../../core/ids.ts";
 import type { ConnectionState } from "../../../../core/trading/index.ts";
@@ -28,7 +27,6 @@ import { ConnectionManager, type PlatformStatus } from "../../../connectors/mana
 import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
 import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
 import type { Db } from "../../../db/client.ts";
-import { tradePlatforms } from "../../../db/tables/platforms.ts";
 import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
 import type { SecretCipher } from "../../../secrets/cipher.ts";
 import { whenConnected } from "./connectionWait.ts";
@@ -37,6 +35,7 @@ import type { DomainEvent } from "../../../events/types.ts";
 import { ConnectedListeners } from "./listeners.ts";
 import { knownOf, managedOf, serverIdentity, type KnownPlatform, type Managed, type PlatformRow } from "./managedPlatform.ts";
 import { RefreshQueue } from "./refreshQueue.ts";
+import { allPlatformRows, platformRow, platformSwitchOf } from "./runtimeRepository.ts";
 import { ServerClocks } from "./serverClocks.ts";
 import { PlatformSupervisor } from "./supervisor.ts";
 import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
@@ -97,7 +96,7 @@ export class PlatformRuntime {
 
   /** Loads every platform of every organization and starts connecting the enabled ones; does not wait for them. */
   async start(): Promise<void> {
-    const rows = await this.db.select().from(tradePlatforms);
+    const rows = await allPlatformRows(this.db);
     for (const row of rows) this.apply(row, { sync: false });
     this.sync();
     this.clocks.start(this.options.serverTimeRefreshMs ?? 60_000);
@@ -124,7 +123,7 @@ export class PlatformRuntime {
     return this.refreshes.run(platformId, async () => {
       if (this.stopped) return;
       try {
-        const [row] = await this.db.select().from(tradePlatforms).where(eq(tradePlatforms.id, platformId));
+        const row = await platformRow(this.db, platformId);
         if (this.stopped) return;
         if (row) this.apply(row, { sync: true });
         else this.forget(platformId);
@@ -144,10 +143,7 @@ export class PlatformRuntime {
    */
   async connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector> {
     if (!isUuid(platformId)) throw new NotFoundError("No such trade platform");
-    const [row] = await this.db
-      .select({ name: tradePlatforms.name, enable: tradePlatforms.enable })
-      .from(tradePlatforms)
-      .where(and(eq(tradePlatforms.id, platformId.toLowerCase()), eq(tradePlatforms.organizationId, organizationId)));
+    const row = await platformSwitchOf(this.db, organizationId, platformId.toLowerCase());
     if (!row) throw new NotFoundError("No such trade platform");
     const id = platformId.toLowerCase();
     if (!row.enable) throw new ConflictError(`${row.name} is disabled. Enable it in its settings to work with it.`);

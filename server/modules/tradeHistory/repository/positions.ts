@@ -4,13 +4,13 @@
  * (open time, platform, position id).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { BLOTTER_TOTAL_CAP, type BlotterPosition, type BlotterPositionPage, type BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
-import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../../db/rows.ts";
+import { BLOTTER_TOTAL_CAP, type BlotterPosition, type BlotterPositionPage, type BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { filterConditions } from "./filters.ts";
-import { lotsText, positionTicket } from "./rows.ts";
+import { lotsText, positionTicket } from "../rows.ts";
 
 interface PositionRecord {
   platform_id: string;

@@ -1,7 +1,7 @@
 /** Which platforms a blotter query may read: the organization's, with the Trades Blotter app assigned and enabled. */
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../../db/rows.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 
 /**
  * The organization's blotter platforms, narrowed to `requested` when given. An id outside them

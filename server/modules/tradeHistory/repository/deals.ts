@@ -13,13 +13,13 @@ import {
   type BlotterDealFilters,
   type BlotterDealPage,
   type BlotterDealQuery,
-} from "../../../core/schemas/tradesBlotter.ts";
-import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../../db/rows.ts";
+} from "../../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { filterConditions } from "./filters.ts";
-import { dealTicket, lotsText } from "./rows.ts";
+import { dealTicket, lotsText } from "../rows.ts";
 
 interface DealRecord {
   platform_id: string;

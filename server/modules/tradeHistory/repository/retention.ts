@@ -5,8 +5,8 @@
  */
 import { sql } from "drizzle-orm";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../../db/rows.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { affectedRows } from "./writes.ts";
 
 const DELETE_BATCH = 500;

@@ -1,5 +1,5 @@
 /**
- * How many e-mails one organization's notifications may send in an hour (recipients counted:
+ * The SQL of the hourly e-mail allowance: how many e-mails one organization's notifications may send in an hour (recipients counted:
  * a message to three addresses is three), confirmation requests included:
  * NOTIFICATIONS_MAX_EMAILS_PER_HOUR (docs/notifications.md, "Limits"). Counted in the database, so
  * the limit holds across nodes; the organization's row is locked while counting, so two sends

@@ -1,21 +1,14 @@
 /**
- * E-mail recipients confirm before a channel mails them (docs/notifications.md, "E-mail
- * recipients confirm"): anyone who may edit an organization's channels could otherwise make
- * Toolbox mail any address, repeatedly. Each address of an e-mail channel gets a confirmation
- * link (a random token, kept as its SHA-256, good for a week); the channel sends to confirmed
- * addresses only. Every mail counts against the organization's hourly allowance (./mailLimit.ts).
- *
- * The messages carry no name an organization chose (its name, a channel's or a platform's could
- * be phishing text): fixed wording and an identifier.
+ * The SQL of e-mail recipients' confirmations (docs/notifications.md, "E-mail recipients
+ * confirm"): each address of an e-mail channel has a row with its confirmation token (a random
+ * token, kept as its SHA-256, good for a week) and whether it confirmed; the channel sends to
+ * confirmed addresses only. The mails themselves: ./confirmationMail.ts.
  */
 import crypto from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { notificationEmailRecipients } from "../../db/schema.ts";
-import type { Mailer } from "../../mail/mailer.ts";
-import type { DbOrTx } from "../audit/record.ts";
-import { takeMailAllowance } from "./mailLimit.ts";
+import type { DbOrTx } from "../../db/client.ts";
 
 const r = notificationEmailRecipients;
 
@@ -33,9 +26,6 @@ export interface ConfirmationRequest {
 }
 
 const hashOf = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
-
-/** The short identifier a channel's mails name it by (never its name). */
-export const channelRef = (channelId: string) => channelId.slice(0, 8);
 
 /**
  * Makes the channel's recipient rows match its addresses: removed ones go (a confirmation does
@@ -111,56 +101,4 @@ export async function confirmRecipient(db: Db, token: string): Promise<boolean> 
     .where(and(eq(r.tokenHash, hashOf(token)), gt(r.requestedAt, sql`now() - make_interval(days => ${CONFIRMATION_DAYS})`)))
     .returning({ address: r.address });
   return rows.length > 0;
-}
-
-export interface ConfirmationMailer {
-  db: Db;
-  mailer: Mailer;
-  publicUrl: string;
-  maxEmailsPerHour: number;
-  log: FastifyBaseLogger;
-}
-
-/**
- * Mails each request its confirmation link, one message per address, each counted against the
- * organization's hourly allowance; past it the rest stay pending (sent again from the channel's
- * settings later). Returns how many were sent.
- */
-export async function mailConfirmations(
-  o: ConfirmationMailer,
-  organizationId: string,
-  channelId: string,
-  requests: readonly ConfirmationRequest[],
-): Promise<number> {
-  let sent = 0;
-  for (const { address, token } of requests) {
-    if (!(await takeMailAllowance(o.db, organizationId, 1, o.maxEmailsPerHour))) {
-      o.log.warn(
-        { organizationId, channelId, withheld: requests.length - sent },
-        "confirmation e-mails withheld: the organization's hourly e-mail limit is reached",
-      );
-      break;
-    }
-    const link = `${o.publicUrl}/api/notifications/recipients/confirm?token=${token}`;
-    try {
-      await o.mailer.send({
-        to: address,
-        subject: `Confirm e-mail notifications from Toolbox (channel ${channelRef(channelId)})`,
-        text: [
-          "A Toolbox organization added this address to one of its notification channels",
-          `(channel ${channelRef(channelId)}, organization ${organizationId}).`,
-          "",
-          "Toolbox sends it nothing unless you confirm. To receive its notifications, open:",
-          link,
-          "",
-          `The link works until ${new Date(Date.now() + CONFIRMATION_DAYS * 86_400_000).toUTCString()}.`,
-          "If you did not expect this, ignore this message: nothing more will be sent to you.",
-        ].join("\n"),
-      });
-      sent++;
-    } catch (err) {
-      o.log.warn({ err: (err as Error).message, organizationId, channelId }, "a confirmation e-mail could not be sent");
-    }
-  }
-  return sent;
 }

@@ -1,9 +1,9 @@
 /** The store's state per platform (`trade_history_sync`): the last backfill's window and progress, and the last live event applied. */
 import { and, eq, sql } from "drizzle-orm";
-import type { TradeHistorySync } from "../../../core/schemas/tradesBlotter.ts";
-import type { Db } from "../../db/client.ts";
-import { tradeHistorySync } from "../../db/schema.ts";
-import { rowsOf } from "../../db/rows.ts";
+import type { TradeHistorySync } from "../../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../../db/client.ts";
+import { tradeHistorySync } from "../../../db/schema.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import type { PlatformKey } from "./writes.ts";
 
 const s = tradeHistorySync;

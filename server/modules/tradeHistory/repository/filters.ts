@@ -4,8 +4,8 @@
  * checked first, any case), translated to ILIKE patterns with the other LIKE characters escaped.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { BlotterDealFilters, BlotterPositionQuery } from "../../../core/schemas/tradesBlotter.ts";
-import { escapeLike } from "../accounts/accountList.ts";
+import type { BlotterDealFilters, BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import { escapeLike } from "../../accounts/accountListRepository.ts";
 
 export type BlotterFilters = Omit<BlotterPositionQuery, "cursor" | "limit" | "side"> & { side?: BlotterDealFilters["side"] };
 

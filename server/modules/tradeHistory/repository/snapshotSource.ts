@@ -26,12 +26,12 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { and, desc, eq } from "drizzle-orm";
-import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../core/trading/index.ts";
-import { lotsToVolume, moneyFromDecimal } from "../../../core/trading/index.ts";
-import type { Db } from "../../db/client.ts";
-import { tradeDeals, tradePositions } from "../../db/schema.ts";
-import type { BlotterSnapshotSource } from "../tradesBlotter/snapshotSource.ts";
-import type { TradeHistoryStore } from "./store.ts";
+import type { Deal, NativeDealRef, NativePositionRef, Position, TradeReason } from "../../../../core/trading/index.ts";
+import { lotsToVolume, moneyFromDecimal } from "../../../../core/trading/index.ts";
+import type { Db } from "../../../db/client.ts";
+import { tradeDeals, tradePositions } from "../../../db/schema.ts";
+import type { BlotterSnapshotSource } from "../../tradesBlotter/snapshotSource.ts";
+import type { TradeHistoryStore } from "../store.ts";
 import { getSync, readsWholeWindow } from "./syncState.ts";
 
 const volume = (lots: string) => lotsToVolume(Number(lots));

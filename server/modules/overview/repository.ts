@@ -7,7 +7,7 @@ import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Overview, OverviewPoint } from "../../../core/schemas/overview.ts";
 import type { Db } from "../../db/client.ts";
 import { tradeDeals, tradePlatforms, tradePositions, tradingAccounts } from "../../db/schema.ts";
-import { blotterPlatformIds } from "../tradeHistory/blotterPlatforms.ts";
+import { blotterPlatformIds } from "../tradeHistory/repository/blotterPlatforms.ts";
 import type { PlatformRuntime } from "../tradePlatforms/runtime/runtime.ts";
 
 const d = tradeDeals;

@@ -1,12 +1,13 @@
 /**
- * The audit log's reads (GET /api/logs/audit and audit.csv): one organization's rows, filtered
- * with parameters only, sorted by time (then id, so paging never repeats or skips a row), and the
- * retention sweep. The (organization_id, at) index serves the list and the time range, a trigram
+ * The SQL of the logs area: the audit log's reads (GET /api/logs/audit and audit.csv), the audit
+ * retention setting and its sweep. The list reads one organization's rows, filtered with
+ * parameters only, sorted by time (then id, so paging never repeats or skips a row). The (organization_id, at) index serves the list and the time range, a trigram
  * index the free text; the list's total is counted up to a cap (decision 0054).
  */
 import { and, asc, count, desc, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AuditEvent, AuditFilters, AuditPage, AuditQuery } from "../../../core/schemas/logs.ts";
 import type { Db } from "../../db/client.ts";
+import type { DbOrTx } from "../../db/client.ts";
 import { auditEvents, auditSearchText, DEFAULT_AUDIT_RETENTION_DAYS, logSettings } from "../../db/schema.ts";
 
 const a = auditEvents;
@@ -112,6 +113,13 @@ export async function allAudit(db: Db, organizationId: string, filters: AuditFil
 export async function getLogSettings(db: Db, organizationId: string): Promise<{ auditRetentionDays: number }> {
   const [row] = await db.select().from(logSettings).where(eq(logSettings.organizationId, organizationId));
   return { auditRetentionDays: row?.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS };
+}
+
+export async function putLogSettings(db: DbOrTx, organizationId: string, auditRetentionDays: number): Promise<void> {
+  await db
+    .insert(logSettings)
+    .values({ organizationId, auditRetentionDays })
+    .onConflictDoUpdate({ target: logSettings.organizationId, set: { auditRetentionDays, updatedAt: sql`now()` } });
 }
 
 /** At most this many rows per statement: a sweep never holds a long lock or a huge transaction. */

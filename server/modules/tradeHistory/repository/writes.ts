@@ -11,9 +11,9 @@
  */
 import { sql } from "drizzle-orm";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Db } from "../../db/client.ts";
-import { rowsOf } from "../../db/rows.ts";
-import type { DealColumns, PositionColumns } from "./rows.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
+import type { DealColumns, PositionColumns } from "../rows.ts";
 
 export interface PlatformKey {
   id: string;
