@@ -1,3 +1,7 @@
+/**
+ * One idea: the environment read and validated once at boot into one typed configuration
+ * (docs/configuration.md lists every variable), and the part of it the browser may see.
+ */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";

@@ -14,6 +14,8 @@
  * (`mayPublish`). Each takeover starts the feed afresh, after a `tradeGap`.
  * Each event carries a message id — platform, lease epoch, the run within it, the connector's
  * sequence — so NATS stores a repeated publish once.
+ *
+ * One idea: publishing each connected platform's trade events on the bus, once, from one node.
  */
 import { randomUUID } from "node:crypto";
 import type { TradePlatformConnector } from "../connectors/connector.ts";

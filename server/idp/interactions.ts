@@ -1,3 +1,7 @@
+/**
+ * One idea: the embedded provider's sign-in and sign-up pages (docs/security.md), and the steps
+ * every sign-in shares (the interaction, the audit of a completed sign-in, finishing it).
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import formbody from "@fastify/formbody";
 import type Provider from "oidc-provider";
@@ -5,18 +9,17 @@ import type { Interaction } from "oidc-provider";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { createAccount, EmailTakenError, findAccountById, normalizeEmail, verifyCredentials } from "./people.ts";
-import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm, TwoFactorForm } from "./forms.ts";
+import { fieldErrors, formValue, MIN_PASSWORD_LENGTH, SignInForm, SignUpForm } from "./forms.ts";
 import { grantMissingConsent } from "./grants.ts";
 import { hasPendingInvitation } from "../modules/members/repository.ts";
-import { recordSignIn, recordSignInStep } from "../modules/audit/signIns.ts";
-import { reportLockout } from "./lockouts.ts";
+import { recordSignIn } from "../modules/audit/signIns.ts";
 import { MAX_PASSWORD_LENGTH } from "./passwords.ts";
 import { INTERACTION_PATH } from "./provider.ts";
 import { idpPageCsp } from "./views/csp.ts";
 import { errorPage, signInPage, signUpPage, twoFactorPage, type FormErrors } from "./views/pages.ts";
-import { enrolmentPage, recoveryCodesPage } from "./views/enrolment.ts";
 import type { SecretCipher } from "../secrets/cipher.ts";
-import { checkCode, confirmEnrolment, enrolmentRequired, hasTwoFactor, MAX_FAILED_ATTEMPTS, pendingEnrolment, waitText } from "./twoFactor.ts";
+import { enrolmentRequired, hasTwoFactor } from "./twoFactor.ts";
+import { secondFactorRoutes } from "./secondFactor.ts";
 import { emailVerification } from "./emailVerification.ts";
 import type { IdentityMail } from "./mail.ts";
 import { PASSWORD_PATH } from "./passwordReset.ts";
@@ -26,12 +29,9 @@ export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
 export const SIGN_UP_LIMIT = { max: 10, timeWindow: 60_000 };
 /** Across emails: one address trying many accounts (password spraying) is held up too. */
 export const SIGN_IN_PER_ADDRESS_LIMIT = { max: 50, timeWindow: 60_000 };
-/** Second-step codes per client address (on top of the per-person lockout in twoFactor.ts). */
-export const TWO_FACTOR_PER_ADDRESS_LIMIT = { max: 30, timeWindow: 60_000 };
 
 /** How the person signed in (RFC 8176), as the provider puts it in the tokens' `amr`. */
 export const AMR_PASSWORD = ["pwd"];
-export const AMR_PASSWORD_AND_OTP = ["pwd", "otp"];
 
 /**
  * Where an interaction remembers a password that was right while it waits for the second factor.
@@ -51,7 +51,8 @@ interface Options {
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 
 /**
- * The provider's interaction pages: sign-in and sign-up. They only ever continue the interaction
+ * The provider's interaction pages: sign-in and sign-up; the second factor is ./secondFactor.ts
+ * and the e-mail confirmation ./emailVerification.ts. They only ever continue the interaction
  * named by the uid in the path (bound to the provider's interaction cookie); where the browser
  * goes next is the provider's stored `returnTo`, never anything from the form, so there is no
  * open redirect. Consent is never asked: Toolbox's web client is first-party.
@@ -137,17 +138,6 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       }),
     );
 
-  const renderTwoFactor = (reply: FastifyReply, uid: string, status: number, errors?: FormErrors<"code">) =>
-    sendPage(reply, status, twoFactorPage({ homeUrl, action: urls(uid).twoFactor, restartUrl: urls(uid).page, errors }));
-
-  const renderEnrolment = async (reply: FastifyReply, uid: string, status: number, accountId: string, errors?: FormErrors<"code">) => {
-    const account = await findAccountById(db, accountId);
-    if (!account) return sendExpired(reply);
-    const enrolment = await pendingEnrolment({ db, cipher }, account);
-    const qrCode = `data:image/svg+xml;base64,${Buffer.from(enrolment.qrSvg).toString("base64")}`;
-    return sendPage(reply, status, enrolmentPage({ homeUrl, action: urls(uid).enrol, restartUrl: urls(uid).page, secret: enrolment.secret, qrCode, errors }));
-  };
-
   /**
    * A completed sign-in, in the audit log of each of the person's organizations: after the
    * password alone, or after the second factor (never on the password alone when there is one).
@@ -201,7 +191,8 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     const status = error.statusCode ?? 500;
     if (status === 429 && uid) {
       const message = "Too many attempts. Please wait a minute, then try again.";
-      if (request.url.endsWith("/two-factor")) return renderTwoFactor(reply, uid, 429, { form: message });
+      if (request.url.endsWith("/two-factor"))
+        return sendPage(reply, 429, twoFactorPage({ homeUrl, action: urls(uid).twoFactor, restartUrl: urls(uid).page, errors: { form: message } }));
       if (request.url.endsWith("/two-factor/enrol"))
         return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message: "Please wait a minute, then go back and try again." }));
       if (/\/verify-email(\/|$)/.test(request.url)) return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message }));
@@ -281,105 +272,21 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     },
   );
 
-  app.get("/:uid/two-factor", async (request: UidRequest, reply) => {
-    const interaction = await loadInteraction(request, reply);
-    if (!interaction) return sendExpired(reply);
-    const accountId = passwordVerifiedFor(interaction);
-    if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
-    if (await enrolmentRequired(db, accountId)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).enrol, 303);
-    return renderTwoFactor(reply, interaction.uid, 200);
+  secondFactorRoutes(app, {
+    provider,
+    db,
+    cipher,
+    mail,
+    config,
+    homeUrl,
+    urls,
+    loadInteraction,
+    sendPage,
+    sendExpired,
+    passwordVerifiedFor,
+    auditSignedIn,
+    finishLogin,
   });
-
-  app.post(
-    "/:uid/two-factor",
-    { config: { rateLimit: { ...TWO_FACTOR_PER_ADDRESS_LIMIT, hook: "preHandler", keyGenerator: (request: FastifyRequest) => `two-factor|${request.ip}` } } },
-    async (request: UidRequest, reply) => {
-      const interaction = await loadInteraction(request, reply);
-      if (!interaction) return sendExpired(reply);
-      const accountId = passwordVerifiedFor(interaction);
-      if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
-      const parsed = TwoFactorForm.safeParse(request.body ?? {});
-      if (!parsed.success) return renderTwoFactor(reply, interaction.uid, 400, fieldErrors(parsed.error));
-      const result = await checkCode({ db, cipher }, accountId, parsed.data.code);
-      if (result.ok) {
-        request.log.info({ accountId, method: result.method }, "two-factor sign-in");
-        await auditSignedIn(request, accountId, result.method);
-        return finishLogin(request, reply, accountId, AMR_PASSWORD_AND_OTP);
-      }
-      // Never the code itself in the log.
-      request.log.warn({ accountId, reason: result.reason }, "two-factor code refused at sign-in");
-      if (result.reason !== "notEnrolled") {
-        const account = await findAccountById(db, accountId);
-        if (account) {
-          const sourceIp = request.ip ?? null;
-          await recordSignInStep(db, request.log, { action: "session.secondFactorFailed", account, sourceIp, detail: { reason: result.reason } });
-          if (result.reason === "locked" && result.started) {
-            await reportLockout(
-              { db, mailer: mail.channel === "none" ? undefined : mail, log: request.log, publicUrl: config.publicUrl },
-              { account, ...result.started, retryAfterSeconds: result.retryAfterSeconds, where: "signIn", sourceIp },
-            );
-          }
-        }
-      }
-      switch (result.reason) {
-        case "locked":
-          reply.header("Retry-After", String(result.retryAfterSeconds));
-          return renderTwoFactor(reply, interaction.uid, 429, {
-            form: `Too many wrong codes (${MAX_FAILED_ATTEMPTS} in a row). Wait ${waitText(result.retryAfterSeconds)}, then try again.`,
-          });
-        case "notEnrolled":
-          // Reset by an administrator meanwhile: a new device first. Turned off by the person: the
-          // password alone signs in.
-          if (await enrolmentRequired(db, accountId)) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).enrol, 303);
-          await auditSignedIn(request, accountId);
-          return finishLogin(request, reply, accountId);
-        default:
-          return renderTwoFactor(reply, interaction.uid, 401, {
-            code: "This code is not correct, or it was already used. Enter the current code from your authenticator app, or a recovery code.",
-          });
-      }
-    },
-  );
-
-  // After an administrator's reset: a new device is enrolled before the sign-in completes, so the
-  // password alone never signs in a person who had two-factor (docs/security.md).
-  app.get("/:uid/two-factor/enrol", async (request: UidRequest, reply) => {
-    const interaction = await loadInteraction(request, reply);
-    if (!interaction) return sendExpired(reply);
-    const accountId = passwordVerifiedFor(interaction);
-    if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
-    if (!(await enrolmentRequired(db, accountId))) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
-    return renderEnrolment(reply, interaction.uid, 200, accountId);
-  });
-
-  app.post(
-    "/:uid/two-factor/enrol",
-    { config: { rateLimit: { ...TWO_FACTOR_PER_ADDRESS_LIMIT, hook: "preHandler", keyGenerator: (request: FastifyRequest) => `two-factor|${request.ip}` } } },
-    async (request: UidRequest, reply) => {
-      const interaction = await loadInteraction(request, reply);
-      if (!interaction) return sendExpired(reply);
-      const accountId = passwordVerifiedFor(interaction);
-      if (!accountId) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).page, 303);
-      if (!(await enrolmentRequired(db, accountId))) return reply.header("Cache-Control", "no-store").redirect(urls(interaction.uid).twoFactor, 303);
-      const parsed = TwoFactorForm.safeParse(request.body ?? {});
-      if (!parsed.success) return renderEnrolment(reply, interaction.uid, 400, accountId, fieldErrors(parsed.error));
-      const codes = await confirmEnrolment({ db, cipher }, accountId, parsed.data.code);
-      if (!codes) {
-        return renderEnrolment(reply, interaction.uid, 401, accountId, {
-          code: "This code does not match. Check that your authenticator app shows the code for Toolbox and that your device's clock is right.",
-        });
-      }
-      request.log.info({ accountId }, "two-factor enrolled again at sign-in");
-      await auditSignedIn(request, accountId, "enrolled");
-      const continueUrl = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId, amr: AMR_PASSWORD_AND_OTP } },
-        { mergeWithLastSubmission: false },
-      );
-      return sendPage(reply, 200, recoveryCodesPage({ homeUrl, continueUrl, codes }));
-    },
-  );
 
   verification.routes(app);
 

@@ -9,6 +9,9 @@
  * while, and each lockout that follows another within LOCKOUT_MEMORY_SECONDS lasts twice as long
  * (LOCKOUT_BASE_SECONDS, doubling up to LOCKOUT_MAX_SECONDS). The counts live in the database, so
  * a restart or another node does not forget them.
+ *
+ * One idea: the person's second factor itself (secret, codes, recovery codes, lockout); the
+ * sign-in and enrolment screens that ask for it are the interactions'.
  */
 import crypto from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";

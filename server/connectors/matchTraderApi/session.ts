@@ -1,12 +1,13 @@
 /**
- * One connection to a Match-Trader Broker API server as a WireSession: REST for requests, the
+ * One idea: one connection to a Match-Trader Broker API server as a WireSession: REST for requests, the
  * gRPC feed for live events. Native shapes in and out (server/connectors/matchTrader/native.ts),
  * so the Match-Trader codec does every conversion, as for the simulated server.
  *
  * The vendor has no operation id for money or orders, so each one is tagged in its comment
  * (`[tb:<id>]`), looked up before it is sent, and looked up again when its answer is lost;
- * answers are remembered per id for the connector's lifetime (ExactlyOnce). Tags are taken off
- * comments before anything reaches Toolbox.
+ * answers are remembered per id for the connector's lifetime. The tag and that memo are
+ * server/connectors/matchTraderApi/exactlyOnce.ts; this file holds the vendor's calls and the
+ * lookups that recognise an operation already done.
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
@@ -25,97 +26,17 @@ import type {
 import { LinkError, NativeError, type PacketBatch, type WireSession } from "../wire/wire.ts";
 import type { FeedBatch } from "./feed.ts";
 import type { RestClient } from "./rest.ts";
-
-const TAG = /\s?\[tb:([^\]]+)\]$/;
-export const tag = (comment: string, id: string) => `${comment} [tb:${id}]`.trimStart();
-export const untag = (comment: string) => comment.replace(TAG, "");
-const tagOf = (comment: string) => TAG.exec(comment)?.[1] ?? null;
+import { alreadyUsed, cleanEvents, cleanPosition, tag, tagOf, type ExactlyOnce } from "./exactlyOnce.ts";
 
 const EPOCH = "1970-01-01T00:00:00.000Z";
 const FAR = "2999-12-31T23:59:59.999Z";
 const LOST_ANSWER_RETRIES = 3;
-
-const cleanPosition = <P extends { comment: string }>(p: P): P => ({ ...p, comment: untag(p.comment) });
-const cleanEvent = (e: MtEvent): MtEvent => {
-  switch (e.type) {
-    case "POSITION_OPENED":
-    case "POSITION_UPDATED":
-      return { ...e, position: cleanPosition(e.position) };
-    case "POSITION_PARTIALLY_CLOSED":
-      return { ...e, position: cleanPosition(e.position), closed: cleanPosition(e.closed) };
-    case "POSITION_CLOSED":
-      return { ...e, closed: cleanPosition(e.closed) };
-    case "LEDGER_ADDED":
-      return { ...e, ledger: cleanPosition(e.ledger) };
-    case "ACCOUNT_UPDATED":
-      return e;
-  }
-};
-export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);
-
-/** How many answers are remembered; older ones are found again by their tag (money) when retried. */
-const REMEMBERED_ANSWERS = 50_000;
-
-/**
- * Answers remembered per operation id, and operations under way, shared by every session of one
- * connector. With `keepFailures` (orders) a definite refusal by the server is remembered too, so a
- * retry gets the same refusal and never runs again; a failure without an answer (a lost link) is
- * not, so a retry looks the operation up on the server instead. Money keeps the contract of
- * docs/connectors.md: a rejected operation is not remembered and the same id may succeed later.
- */
-export class ExactlyOnce {
-  private readonly done = new Map<string, { fingerprint: string; result: unknown } | { fingerprint: string; failure: Error }>();
-  private readonly running = new Map<string, { fingerprint: string; promise: Promise<unknown> }>();
-
-  run<T>(id: string, fingerprint: string, operation: () => Promise<T>, options: { keepFailures?: boolean } = {}): Promise<T> {
-    const known = this.done.get(id) ?? this.running.get(id);
-    if (known) {
-      if (known.fingerprint !== fingerprint) return Promise.reject(alreadyUsed(id));
-      if ("promise" in known) return known.promise as Promise<T>;
-      return "failure" in known ? Promise.reject(known.failure) : Promise.resolve(known.result as T);
-    }
-    const promise = operation().then(
-      (result) => {
-        this.running.delete(id);
-        this.keep(id, { fingerprint, result });
-        return result;
-      },
-      (error: unknown) => {
-        this.running.delete(id);
-        if (options.keepFailures && error instanceof NativeError && refusedByServer(error as NativeError<MtError>))
-          this.keep(id, { fingerprint, failure: error });
-        throw error;
-      },
-    );
-    this.running.set(id, { fingerprint, promise });
-    return promise;
-  }
-
-  private keep(id: string, entry: { fingerprint: string; result: unknown } | { fingerprint: string; failure: Error }) {
-    this.done.set(id, entry);
-    if (this.done.size > REMEMBERED_ANSWERS) this.done.delete(this.done.keys().next().value!);
-  }
-}
-
-/**
- * The server answered and refused the request itself (invalid, not found, a business rule): the
- * same request would be refused again. Busy answers (429, TOO_MANY_REQUESTS, 5xx) and refused
- * credentials say nothing about the request and are not kept.
- */
-function refusedByServer(error: NativeError<MtError>): boolean {
-  const native = error.native;
-  return [400, 404, 409, 422].includes(native.status) && native.errorCode !== "TOO_MANY_REQUESTS";
-}
 
 /** Closings the server makes on its own: never taken for a close Toolbox asked for. */
 const SERVER_CLOSES = new Set<string>(["STOP_LOSS", "TAKE_PROFIT", "STOP_OUT"]);
 
 function notOpen(positionId: string) {
   return new NativeError<MtError>({ status: 404, errorCode: "NOT_FOUND", message: `Position ${positionId} is not open.` });
-}
-
-function alreadyUsed(id: string) {
-  return new NativeError({ status: 400, errorCode: "INVALID_REQUEST", message: `The operation id "${id}" was already used for a different operation.` });
 }
 
 export interface FeedClient {

@@ -21,7 +21,8 @@ import { checkedAddress, NO_INTERNAL_TARGETS, targetLookup, type TargetPolicy } 
 import { hostPort } from "../transport/address.ts";
 import { httpsUrl, untrustedCertificate } from "../transport/client.ts";
 import { HTTPS_ONLY, RestClient } from "./rest.ts";
-import { cleanEvents, ExactlyOnce, MatchTraderApiSession } from "./session.ts";
+import { cleanEvents, ExactlyOnce } from "./exactlyOnce.ts";
+import { MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
 /** The vendor drops a feed stream after 15 minutes without data; its docs ping every 50 s. */

@@ -7,6 +7,7 @@ import { secretCipherOf } from "../../secrets/context.ts";
 import { actorOf } from "../audit/record.ts";
 import type { Member } from "./repository.ts";
 import { listMembers, listOpenInvitations } from "./repository.ts";
+import * as invitations from "./invitations.ts";
 import * as service from "./service.ts";
 import {
   AcceptInvitationSchema,
@@ -83,7 +84,11 @@ export async function memberRoutes(app: FastifyInstance) {
       message: `This organization has sent ${INVITATION_SEND_LIMIT.max} invitations in the last hour, the most allowed. Try again later.`,
     }),
   };
-  const sentView = (r: Awaited<ReturnType<typeof service.invite>>) => ({ invitation: service.invitationView(r.row), delivery: r.delivery, link: r.link });
+  const sentView = (r: Awaited<ReturnType<typeof invitations.invite>>) => ({
+    invitation: invitations.invitationView(r.row),
+    delivery: r.delivery,
+    link: r.link,
+  });
 
   api.get(
     "/members",
@@ -145,7 +150,7 @@ export async function memberRoutes(app: FastifyInstance) {
   api.get(
     "/members/invitations",
     { config: read, schema: { tags, summary: "Invitations not yet accepted (pending or expired)", response: { 200: InvitationListSchema } } },
-    async (request) => (await listOpenInvitations(db, request.organization.id)).map((r) => service.invitationView(r)),
+    async (request) => (await listOpenInvitations(db, request.organization.id)).map((r) => invitations.invitationView(r)),
   );
 
   api.post(
@@ -161,7 +166,7 @@ export async function memberRoutes(app: FastifyInstance) {
         response: { 201: InvitationSentSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(sentView(await service.invite(deps, actorOf(request), request.body))),
+    async (request, reply) => reply.status(201).send(sentView(await invitations.invite(deps, actorOf(request), request.body))),
   );
 
   api.post(
@@ -175,14 +180,14 @@ export async function memberRoutes(app: FastifyInstance) {
         response: { 200: InvitationSentSchema },
       },
     },
-    async (request) => sentView(await service.resendInvitation(deps, actorOf(request), request.params.id)),
+    async (request) => sentView(await invitations.resendInvitation(deps, actorOf(request), request.params.id)),
   );
 
   api.delete(
     "/members/invitations/:id",
     { config: write, schema: { tags, summary: "Revoke an invitation: its link stops working", params: InvitationParamsSchema } },
     async (request, reply) => {
-      await service.revokeInvitation(deps, actorOf(request), request.params.id);
+      await invitations.revokeInvitation(deps, actorOf(request), request.params.id);
       return reply.status(204).send();
     },
   );
@@ -197,7 +202,7 @@ export async function memberRoutes(app: FastifyInstance) {
         response: { 200: OutboxSchema },
       },
     },
-    async (request) => service.readOutbox(deps, request.organization.id),
+    async (request) => invitations.readOutbox(deps, request.organization.id),
   );
 
   api.post(
@@ -211,6 +216,6 @@ export async function memberRoutes(app: FastifyInstance) {
         response: { 200: InvitationAcceptedSchema },
       },
     },
-    async (request) => service.acceptInvitation(deps, { ...request.auth, ip: request.ip ?? null }, request.body.token),
+    async (request) => invitations.acceptInvitation(deps, { ...request.auth, ip: request.ip ?? null }, request.body.token),
   );
 }

@@ -8,6 +8,9 @@
  *    window the first time, from the last deal stored (less a minute) afterwards; a `tradeGap`
  *    does the same. One backfill per platform at a time; one asked for meanwhile runs after it.
  *  - Retention deletes old deals periodically (./retention.ts).
+ *
+ * One idea: the store's life and the platforms it follows (start and stop, attach and detach, one
+ * backfill at a time per platform); applying, backfilling and retention are the files named above.
  */
 import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";

@@ -13,27 +13,23 @@
  * command, and a money operation applied whose answer is lost with the connection.
  *
  * One idea, at length: the vendor's commands. The HTTPS plumbing (listening, refused connections,
- * the idle drop, bodies) is server/protocolServers/common/.
+ * the idle drop, bodies) is server/protocolServers/common/; reading parameters is ./params.ts and
+ * the dealer queue ./dealer.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "../../connectors/mt5WebApi/auth.ts";
 import { readJson, serverTimeText, writeEnvelope } from "../../connectors/mt5WebApi/format.ts";
 import { mt5Codec } from "../../connectors/mt5/codec.ts";
-import {
-  MT5_REASON,
-  MT5_REQUEST_ACTION,
-  MT5_RETCODE,
-  type Mt5Deal,
-  type Mt5DealerAnswer,
-  type Mt5User,
-  type Mt5DealerRequest,
-  type Mt5Native,
-} from "../../connectors/mt5/native.ts";
+import { MT5_RETCODE, type Mt5Deal, type Mt5User, type Mt5Native } from "../../connectors/mt5/native.ts";
 import { sleep } from "../../connectors/clock.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord, readBody, sendJson as send } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
+import { DealerQueue } from "./dealer.ts";
+import { at, CommandError, list, login, number, page, text } from "./params.ts";
+
+export { MT5_WEB_API_PAGE_MAX } from "./params.ts";
 
 export interface Mt5WebApiServerOptions extends ManagerServerOptions {
   /** The vendor drops a connection after 180 s without traffic. */
@@ -49,7 +45,6 @@ export interface Mt5WebApiServerOptions extends ManagerServerOptions {
 }
 
 export const MT5_WEB_API_IDLE_MS = 180_000;
-export const MT5_WEB_API_PAGE_MAX = 100;
 const VERSION_ACCESS = "4321";
 const VERSION_TRADE = "4321";
 
@@ -89,15 +84,6 @@ export class Mt5WebApiFaults {
   }
 }
 
-class CommandError extends Error {
-  constructor(
-    readonly retcode: string,
-    message = "",
-  ) {
-    super(message || retcode);
-  }
-}
-
 export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   readonly faults = new Mt5WebApiFaults();
   /**
@@ -108,9 +94,7 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   daylightState: 0 | 1 = 0;
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
-  /** Per request number: IMTConfirm (`result`) and the IMTRequest with its `Result*` fields (`answer`), as `get_request_result` serves them. */
-  private readonly dealerResults = new Map<string, { confirm: Record<string, unknown>; answer: Record<string, unknown> }>();
-  private nextDealerId = 1;
+  private readonly dealer = new DealerQueue();
   private nextOperation = 1;
 
   constructor(options: Mt5WebApiServerOptions) {
@@ -307,11 +291,7 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
       case "/api/dealer/send_request":
         return this.sendRequest(session, body, connection);
       case "/api/dealer/get_request_result":
-        return list(params.id).map((id) => {
-          const result = this.dealerResults.get(id);
-          if (!result) throw new CommandError(MT5_RETCODE.notFound, `No request ${id}.`);
-          return { ID: id, result: result.confirm, answer: result.answer };
-        });
+        return this.dealer.get(list(params.id));
       case "/api/toolbox/journal": {
         if (this.options.toolboxPlugin === false) throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
         const levels = list(params.levels) as never[];
@@ -403,31 +383,9 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
     return { ticket: answer.Ticket };
   }
 
-  /**
-   * Runs a dealer request at once and keeps its result under the server's own request number, as
-   * the dealer queue reports it. Only the vendor's IMTRequest fields are read: a client's request
-   * id (Toolbox's `RequestId`) means nothing to MT5, so a request sent twice runs twice, exactly
-   * as on a real server. The engine wants an id; each request gets a fresh one.
-   */
+  /** A dealer request (docs/connectors.md#vendor-mt5), then the faults that drop or delay its answer. */
   private async sendRequest(session: WireSession<Mt5Native>, body: unknown, connection: Connection): Promise<unknown> {
-    if (!isRecord(body)) throw new CommandError(MT5_RETCODE.params);
-    const request = imtRequest(body, `webapi-order-${this.nextOperation++}`);
-    if (request.Comment.length > 32) throw new CommandError(MT5_RETCODE.params, "A comment holds at most 32 characters.");
-    const id = String(this.nextDealerId++);
-    const { RequestId: _engineId, ...sent } = request;
-    try {
-      const answer =
-        request.Action === MT5_REQUEST_ACTION.positionModify
-          ? await session.modifyPosition(request)
-          : request.Position !== "0"
-            ? await session.closePosition(request)
-            : await session.placeOrder(request);
-      this.dealerResults.set(id, dealerResult(sent, DEALER_DONE, "", answer));
-    } catch (error) {
-      if (!(error instanceof NativeError)) throw error;
-      const native = error.native as Mt5Native["error"];
-      this.dealerResults.set(id, dealerResult(sent, native.retcode, native.message, null));
-    }
+    const id = await this.dealer.send(session, body, () => `webapi-order-${this.nextOperation++}`);
     const slow = this.faults.slowNextOrderMs;
     if (slow > 0) {
       this.faults.slowNextOrderMs = 0;
@@ -444,45 +402,6 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
 }
 
 const DROPPED = Symbol("dropped");
-
-const DEALER_DONE = "10009 Request completed";
-
-/**
- * What the dealer queue reports for a request: IMTConfirm (the retcode, the deal and order made,
- * volume and price) and the request itself with its `Result*` fields. The position and the time
- * are not in it; a client reads them from the deal. `Message` explains a refusal in words (the
- * vendor gives only the retcode's text); a client copes without it.
- */
-function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string, message: string, answer: Mt5DealerAnswer | null) {
-  const deal = answer?.Deal ?? "0";
-  const order = answer?.Order ?? "0";
-  const volume = answer?.Volume ?? "0";
-  const price = answer?.Price ?? 0;
-  return {
-    confirm: { Retcode: retcode, DealID: deal, OrderID: order, Volume: volume, Price: price, ...(message ? { Message: message } : {}) },
-    answer: { ...sent, ResultRetcode: retcode, ResultDeal: deal, ResultOrder: order, ResultVolume: volume, ResultPrice: price },
-  };
-}
-
-/** The IMTRequest fields this server serves, read as the vendor reads them; anything else in the body is ignored. */
-function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerRequest {
-  const whole = (value: unknown, fallback: number) => (value === undefined ? fallback : number(value));
-  return {
-    RequestId: engineId,
-    Action: number(body.Action),
-    Login: text(body.Login) || "0",
-    Symbol: text(body.Symbol),
-    Type: whole(body.Type, -1),
-    Volume: text(body.Volume) || "0",
-    Position: text(body.Position) || "0",
-    PriceOrder: whole(body.PriceOrder, 0),
-    PriceDeviation: whole(body.PriceDeviation, -1),
-    PriceSL: whole(body.PriceSL, 0),
-    PriceTP: whole(body.PriceTP, 0),
-    Comment: text(body.Comment),
-    Reason: whole(body.Reason, MT5_REASON.dealer),
-  };
-}
 
 /** IMTAccount's fields (trade state): `/api/user/account/*` serves them, `/api/user/*` does not. */
 const TRADE_STATE = ["Equity", "Margin", "MarginFree", "MarginLevel", "SOActivation"] as const;
@@ -508,42 +427,4 @@ function accountRecord(user: Mt5User) {
     MarginLevel: user.MarginLevel,
     SOActivation: user.SOActivation,
   };
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
-}
-
-function number(value: unknown): number {
-  const n = Number(text(value));
-  if (text(value) === "" || !Number.isFinite(n)) throw new CommandError(MT5_RETCODE.params, "A number parameter is missing or invalid.");
-  return n;
-}
-
-function login(value: unknown): string {
-  const l = text(value);
-  if (!/^\d{1,15}$/.test(l)) throw new CommandError(MT5_RETCODE.params, "A login is a number.");
-  return l;
-}
-
-function list(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(text).filter((v) => v !== "");
-  return text(value)
-    .split(",")
-    .map((v) => v.trim())
-    .filter((v) => v !== "");
-}
-
-function at<T>(items: T[], index: unknown): T {
-  const item = items[number(index)];
-  if (item === undefined) throw new CommandError(MT5_RETCODE.notFound, "No item at this index.");
-  return item;
-}
-
-/** `offset` / `total` paging, at most 100 a call (the vendor's limit). */
-function page<T>(items: T[], params: Record<string, unknown>): T[] {
-  const offset = number(params.offset);
-  const total = number(params.total);
-  if (offset < 0 || total < 1 || total > MT5_WEB_API_PAGE_MAX) throw new CommandError(MT5_RETCODE.params, `A page holds 1 to ${MT5_WEB_API_PAGE_MAX} records.`);
-  return items.slice(offset, offset + total);
 }

@@ -16,6 +16,8 @@
  * a platform's trade feed is owned, by the node holding its lease: server/events/tradeFeed.ts); a
  * change made on one node reaches the others' runtimes when they next read the row or restart
  * (their followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
+ *
+ * One idea: keeping this node's platform connections in line with the database.
  */
 import type { FastifyBaseLogger } from "fastify";
 import { isUuid } from "../../../../core/ids.ts";
