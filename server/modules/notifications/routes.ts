@@ -1,3 +1,8 @@
+/**
+ * The notifications API's routes, and only them. One idea: the HTTP face of the inbox
+ * (/api/inbox) and of the organization's notification settings and channels (/api/notifications),
+ * each handler parsing, calling the service and answering (docs/notifications.md).
+ */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
