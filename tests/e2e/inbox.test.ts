@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { launchBrowser, newContext, toastsSeen } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
+import { connectSimulatedMt5 } from "./support/platforms.ts";
 import { signUp } from "./support/people.ts";
 
 describe("the inbox: a platform outage shows in the sidebar badge, live", () => {
@@ -28,17 +29,7 @@ describe("the inbox: a platform outage shows in the sidebar badge, live", () => 
       .first()
       .waitFor({ timeout: 20_000 });
 
-    const created = await api.call<{ id: string }>("POST", "/api/tradePlatforms", {
-      type: "MT5",
-      name: "Outage MT5",
-      timeZone: "UTC",
-      connection: { kind: "simulated", accounts: 10, tradeRate: 0 },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(201);
-    const platformId = created.json.id;
-    await expect
-      .poll(async () => (await api.call<{ state: string }>("GET", `/api/tradePlatforms/${platformId}`)).json.state, { timeout: 20_000 })
-      .toBe("connected");
+    const platformId = await connectSimulatedMt5(page, "Outage MT5", 10);
 
     await page.goto("/inbox");
     await page.getByText("No notifications").waitFor({ timeout: 20_000 });

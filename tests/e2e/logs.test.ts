@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser, newContext } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
+import { connectSimulatedMt5 } from "./support/platforms.ts";
 import { signUp } from "./support/people.ts";
 
 describe("logs: the audit log and the server journal", () => {
@@ -22,17 +23,7 @@ describe("logs: the audit log and the server journal", () => {
       .first()
       .waitFor({ timeout: 20_000 });
 
-    const created = await api.call<{ id: string }>("POST", "/api/tradePlatforms", {
-      type: "MT5",
-      name: "Journal MT5",
-      timeZone: "UTC",
-      connection: { kind: "simulated", accounts: 3, tradeRate: 0 },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(201);
-    const platformId = created.json.id;
-    await expect
-      .poll(async () => (await api.call<{ state: string }>("GET", `/api/tradePlatforms/${platformId}`)).json.state, { timeout: 20_000 })
-      .toBe("connected");
+    const platformId = await connectSimulatedMt5(page, "Journal MT5", 3);
 
     // The audit log lists the creation; its side panel shows the after values.
     await page.goto("/logs?action=tradePlatform.created");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
+import { loginCell } from "./support/accounts.ts";
 import { apiAs } from "./support/api.ts";
 import { onProvider, signUp } from "./support/people.ts";
 
@@ -48,12 +49,8 @@ describe("an administrator invites a colleague as Viewer", () => {
 
     // As a Viewer: /users lists the accounts; no deposit is offered, and the API refuses one clearly.
     await colleague.goto("/users");
-    const loginCell = colleague
-      .locator('[role="gridcell"][col-id="login"]')
-      .filter({ hasText: /^\s*\d+\s*$/ })
-      .first();
-    await loginCell.waitFor({ timeout: 30_000 });
-    await loginCell.click();
+    await loginCell(colleague).waitFor({ timeout: 30_000 });
+    await loginCell(colleague).click();
     await colleague
       .getByText(/Leverage/)
       .first()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { baseUrl, launchBrowser, newContext } from "./browser.ts";
+import { filterUsersToFirstLogin } from "./support/accounts.ts";
 import { apiAs } from "./support/api.ts";
 import { signUp } from "./support/people.ts";
 
@@ -42,15 +43,7 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     // /users: the mirrored accounts, filtered down to one login.
     await page.getByRole("link", { name: "Users" }).first().click();
     await page.waitForURL(/\/users/);
-    // Infinite-model rows render before their data arrives: wait for a cell holding a login.
-    const firstLoginCell = page
-      .locator('[role="gridcell"][col-id="login"]')
-      .filter({ hasText: /^\s*\d+\s*$/ })
-      .first();
-    await firstLoginCell.waitFor({ timeout: 30_000 });
-    const login = (await firstLoginCell.textContent())!.trim();
-    await page.getByLabel("Login").fill(login);
-    await expect.poll(() => page.locator('[role="gridcell"][col-id="login"]').allTextContents(), { timeout: 15_000 }).toEqual([login]);
+    const login = await filterUsersToFirstLogin(page);
 
     // Open the account and read its balance.
     await page.locator('[role="gridcell"][col-id="login"]').first().click();
