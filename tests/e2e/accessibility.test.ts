@@ -2,6 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { loginCell } from "./support/accounts.ts";
 
 /**
  * axe-core on every screen that is built, in light and in dark colour mode: no serious or
@@ -200,10 +201,3 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     expect(await seriousViolations(page, '[role="dialog"]'), "balance operation dialog").toEqual([]);
   });
 });
-
-/** A cell of the accounts grid holding a login (rows render before their data arrives). */
-const loginCell = (page: Page) =>
-  page
-    .locator('[role="gridcell"][col-id="login"]')
-    .filter({ hasText: /^\s*\d+\s*$/ })
-    .first();

@@ -3,23 +3,18 @@
  * different demo platforms, see their balances on the customer's panel, find the customer by
  * e-mail in the list (the filter lives in the URL), export the view and read the CSV, import a
  * file with one bad row and see it reported by line.
+ *
+ * Each case sets up what it needs (its own customers, under its own stamp, created through the
+ * API where the screen that creates them is not what the case is about), so any one runs alone
+ * and in any order: the page is only signed in once, and starts every case on /customers.
  */
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCsv } from "../../server/modules/customers/csv.ts";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
-
-async function apiFromPage<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-    const user = JSON.parse(localStorage.getItem(key)!);
-    const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-    const orgId = profile.state?.currentOrganizationId ?? "";
-    const r = await fetch(p, { headers: { Authorization: `Bearer ${user.access_token}`, OrganizationId: orgId } });
-    return r.json();
-  }, path) as Promise<T>;
-}
+import { apiAs } from "./support/api.ts";
+import { layoutShown } from "./support/people.ts";
 
 interface AccountRow {
   platformId: string;
@@ -30,12 +25,23 @@ interface AccountRow {
 
 const moneyText = (s: string) => Number(s.replace(/[^\d.-]/g, ""));
 
+/** A stamp no other case shares (none is a part of another), so what one case creates never shows in another's list. */
+const newStamp = () => `${Date.now().toString(36)}${crypto.randomUUID().slice(0, 8)}`;
+
 describe("customers as a back-office clerk works them", () => {
   let browser: Browser;
   let page: Page;
-  const stamp = Date.now().toString(36);
-  const email = `clerk.case.${stamp}@example.com`;
-  const name = `Case ${stamp}`;
+  let api: ReturnType<typeof apiAs>;
+  let stamp: string;
+  let email: string;
+  let name: string;
+
+  /** A person customer with an e-mail address, a country and no owner, as the clerk would create it. */
+  async function createCustomer(fields: { name: string; email?: string; country?: string }): Promise<string> {
+    const created = await api.post<{ id: string }>("/api/customers", { kind: "person", ...fields });
+    expect(created.status, created.text).toBe(201);
+    return created.json.id;
+  }
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -44,6 +50,15 @@ describe("customers as a back-office clerk works them", () => {
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
     await signInAtProvider(page, demo());
     await page.waitForURL(/\/customers/, { timeout: 20_000 });
+    api = apiAs(page);
+  });
+  beforeEach(async () => {
+    stamp = newStamp();
+    email = `clerk.case.${stamp}@example.com`;
+    name = `Case ${stamp}`;
+    await page.goto("/customers");
+    // Through the preflight: the organization the API calls below are made in is chosen.
+    await layoutShown(page);
   });
   afterAll(() => browser?.close());
 
@@ -63,7 +78,7 @@ describe("customers as a back-office clerk works them", () => {
 
     // One account on each of two demo platforms (accounts no customer has yet).
     // Sorted by platform both ways: the first rows are on two different platforms.
-    const pick = async (dir: string) => (await apiFromPage<{ items: AccountRow[] }>(page, `/api/accounts?sort=platformId&dir=${dir}&limit=1`)).items[0]!;
+    const pick = async (dir: string) => (await api.get<{ items: AccountRow[] }>(`/api/accounts?sort=platformId&dir=${dir}&limit=1`)).items[0]!;
     const picks = [await pick("asc"), await pick("desc")];
     expect(picks[0]!.platformId).not.toBe(picks[1]!.platformId);
     for (const a of picks) {
@@ -73,7 +88,7 @@ describe("customers as a back-office clerk works them", () => {
     }
     for (const a of picks) {
       const row = panel.locator(`tr[data-account="${a.platformName}:${a.login}"]`);
-      const live = (await apiFromPage<{ balance: string }>(page, `/api/accounts/${a.platformId}/${a.login}`)).balance;
+      const live = (await api.get<{ balance: string }>(`/api/accounts/${a.platformId}/${a.login}`)).balance;
       // The panel reads the figures again every few seconds: it shows the mirror's live balance.
       await expect.poll(async () => moneyText((await row.locator("td").nth(3).textContent()) ?? ""), { timeout: 15_000 }).toBeCloseTo(Number(live), 0);
     }
@@ -81,6 +96,7 @@ describe("customers as a back-office clerk works them", () => {
   });
 
   it("finds the customer by e-mail (the filter is in the URL) and exports the view", async () => {
+    await createCustomer({ name, email, country: "se" });
     await page.getByLabel("Search").fill(email.toUpperCase());
     await page.waitForURL((u) => u.searchParams.get("q") === email.toUpperCase(), { timeout: 10_000 });
     await expect.poll(() => page.locator('[role="gridcell"][col-id="name"]').allTextContents(), { timeout: 15_000 }).toEqual([name]);
@@ -96,7 +112,8 @@ describe("customers as a back-office clerk works them", () => {
   });
 
   it("gives a customer an owner, filters the list by owner (in the URL), and takes the owner away", async () => {
-    await page.goto("/customers");
+    // A customer nobody owns, under the same stamp: the list filtered by owner leaves it out.
+    await createCustomer({ name, email, country: "se" });
     const ownedName = `Owned ${stamp}`;
     await page.getByRole("button", { name: "New customer" }).click();
     const dialog = page.getByRole("dialog");
@@ -108,7 +125,7 @@ describe("customers as a back-office clerk works them", () => {
     const panel = page.getByRole("dialog");
     await panel.getByRole("heading", { name: ownedName }).waitFor();
     const id = new URL(page.url()).searchParams.get("customer")!;
-    const saved = await apiFromPage<{ ownerSub: string | null; ownerName: string | null }>(page, `/api/customers/${id}`);
+    const saved = await api.get<{ ownerSub: string | null; ownerName: string | null }>(`/api/customers/${id}`);
     expect(saved.ownerSub).toBeTruthy();
     await panel.getByText(saved.ownerName!, { exact: true }).waitFor();
     await panel.getByRole("button", { name: "Close customer" }).click();
@@ -142,7 +159,7 @@ describe("customers as a back-office clerk works them", () => {
     await page.getByRole("option", { name: "Nobody" }).click();
     await edit.getByRole("button", { name: "Save" }).click();
     await edit.waitFor({ state: "hidden" });
-    expect((await apiFromPage<{ ownerSub: string | null }>(page, `/api/customers/${id}`)).ownerSub).toBeNull();
+    expect((await api.get<{ ownerSub: string | null }>(`/api/customers/${id}`)).ownerSub).toBeNull();
     await sheet.getByRole("button", { name: "Close customer" }).click();
     await expect.poll(async () => (await names()).sort(), { timeout: 15_000 }).toEqual([name, ownedName].sort());
   });
@@ -161,10 +178,10 @@ describe("customers as a back-office clerk works them", () => {
     await dialog.getByText("3 rows: 2 valid, 1 with errors").waitFor({ timeout: 15_000 });
     const rows = await dialog.getByRole("table", { name: "Rows with errors" }).locator("tbody tr").allTextContents();
     expect(rows).toEqual([expect.stringMatching(/^3email.*e-mail address/), expect.stringMatching(/^3country.*ISO 3166-1/)]);
-    expect((await apiFromPage<{ total: number }>(page, `/api/customers?tag=imp${stamp}`)).total).toBe(0);
+    expect((await api.get<{ total: number }>(`/api/customers?tag=imp${stamp}`)).total).toBe(0);
 
     await dialog.getByRole("button", { name: "Import the 2 valid rows only" }).click();
     await dialog.getByText("Imported 2 of 3 rows.").waitFor({ timeout: 15_000 });
-    expect((await apiFromPage<{ total: number }>(page, `/api/customers?tag=imp${stamp}`)).total).toBe(2);
+    expect((await api.get<{ total: number }>(`/api/customers?tag=imp${stamp}`)).total).toBe(2);
   });
 });

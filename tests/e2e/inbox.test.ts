@@ -1,32 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
-import { baseUrl, launchBrowser, newContext, toastsSeen } from "./browser.ts";
-
-/** Call the API as the page's signed-in person (same token, same organization). */
-async function callFromPage<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const answer: { status: number; json: unknown } = await page.evaluate(
-    async ({ method, path, body }) => {
-      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-      const user = JSON.parse(localStorage.getItem(key)!);
-      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-      const orgId = profile.state?.currentOrganizationId ?? "";
-      const r = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${user.access_token}`,
-          OrganizationId: orgId,
-          "content-type": "application/json",
-          "X-Requested-With": "XMLHttpRequest",
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, json: await r.json().catch(() => null) };
-    },
-    { method, path, body },
-  );
-  return answer as { status: number; json: T };
-}
+import { launchBrowser, newContext, toastsSeen } from "./browser.ts";
+import { apiAs } from "./support/api.ts";
+import { connectSimulatedMt5 } from "./support/platforms.ts";
+import { signUp } from "./support/people.ts";
 
 describe("the inbox: a platform outage shows in the sidebar badge, live", () => {
   let browser: Browser;
@@ -43,32 +21,15 @@ describe("the inbox: a platform outage shows in the sidebar badge, live", () => 
 
   it("counts the outage in the badge without a reload, lists it, marks it read; the settings screen adds a channel and refuses a metadata address", async () => {
     const page = await (await newContext(browser)).newPage();
-    await page.goto("/");
-    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Ida Inbox");
-    await page.getByLabel("Email").fill(`ida.${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("notify-me-please-1");
-    await page.getByLabel("Confirm password").fill("notify-me-please-1");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
+    await signUp(page, { name: "Ida Inbox", email: `ida.${Date.now()}@example.com`, password: "notify-me-please-1" });
+    const api = apiAs(page);
     // Signed in and through the preflight: the organization is chosen.
     await page
       .getByRole("link", { name: /Connect a platform/ })
       .first()
       .waitFor({ timeout: 20_000 });
 
-    const created = await callFromPage<{ id: string }>(page, "POST", "/api/tradePlatforms", {
-      type: "MT5",
-      name: "Outage MT5",
-      timeZone: "UTC",
-      connection: { kind: "simulated", accounts: 10, tradeRate: 0 },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(201);
-    const platformId = created.json.id;
-    await expect
-      .poll(async () => (await callFromPage<{ state: string }>(page, "GET", `/api/tradePlatforms/${platformId}`)).json.state, { timeout: 20_000 })
-      .toBe("connected");
+    const platformId = await connectSimulatedMt5(page, "Outage MT5", 10);
 
     await page.goto("/inbox");
     await page.getByText("No notifications").waitFor({ timeout: 20_000 });
@@ -76,7 +37,7 @@ describe("the inbox: a platform outage shows in the sidebar badge, live", () => 
     expect(await inboxLink.getByTestId("inbox-unread").count()).toBe(0);
 
     // The platform's link drops (the demo tool of simulated servers): the badge counts it, no reload.
-    expect((await callFromPage(page, "POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "disconnect" })).status).toBe(200);
+    expect((await api.call("POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "disconnect" })).status).toBe(200);
     await expect.poll(async () => (await inboxLink.textContent()) ?? "", { timeout: 10_000 }).toMatch(/1 unread/);
     await expect.poll(() => inboxLink.getByTestId("inbox-unread").textContent()).toMatch(/^1/);
 
@@ -124,6 +85,6 @@ describe("the inbox: a platform outage shows in the sidebar badge, live", () => 
     const mail = await smtp.next((m) => JSON.stringify(m.to).includes("risk@example.com") && m !== confirmation);
     expect(mail.subject).toMatch(/^Toolbox: Test notification \(ref [0-9a-f]{8}\)$/);
 
-    await callFromPage(page, "POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "restore" });
+    await api.call("POST", `/api/tradePlatforms/${platformId}/simulator/faults`, { action: "restore" });
   }, 90_000);
 });

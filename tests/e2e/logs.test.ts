@@ -1,30 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { baseUrl, launchBrowser, newContext } from "./browser.ts";
-
-/** Call the API as the page's signed-in person (same token, same organization). */
-async function callFromPage<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
-  const answer: { status: number; json: unknown } = await page.evaluate(
-    async ({ method, path, body }) => {
-      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-      const user = JSON.parse(localStorage.getItem(key)!);
-      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-      const r = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${user.access_token}`,
-          OrganizationId: profile.state?.currentOrganizationId ?? "",
-          "content-type": "application/json",
-          "X-Requested-With": "XMLHttpRequest",
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, json: await r.json().catch(() => null) };
-    },
-    { method, path, body },
-  );
-  return answer as { status: number; json: T };
-}
+import type { Browser } from "playwright-core";
+import { launchBrowser, newContext } from "./browser.ts";
+import { apiAs } from "./support/api.ts";
+import { connectSimulatedMt5 } from "./support/platforms.ts";
+import { signUp } from "./support/people.ts";
 
 describe("logs: the audit log and the server journal", () => {
   let browser: Browser;
@@ -37,31 +16,14 @@ describe("logs: the audit log and the server journal", () => {
 
   it("shows a platform just created with its before/after, and tails the simulated platform's journal live", async () => {
     const page = await (await newContext(browser)).newPage();
-    await page.goto("/");
-    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Lena Logs");
-    await page.getByLabel("Email").fill(`lena.${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("audit-me-please-1");
-    await page.getByLabel("Confirm password").fill("audit-me-please-1");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
+    await signUp(page, { name: "Lena Logs", email: `lena.${Date.now()}@example.com`, password: "audit-me-please-1" });
+    const api = apiAs(page);
     await page
       .getByRole("link", { name: /Connect a platform/ })
       .first()
       .waitFor({ timeout: 20_000 });
 
-    const created = await callFromPage<{ id: string }>(page, "POST", "/api/tradePlatforms", {
-      type: "MT5",
-      name: "Journal MT5",
-      timeZone: "UTC",
-      connection: { kind: "simulated", accounts: 3, tradeRate: 0 },
-    });
-    expect(created.status, JSON.stringify(created.json)).toBe(201);
-    const platformId = created.json.id;
-    await expect
-      .poll(async () => (await callFromPage<{ state: string }>(page, "GET", `/api/tradePlatforms/${platformId}`)).json.state, { timeout: 20_000 })
-      .toBe("connected");
+    const platformId = await connectSimulatedMt5(page, "Journal MT5", 3);
 
     // The audit log lists the creation; its side panel shows the after values.
     await page.goto("/logs?action=tradePlatform.created");
@@ -86,14 +48,14 @@ describe("logs: the audit log and the server journal", () => {
       .first()
       .waitFor({ timeout: 20_000 });
     await page.getByText("Live: new entries appear as they are written.").waitFor({ timeout: 20_000 });
-    const accounts = await callFromPage<{ items: { login: string }[] }>(page, "GET", `/api/accounts?platformId=${platformId}&limit=1`);
+    const accounts = await api.call<{ items: { login: string }[] }>("GET", `/api/accounts?platformId=${platformId}&limit=1`);
     const login = accounts.json.items[0]!.login;
-    expect((await callFromPage(page, "PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 77 })).status).toBe(200);
+    expect((await api.call("PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 77 })).status).toBe(200);
     await journal.getByText(`'${login}': account changed`).first().waitFor({ timeout: 15_000 });
 
     // Paused, a further change does not appear; resumed, it does.
     await page.getByRole("button", { name: "Pause live tail" }).click();
-    expect((await callFromPage(page, "PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 88 })).status).toBe(200);
+    expect((await api.call("PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 88 })).status).toBe(200);
     await page.waitForTimeout(2_500);
     expect(await journal.getByText(/leverage.*88/).count()).toBe(0);
     await page.getByRole("button", { name: "Resume live tail" }).click();

@@ -1,34 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { confirmationCodeIn, invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import type { Browser } from "playwright-core";
+import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
-
-const onProvider = (page: Page) => page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-const layoutShown = (page: Page) => page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
-
-/** An API call with the page's own sign-in, as the app makes it. */
-async function apiFromPage(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-      const user = JSON.parse(localStorage.getItem(key)!);
-      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-      const r = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${user.access_token}`,
-          OrganizationId: profile.state?.currentOrganizationId ?? "",
-          "X-Requested-With": "XMLHttpRequest",
-          "Content-Type": "application/json",
-          "Idempotency-Key": crypto.randomUUID(),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, text: await r.text() };
-    },
-    { method, path, body },
-  );
-}
+import { loginCell } from "./support/accounts.ts";
+import { apiAs } from "./support/api.ts";
+import { onProvider, signUp } from "./support/people.ts";
 
 describe("an administrator invites a colleague as Viewer", () => {
   let browser: Browser;
@@ -66,46 +42,30 @@ describe("an administrator invites a colleague as Viewer", () => {
 
     // The colleague follows it, signs up, and lands in Demo Brokerage.
     const colleague = await (await newContext(browser)).newPage();
-    await colleague.goto(link);
-    await onProvider(colleague);
-    await colleague.getByRole("link", { name: "Create an account" }).click();
-    await colleague.getByLabel("Full name").fill("Carla Colleague");
-    await colleague.getByLabel("Email").fill(email);
-    await colleague.getByLabel("Password", { exact: true }).fill("teal-harbour-violin-58");
-    await colleague.getByLabel("Confirm password").fill("teal-harbour-violin-58");
-    await colleague.getByRole("button", { name: "Create account" }).click();
     // An invitation waits for this address: the provider asks to confirm it with the code it e-mails.
-    await colleague.getByRole("heading", { name: "Confirm your email address" }).waitFor({ timeout: 20_000 });
-    const codeMail = await smtp.next((m) => JSON.stringify(m.to).includes(email) && /confirmation code/.test(m.subject ?? ""));
-    await colleague.getByLabel("Confirmation code").fill(confirmationCodeIn(codeMail.text));
-    await colleague.getByRole("button", { name: "Confirm", exact: true }).click();
-    await colleague.waitForURL(`${baseUrl()}/`, { timeout: 30_000 });
-    await layoutShown(colleague);
+    await signUp(colleague, { name: "Carla Colleague", email, password: "teal-harbour-violin-58" }, { from: link, confirmWith: smtp });
     await expect.poll(() => colleague.getByRole("button", { name: /^Organization: Demo Brokerage/ }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(toastsSeen(colleague).some((t) => t.includes("Invitation accepted"))).toBe(true);
 
     // As a Viewer: /users lists the accounts; no deposit is offered, and the API refuses one clearly.
     await colleague.goto("/users");
-    const loginCell = colleague
-      .locator('[role="gridcell"][col-id="login"]')
-      .filter({ hasText: /^\s*\d+\s*$/ })
-      .first();
-    await loginCell.waitFor({ timeout: 30_000 });
-    await loginCell.click();
+    await loginCell(colleague).waitFor({ timeout: 30_000 });
+    await loginCell(colleague).click();
     await colleague
       .getByText(/Leverage/)
       .first()
       .waitFor({ timeout: 15_000 });
     expect(await colleague.getByRole("button", { name: "Balance operation" }).count()).toBe(0);
-    const accounts = JSON.parse((await apiFromPage(colleague, "GET", "/api/accounts")).text) as { items: { platformId: string; login: string }[] };
+    const api = apiAs(colleague);
+    const accounts = await api.get<{ items: { platformId: string; login: string }[] }>("/api/accounts");
     const account = accounts.items[0]!;
-    const deposit = await apiFromPage(colleague, "POST", `/api/accounts/${account.platformId}/${account.login}/balance-operations`, {
-      type: "deposit",
-      amount: "100",
-      comment: "should be refused",
-    });
+    const deposit = await api.post<{ message: string }>(
+      `/api/accounts/${account.platformId}/${account.login}/balance-operations`,
+      { type: "deposit", amount: "100", comment: "should be refused" },
+      { "Idempotency-Key": crypto.randomUUID() },
+    );
     expect(deposit.status).toBe(403);
-    expect(JSON.parse(deposit.text).message).toBe('You need the "money" permission on the "users" module in this organization. Ask its administrator.');
+    expect(deposit.json.message).toBe('You need the "money" permission on the "users" module in this organization. Ask its administrator.');
 
     // The administrator sees the new member with their role.
     await admin.reload();

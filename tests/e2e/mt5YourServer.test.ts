@@ -8,7 +8,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selfSignedCertificate, type TestCertificate } from "../../server/protocolServers/certificates.ts";
 import { PROTOCOL_SERVERS, type RunningProtocolServer } from "../../server/protocolServers/registry.ts";
-import { baseUrl, launchBrowser, newContext } from "./browser.ts";
+import { launchBrowser, newContext } from "./browser.ts";
+import { filterUsersToFirstLogin } from "./support/accounts.ts";
+import { apiAs } from "./support/api.ts";
+import { signUp } from "./support/people.ts";
 
 const ACCOUNTS = 25;
 
@@ -31,15 +34,7 @@ describe("a newcomer connects their MT5 server", () => {
 
   it("tests the connection (a wrong password explained), saves it, and sees its accounts in /users", async () => {
     const page = await (await newContext(browser)).newPage();
-    await page.goto("/");
-    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Katherine Johnson");
-    await page.getByLabel("Email").fill(`katherine.${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("orbital-mechanics-1962");
-    await page.getByLabel("Confirm password").fill("orbital-mechanics-1962");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
+    await signUp(page, { name: "Katherine Johnson", email: `katherine.${Date.now()}@example.com`, password: "orbital-mechanics-1962" });
 
     await page
       .getByRole("link", { name: /Connect a platform/ })
@@ -70,23 +65,9 @@ describe("a newcomer connects their MT5 server", () => {
 
     await page.getByRole("link", { name: "Users" }).first().click();
     await page.waitForURL(/\/users/);
-    // Infinite-model rows render before their data arrives: wait for a cell holding a login.
-    const loginCell = page
-      .locator('[role="gridcell"][col-id="login"]')
-      .filter({ hasText: /^\s*\d+\s*$/ })
-      .first();
-    await loginCell.waitFor({ timeout: 30_000 });
-    const login = (await loginCell.textContent())!.trim();
-    await page.getByLabel("Login").fill(login);
-    await expect.poll(() => page.locator('[role="gridcell"][col-id="login"]').allTextContents(), { timeout: 15_000 }).toEqual([login]);
+    await filterUsersToFirstLogin(page);
     // Every account of the server is there, as the page's own API answers them.
-    const page1 = await page.evaluate(async (path) => {
-      const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-      const user = JSON.parse(localStorage.getItem(key)!) as { access_token: string };
-      const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}") as { state?: { currentOrganizationId?: string } };
-      const r = await fetch(path, { headers: { Authorization: `Bearer ${user.access_token}`, OrganizationId: profile.state?.currentOrganizationId ?? "" } });
-      return (await r.json()) as { total: number };
-    }, `/api/accounts?platformId=${platformId}&limit=100`);
+    const page1 = await apiAs(page).get<{ total: number }>(`/api/accounts?platformId=${platformId}&limit=100`);
     expect(page1.total).toBe(ACCOUNTS);
   });
 });

@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Overview } from "@core/schemas/overview";
 import type { InboxPage } from "@core/schemas/notifications";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { apiAs } from "./support/api.ts";
 
 /** "1,234.50" / "-3.20" / "—" as a number (NaN for the dash). */
 const figure = (text: string) => (text.trim() === "—" ? NaN : Number(text.replace(/,/g, "")));
@@ -207,26 +208,7 @@ describe("the overview as a dealer reads it", () => {
     expect(inboxAnswers).toBe(answers);
     // … and a new notification (a demo server's link drops) appears without a reload.
     const platform = latest!.platforms[0]!;
-    const fault = (action: string) =>
-      page.evaluate(
-        async ({ id, action }) => {
-          const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-          const user = JSON.parse(localStorage.getItem(key)!);
-          const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-          const r = await fetch(`/api/tradePlatforms/${id}/simulator/faults`, {
-            method: "POST",
-            headers: {
-              Authorization: `Bearer ${user.access_token}`,
-              OrganizationId: profile.state?.currentOrganizationId ?? "",
-              "content-type": "application/json",
-              "X-Requested-With": "XMLHttpRequest",
-            },
-            body: JSON.stringify({ action }),
-          });
-          return r.status;
-        },
-        { id: platform.platformId, action },
-      );
+    const fault = async (action: string) => (await apiAs(page).post(`/api/tradePlatforms/${platform.platformId}/simulator/faults`, { action })).status;
     try {
       expect(await fault("disconnect")).toBe(200);
       await recent

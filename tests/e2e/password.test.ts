@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { resetLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { baseUrl, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { layoutShown, signUp } from "./support/people.ts";
 
 const onSignInPage = (page: Page) => page.getByRole("heading", { name: "Sign in to Toolbox" }).waitFor({ timeout: 20_000 });
-const layoutShown = (page: Page) => page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
 
 /** docs/security.md "Password change and reset", through the real pages. */
 describe("a person changes their password, then resets a forgotten one", () => {
@@ -22,15 +22,7 @@ describe("a person changes their password, then resets a forgotten one", () => {
   it("changes it under Settings → Security (signed out everywhere), then resets it by the e-mailed link", async () => {
     const email = `pat.${Date.now()}@example.com`;
     const page = await (await newContext(browser)).newPage();
-    await page.goto("/");
-    await onSignInPage(page);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Pat Password");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("first-quince-harbor-11");
-    await page.getByLabel("Confirm password").fill("first-quince-harbor-11");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await layoutShown(page);
+    await signUp(page, { name: "Pat Password", email, password: "first-quince-harbor-11" });
 
     await page.goto("/settings/security");
     const form = page.getByRole("form", { name: "Change your password" });

@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { baseUrl, launchBrowser, newContext } from "./browser.ts";
-
-/** Call the API as the page's signed-in person (same token, same organization). */
-async function apiFromPage<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const key = Object.keys(localStorage).find((k) => k.startsWith("oidc.user:"))!;
-    const user = JSON.parse(localStorage.getItem(key)!);
-    const profile = JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}");
-    const orgId = profile.state?.currentOrganizationId ?? "";
-    const r = await fetch(p, { headers: { Authorization: `Bearer ${user.access_token}`, OrganizationId: orgId } });
-    return r.json();
-  }, path) as Promise<T>;
-}
+import { filterUsersToFirstLogin } from "./support/accounts.ts";
+import { apiAs } from "./support/api.ts";
+import { signUp } from "./support/people.ts";
 
 const money = (s: string) => Number(s.replace(/[^\d.-]/g, ""));
 
@@ -27,15 +18,8 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     const page = await (await newContext(browser)).newPage();
 
     // A newcomer: sign up, land in their own empty organization.
-    await page.goto("/");
-    await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Grace Hopper");
-    await page.getByLabel("Email").fill(`grace.${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("cobol-compiler-1959");
-    await page.getByLabel("Confirm password").fill("cobol-compiler-1959");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
+    await signUp(page, { name: "Grace Hopper", email: `grace.${Date.now()}@example.com`, password: "cobol-compiler-1959" });
+    const api = apiAs(page);
 
     // Connect a simulated MT5 server (no simulated trading, so only our deposit moves the balance).
     await page
@@ -59,20 +43,12 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     // /users: the mirrored accounts, filtered down to one login.
     await page.getByRole("link", { name: "Users" }).first().click();
     await page.waitForURL(/\/users/);
-    // Infinite-model rows render before their data arrives: wait for a cell holding a login.
-    const firstLoginCell = page
-      .locator('[role="gridcell"][col-id="login"]')
-      .filter({ hasText: /^\s*\d+\s*$/ })
-      .first();
-    await firstLoginCell.waitFor({ timeout: 30_000 });
-    const login = (await firstLoginCell.textContent())!.trim();
-    await page.getByLabel("Login").fill(login);
-    await expect.poll(() => page.locator('[role="gridcell"][col-id="login"]').allTextContents(), { timeout: 15_000 }).toEqual([login]);
+    const login = await filterUsersToFirstLogin(page);
 
     // Open the account and read its balance.
     await page.locator('[role="gridcell"][col-id="login"]').first().click();
     await page.waitForURL((u) => u.searchParams.get("account") === `${platformId}:${login}`);
-    const before = (await apiFromPage<{ balance: string }>(page, `/api/accounts/${platformId}/${login}`)).balance;
+    const before = (await api.get<{ balance: string }>(`/api/accounts/${platformId}/${login}`)).balance;
 
     // Deposit 100; a double click on submit must still move the money once.
     await page.getByRole("button", { name: "Balance operation" }).click();
@@ -85,7 +61,7 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
       .waitFor({ timeout: 15_000 });
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
 
-    const after = (await apiFromPage<{ balance: string }>(page, `/api/accounts/${platformId}/${login}`)).balance;
+    const after = (await api.get<{ balance: string }>(`/api/accounts/${platformId}/${login}`)).balance;
     expect(money(after) - money(before)).toBeCloseTo(100, 2);
     await expect
       .poll(() =>
@@ -104,7 +80,7 @@ describe("a newcomer connects a simulated MT5 server and manages its accounts", 
     await page.getByRole("dialog").getByRole("textbox").fill("E2E MT5");
     await confirm.click();
     await page.waitForURL(`${baseUrl()}/tradePlatforms/tradePlatformDeletedSuccessfully`, { timeout: 15_000 });
-    const list = await apiFromPage<{ id: string }[]>(page, "/api/tradePlatforms");
+    const list = await api.get<{ id: string }[]>("/api/tradePlatforms");
     expect(list.some((p) => p.id === platformId)).toBe(false);
   });
 });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
-
-const onProvider = (page: Page) => page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-const layoutShown = (page: Page) => page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
+import { layoutShown, onProvider, signUp } from "./support/people.ts";
 
 describe("signing in through the embedded provider", () => {
   let browser: Browser;
@@ -42,17 +40,7 @@ describe("signing in through the embedded provider", () => {
 
   it("lets a newcomer sign up and lands them in a new organization of their own", async () => {
     const page = await (await newContext(browser)).newPage();
-    await page.goto("/");
-    await onProvider(page);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    const email = `ada.${Date.now()}@example.com`;
-    await page.getByLabel("Full name").fill("Ada Lovelace");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("analytical-engine-1843");
-    await page.getByLabel("Confirm password").fill("analytical-engine-1843");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 20_000 });
-    await layoutShown(page);
+    await signUp(page, { name: "Ada Lovelace", email: `ada.${Date.now()}@example.com`, password: "analytical-engine-1843" });
     await expect.poll(() => page.getByRole("button", { name: /^Organization: Ada Lovelace's organization/ }).isVisible()).toBe(true);
     // A new organization has no platform yet: the first-run call to action shows.
     await expect

@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { decodeJwt } from "jose";
 import { Secret, TOTP } from "otpauth";
-import { baseUrl, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
-
-const onProvider = (page: Page) => page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
-const layoutShown = (page: Page) => page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
+import { launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
+import { layoutShown, onProvider, signUp } from "./support/people.ts";
 
 /** A code of the secret for the step `offset` steps from now, as an authenticator app shows it. */
 const codeAt = (secret: string, offset = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + offset * 30_000 });
@@ -32,16 +30,7 @@ describe("a member turns on two-factor sign-in", () => {
     const page = await (await newContext(browser)).newPage();
 
     // A newcomer signs up.
-    await page.goto("/");
-    await onProvider(page);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByLabel("Full name").fill("Tess Totp");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByLabel("Confirm password").fill(password);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.waitForURL(`${baseUrl()}/`, { timeout: 30_000 });
-    await layoutShown(page);
+    await signUp(page, { name: "Tess Totp", email, password });
 
     // Settings → Security: set up two-factor with the secret shown next to the QR code.
     await page.goto("/settings/security");

@@ -1,0 +1,21 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { apiAs } from "./api.ts";
+
+/**
+ * A simulated MT5 server without simulated trading (only what the test does moves its accounts),
+ * created through the API as the page's person; answers its id once it is connected.
+ */
+export async function connectSimulatedMt5(page: Page, name: string, accounts: number): Promise<string> {
+  const api = apiAs(page);
+  const created = await api.post<{ id: string }>("/api/tradePlatforms", {
+    type: "MT5",
+    name,
+    timeZone: "UTC",
+    connection: { kind: "simulated", accounts, tradeRate: 0 },
+  });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  const platformId = created.json.id;
+  await expect.poll(async () => (await api.get<{ state: string }>(`/api/tradePlatforms/${platformId}`)).state, { timeout: 20_000 }).toBe("connected");
+  return platformId;
+}
