@@ -220,10 +220,7 @@ const REPOSITORY_FILES = ["server/modules/**/repository.ts", "server/modules/**/
  * Not moved yet (docs/architecture.md "Where SQL lives", "to move"): each leaves this list when its
  * queries move to its module's repository files.
  */
-const SQL_TO_MOVE = [
-  "server/modules/members/service.ts",
-  "server/modules/members/invitations.ts",
-];
+const SQL_TO_MOVE = ["server/modules/members/service.ts", "server/modules/members/invitations.ts"];
 
 const sqlInRepositories = {
   name: "toolbox/sql-in-repositories",

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { Db, DbOrTx } from "../../db/client.ts";
+import type { DbOrTx } from "../../db/client.ts";
 import { insertAuditEvent } from "./repository.ts";
 
 // Audit rows go in the change's own transaction. Kept as a re-export for the modules that import

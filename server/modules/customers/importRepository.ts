@@ -7,7 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { customerImports, customerImportStaging, customers, memberships, users } from "../../db/schema.ts";
-import { visible } from "./visibility.ts";
+import { visible } from "./visibilityRepository.ts";
 
 /**
  * An import's claim older than this is a node that stopped in the middle of one (the longest

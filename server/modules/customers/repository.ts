@@ -11,7 +11,7 @@ import { customerAccounts, customers, memberships, users } from "../../db/schema
 import { escapeLike } from "../accounts/accountListRepository.ts";
 import { rowsOf } from "../../db/rows.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { visible } from "./visibility.ts";
+import { visible } from "./visibilityRepository.ts";
 
 const c = customers;
 export type CustomerRow = typeof customers.$inferSelect;

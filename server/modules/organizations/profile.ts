@@ -1,34 +1,9 @@
-import { eq } from "drizzle-orm";
+/** The organization profile: read it, and change its name or currency with an audit row. */
 import type { OrganizationProfile, OrganizationProfileInput } from "../../../core/schemas/organization.ts";
 import type { Db } from "../../db/client.ts";
-import { organizations, users } from "../../db/schema.ts";
 import { NotFoundError } from "../../errors.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
-
-/** The profile as GET /api/organization answers it; null: no such organization. */
-async function readProfile(db: DbOrTx, organizationId: string, lock = false): Promise<OrganizationProfile | null> {
-  const query = db
-    .select({
-      id: organizations.id,
-      name: organizations.name,
-      currency: organizations.currency,
-      createdAt: organizations.createdAt,
-      createdBySub: organizations.createdBy,
-      createdByName: users.name,
-    })
-    .from(organizations)
-    .leftJoin(users, eq(users.sub, organizations.createdBy))
-    .where(eq(organizations.id, organizationId));
-  const [row] = lock ? await query.for("update", { of: organizations }) : await query;
-  if (!row) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    currency: row.currency,
-    createdAt: row.createdAt.toISOString(),
-    createdBy: row.createdBySub === null ? null : { sub: row.createdBySub, name: row.createdByName },
-  };
-}
+import { recordAudit, type Actor } from "../audit/record.ts";
+import { readProfile, writeProfile } from "./profileRepository.ts";
 
 export async function getOrganizationProfile(db: Db, organizationId: string): Promise<OrganizationProfile> {
   const profile = await readProfile(db, organizationId);
@@ -52,7 +27,7 @@ export async function updateOrganizationProfile(db: Db, actor: Actor, input: Org
     if (input.currency !== undefined && input.currency !== before.currency) changes.currency = input.currency;
     const fields = Object.keys(changes) as ("name" | "currency")[];
     if (fields.length === 0) return before;
-    await tx.update(organizations).set(changes).where(eq(organizations.id, actor.organizationId));
+    await writeProfile(tx, actor.organizationId, changes);
     await recordAudit(tx, actor, {
       action: "organization.updated",
       targetType: "organization",

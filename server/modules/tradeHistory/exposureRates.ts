@@ -6,14 +6,13 @@
  * its inverse, or through USD; mid prices). A currency the platform quotes no pair for has no
  * rate (null): the screen says so instead of guessing.
  */
-import { eq } from "drizzle-orm";
 import type { ExposureRates } from "../../../core/schemas/tradesBlotter.ts";
 import { conversionRate } from "../../../core/trading/conversion.ts";
 import type { TradeSymbol } from "../../../core/trading/symbol.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
-import { organizations } from "../../db/schema.ts";
 import type { PlatformRuntime } from "../tradePlatforms/runtime/runtime.ts";
+import { organizationCurrency } from "../organizations/profileRepository.ts";
 import { blotterPlatformIds } from "./repository/blotterPlatforms.ts";
 
 /**
@@ -34,8 +33,7 @@ function symbolsOf(platformId: string, connector: TradePlatformConnector): Promi
 }
 
 export async function exposureRates(db: Db, runtime: PlatformRuntime, organizationId: string, now = new Date()): Promise<ExposureRates> {
-  const [org] = await db.select({ currency: organizations.currency }).from(organizations).where(eq(organizations.id, organizationId));
-  const currency = org?.currency ?? "USD";
+  const currency = await organizationCurrency(db, organizationId);
   const platformIds = await blotterPlatformIds(db, organizationId, undefined);
   const symbols: ExposureRates["symbols"] = [];
   const unavailable: string[] = [];
