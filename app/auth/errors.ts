@@ -4,7 +4,7 @@ import { AUTH_MESSAGES as M } from "./messages";
  * oidc-client-ts v3 words some failures differently from the docs/requirements.md#r-errors catalogue (which follows the
  * older oidc-client). Translating here keeps one set of texts on screen, whichever layer failed.
  */
-const LIBRARY_TO_SPEC: Record<string, string> = {
+const LIBRARY_TO_CATALOGUE: Record<string, string> = {
   "nonce in id_token does not match nonce in client storage": M.nonceInvalid,
   "ID Token is missing a subject claim": M.subMissing,
   "Expected code in response": M.noCode,
@@ -26,7 +26,7 @@ const LIBRARY_TO_SPEC: Record<string, string> = {
 export function authErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   if (!message) return M.unknownError;
-  return LIBRARY_TO_SPEC[message] ?? message;
+  return LIBRARY_TO_CATALOGUE[message] ?? message;
 }
 
 /** A provider error response (error, error_description) as an Error whose text is the description. */
