@@ -143,7 +143,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     // says why instead of offering the editor.
     await page.getByRole("gridcell", { name: "demo@toolbox.local" }).click({ timeout: 20_000 });
     const dialog = page.getByRole("dialog");
-    await dialog.getByText(/your own access/i).waitFor();
+    await dialog.getByText(/nobody changes their own access/i).waitFor();
     expect(await seriousViolations(page, '[role="dialog"]'), "member dialog").toEqual([]);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
