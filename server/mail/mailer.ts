@@ -20,10 +20,18 @@ export interface Mailer {
   close?(): void;
 }
 
+/**
+ * How long a send may wait on the SMTP server, in milliseconds. nodemailer's own defaults (two
+ * minutes to connect, ten of silence) would hold a notification delivery or a sign-up request far
+ * longer than a person waits; a failed send is retried by the caller where it matters. Settings in
+ * SMTP_URL's query string (e.g. `?socketTimeout=120000`) take precedence.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
 /** The mailer of SMTP_URL, or undefined when none is configured. */
-export function createMailer(mail: Config["mail"]): (Mailer & { close(): void }) | undefined {
+export function createMailer(mail: Config["mail"], timeouts: typeof SMTP_TIMEOUTS = SMTP_TIMEOUTS): (Mailer & { close(): void }) | undefined {
   if (!mail.smtpUrl) return undefined;
-  const transport = nodemailer.createTransport(mail.smtpUrl);
+  const transport = nodemailer.createTransport({ url: mail.smtpUrl, ...timeouts });
   return {
     async send(message) {
       await transport.sendMail({ from: mail.from, to: message.to, subject: message.subject, text: message.text });

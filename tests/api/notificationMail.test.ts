@@ -9,7 +9,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { notificationDeliveries, organizations } from "../../server/db/schema.ts";
 import { notificationCenterOf } from "../../server/modules/notifications/routes.ts";
 import { describeDb } from "../helpers/db.ts";
@@ -143,9 +143,9 @@ describeDb("notification e-mail: recipients confirm, subjects without names, a l
     });
     // A withheld notice is logged failed once, not retried, and does not count against the channel.
     await center.notify({ organizationId: org, type: "memberLeft", title: "Someone left", body: "-", link: null, dedupeKey: `mail-limit-${Date.now()}` });
-    await new Promise((r) => setTimeout(r, 300));
-    const log = await t.ctx.database.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.type, "memberLeft"));
-    expect(log).toEqual([expect.objectContaining({ status: "failed", attempts: 1 })]);
+    const deliveries = () => t.ctx.database.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.type, "memberLeft"));
+    const withheld = [expect.objectContaining({ status: "failed", attempts: 1 })];
+    await vi.waitFor(async () => expect(await deliveries()).toEqual(withheld), { timeout: 10_000, interval: 50 });
     expect((await call("GET", "/api/notifications/channels")).json()[0]).toMatchObject({ enabled: true, consecutiveFailures: 0 });
     expect(sentTo(a)).toHaveLength(1 + LIMIT - 2);
 
