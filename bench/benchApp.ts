@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadConfig } from "../server/config.ts";
+import { loadConfig, type Config } from "../server/config.ts";
 import type { AppContext } from "../server/context.ts";
 import type { Database } from "../server/db/client.ts";
 import { buildApp } from "../server/http/app.ts";
@@ -28,20 +28,25 @@ export interface BenchApp {
 /** A data folder for a benchmark's app, under the system's temporary folder. */
 export const benchDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
 
+/** A benchmark app's configuration: test mode, no log, a fresh secrets key, data in `dataDir`; `env` overrides any of it. */
+export function benchConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    PUBLIC_URL: "http://localhost:3000",
+    DATA_DIR: dataDir,
+    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
+    ...env,
+  });
+}
+
 /**
  * The app on `database`, ready. `dataDir`: a folder the caller made (and removes), e.g. the one an
  * embedded database lives in; without it the app gets one of its own.
  */
 export async function benchApp(database: Database, options: { dataDir?: string } = {}): Promise<BenchApp> {
   const dataDir = options.dataDir ?? benchDataDir();
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    PUBLIC_URL: "http://localhost:3000",
-    DATA_DIR: dataDir,
-    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-  });
-  const ctx: AppContext = { config, database };
+  const ctx: AppContext = { config: benchConfig(dataDir), database };
   const app = await buildApp(ctx, { web: false, logger: false });
   const close = async () => {
     await app.close();

@@ -12,7 +12,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
 import type { MailMessage } from "../../mail/mailer.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import { upsertUser } from "../organizations/repository.ts";
+import { isMember, upsertUser } from "../organizations/repository.ts";
 import * as repo from "./repository.ts";
 import { accessOfInput, accessView, callerAccess, enforce, UNVERIFIED_EMAIL_MESSAGE, type MembersDeps } from "./service.ts";
 
@@ -208,7 +208,7 @@ export async function acceptInvitation(
       throw new RefusedError(`This invitation is for ${row.email}. Sign in with that e-mail address to accept it.`);
     }
     if (caller.emailVerified !== true) throw new RefusedError(UNVERIFIED_EMAIL_MESSAGE);
-    if (await repo.isMember(tx, row.organizationId, user.sub)) throw new ConflictError(`You are already a member of ${org.name}.`);
+    if (await isMember(tx, row.organizationId, user.sub)) throw new ConflictError(`You are already a member of ${org.name}.`);
     await repo.markInvitationAccepted(tx, row.id, user.sub);
     await repo.insertMembership(tx, row.organizationId, user.sub);
     const access = row.access as MemberAccess;

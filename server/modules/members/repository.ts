@@ -81,15 +81,6 @@ export async function organizationsOfPerson(tx: DbOrTx, sub: string): Promise<{ 
     .where(eq(memberships.userSub, sub));
 }
 
-export async function isMember(tx: DbOrTx, organizationId: string, sub: string): Promise<boolean> {
-  const rows = await tx
-    .select({ sub: memberships.userSub })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)))
-    .limit(1);
-  return rows.length > 0;
-}
-
 export async function insertMembership(tx: DbOrTx, organizationId: string, sub: string): Promise<void> {
   await tx.insert(memberships).values({ organizationId, userSub: sub });
 }
