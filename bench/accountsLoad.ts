@@ -14,20 +14,14 @@
  * fresh PostgreSQL database when one answers, else on PGlite; a real access token signed with the
  * app's keys. Run alone with `node --import tsx bench/accountsLoad.ts`.
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import autocannon from "autocannon";
 import Fastify from "fastify";
-import { loadConfig } from "../server/config.ts";
-import type { AppContext } from "../server/context.ts";
-import { buildApp } from "../server/http/app.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { rowsOf } from "../server/db/rows.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
+import { benchApp } from "./benchApp.ts";
 
 export interface AccountsLoadOptions {
   adminUrl?: string;
@@ -85,27 +79,12 @@ export async function accountsLoad(options: AccountsLoadOptions = {}): Promise<v
   const line = options.line ?? ((text: string) => console.log(text));
 
   await withBenchDatabase(adminUrl, async (database) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
-    const config = loadConfig({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      PUBLIC_URL: "http://localhost:3000",
-      DATA_DIR: dataDir,
-      SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-    });
-    const ctx: AppContext = { config, database };
-    const app = await buildApp(ctx, { web: false, logger: false });
+    const bench = await benchApp(database);
+    const { app, ctx } = bench;
     const probe = stallProbe();
     try {
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      const address = app.server.address();
-      if (!address || typeof address === "string") throw new Error("the server has no TCP address");
-      const base = `http://127.0.0.1:${address.port}`;
-      const tokens = await tokenFactory(ctx);
-      const token = await tokens.mint(newPerson("Load Dealer"));
-      const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
-      const organizationId = preflight.json().createdOrganizationId as string;
-      const headers = apiHeaders(token, organizationId);
+      const base = await bench.listen();
+      const { headers } = await bench.signUp("Load Dealer");
       const mirror = accountsMirrorOf(ctx)!;
       const dbName = database.kind === "postgres" ? "PostgreSQL" : "PGlite";
 
@@ -180,8 +159,7 @@ export async function accountsLoad(options: AccountsLoadOptions = {}): Promise<v
       }
     } finally {
       probe.stop();
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await bench.close();
     }
   });
 }

@@ -7,45 +7,29 @@
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts stall pglite
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { loadConfig } from "../server/config.ts";
-import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { buildApp } from "../server/http/app.ts";
 import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
+import { benchApp, benchDataDir } from "./benchApp.ts";
 
 export type StallDatabase = "postgres" | "pglite";
 
 /** A fresh app on PGlite (no `databaseUrl`) or on the PostgreSQL database at `databaseUrl`; the longest stall while a server is created. */
 export async function measureCreationStallOnFreshApp(options: { databaseUrl?: string; accounts: number; line: (text: string) => void }): Promise<number> {
   const { databaseUrl, accounts, line } = options;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-stall-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    PUBLIC_URL: "http://localhost:3000",
-    DATA_DIR: dataDir,
-    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-  });
+  const dataDir = benchDataDir();
   const database = await openDatabase({ databaseUrl, dataDir });
-  const ctx: AppContext = { config, database };
-  const app = await buildApp(ctx, { web: false, logger: false });
+  const bench = await benchApp(database, { dataDir });
+  const { app, ctx } = bench;
   try {
-    await app.ready();
-    const tokens = await tokenFactory(ctx);
-    const token = await tokens.mint(newPerson("Bench Stall"));
-    const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
-    const headers = apiHeaders(token, preflight.json().createdOrganizationId as string);
+    const { headers } = await bench.signUp("Bench Stall");
     line("");
     line(databaseUrl ? "(on PostgreSQL, a fresh database)" : "(on the embedded database, PGlite)");
     return await measurePlatformCreationStall({ app, ctx, headers, accounts, line });
   } finally {
-    await app.close();
+    await bench.close();
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

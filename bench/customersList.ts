@@ -8,18 +8,11 @@
  * token. Run alone with `node --import tsx bench/customersList.ts`; BENCH_CUSTOMERS and
  * BENCH_LOAD_SECONDS make it smaller (e.g. 2000 and 5 to check that it runs).
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
-import { loadConfig } from "../server/config.ts";
-import type { AppContext } from "../server/context.ts";
-import { buildApp } from "../server/http/app.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
 import { measureLoads, ROUNDS, startBareFastify, type LoadTarget } from "./http.ts";
+import { benchApp } from "./benchApp.ts";
 
 export interface CustomersListOptions {
   adminUrl?: string;
@@ -39,28 +32,12 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
   const line = options.line ?? ((text: string) => console.log(text));
 
   await withBenchDatabase(adminUrl, async (database) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
-    const config = loadConfig({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      PUBLIC_URL: "http://localhost:3000",
-      DATA_DIR: dataDir,
-      SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-    });
-    const ctx: AppContext = { config, database };
-    const app = await buildApp(ctx, { web: false, logger: false });
+    const bench = await benchApp(database);
+    const { app } = bench;
     const bare = await startBareFastify();
     try {
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      const address = app.server.address();
-      if (!address || typeof address === "string") throw new Error("the server has no TCP address");
-      const base = `http://127.0.0.1:${address.port}`;
-      const tokens = await tokenFactory(ctx);
-      const person = newPerson("Load Clerk");
-      const token = await tokens.mint(person);
-      const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
-      const organizationId = preflight.json().createdOrganizationId as string;
-      const headers = apiHeaders(token, organizationId);
+      const base = await bench.listen();
+      const { person, organizationId, headers } = await bench.signUp("Load Clerk");
       const dbName = database.kind === "postgres" ? "PostgreSQL" : "PGlite";
 
       const started = performance.now();
@@ -110,8 +87,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
       }
     } finally {
       await bare.close();
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await bench.close();
     }
   });
 }

@@ -12,19 +12,13 @@
  * embedded PGlite; `customers postgres` or `customers pglite` for one. BENCH_IMPORT_ROWS makes it
  * smaller (e.g. 5000, to check that it runs).
  */
-import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { loadConfig } from "../server/config.ts";
-import type { AppContext } from "../server/context.ts";
 import type { Database } from "../server/db/client.ts";
-import { buildApp } from "../server/http/app.ts";
 import { createPgliteDatabase, createPostgresDatabase } from "../tests/helpers/postgres.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { threadCpuReader } from "./platformCreationStall.ts";
+import { benchApp } from "./benchApp.ts";
 
 export type CustomersBenchDatabase = "postgres" | "pglite";
 
@@ -126,25 +120,10 @@ function stallText(f: { longestMs: number; longestRanMs: number | null }): strin
 }
 
 async function measureOn(kind: CustomersBenchDatabase, database: Database, rows: number, line: (text: string) => void): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-customers-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    PUBLIC_URL: "http://localhost:3000",
-    DATA_DIR: dataDir,
-    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-  });
-  const ctx: AppContext = { config, database };
-  const app = await buildApp(ctx, { web: false, logger: false });
+  const bench = await benchApp(database);
   try {
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    const address = app.server.address();
-    if (!address || typeof address === "string") throw new Error("the server has no TCP address");
-    const base = `http://127.0.0.1:${address.port}`;
-    const tokens = await tokenFactory(ctx);
-    const token = await tokens.mint(newPerson("Bench Importer"));
-    const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
-    const headers = apiHeaders(token, preflight.json().createdOrganizationId as string);
+    const base = await bench.listen();
+    const { headers } = await bench.signUp("Bench Importer");
     const body = JSON.stringify({ csv: customersFile(rows), mode: "all" });
     line("");
     line(`load average (1 min) ${os.loadavg()[0]!.toFixed(2)} on ${os.availableParallelism()} cores`);
@@ -187,8 +166,7 @@ async function measureOn(kind: CustomersBenchDatabase, database: Database, rows:
         `max ${figures.healthMax.toFixed(1)} ms over ${figures.healthCount} requests`,
     );
   } finally {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -23,9 +23,9 @@ import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import pino from "pino";
-import { loadConfig } from "../server/config.ts";
 import type { AppContext } from "../server/context.ts";
 import type { Database } from "../server/db/client.ts";
+import { benchConfig } from "./benchApp.ts";
 import { openBenchDatabase } from "./benchDatabase.ts";
 import { buildApp } from "../server/http/app.ts";
 import { accessStatePlugin } from "../server/http/auth/accessState.ts";
@@ -145,13 +145,7 @@ export async function runHttpBenchmark(opts: { line?: (text: string) => void } =
   const logFile = path.join(dataDir, "server.log");
   const { database, label: databaseLabel, drop } = await benchDatabase();
   const logStream = pino.destination({ dest: logFile, sync: false, mkdir: true });
-  const config = loadConfig({
-    NODE_ENV: "production",
-    LOG_LEVEL: "info",
-    PUBLIC_URL: "http://localhost:3000",
-    DATA_DIR: dataDir,
-    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-  });
+  const config = benchConfig(dataDir, { NODE_ENV: "production", LOG_LEVEL: "info" });
   const ctx: AppContext = { config, database };
   let app: FastifyInstance | undefined;
   const bare = await startBareFastify();

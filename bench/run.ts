@@ -27,13 +27,10 @@
  * PostgreSQL: TEST_DATABASE_URL, or postgres://postgres@127.0.0.1:5432/postgres; a database is
  * created for the run and dropped after it.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { moneyToDecimal, type TradePlatformType } from "../core/trading/index.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
-import { loadConfig } from "../server/config.ts";
 import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { creationStallBench, measureCreationStallOnFreshApp, type StallDatabase } from "./creationStall.ts";
@@ -45,13 +42,11 @@ import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
-import type { AppContext } from "../server/context.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { buildApp } from "../server/http/app.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { runHttpBenchmark } from "./http.ts";
 import { shellSize } from "../scripts/shellSize.ts";
 import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
+import { benchApp, benchDataDir } from "./benchApp.ts";
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -71,25 +66,12 @@ async function main() {
   const started = performance.now();
   line(`Toolbox benchmark — Node ${process.version}, ${os.cpus().length} CPU(s), PostgreSQL at ${adminUrl.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@")}`);
   await withEmptyPostgresDatabase(adminUrl, "toolbox_bench", async (databaseUrl) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
-    const config = loadConfig({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      PUBLIC_URL: "http://localhost:3000",
-      DATA_DIR: dataDir,
-      SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-    });
+    const dataDir = benchDataDir();
     const database = await openDatabase({ databaseUrl, dataDir });
-    const ctx: AppContext = { config, database };
-    const app = await buildApp(ctx, { web: false, logger: false });
-    await app.ready();
+    const bench = await benchApp(database, { dataDir });
+    const { app, ctx } = bench;
     try {
-      const tokens = await tokenFactory(ctx);
-      const dealer = newPerson("Bench Dealer");
-      const token = await tokens.mint(dealer);
-      const preflight = await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) });
-      const org = preflight.json().createdOrganizationId as string;
-      const headers = apiHeaders(token, org);
+      const { organizationId: org, headers } = await bench.signUp("Bench Dealer");
       const mirror = accountsMirrorOf(ctx)!;
       await measurePlatformCreationStall({ app, ctx, headers, accounts: ACCOUNTS, line });
       await measureCreationStallOnFreshApp({ accounts: ACCOUNTS, line });
@@ -205,7 +187,7 @@ async function main() {
       const platformTop = await connector.getAccount(top.login);
       line(`spot check: account ${top.login} balance ${top.balance} in the list, ${moneyToDecimal(platformTop.balance)} on the platform`);
     } finally {
-      await app.close();
+      await bench.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

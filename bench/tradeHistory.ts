@@ -8,15 +8,9 @@
  * Run alone with `node --import tsx bench/tradeHistory.ts` (BENCH_DEALS to change the size).
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { loadConfig } from "../server/config.ts";
-import type { AppContext } from "../server/context.ts";
-import { buildApp } from "../server/http/app.ts";
-import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { openBenchDatabase } from "./benchDatabase.ts";
+import { benchApp } from "./benchApp.ts";
 
 export interface TradeHistoryBenchOptions {
   adminUrl: string;
@@ -35,24 +29,11 @@ function percentile(sorted: number[], p: number): number {
 
 export async function tradeHistoryBench({ adminUrl, deals = 1_000_000, requests = 200, line = console.log }: TradeHistoryBenchOptions): Promise<void> {
   const { database, label } = await openBenchDatabase(adminUrl);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    PUBLIC_URL: "http://localhost:3000",
-    DATA_DIR: dataDir,
-    SECRETS_KEY: crypto.randomBytes(32).toString("base64"),
-  });
-  const ctx: AppContext = { config, database };
-  const app = await buildApp(ctx, { web: false, logger: false });
-  await app.ready();
+  const bench = await benchApp(database);
+  const { app } = bench;
   try {
     const { db } = database;
-    const tokens = await tokenFactory(ctx);
-    const dealer = newPerson("Bench Dealer");
-    const token = await tokens.mint(dealer);
-    const org = (await app.inject({ url: "/api/profile/preflight", headers: apiHeaders(token) })).json().createdOrganizationId as string;
-    const headers = apiHeaders(token, org);
+    const { organizationId: org, headers } = await bench.signUp("Bench Dealer");
     line("");
     line(`== Trade history: ${deals.toLocaleString("en-US")} deals of ${ACCOUNTS.toLocaleString("en-US")} accounts over ${DAYS} days (${label}) ==`);
 
@@ -145,9 +126,8 @@ export async function tradeHistoryBench({ adminUrl, deals = 1_000_000, requests 
       line(`${name}: p50 ${percentile(times, 50).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms (20 requests)`);
     }
   } finally {
-    await app.close();
+    await bench.close();
     await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -24,8 +24,6 @@ import type { EventBus } from "./bus.ts";
 import type { FeedLease, FeedLeaseStore } from "./feedLeases.ts";
 import { PlatformFeed, type FeedLogger, type FeedStatus, type PlatformFeedOptions } from "./platformFeed.ts";
 
-export type { FeedLogger, FeedPhase, FeedStatus } from "./platformFeed.ts";
-
 export interface FeedLeaseOptions {
   store: FeedLeaseStore;
   /** This node (NODE_ID, else random per process). */

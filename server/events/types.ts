@@ -8,7 +8,7 @@ import type { ConnectionState, TradeEvent, TradePlatformType } from "../../core/
 
 /**
  * A trade platform as the feeds and the platform runtime name it. Declared here, with the events,
- * rather than in the runtime (modules/tradePlatforms/runtime/types.ts re-exports it): the events
+ * rather than in the platform runtime (server/modules/tradePlatforms/runtime/): the events
  * sit below the modules and import nothing from them (docs/architecture.md "Layers").
  */
 export interface PlatformRef {

@@ -17,9 +17,9 @@ import { eventBusPlugin } from "../events/plugin.ts";
 import type { EventBus } from "../events/bus.ts";
 import { tradeFeedPlugin, type TradeFeedPluginOptions } from "../events/tradeFeedPlugin.ts";
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
-import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/runtime.ts";
+import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/types.ts";
 import { blotterStreamPlugin } from "../modules/tradesBlotter/streamPlugin.ts";
-import type { BlotterStreamOptions } from "../modules/tradesBlotter/stream.ts";
+import type { BlotterStreamOptions } from "../modules/tradesBlotter/options.ts";
 
 export interface BuildAppOptions {
   /** Serve the React app too (off in API-only tests). */

@@ -7,9 +7,8 @@
  */
 import crypto from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { idpEmailChallenges } from "../db/schema.ts";
-import type { DbOrTx } from "../modules/audit/record.ts";
 import { markEmailVerified, normalizeEmail } from "./people.ts";
 
 type Purpose = "emailVerification" | "passwordReset";

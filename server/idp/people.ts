@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Account as ProviderAccount } from "oidc-provider";
-import type { Db } from "../db/client.ts";
-import type { DbOrTx } from "../modules/audit/record.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { idpAccounts } from "../db/schema.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
 import { UUID_PATTERN as UUID } from "../../core/ids.ts";

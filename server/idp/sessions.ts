@@ -1,7 +1,6 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { auditEvents, idpRecords, memberships } from "../db/schema.ts";
-import type { DbOrTx } from "../modules/audit/record.ts";
 
 /**
  * Ends every sign-in of a person at the embedded provider (after their password changed or was

@@ -9,7 +9,7 @@ import type { AppContext } from "../../server/context.ts";
 import type { EventBus } from "../../server/events/bus.ts";
 import type { TradeFeedPluginOptions } from "../../server/events/tradeFeedPlugin.ts";
 import { buildApp } from "../../server/http/app.ts";
-import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/runtime.ts";
+import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/types.ts";
 import { openTestDatabase } from "../helpers/db.ts";
 
 export type TestDatabase = Awaited<ReturnType<typeof openTestDatabase>>;

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { launchBrowser, newContext, toastsSeen } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
+import { mailbox } from "./support/mail.ts";
 import { connectSimulatedMt5 } from "./support/platforms.ts";
 import { signUp } from "./support/people.ts";
 
 describe("the inbox: a platform outage shows in the sidebar badge, live", () => {
   let browser: Browser;
-  /** The e2e server sends e-mail to this port (SMTP_URL, tests/e2e/globalSetup.ts); test files run one at a time. */
-  let smtp: TestSmtpServer;
+  const smtp = mailbox();
   beforeAll(async () => {
     browser = await launchBrowser();
-    smtp = await startSmtpServer(inject("e2eSmtpPort"));
   });
   afterAll(async () => {
     await browser?.close();
-    await smtp?.close();
   });
 
   it("counts the outage in the badge without a reload, lists it, marks it read; the settings screen adds a channel and refuses a metadata address", async () => {

@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { invitationLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { invitationLinkIn } from "../helpers/smtp.ts";
 import { baseUrl, demo, launchBrowser, newContext, signInAtProvider, toastsSeen } from "./browser.ts";
 import { loginCell } from "./support/accounts.ts";
 import { apiAs } from "./support/api.ts";
+import { mailbox } from "./support/mail.ts";
 import { onProvider, signUp } from "./support/people.ts";
 
 describe("an administrator invites a colleague as Viewer", () => {
   let browser: Browser;
-  let smtp: TestSmtpServer;
+  const smtp = mailbox();
   beforeAll(async () => {
-    smtp = await startSmtpServer(inject("e2eSmtpPort"));
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await smtp?.close();
   });
 
   it("e-mails the link; the colleague signs up, confirms the address with the e-mailed code, lands in the organization, reads /users and is refused a deposit", async () => {

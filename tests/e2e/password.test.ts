@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { resetLinkIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { resetLinkIn } from "../helpers/smtp.ts";
 import { baseUrl, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { mailbox } from "./support/mail.ts";
 import { layoutShown, signUp } from "./support/people.ts";
 
 const onSignInPage = (page: Page) => page.getByRole("heading", { name: "Sign in to Toolbox" }).waitFor({ timeout: 20_000 });
@@ -9,14 +10,12 @@ const onSignInPage = (page: Page) => page.getByRole("heading", { name: "Sign in 
 /** docs/security.md "Password change and reset", through the real pages. */
 describe("a person changes their password, then resets a forgotten one", () => {
   let browser: Browser;
-  let smtp: TestSmtpServer;
+  const smtp = mailbox();
   beforeAll(async () => {
-    smtp = await startSmtpServer(inject("e2eSmtpPort"));
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await smtp?.close();
   });
 
   it("changes it under Settings → Security (signed out everywhere), then resets it by the e-mailed link", async () => {

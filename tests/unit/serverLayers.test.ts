@@ -119,6 +119,59 @@ describe("server layers", () => {
   );
 
   it(
+    "the protocol servers (vendors' servers) know nothing of modules, events, idp, http, web, streams or the database",
+    async () => {
+      const refused = /no-restricted-imports: .*server\/protocolServers\/ are the vendors' servers/;
+      for (const [file, from] of [
+        ["server/protocolServers/x.ts", "../modules/audit/record.ts"],
+        ["server/protocolServers/x.ts", "../events/bus.ts"],
+        ["server/protocolServers/x.ts", "../idp/people.ts"],
+        ["server/protocolServers/x.ts", "../http/errors.ts"],
+        ["server/protocolServers/x.ts", "../web/index.ts"],
+        ["server/protocolServers/x.ts", "../streams/sse.ts"],
+        ["server/protocolServers/x.ts", "../db/client.ts"],
+        ["server/protocolServers/mt5WebApi/x.ts", "../../db/schema.ts"],
+        ["server/protocolServers/mt5WebApi/x.ts", "../../secrets/cipher.ts"],
+        ["server/protocolServers/common/x.ts", "../../mail/mailer.ts"],
+        ["server/protocolServers/mt4Gateway/x.ts", "../../../server/modules/audit/record.ts"],
+      ]) {
+        expect(await lint(file!, imports(from!)), `${file} → ${from}`).toEqual([expect.stringMatching(refused)]);
+      }
+      // Allowed: the vendors' wire formats and the simulated platform, the addresses, core.
+      for (const from of ["../../connectors/wire/wire.ts", "../../connectors/simulated/server.ts", "../../net/targets.ts", "../../../core/trading/index.ts"]) {
+        expect(await lint("server/protocolServers/mt5WebApi/x.ts", imports(from)), from).toEqual([]);
+      }
+    },
+    T,
+  );
+
+  it(
+    "the web pages' host knows nothing of connectors, events, modules, idp, http, streams, the database or the protocol servers",
+    async () => {
+      const refused = /no-restricted-imports: .*server\/web\/ serves the app's pages/;
+      for (const from of [
+        "../connectors/connector.ts",
+        "../events/bus.ts",
+        "../modules/audit/record.ts",
+        "../idp/people.ts",
+        "../http/errors.ts",
+        "../streams/sse.ts",
+        "../db/client.ts",
+        "../secrets/cipher.ts",
+        "../mail/mailer.ts",
+        "../protocolServers/registry.ts",
+        "../../server/modules/members/service.ts",
+      ]) {
+        expect(await lint("server/web/x.ts", imports(from)), from).toEqual([expect.stringMatching(refused)]);
+      }
+      for (const from of ["../config.ts", "../context.ts", "./csp.ts", "../../core/loadContext.ts"]) {
+        expect(await lint("server/web/x.ts", imports(from)), from).toEqual([]);
+      }
+    },
+    T,
+  );
+
+  it(
     "no import cycles: a file importing what imports it is refused",
     async () => {
       // server/quotas.ts imports server/errors.ts: errors.ts importing it back closes a cycle.

@@ -6,7 +6,8 @@ import { codeTable, dropUndefined, volumeAsLots } from "../wire/convert.ts";
 import { matchTraderAccountCodecs } from "./accounts.ts";
 import { matchTraderConfigCodecs } from "./config.ts";
 import { matchTraderErrorCodec } from "./errors.ts";
-import { isUuid, matchTraderIds } from "./ids.ts";
+import { isUuid } from "../../../core/ids.ts";
+import { matchTraderIds } from "./ids.ts";
 import type { MatchTraderNative } from "./native.ts";
 import { matchTraderReason, matchTraderTradeCodecs } from "./trades.ts";
 

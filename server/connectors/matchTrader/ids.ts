@@ -5,5 +5,3 @@
 export const matchTraderIds = {
   entryDeal: (positionId: string) => `${positionId}:in`,
 };
-
-export { isUuid } from "../../../core/ids.ts";

@@ -17,8 +17,6 @@ import type { WireCredentials, WireHandlers, WireSession, WireTransport } from "
 import { Mt4BalanceOnce } from "./money.ts";
 import { Mt4GatewaySession } from "./session.ts";
 
-export { MT4_GATEWAY_PING_MS } from "./session.ts";
-
 export interface Mt4GatewayTransportOptions {
   /** `https://host:port` of the gateway. */
   url: string;

@@ -17,8 +17,6 @@ import { OrdersOnce } from "./orders.ts";
 import { Mt5WebApiSession } from "./session.ts";
 import type { VendorEventPoller } from "./vendorFeed.ts";
 
-export { MT5_WEB_API_PING_MS, MT5_WEB_API_POLL_MS } from "./session.ts";
-
 export interface Mt5WebApiTransportOptions {
   /** `https://host:port` of the access server. */
   url: string;

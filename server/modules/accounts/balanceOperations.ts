@@ -29,9 +29,9 @@ import { createHash } from "node:crypto";
 import { moneyFromDecimal, moneyToDecimal, type BalanceOperationResult } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import { ConnectorError } from "../../connectors/errors.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { ConflictError, DomainError, domainErrorOf, NotFoundError, RefusedError } from "../../errors.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
 import * as store from "./balanceOperationRepository.ts";
 import type { OperationRowNow, TakenRow } from "./balanceOperationRepository.ts";
 import { applyBalanceChange, findAccount } from "./repository.ts";
@@ -52,8 +52,6 @@ import {
 } from "./balanceOperationOutcomes.ts";
 import type { BalanceOperationBody } from "./schemas.ts";
 import { operationAmountProblem } from "../../../core/schemas/balanceOperations.ts";
-
-export { recentBalanceOperations, type BalanceOperationOutcome } from "./balanceOperationOutcomes.ts";
 
 /** What the lease adds to the connector's request timeout: time to record the answer. */
 export const LEASE_MARGIN_MS = 30_000;

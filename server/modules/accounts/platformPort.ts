@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
-import type { PlatformRef } from "../tradePlatforms/runtime/runtime.ts";
+import type { PlatformRef } from "../../events/types.ts";
 
 export type MirroredPlatform = PlatformRef;
 

@@ -8,8 +8,6 @@ import { tradePlatforms, tradingAccounts } from "../../db/schema.ts";
 import { decimalText } from "./mirror/rows.ts";
 import type { AccountDetail, AccountRow } from "./schemas.ts";
 
-export { escapeLike, listAccounts } from "./accountListRepository.ts";
-
 const t = tradingAccounts;
 
 const rowColumns = {

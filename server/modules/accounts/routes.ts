@@ -4,7 +4,7 @@ import { z } from "zod";
 import { actorOf } from "../audit/record.ts";
 import { accountsMirrorOf, accountsMirrorPlugin } from "./mirror/plugin.ts";
 import { platformRuntimeOf } from "./platformPort.ts";
-import { listAccounts } from "./repository.ts";
+import { listAccounts } from "./accountListRepository.ts";
 import * as accounts from "./service.ts";
 import {
   AccountDetailSchema,

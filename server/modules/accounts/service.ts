@@ -10,13 +10,8 @@ import { ConnectorError } from "../../connectors/errors.ts";
 import type { Db } from "../../db/client.ts";
 import { DomainError, NotFoundError, viaConnector } from "../../errors.ts";
 import { recordAudit, type Actor, type AuditChange } from "../audit/record.ts";
-import {
-  performBalanceOperation,
-  recentBalanceOperations,
-  type BalanceOperationDeps,
-  type BalanceOperationLog,
-  type BalanceOperationOutcome,
-} from "./balanceOperations.ts";
+import { recentBalanceOperations, type BalanceOperationOutcome } from "./balanceOperationOutcomes.ts";
+import { performBalanceOperation, type BalanceOperationDeps, type BalanceOperationLog } from "./balanceOperations.ts";
 import { columnsOf } from "./mirror/rows.ts";
 import { upsertAccounts } from "./mirror/writeRepository.ts";
 import { findAccount, platformOf } from "./repository.ts";

@@ -1,10 +1,7 @@
+// Audit rows go in the change's own transaction: `recordAudit(tx, …)` with the caller's `tx`.
 import type { FastifyRequest } from "fastify";
 import type { DbOrTx } from "../../db/client.ts";
 import { insertAuditEvent } from "./repository.ts";
-
-// Audit rows go in the change's own transaction. Kept as a re-export for the modules that import
-// it with recordAudit; its home is the database layer (idp/ and others import it from there).
-export type { DbOrTx } from "../../db/client.ts";
 
 export interface Actor {
   organizationId: string;

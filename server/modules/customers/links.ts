@@ -4,9 +4,9 @@
  * each in one transaction with its audit row.
  */
 import type { LinkedAccount } from "../../../core/schemas/customers.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
 import { loadCustomer } from "./customerViews.ts";
 import { accountExists, deleteLink, insertLink, linkedAccountRows, linkHolder, type AccountRef } from "./linksRepository.ts";
 

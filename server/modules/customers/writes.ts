@@ -5,10 +5,10 @@
  */
 import type { z } from "zod";
 import type { Customer, CustomerFieldsSchema } from "../../../core/schemas/customers.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { ConflictError, InvalidRequestError } from "../../errors.ts";
 import { lockForQuota, requireCustomersQuota, type Quotas } from "../../quotas.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
 import { auditView, customerView, loadCustomer } from "./customerViews.ts";
 import { customerCount } from "./importRepository.ts";
 import { deleteCustomerRow, insertCustomer, isMember, updateCustomerRow } from "./repository.ts";

@@ -5,15 +5,14 @@
  * members' (server/modules/members/service.ts).
  */
 import crypto from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
 import { claimsOfAccess, type MemberAccess } from "../../../core/roles.ts";
 import { canGrant, canManage } from "../../../core/grants.ts";
 import { INVITATION_LINK_HASH, INVITATION_LINK_PATH, type AccessInput } from "../../../core/schemas/members.ts";
-import { invitations, mailOutbox, memberships } from "../../db/schema.ts";
+import type { DbOrTx } from "../../db/client.ts";
 import { ConflictError, NotFoundError, RefusedError, UnavailableError } from "../../errors.ts";
 import type { MailMessage } from "../../mail/mailer.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
-import { upsertUser } from "../organizations/repository.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
+import { isMember, upsertUser } from "../organizations/repository.ts";
 import * as repo from "./repository.ts";
 import { accessOfInput, accessView, callerAccess, enforce, UNVERIFIED_EMAIL_MESSAGE, type MembersDeps } from "./service.ts";
 
@@ -91,7 +90,7 @@ async function queueIfNoMailer(deps: MembersDeps, tx: DbOrTx, organizationId: st
   if (deps.mailer) return;
   const id = crypto.randomUUID();
   const body = deps.cipher.encrypt(message.text, `mail_outbox:${id}`);
-  await tx.insert(mailOutbox).values({ id, organizationId, recipient: [message.to].flat().join(", "), subject: message.subject, body });
+  await repo.insertOutboxMessage(tx, { id, organizationId, recipient: [message.to].flat().join(", "), subject: message.subject, body });
 }
 
 /** After the commit: e-mail it. A failure leaves the invitation in place (Resend tries again). */
@@ -118,26 +117,23 @@ export async function invite(deps: MembersDeps, actor: Actor, input: { email: st
     if (await repo.findOpenInvitationByEmail(tx, organizationId, input.email)) {
       throw new ConflictError(`${input.email} has already been invited. Resend that invitation instead.`);
     }
-    const [row] = await tx
-      .insert(invitations)
-      .values({
-        organizationId,
-        email: input.email,
-        tokenHash: hash,
-        access,
-        invitedBy: actor.name ?? actor.sub,
-        expiresAt: new Date(Date.now() + INVITATION_VALID_MS),
-      })
-      .returning();
+    const row = await repo.insertInvitation(tx, {
+      organizationId,
+      email: input.email,
+      tokenHash: hash,
+      access,
+      invitedBy: actor.name ?? actor.sub,
+      expiresAt: new Date(Date.now() + INVITATION_VALID_MS),
+    });
     await recordAudit(tx, actor, {
       action: "invitation.created",
       targetType: "invitation",
-      targetId: row!.id,
+      targetId: row.id,
       after: { email: input.email, ...accessView(access) },
     });
-    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
-    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, null));
-    return { row: row!, message };
+    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row, token);
+    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row, null));
+    return { row: row, message };
   });
   return { row, ...(await sendAfterCommit(deps, message, token)) };
 }
@@ -154,22 +150,18 @@ export async function resendInvitation(deps: MembersDeps, actor: Actor, id: stri
     enforce(
       canManage(await callerAccess(tx, actor), existing.access as MemberAccess, { action: `resend the invitation to ${existing.email}`, holds: "it gives" }),
     );
-    const [row] = await tx
-      .update(invitations)
-      .set({ tokenHash: hash, sentAt: new Date(), sendCount: sql`${invitations.sendCount} + 1`, expiresAt: new Date(Date.now() + INVITATION_VALID_MS) })
-      .where(eq(invitations.id, id))
-      .returning();
+    const row = await repo.renewInvitation(tx, id, hash, new Date(Date.now() + INVITATION_VALID_MS));
     await recordAudit(tx, actor, {
       action: "invitation.resent",
       targetType: "invitation",
       targetId: id,
       // The old link stops working: what changed is when the invitation expires and how often it went out.
       before: { email: existing.email, expiresAt: existing.expiresAt.toISOString(), sendCount: existing.sendCount },
-      after: { email: row!.email, expiresAt: row!.expiresAt.toISOString(), sendCount: row!.sendCount },
+      after: { email: row.email, expiresAt: row.expiresAt.toISOString(), sendCount: row.sendCount },
     });
-    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, token);
-    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row!, null));
-    return { row: row!, message };
+    const message = invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row, token);
+    await queueIfNoMailer(deps, tx, organizationId, invitationMessage(deps.publicUrl, org.name, actor.name ?? "An administrator", row, null));
+    return { row: row, message };
   });
   return { row, ...(await sendAfterCommit(deps, message, token)) };
 }
@@ -182,11 +174,7 @@ export async function revokeInvitation(deps: MembersDeps, actor: Actor, id: stri
     enforce(
       canManage(await callerAccess(tx, actor), existing.access as MemberAccess, { action: `revoke the invitation to ${existing.email}`, holds: "it gives" }),
     );
-    const [row] = await tx
-      .update(invitations)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(invitations.organizationId, actor.organizationId), eq(invitations.id, id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
-      .returning();
+    const row = await repo.revokeOpenInvitation(tx, actor.organizationId, id);
     if (!row) throw new NotFoundError("This invitation does not exist, or was already accepted or revoked.");
     await recordAudit(tx, actor, { action: "invitation.revoked", targetType: "invitation", targetId: id, before: { email: row.email } });
   });
@@ -211,7 +199,7 @@ export async function acceptInvitation(
     if (!found) throw new NotFoundError(notValid);
     const org = await repo.lockOrganization(tx, found.organizationId);
     if (!org) throw new NotFoundError(notValid);
-    const [row] = await tx.select().from(invitations).where(eq(invitations.id, found.id));
+    const row = await repo.findInvitation(tx, found.id);
     if (!row || row.tokenHash !== found.tokenHash) throw new NotFoundError(notValid);
     if (row.revokedAt) throw new RefusedError("This invitation was withdrawn. Ask the organization's administrator for a new one.");
     if (row.acceptedAt) throw new RefusedError("This invitation has already been used.");
@@ -220,13 +208,9 @@ export async function acceptInvitation(
       throw new RefusedError(`This invitation is for ${row.email}. Sign in with that e-mail address to accept it.`);
     }
     if (caller.emailVerified !== true) throw new RefusedError(UNVERIFIED_EMAIL_MESSAGE);
-    const [already] = await tx
-      .select({ sub: memberships.userSub })
-      .from(memberships)
-      .where(and(eq(memberships.organizationId, row.organizationId), eq(memberships.userSub, user.sub)));
-    if (already) throw new ConflictError(`You are already a member of ${org.name}.`);
-    await tx.update(invitations).set({ acceptedAt: new Date(), acceptedBy: user.sub }).where(eq(invitations.id, row.id));
-    await tx.insert(memberships).values({ organizationId: row.organizationId, userSub: user.sub });
+    if (await isMember(tx, row.organizationId, user.sub)) throw new ConflictError(`You are already a member of ${org.name}.`);
+    await repo.markInvitationAccepted(tx, row.id, user.sub);
+    await repo.insertMembership(tx, row.organizationId, user.sub);
     const access = row.access as MemberAccess;
     await repo.replaceClaims(tx, row.organizationId, user.sub, claimsOfAccess(access, row.organizationId));
     const actor: Actor = { organizationId: row.organizationId, sub: user.sub, name: user.name ?? user.email, sourceIp: caller.ip };

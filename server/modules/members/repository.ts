@@ -1,5 +1,10 @@
+/**
+ * The members area's SQL (docs/architecture.md "Where SQL lives"): members and their claims,
+ * invitations, and the outbox of messages kept when no SMTP_URL is set. The services
+ * (./service.ts, ./invitations.ts) call these inside their transactions.
+ */
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Claim } from "../../../core/access.ts";
+import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { invitations, mailOutbox, memberClaims, memberships, organizations, users } from "../../db/schema.ts";
 
@@ -58,6 +63,28 @@ export async function replaceClaims(tx: DbOrTx, organizationId: string, sub: str
   if (claims.length > 0) await tx.insert(memberClaims).values(claims.map((c) => ({ organizationId, userSub: sub, type: c.type, value: c.value })));
 }
 
+/** How many administrators the organization has (the last-administrator rule). */
+export async function countAdmins(tx: DbOrTx, organizationId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memberClaims)
+    .where(and(eq(memberClaims.organizationId, organizationId), eq(memberClaims.type, ADMIN_CLAIM), eq(memberClaims.value, organizationId)));
+  return row?.n ?? 0;
+}
+
+/** Every organization the person is a member of, with its name. */
+export async function organizationsOfPerson(tx: DbOrTx, sub: string): Promise<{ id: string; name: string }[]> {
+  return tx
+    .select({ id: memberships.organizationId, name: organizations.name })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userSub, sub));
+}
+
+export async function insertMembership(tx: DbOrTx, organizationId: string, sub: string): Promise<void> {
+  await tx.insert(memberships).values({ organizationId, userSub: sub });
+}
+
 export async function deleteMembership(tx: DbOrTx, organizationId: string, sub: string): Promise<void> {
   await tx.delete(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userSub, sub)));
 }
@@ -101,6 +128,40 @@ export async function findOpenInvitationByEmail(tx: DbOrTx, organizationId: stri
   return row;
 }
 
+export async function insertInvitation(tx: DbOrTx, values: typeof invitations.$inferInsert): Promise<InvitationRow> {
+  const [row] = await tx.insert(invitations).values(values).returning();
+  return row!;
+}
+
+/** A new link for the invitation, valid until `expiresAt`, counted as sent once more. */
+export async function renewInvitation(tx: DbOrTx, id: string, tokenHash: string, expiresAt: Date): Promise<InvitationRow> {
+  const [row] = await tx
+    .update(invitations)
+    .set({ tokenHash, sentAt: new Date(), sendCount: sql`${invitations.sendCount} + 1`, expiresAt })
+    .where(eq(invitations.id, id))
+    .returning();
+  return row!;
+}
+
+/** Revokes the invitation if it is still open; undefined when it was not. */
+export async function revokeOpenInvitation(tx: DbOrTx, organizationId: string, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await tx
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(invitations.organizationId, organizationId), eq(invitations.id, id), open))
+    .returning();
+  return row;
+}
+
+export async function findInvitation(tx: DbOrTx, id: string): Promise<InvitationRow | undefined> {
+  const [row] = await tx.select().from(invitations).where(eq(invitations.id, id));
+  return row;
+}
+
+export async function markInvitationAccepted(tx: DbOrTx, id: string, sub: string): Promise<void> {
+  await tx.update(invitations).set({ acceptedAt: new Date(), acceptedBy: sub }).where(eq(invitations.id, id));
+}
+
 export async function findInvitationByTokenHash(db: DbOrTx, tokenHash: string): Promise<InvitationRow | undefined> {
   const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
   return row;
@@ -117,6 +178,14 @@ export async function hasPendingInvitation(db: Db, email: string): Promise<boole
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** Keeps a message in the organization's outbox; `body` is already encrypted. */
+export async function insertOutboxMessage(
+  tx: DbOrTx,
+  message: { id: string; organizationId: string; recipient: string; subject: string; body: string },
+): Promise<void> {
+  await tx.insert(mailOutbox).values(message);
+}
 
 export async function listOutbox(db: Db, organizationId: string, limit: number): Promise<OutboxRow[]> {
   return db

@@ -6,19 +6,17 @@
  * last-administrator rule holds when two administrators act at once.
  */
 import crypto from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
 import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
 import { canGrant, canManage, type GrantVerdict } from "../../../core/grants.ts";
 import { accessOfClaims, claimsOfAccess, PRESET_ACCESS, roleOfAccess, type MemberAccess } from "../../../core/roles.ts";
 import type { AccessInput } from "../../../core/schemas/members.ts";
-import type { Db } from "../../db/client.ts";
-import { memberClaims, memberships, organizations } from "../../db/schema.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { requireReenrolment } from "../../idp/twoFactor.ts";
 import { UUID_PATTERN } from "../../../core/ids.ts";
 import { ConflictError, ForbiddenError, NotFoundError, RefusedError } from "../../errors.ts";
 import type { Mailer } from "../../mail/mailer.ts";
 import type { SecretCipher } from "../../secrets/cipher.ts";
-import { recordAudit, type Actor, type DbOrTx } from "../audit/record.ts";
+import { recordAudit, type Actor } from "../audit/record.ts";
 import * as repo from "./repository.ts";
 
 export interface MembersDeps {
@@ -54,14 +52,6 @@ export function accessView(access: MemberAccess) {
 }
 
 const isAdminIn = (claims: readonly Claim[], organizationId: string) => claims.some((c) => c.type === ADMIN_CLAIM && c.value.trim() === organizationId);
-
-async function countAdmins(tx: DbOrTx, organizationId: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(memberClaims)
-    .where(and(eq(memberClaims.organizationId, organizationId), eq(memberClaims.type, ADMIN_CLAIM), eq(memberClaims.value, organizationId)));
-  return row?.n ?? 0;
-}
 
 const nameOf = (m: repo.Member) => m.name ?? m.email ?? m.sub;
 
@@ -101,7 +91,7 @@ export async function changeMemberAccess(deps: MembersDeps, actor: Actor, sub: s
     const self = sub === actor.sub;
     enforce(canGrant(caller, access, { self }));
     enforce(canManage(caller, before, { self, action: `change the access of ${nameOf(member)}`, holds: "they have" }));
-    if (before.admin && !access.admin && (await countAdmins(tx, organizationId)) <= 1) {
+    if (before.admin && !access.admin && (await repo.countAdmins(tx, organizationId)) <= 1) {
       throw new RefusedError(`${nameOf(member)} is the last administrator of this organization. Make another member an administrator first.`);
     }
     await repo.replaceClaims(tx, organizationId, sub, claimsOfAccess(access, organizationId));
@@ -124,7 +114,7 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
     const member = await lockedMember(tx, organizationId, sub);
     const access = accessOfClaims(member.claims, organizationId);
     enforce(canManage(await callerAccess(tx, actor), access, { self: sub === actor.sub, action: `remove ${nameOf(member)}`, holds: "they have" }));
-    if (isAdminIn(member.claims, organizationId) && (await countAdmins(tx, organizationId)) <= 1) {
+    if (isAdminIn(member.claims, organizationId) && (await repo.countAdmins(tx, organizationId)) <= 1) {
       throw new RefusedError(
         `${nameOf(member)} is the last administrator of this organization and cannot be removed. Make another member an administrator first.`,
       );
@@ -170,11 +160,7 @@ export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub:
       throw new ConflictError(`${nameOf(member)}'s two-factor sign-in was reset already: they set up a new device at their next sign-in.`);
     }
     if (outcome === "notOn") throw new ConflictError(`${nameOf(member)} does not sign in with two-factor: there is nothing to reset.`);
-    const organizationsOfMember = await tx
-      .select({ id: memberships.organizationId, name: organizations.name })
-      .from(memberships)
-      .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-      .where(eq(memberships.userSub, sub));
+    const organizationsOfMember = await repo.organizationsOfPerson(tx, sub);
     const byOrganization = organizationsOfMember.find((o) => o.id === organizationId) ?? { id: organizationId, name: "" };
     for (const o of organizationsOfMember) {
       // In the other organizations the actor is an administrator of this one: the record says so.

@@ -25,9 +25,6 @@ import { sendByChannel } from "./sendByChannel.ts";
 import type { OutgoingMessage } from "./senders.ts";
 import { sendTest, type TestResult } from "./testSend.ts";
 
-export type { Notice } from "./notices.ts";
-export type { TestResult } from "./testSend.ts";
-
 export interface NotificationCenterOptions {
   db: Db;
   bus: EventBus;

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { onlyRow } from "../../db/rows.ts";
 import { memberClaims, memberships, organizations, organizationSecurity, users } from "../../db/schema.ts";
 import { ADMIN_CLAIM, type Claim } from "../../../core/access.ts";
@@ -156,7 +156,7 @@ export async function countOrganizationsOf(db: Db, sub: string): Promise<number>
   return onlyRow(rows, "the count of memberships").n;
 }
 
-export async function isMember(db: Db, organizationId: string, sub: string): Promise<boolean> {
+export async function isMember(db: DbOrTx, organizationId: string, sub: string): Promise<boolean> {
   const rows = await db
     .select({ one: memberships.userSub })
     .from(memberships)

@@ -8,7 +8,7 @@ import { NOT_FOUND, type PlatformDeps } from "./deps.ts";
 import * as repo from "./repository.ts";
 import { needsSecret, splitConnection } from "./runtime/connection.ts";
 import type { TestConnectionResult } from "./runtime/testConnection.ts";
-import { normalizeTimeZone } from "./runtime/timeZone.ts";
+import { normalizeTimeZone } from "../../../core/schemas/timeZone.ts";
 import type { TestConnectionBody } from "./schemas.ts";
 
 export async function testConnection(deps: PlatformDeps, organizationId: string, body: TestConnectionBody): Promise<TestConnectionResult> {

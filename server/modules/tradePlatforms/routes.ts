@@ -22,6 +22,7 @@ import {
 } from "./schemas.ts";
 import * as apps from "./apps.ts";
 import { testConnection } from "./connectionTest.ts";
+import type { PlatformDeps } from "./deps.ts";
 import * as service from "./service.ts";
 
 const read = { permission: { module: "tradePlatforms", value: "read" } } as const;
@@ -36,7 +37,7 @@ const tags = ["tradePlatforms"];
 export async function tradePlatformRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
-  const deps: service.PlatformDeps = { db, platforms: app.platforms, secrets: app.secrets, quotas: app.ctx.config.quotas };
+  const deps: PlatformDeps = { db, platforms: app.platforms, secrets: app.secrets, quotas: app.ctx.config.quotas };
   const live = liveStreams(app.platforms, app.bus);
   app.addHook("preClose", async () => live.closeAll());
 

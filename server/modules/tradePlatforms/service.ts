@@ -14,11 +14,9 @@ import { assertSameEndpoint, checkConnection, secretMissing } from "./connection
 import { AUDIT_TARGET as TARGET, NOT_FOUND, type PlatformDeps } from "./deps.ts";
 import * as repo from "./repository.ts";
 import { needsSecret, splitConnection, type StoredConnection } from "./runtime/connection.ts";
-import { normalizeTimeZone } from "./runtime/timeZone.ts";
+import { normalizeTimeZone } from "../../../core/schemas/timeZone.ts";
 import type { CreatePlatformBody, PlatformDetail, UpdatePlatformBody } from "./schemas.ts";
 import { auditView, detailOf } from "./views.ts";
-
-export type { PlatformDeps } from "./deps.ts";
 
 export async function getDetail(deps: PlatformDeps, organizationId: string, id: string): Promise<PlatformDetail> {
   const row = await repo.findPlatform(deps.db, organizationId, id);

@@ -39,9 +39,6 @@ import { BLOTTER_STREAM_DEFAULTS, type BlotterStreamOptions } from "./options.ts
 import type { BlotterSnapshotSource } from "./snapshotSource.ts";
 import { blotterPlatformsOf, groupsOf } from "./streamRepository.ts";
 
-export { BLOTTER_STREAM_DEFAULTS, type BlotterStreamOptions } from "./options.ts";
-export type { BlotterSnapshotSource } from "./snapshotSource.ts";
-
 export interface BlotterStreamDeps {
   db: Db;
   bus: EventBus;

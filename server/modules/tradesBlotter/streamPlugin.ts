@@ -6,7 +6,8 @@
 import fp from "fastify-plugin";
 import { tradeHistoryOf } from "../tradeHistory/plugin.ts";
 import { storeSnapshotSource } from "../tradeHistory/repository/snapshotSource.ts";
-import { blotterStreams, type BlotterStreamOptions, type BlotterStreams } from "./stream.ts";
+import type { BlotterStreamOptions } from "./options.ts";
+import { blotterStreams, type BlotterStreams } from "./stream.ts";
 
 export interface BlotterStreamPluginOptions {
   options?: BlotterStreamOptions;

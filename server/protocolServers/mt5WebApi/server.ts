@@ -29,8 +29,6 @@ import { ManagerServer, type ManagerServerOptions } from "../common/managerServe
 import { DealerQueue } from "./dealer.ts";
 import { at, CommandError, list, login, number, page, text } from "./params.ts";
 
-export { MT5_WEB_API_PAGE_MAX } from "./params.ts";
-
 export interface Mt5WebApiServerOptions extends ManagerServerOptions {
   /** The vendor drops a connection after 180 s without traffic. */
   idleTimeoutMs?: number;

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
-import { confirmationCodeIn, type TestSmtpServer } from "../../helpers/smtp.ts";
+import { confirmationCodeIn } from "../../helpers/smtp.ts";
 import { baseUrl } from "../browser.ts";
+import type { Mailbox } from "./mail.ts";
 
 /** Someone who signs up: the name, address and password they type on the provider's sign-up page. */
 export interface Person {
@@ -21,10 +22,10 @@ export const layoutShown = (page: Page) => page.getByRole("button", { name: /^Or
  * app with its layout shown.
  *
  * When an invitation waits for the address, the provider asks to confirm it with a code it
- * e-mails first: pass the SMTP server the e-2-e server mails to (`confirmWith`), and the code is
+ * e-mails first: pass the mailbox the e-2-e server mails to (`confirmWith`, ./mail.ts), and the code is
  * read from the message and typed in.
  */
-export async function signUp(page: Page, person: Person, options: { from?: string; confirmWith?: TestSmtpServer } = {}): Promise<void> {
+export async function signUp(page: Page, person: Person, options: { from?: string; confirmWith?: Mailbox } = {}): Promise<void> {
   await page.goto(options.from ?? "/");
   await onProvider(page);
   await page.getByRole("link", { name: "Create an account" }).click();

@@ -9,7 +9,7 @@ import { Client } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { createMt4GatewayConnector } from "../../../server/connectors/mt4Gateway/connector.ts";
-import { MT4_GATEWAY_PING_MS } from "../../../server/connectors/mt4Gateway/transport.ts";
+import { MT4_GATEWAY_PING_MS } from "../../../server/connectors/mt4Gateway/session.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 import { selfSignedCertificate } from "../../../server/protocolServers/certificates.ts";
 import { Mt4GatewayServer } from "../../../server/protocolServers/mt4Gateway/server.ts";

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { challengeAnswer, passwordHash } from "../../../server/connectors/mt5WebApi/auth.ts";
 import { createMt5WebApiConnector } from "../../../server/connectors/mt5WebApi/connector.ts";
-import { MT5_WEB_API_PING_MS } from "../../../server/connectors/mt5WebApi/transport.ts";
+import { MT5_WEB_API_PING_MS } from "../../../server/connectors/mt5WebApi/session.ts";
 import { checkTarget, NO_INTERNAL_TARGETS, tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
 import { DEFAULT_MANAGER, SimulatedServer } from "../../../server/connectors/simulated/server.ts";
 import { selfSignedCertificate } from "../../../server/protocolServers/certificates.ts";

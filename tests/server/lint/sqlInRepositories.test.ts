@@ -36,6 +36,13 @@ describe("SQL lives in repository files", { timeout: 120_000 }, () => {
     expect(await sqlErrors(NAMED_REPOSITORY, queries)).toEqual([]);
   });
 
+  it("holds for every module: no file outside the repository files is excepted", async () => {
+    // The members' services were the last exception; their queries live in members/repository.ts.
+    for (const file of ["server/modules/members/service.ts", "server/modules/members/invitations.ts"]) {
+      expect(await sqlErrors(file, queries), file).toHaveLength(2);
+    }
+  });
+
   it("allows type imports anywhere (a row's type is not a query)", async () => {
     const code = `import type { SQL } from "drizzle-orm";\nimport type { notifications } from "../../db/schema.ts";\nexport type T = [SQL, typeof notifications.$inferSelect];\n`;
     expect(await sqlErrors(SERVICE, code)).toEqual([]);

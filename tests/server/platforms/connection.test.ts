@@ -1,7 +1,8 @@
 /** Platform connections: time zones, kinds per type, what is stored, shown and handed to the connector. */
 import { describe, expect, it } from "vitest";
 import { connectorConfigOf, kindMismatch, publicConnection, splitConnection } from "../../../server/modules/tradePlatforms/runtime/connection.ts";
-import { formatServerTime, isTimeZone, normalizeTimeZone, offsetMinutesAt } from "../../../server/modules/tradePlatforms/runtime/timeZone.ts";
+import { isTimeZone, normalizeTimeZone } from "../../../core/schemas/timeZone.ts";
+import { formatServerTime, offsetMinutesAt } from "../../../server/modules/tradePlatforms/runtime/timeZone.ts";
 
 describe("time zones", () => {
   it("accepts IANA names (fixing their case) and refuses offsets and inventions", () => {

@@ -14,9 +14,6 @@ import { PlatformMirror } from "./platformMirror.ts";
 import type { SyncResult } from "./sync.ts";
 import { MIRROR_DEFAULTS, type AccountMirrorOptions, type MirrorStatus, type ResolvedMirrorOptions } from "./types.ts";
 
-export type { AccountMirrorOptions, MirrorLogger, MirrorPhase, MirrorStatus } from "./types.ts";
-export type { SyncResult } from "./sync.ts";
-
 export class AccountMirror {
   private readonly platforms = new Map<string, PlatformMirror>();
   private readonly options: ResolvedMirrorOptions;

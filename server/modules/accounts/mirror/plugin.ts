@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../../context.ts";
-import { AccountMirror, type AccountMirrorOptions } from "./mirror.ts";
+import { AccountMirror } from "./mirror.ts";
+import type { AccountMirrorOptions } from "./types.ts";
 import { platformRuntimeOf } from "../platformPort.ts";
 
 const mirrors = new WeakMap<AppContext, AccountMirror>();

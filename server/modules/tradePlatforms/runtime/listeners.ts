@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
-import type { PlatformRef } from "./types.ts";
+import type { PlatformRef } from "../../../events/types.ts";
 
 type ConnectedListener = (platform: PlatformRef, connector: TradePlatformConnector) => void;
 

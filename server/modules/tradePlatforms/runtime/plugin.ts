@@ -8,7 +8,8 @@ import fp from "fastify-plugin";
 import { tradeServerTargetPolicy } from "../../../connectors/target.ts";
 import { createSecretCipher, type SecretCipher } from "../../../secrets/cipher.ts";
 import { loadSecretsKey } from "../../../secrets/key.ts";
-import { PlatformRuntime, type PlatformRuntimeOptions } from "./runtime.ts";
+import { PlatformRuntime } from "./runtime.ts";
+import type { PlatformRuntimeOptions } from "./types.ts";
 
 export interface PlatformsPluginOptions {
   runtime?: PlatformRuntimeOptions;

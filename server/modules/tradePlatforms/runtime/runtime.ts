@@ -33,7 +33,7 @@ import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.
 import type { SecretCipher } from "../../../secrets/cipher.ts";
 import { whenConnected } from "./connectionWait.ts";
 import type { EventBus } from "../../../events/bus.ts";
-import type { DomainEvent } from "../../../events/types.ts";
+import type { DomainEvent, PlatformRef, PlatformState } from "../../../events/types.ts";
 import { ConnectedListeners } from "./listeners.ts";
 import { knownOf, managedOf, serverIdentity, type KnownPlatform, type Managed, type PlatformRow } from "./managedPlatform.ts";
 import { RefreshQueue } from "./refreshQueue.ts";
@@ -41,9 +41,7 @@ import { allPlatformRows, platformRow, platformSwitchOf } from "./runtimeReposit
 import { ServerClocks } from "./serverClocks.ts";
 import { PlatformSupervisor } from "./supervisor.ts";
 import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
-import type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types.ts";
-
-export type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types.ts";
+import type { PlatformRuntimeOptions } from "./types.ts";
 
 export class PlatformRuntime {
   private readonly manager: ConnectionManager;

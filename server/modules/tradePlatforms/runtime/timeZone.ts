@@ -1,8 +1,5 @@
 /** Time zones on the server side: offsets and the server clock's wire format (the names are checked in core/schemas/timeZone.ts). */
 
-// Which names are time zones is part of the platform contract (core), shared with the form.
-export { isTimeZone, normalizeTimeZone } from "../../../../core/schemas/timeZone.ts";
-
 /** Offset from UTC in minutes of `timeZone` at `at` (e.g. 120 for Europe/Athens in winter). */
 export function offsetMinutesAt(timeZone: string, at: number = Date.now()): number {
   const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value;

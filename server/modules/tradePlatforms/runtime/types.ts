@@ -1,9 +1,9 @@
-/** What the platform runtime tells others about a platform (on the event bus: `platformState`). */
+/**
+ * The platform runtime's options. What it tells others about a platform (`PlatformRef`,
+ * `PlatformState`) is declared with the events, which may not import modules (server/events/types.ts).
+ */
 import type { ConnectionManagerOptions } from "../../../connectors/manager.ts";
 import type { TargetPolicy } from "../../../connectors/target.ts";
-
-// Declared with the events, which may not import modules (docs/architecture.md "Layers").
-export type { PlatformRef, PlatformState } from "../../../events/types.ts";
 
 export interface PlatformRuntimeOptions {
   /** Internal addresses real trade servers may have (TRADE_SERVER_ALLOWED_TARGETS); none when absent. */
