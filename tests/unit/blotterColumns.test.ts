@@ -17,9 +17,10 @@ describe("the blotter's default columns", () => {
     const columns = blotterColumns(platforms);
     expect(columns.slice(0, 7).map(idOf)).toEqual(["utcTime", "symbol", "side", "login", "volume", "price", "profit"]);
     expect(columns.filter((c) => c.pinned === "left").map(idOf)).toEqual(["utcTime", "symbol", "side"]);
-    // Up to profit, they fit the grid's width beside the side panel at 1440 px (about 850 px).
+    // Up to profit, they fit the grid's width beside the side panel at 1440 px (about 770 px, less
+    // its scroll bar; tests/e2e/dealerDesk.test.ts measures it in the browser).
     const upToProfit = columns.slice(0, 7).reduce((sum, c) => sum + (c.width ?? 0), 0);
-    expect(upToProfit).toBeLessThanOrEqual(800);
+    expect(upToProfit).toBeLessThanOrEqual(740);
     // Nothing is lost: every field still has its column.
     expect(new Set(columns.map(idOf)).size).toBe(20);
   });

@@ -407,7 +407,7 @@ function LiveBlotter({
   const paused = state.paused;
   return (
     <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
-      <div className="grid min-w-0 gap-3">
+      <div className="grid min-w-0 content-start gap-3">
         <GridToolbar
           label="Trades table"
           className="items-center"
@@ -494,7 +494,7 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
 
   return (
     <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
-      <div className="grid min-w-0 gap-3">
+      <div className="grid min-w-0 content-start gap-3">
         <GridToolbar
           label="Trades table"
           className="items-center"
