@@ -87,7 +87,8 @@ class LoginLinkRenderer implements ICellRendererComp<BlotterRow> {
     const href = accountHref(row);
     this.link.href = href;
     this.link.textContent = row.login;
-    this.link.className = "font-medium text-primary underline-offset-2 hover:underline";
+    // The cell's own text colour (readable on a lit row in both modes), marked as a link by its underline.
+    this.link.className = "underline decoration-primary underline-offset-2 hover:decoration-2";
     const navigate = params.navigate;
     if (navigate)
       this.link.addEventListener("click", (event) => {
