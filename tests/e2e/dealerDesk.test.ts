@@ -87,6 +87,7 @@ describe("a dealer at 1440 px", () => {
     const errors = await fieldError(dialog).allTextContents();
     for (const message of errors) expect(message).not.toMatch(/body\.|querystring\./);
     await dialog.getByText(/Correct the \d+ fields marked above/).waitFor();
+    await page.screenshot({ path: "test-results/users-create-errors-1440-light.png" });
 
     await dialog.getByRole("combobox", { name: "Platform" }).click();
     await page.getByRole("option", { name: /Demo MT5/ }).click();
@@ -115,6 +116,8 @@ describe("a dealer at 1440 px", () => {
 
     // The client's details, then the investor password.
     const panel = page.getByRole("dialog", { name: new RegExp(login) });
+    await panel.getByRole("button", { name: "Edit details" }).waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: "test-results/users-account-panel-1440-light.png" });
     await panel.getByRole("button", { name: "Edit details" }).click();
     const edit = page.getByRole("dialog", { name: /Edit the details/ });
     await edit.getByLabel("Phone").fill("+357 22 000000");
