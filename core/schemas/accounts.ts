@@ -51,6 +51,11 @@ export const PasswordSchema = z.string({ error: "password is required" }).superR
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
+export const PHONE_MAX = 64;
+export const COUNTRY_MAX = 64;
+export const PhoneSchema = text("phone", PHONE_MAX);
+export const CountrySchema = text("country", COUNTRY_MAX);
+
 export const CreateAccountSchema = z.object(
   {
     platformId: z.guid({ error: "platformId must be a platform id (a UUID)" }),
@@ -58,8 +63,8 @@ export const CreateAccountSchema = z.object(
     group: GroupNameSchema,
     name: AccountNameSchema,
     email: EmailSchema.optional(),
-    phone: text("phone", 64).optional(),
-    country: text("country", 64).optional(),
+    phone: PhoneSchema.optional(),
+    country: CountrySchema.optional(),
     city: text("city", 64).optional(),
     address: text("address", 200).optional(),
     comment: text("comment", MAX_COMMENT_LENGTH).optional(),
@@ -80,21 +85,35 @@ export const PatchAccountSchema = z
       leverage: LeverageSchema.optional(),
       enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
       readOnly: z.boolean({ error: "readOnly must be true or false" }).optional(),
+      name: AccountNameSchema.optional(),
+      email: EmailSchema.optional(),
+      phone: PhoneSchema.optional(),
+      country: CountrySchema.optional(),
     },
     {
       error: (issue) =>
         issue.code === "unrecognized_keys"
-          ? `Only group, leverage, enabled and readOnly can be changed here, not ${issue.keys.join(", ")}`
+          ? `Only group, leverage, enabled, readOnly, name, email, phone and country can be changed here, not ${issue.keys.join(", ")}`
           : 'The body must be a JSON object such as {"leverage": 200}',
     },
   )
   .strict()
   .refine((p) => Object.values(p).some((v) => v !== undefined), {
-    error: "Nothing to change: send group, leverage, enabled or readOnly",
+    error: "Nothing to change: send group, leverage, enabled, readOnly, name, email, phone or country",
   });
 export type PatchAccountBody = z.infer<typeof PatchAccountSchema>;
 
-export const ResetPasswordSchema = z.object({ password: PasswordSchema }, { error: 'The body must be a JSON object such as {"password": "…"}' });
+export const PASSWORD_KINDS = ["main", "investor"] as const;
+export const ResetPasswordSchema = z.object(
+  {
+    password: PasswordSchema,
+    kind: z
+      .enum(PASSWORD_KINDS, { error: "kind must be main or investor" })
+      .default("main")
+      .meta({ description: "main (trading) or investor (read-only) password; main by default" }),
+  },
+  { error: 'The body must be a JSON object such as {"password": "…"}' },
+);
 export type ResetPasswordBody = z.infer<typeof ResetPasswordSchema>;
 
 const isoTime = z.iso.datetime({ offset: true, error: "must be a date and time such as 2024-01-31T00:00:00Z" });
@@ -125,3 +144,12 @@ export const JournalQuerySchema = z
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type JournalQuery = z.infer<typeof JournalQuerySchema>;
+
+/** GET /api/accounts/groups: the groups of one of the organization's platforms. */
+export const PlatformGroupsQuerySchema = z.object({ platformId: z.guid({ error: "platformId must be a platform id (a UUID)" }) });
+export const PlatformGroupSchema = z.object({
+  name: z.string().meta({ description: "The platform's own name, e.g. demo\\retail-usd" }),
+  currency: z.string(),
+  defaultLeverage: z.number().int(),
+});
+export type PlatformGroup = z.infer<typeof PlatformGroupSchema>;

@@ -21,14 +21,21 @@ export const MAX_OPERATION_AMOUNT_TEXT = Number(moneyToDecimal(MAX_OPERATION_AMO
  */
 export function operationAmountProblem(amount: string): string | null {
   if (!AMOUNT_PATTERN.test(amount.trim()) || moneyFromDecimal(amount.trim()) <= MAX_OPERATION_AMOUNT) return null;
-  return `amount can be at most ${MAX_OPERATION_AMOUNT_TEXT} in one operation; split a larger movement into several`;
+  return TOO_LARGE;
 }
+
+const TOO_LARGE = `amount is too large: at most ${MAX_OPERATION_AMOUNT_TEXT} in one operation; split a larger movement into several`;
+/** More whole digits than the pattern takes (999999999999999): too large, whatever its decimals. */
+const TOO_MANY_DIGITS = /^\d{13,}(\.\d*)?$/;
 
 /** The amount's form: a positive decimal with at most two decimals (400 when not). */
 export const BalanceAmountFormatSchema = z
   .string({ error: 'amount must be a decimal string such as "100.00"' })
   .trim()
-  .regex(AMOUNT_PATTERN, { error: 'amount must be a positive amount with at most 2 decimals, such as "100" or "99.95"' })
+  .regex(AMOUNT_PATTERN, {
+    error: (issue) =>
+      TOO_MANY_DIGITS.test(String(issue.input).trim()) ? TOO_LARGE : 'amount must be a positive amount with at most 2 decimals, such as "100" or "99.95"',
+  })
   .refine((v) => Number(v) > 0, { error: "amount must be greater than zero" })
   .meta({ description: `Decimal amount; at most ${MAX_OPERATION_AMOUNT_TEXT} in one operation (422 beyond)` });
 

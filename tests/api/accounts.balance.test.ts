@@ -322,7 +322,7 @@ describeDb("/api/accounts/…/balance-operations", () => {
       const key = randomUUID();
       const res = await operate(login, key, { type, amount });
       expect(res.status, amount).toBe(422);
-      expect(res.body.message).toBe("amount can be at most 1,000,000,000.00 in one operation; split a larger movement into several");
+      expect(res.body.message).toBe("amount is too large: at most 1,000,000,000.00 in one operation; split a larger movement into several");
       // Nothing is held under the key: the same key may carry a corrected amount.
       const corrected = await operate(login, key, { type, amount: "10.00" });
       expect(corrected.status, JSON.stringify(corrected.body)).toBe(201);
@@ -331,6 +331,13 @@ describeDb("/api/accounts/…/balance-operations", () => {
     asked.mockRestore();
     const rows = await t.ctx.database.db.select().from(balanceOperations).where(eq(balanceOperations.login, login));
     expect(rows.map((r) => r.status)).toEqual(["done", "done"]);
+  });
+
+  it("says a 15-digit amount is too large (400), not that it has too many decimals", async () => {
+    const res = await operate(freshLogin(), randomUUID(), { type: "deposit", amount: "999999999999999" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/too large: at most 1,000,000,000\.00/);
+    expect(res.body.message).not.toMatch(/decimals/);
   });
 
   it("when the audit record cannot be written after the platform applied it: 202 unreconciled with the platform's figures, stored, replayed, listed", async () => {

@@ -185,6 +185,15 @@ describe("account action rules", () => {
     expect(amountProblem("abc")).not.toBeNull();
   });
 
+  it("says an amount with too many digits is too large, not that it has too many decimals", () => {
+    for (const typed of ["999999999999999", "999,999,999,999,999", "1000000000000.50"]) {
+      const problem = amountProblem(typed);
+      expect(problem).toMatch(/too large: at most 1,000,000,000\.00/);
+      expect(problem).not.toMatch(/decimals/);
+    }
+    expect(amountProblem("1.234")).toMatch(/2 decimals/);
+  });
+
   it("checks leverage and generates passwords every platform accepts", () => {
     expect(leverageProblem("1:500")).toBeNull();
     expect(leverageProblem("0")).not.toBeNull();

@@ -60,7 +60,7 @@ describe("accounts forms and API share one contract", () => {
 
   it("refuses an amount over what one operation may move, with the API's words, pinned", () => {
     const malformed = 'amount must be a positive amount with at most 2 decimals, such as "100" or "99.95"';
-    const overBound = "amount can be at most 1,000,000,000.00 in one operation; split a larger movement into several";
+    const overBound = "amount is too large: at most 1,000,000,000.00 in one operation; split a larger movement into several";
     const cases: [string, string | null][] = [
       ["100", null],
       ["1,250.50", null],

@@ -1,9 +1,38 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { accountsQuery, accountsQueryString, activeFilterCount, EMPTY_FILTERS, invalidRangeFields } from "~/features/accounts/accountFilters";
+import {
+  accountsQuery,
+  accountsQueryString,
+  activeFilterCount,
+  EMPTY_FILTERS,
+  filtersFromParams,
+  invalidRangeFields,
+  sortFromParams,
+  withFilters,
+  withSort,
+} from "~/features/accounts/accountFilters";
 import { accountKey, parseAccountKey } from "~/features/accounts/accountTypes";
 import { exportAccountsCsv } from "~/features/accounts/grid/exportAccounts";
 import type { AccountRow } from "~/features/accounts/accountTypes";
+
+describe("/users filters and sort in the URL (shared, kept over a reload)", () => {
+  it("round-trips every filter, drops empty ones and keeps the open account", () => {
+    const filters = { ...EMPTY_FILTERS, platformId: "p-1", groupMask: "demo\\retail-*", balanceMin: "1,000", email: " " };
+    const url = withFilters(new URLSearchParams("account=p-1:1001"), filters);
+    expect(url.toString()).toBe("account=p-1%3A1001&platformId=p-1&groupMask=demo%5Cretail-*&balanceMin=1%2C000");
+    expect(filtersFromParams(url)).toEqual({ ...filters, email: "" });
+    expect(filtersFromParams(withFilters(url, EMPTY_FILTERS))).toEqual(EMPTY_FILTERS);
+  });
+
+  it("keeps a sort the API knows, in either direction, and nothing else", () => {
+    const url = withSort(new URLSearchParams("login=1002*"), { colId: "equity", sort: "desc" });
+    expect(url.toString()).toBe("login=1002*&sort=equity&dir=desc");
+    expect(sortFromParams(url)).toEqual({ colId: "equity", sort: "desc" });
+    expect(sortFromParams(new URLSearchParams("sort=margin"))).toEqual({ colId: "margin", sort: "asc" });
+    expect(sortFromParams(new URLSearchParams("sort=password&dir=desc"))).toBeNull();
+    expect(withSort(url, null).toString()).toBe("login=1002*");
+  });
+});
 
 describe("account filters → GET /api/accounts query", () => {
   it("leaves out empty filters and sends the page", () => {

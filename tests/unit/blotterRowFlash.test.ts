@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { RowClassParams } from "ag-grid-community";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createRowFlash, ROW_FLASH_CLASS, ROW_FLASH_MS } from "../../app/features/trades-blotter/rowFlash.ts";
+import { createRowFlash, ROW_FLASH_CLASS, ROW_FLASH_MAX, ROW_FLASH_MS } from "../../app/features/trades-blotter/rowFlash.ts";
 
 type Row = { s: number };
 
@@ -31,6 +31,26 @@ describe("the live blotter's row flash", () => {
     flash.refreshing(10, true);
     expect([9, 10, 11, 25].map(lit)).toEqual([false, false, true, true]);
     expect(lit(undefined)).toBe(false);
+  });
+
+  it("lights only the newest few rows, so that while trades pour in not every row is tinted", () => {
+    const { flash, lit } = make();
+    const seen: number[] = [];
+    // Twenty rows a second in refreshes of four, as the demo's servers bring them: the screen's rows.
+    let shown = 0;
+    for (let i = 0; i < 5; i++) {
+      flash.refreshing(shown, true, shown + 4);
+      shown += 4;
+      clock += 200;
+      const drawn = Array.from({ length: 20 }, (_, k) => shown - k).filter((s) => s > 0);
+      seen.push(drawn.filter(lit).length);
+    }
+    expect(Math.max(...seen)).toBeLessThanOrEqual(ROW_FLASH_MAX);
+    expect(Math.min(...seen)).toBeGreaterThan(0);
+    // The newest are those lit; after a pause, a refresh of 300 held rows lights the newest few.
+    flash.refreshing(shown, true, shown + 300);
+    const after = Array.from({ length: 300 }, (_, k) => shown + 300 - k);
+    expect(after.filter(lit)).toEqual(after.slice(0, ROW_FLASH_MAX));
   });
 
   it("lights nothing a snapshot shows, and the rows after it again", () => {

@@ -1,6 +1,6 @@
 import type { GridApi } from "ag-grid-community";
 import { ServerOff, ShieldOff } from "lucide-react";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { useAccess, useMemberPreferences, useTradePlatforms } from "~/profile";
 import { Button } from "~/ui/Button";
@@ -8,7 +8,7 @@ import { EmptyState } from "~/ui/EmptyState";
 import { ColumnPreferenceProvider, ColumnsMenu, GridStatus, GridToolbar } from "~/ui/grid";
 import { Page } from "~/ui/Page";
 import { SectionBoundary } from "~/ui/SectionBoundary";
-import { EMPTY_FILTERS, type AccountFilters } from "./accountFilters";
+import { filtersFromParams, sortFromParams, withFilters, withSort, type AccountFilters, type AccountSort } from "./accountFilters";
 import { accountKey, parseAccountKey, type AccountRow } from "./accountTypes";
 import { CreateAccountDialog } from "./actions/CreateAccountDialog";
 import { AccountSheet } from "./detail/AccountSheet";
@@ -27,14 +27,26 @@ export function AccountsPage() {
   const platforms = useTradePlatforms();
   // The tables of this page (the list, the account's positions, deals, journal) keep each member's columns.
   const preferences = useMemberPreferences();
-  const [filters, setFilters] = useState<AccountFilters>(EMPTY_FILTERS);
-  const applied = useDebounced(filters);
+  const [params, setParams] = useSearchParams();
+  // Filters and sort live in the URL, as on /customers: what is typed shows at once, the URL (and
+  // the grid) follow after a short pause.
+  const fromUrl = useMemo(() => filtersFromParams(params), [params]);
+  const fromUrlKey = JSON.stringify(fromUrl);
+  const [filters, setFilters] = useState<AccountFilters>(fromUrl);
+  const debounced = useDebounced(filters);
+  useEffect(() => {
+    if (withFilters(params, debounced).toString() === params.toString()) return;
+    setParams((p) => withFilters(p, debounced), { replace: true });
+  }, [debounced, params, setParams]);
+  // One object per filter set (the grid's source is made again only when the set changes).
+  const applied = useMemo(() => JSON.parse(fromUrlKey) as AccountFilters, [fromUrlKey]);
+  const [initialSort] = useState(() => sortFromParams(params));
+  const onSortChange = useCallback((sort: AccountSort | null) => setParams((p) => withSort(p, sort), { replace: true }), [setParams]);
   const [api, setApi] = useState<GridApi<AccountRow> | null>(null);
   // The count belongs to the filter set it was given for: a new set shows none until its first page arrives.
   const [counted, setCounted] = useState<{ filters: AccountFilters; total: number | null } | null>(null);
   const total = counted?.filters === applied ? counted.total : null;
   const onTotal = useCallback((count: number | null) => setCounted({ filters: applied, total: count }), [applied]);
-  const [params, setParams] = useSearchParams();
   const open = parseAccountKey(params.get(ACCOUNT_PARAM));
 
   const openAccount = useCallback(
@@ -112,7 +124,7 @@ export function AccountsPage() {
               </>
             }
           />
-          <AccountsGrid filters={applied} onOpen={openAccount} onReady={setApi} onTotal={onTotal} />
+          <AccountsGrid filters={applied} initialSort={initialSort} onSortChange={onSortChange} onOpen={openAccount} onReady={setApi} onTotal={onTotal} />
         </div>
         <SectionBoundary
           name="The account panel"

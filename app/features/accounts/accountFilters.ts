@@ -28,6 +28,53 @@ export const EMPTY_FILTERS: AccountFilters = {
 
 export const PAGE_LIMIT_MAX = ACCOUNT_PAGE_LIMIT_MAX;
 
+/**
+ * The filters and the sort are kept in the URL (/users?groupMask=real*&sort=equity&dir=desc), as on
+ * /customers (customerFilters.ts): a view can be shared and survives a reload. Other parameters
+ * (the open account) are kept.
+ */
+export const FILTER_KEYS = Object.keys(EMPTY_FILTERS) as (keyof AccountFilters)[];
+
+export function filtersFromParams(params: URLSearchParams): AccountFilters {
+  return Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as AccountFilters;
+}
+
+/** The URL with these filters (empty ones removed), other parameters kept. */
+export function withFilters(params: URLSearchParams, filters: AccountFilters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const k of FILTER_KEYS) {
+    const v = filters[k].trim();
+    if (v) next.set(k, v);
+    else next.delete(k);
+  }
+  return next;
+}
+
+export interface AccountSort {
+  colId: string;
+  sort: "asc" | "desc";
+}
+
+/** The URL's sort (`sort` a column the API sorts by, `dir` asc or desc), or null. */
+export function sortFromParams(params: URLSearchParams): AccountSort | null {
+  const colId = params.get("sort") ?? "";
+  if (!SORTABLE_FIELDS.has(colId)) return null;
+  return { colId, sort: params.get("dir") === "desc" ? "desc" : "asc" };
+}
+
+/** The URL with this sort (none: removed), other parameters kept. */
+export function withSort(params: URLSearchParams, sort: AccountSort | null): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (sort && SORTABLE_FIELDS.has(sort.colId)) {
+    next.set("sort", sort.colId);
+    next.set("dir", sort.sort);
+  } else {
+    next.delete("sort");
+    next.delete("dir");
+  }
+  return next;
+}
+
 /** Columns the API sorts by (every AccountRow column). */
 export const SORTABLE_FIELDS: ReadonlySet<string> = new Set(ACCOUNT_SORT_FIELDS);
 

@@ -1,7 +1,7 @@
 import { api } from "~/api";
 import type { AccountsQuery } from "./accountFilters";
 import type { AccountDetail, AccountPage, AccountRow, BalanceOperationRecord, BalanceOperationResult, DealRow, JournalRow, PositionRow } from "./accountTypes";
-import type { CreateAccountSchema, PatchAccountSchema } from "@core/schemas/accounts";
+import type { CreateAccountSchema, PatchAccountSchema, PlatformGroup } from "@core/schemas/accounts";
 import type { BalanceOperationBodySchema } from "@core/schemas/balanceOperations";
 import type { z } from "zod";
 
@@ -24,8 +24,10 @@ export const accountsApi = {
   create: (body: NewAccountInput) => api.post<AccountRow>("/api/accounts", body, { silent: true }),
   update: (platformId: string, login: string, body: AccountPatch, options: { silent?: boolean } = { silent: true }) =>
     api.patch<AccountRow>(accountPath(platformId, login), body, options),
-  resetPassword: (platformId: string, login: string, password: string) =>
-    api.post<void>(`${accountPath(platformId, login)}/reset-password`, { password }, { silent: true }),
+  resetPassword: (platformId: string, login: string, password: string, kind: "main" | "investor" = "main") =>
+    api.post<void>(`${accountPath(platformId, login)}/reset-password`, { password, kind }, { silent: true }),
+  /** The platform's groups, with its own names (`demo\retail-usd`), sorted. */
+  groups: (platformId: string, signal?: AbortSignal) => api.get<PlatformGroup[]>("/api/accounts/groups", { query: { platformId }, signal, silent: true }),
   balanceOperation: (platformId: string, login: string, body: BalanceOperationInput, idempotencyKey: string) =>
     api.post<BalanceOperationResult>(`${accountPath(platformId, login)}/balance-operations`, body, {
       silent: true,
@@ -39,3 +41,5 @@ export const accountQueryKey = (organizationId: string | null, platformId: strin
 /** Under the account's key, so whatever refreshes the account refreshes these too. */
 export const balanceOperationsQueryKey = (organizationId: string | null, platformId: string, login: string) =>
   [...accountQueryKey(organizationId, platformId, login), "balance-operations"] as const;
+
+export const platformGroupsQueryKey = (organizationId: string | null, platformId: string) => ["platformGroups", organizationId, platformId] as const;

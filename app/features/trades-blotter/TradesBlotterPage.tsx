@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { GridApi, GridOptions } from "ag-grid-community";
 import { Activity, Download, FilterX, History, Pause, Play, Radio, ShieldOff } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import type { BlotterDealTotals } from "@core/schemas/tradesBlotter";
 import { api } from "~/api";
@@ -34,6 +34,7 @@ import {
   historyQuery,
   invalidLots,
   paramsOfView,
+  rangeProblem,
   viewFromParams,
   type BlotterFilterText,
   type BlotterView,
@@ -147,8 +148,11 @@ export function TradesBlotterPage() {
           <BlotterFiltersBar view={view} platforms={platformList ?? []} onChange={setView} />
           {view.mode === "live" ? (
             <LiveBlotter key={organizationId ?? ""} view={view} platforms={platforms} onPlatforms={setStreamPlatforms} />
-          ) : (
+          ) : rangeProblem(view.from, view.to) === null ? (
             <HistoryBlotter key={organizationId ?? ""} view={view} platforms={platforms} />
+          ) : (
+            // Only a hand-made link gets here: the form applies no range the API would refuse.
+            <EmptyState icon={History} title="These days cannot be shown" description="Correct the days above to see their deals." />
           )}
         </div>
       </Page>
@@ -244,22 +248,7 @@ function BlotterFiltersBar({ view, platforms, onChange }: { view: BlotterView; p
       {text("text", "Text", "Ticket, comment …")}
       {text("minLots", "Volume from (lots)", "Min")}
       {text("maxLots", "Volume to (lots)", "Max")}
-      {view.mode === "history" ? (
-        <>
-          <Field label="From day">
-            <Input
-              type="date"
-              value={view.from}
-              max={view.to}
-              onChange={(e) => e.target.value && onChange({ ...view, from: e.target.value })}
-              className="h-8"
-            />
-          </Field>
-          <Field label="To day">
-            <Input type="date" value={view.to} min={view.from} onChange={(e) => e.target.value && onChange({ ...view, to: e.target.value })} className="h-8" />
-          </Field>
-        </>
-      ) : null}
+      {view.mode === "history" ? <RangeFields view={view} onChange={onChange} /> : null}
       <div className="flex items-end self-end">
         <Button variant="ghost" size="sm" onClick={() => setDraft(EMPTY_FILTERS)} disabled={count === 0} className="w-full justify-start lg:justify-center">
           <FilterX aria-hidden />
@@ -267,6 +256,40 @@ function BlotterFiltersBar({ view, platforms, onChange }: { view: BlotterView; p
         </Button>
       </div>
     </div>
+  );
+}
+
+/**
+ * The history's days. A range the API would refuse (the last day before the first, longer than it
+ * takes) stays in the form with the field's message and is not applied: the grid keeps the last
+ * good range's rows and figures.
+ */
+function RangeFields({ view, onChange }: { view: BlotterView; onChange: (next: BlotterView) => void }) {
+  const [range, setRange] = useState({ from: view.from, to: view.to });
+  const applied = useRef({ from: view.from, to: view.to });
+  // The URL changed from elsewhere (back, a link): show it.
+  useEffect(() => {
+    if (applied.current.from === view.from && applied.current.to === view.to) return;
+    applied.current = { from: view.from, to: view.to };
+    setRange(applied.current);
+  }, [view.from, view.to]);
+  const problem = rangeProblem(range.from, range.to);
+  const set = (field: "from" | "to") => (value: string) => {
+    const next = { ...range, [field]: value };
+    setRange(next);
+    if (rangeProblem(next.from, next.to) !== null) return;
+    applied.current = next;
+    onChange({ ...view, ...next });
+  };
+  return (
+    <>
+      <Field label="From day" error={problem?.field === "from" ? problem.message : undefined}>
+        <Input type="date" value={range.from} onChange={(e) => set("from")(e.target.value)} className="h-8" />
+      </Field>
+      <Field label="To day" error={problem?.field === "to" ? problem.message : undefined}>
+        <Input type="date" value={range.to} onChange={(e) => set("to")(e.target.value)} className="h-8" />
+      </Field>
+    </>
   );
 }
 
@@ -297,7 +320,8 @@ function LiveBlotter({
   const [status, setStatus] = useState<string>("connecting");
   const [figures, setFigures] = useState<BlotterFigures>(NO_FIGURES);
   const query = filtersQuery(view.filters).toString();
-  const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
+  const navigate = useNavigate();
+  const columnDefs = useMemo(() => blotterColumns(platforms, (href) => void navigate(href)), [platforms, navigate]);
 
   // The stream's worker lives as long as the grid (it holds the rows and their coalescing state);
   // the stream itself restarts with the filters (a new snapshot).
@@ -339,7 +363,7 @@ function LiveBlotter({
         if (answer.change) {
           // The rows this refresh took light up as the grid draws them; after a snapshot nothing
           // does: every row would.
-          flash.refreshing(shown, !answer.change.reset);
+          flash.refreshing(shown, !answer.change.reset, answer.seq);
           countGridChange(answer.change);
         }
         shown = Math.max(shown, answer.seq);
@@ -383,7 +407,7 @@ function LiveBlotter({
   const paused = state.paused;
   return (
     <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
-      <div className="grid min-w-0 gap-3">
+      <div className="grid min-w-0 content-start gap-3">
         <GridToolbar
           label="Trades table"
           className="items-center"
@@ -447,7 +471,8 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
   const [loaded, setLoaded] = useState<HistoryLoaded>({ rows: [], complete: false, total: null, capped: false });
   const [exporting, setExporting] = useState<{ done: number; total: number | null } | null>(null);
   const query = useMemo(() => historyQuery(view).toString(), [view]);
-  const columnDefs = useMemo(() => blotterColumns(platforms), [platforms]);
+  const navigate = useNavigate();
+  const columnDefs = useMemo(() => blotterColumns(platforms, (href) => void navigate(href)), [platforms, navigate]);
   const datasource = useMemo(() => historyDatasource(new URLSearchParams(query), setLoaded), [query]);
   const organizationId = useCurrentOrganizationId();
   // The range's totals, summed on the server over every matching deal (not the pages loaded).
@@ -469,7 +494,7 @@ function HistoryBlotter({ view, platforms }: { view: BlotterView; platforms: Rea
 
   return (
     <div className="grid gap-3 xl:grid-cols-[1fr_20rem]">
-      <div className="grid min-w-0 gap-3">
+      <div className="grid min-w-0 content-start gap-3">
         <GridToolbar
           label="Trades table"
           className="items-center"

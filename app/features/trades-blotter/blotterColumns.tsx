@@ -1,4 +1,4 @@
-import type { ColDef, ValueFormatterParams } from "ag-grid-community";
+import type { ColDef, ICellRendererComp, ICellRendererParams, ValueFormatterParams } from "ag-grid-community";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import { formatLots } from "@core/trading/volume";
 import { formatMoney, textColumn, type CsvColumn } from "~/ui/grid";
@@ -67,6 +67,43 @@ export const reasonLabel = (reason: BlotterRow["reason"]) => REASON_LABELS[reaso
 export const kindLabel = (row: BlotterRow) => (row.kind === "deal" ? "Deal" : row.state === "closed" ? "Position (closed)" : "Position");
 
 type F = ValueFormatterParams<BlotterRow>;
+
+/** Where a row's account opens: its panel on /users (app/features/accounts/AccountsPage.tsx, `?account=`). */
+export const accountHref = (row: Pick<BlotterRow, "platformId" | "login">) => `/users?${new URLSearchParams({ account: `${row.platformId}:${row.login}` })}`;
+
+/** Follows a link inside the single-page app (a full load would sign in again); the blotter page passes React Router's navigate. */
+export type Navigate = (href: string) => void;
+
+/**
+ * A row's login as a link to the account. A plain DOM renderer (AG Grid's own component API), so
+ * the live grid (createGrid) and the historical one (ag-grid-react) draw it alike, and no React
+ * tree is made per cell of a grid redrawn many times a second.
+ */
+class LoginLinkRenderer implements ICellRendererComp<BlotterRow> {
+  private link = document.createElement("a");
+  init(params: ICellRendererParams<BlotterRow> & { navigate?: Navigate }) {
+    const row = params.data;
+    if (!row) return;
+    const href = accountHref(row);
+    this.link.href = href;
+    this.link.textContent = row.login;
+    // The cell's own text colour (readable on a lit row in both modes), marked as a link by its underline.
+    this.link.className = "underline decoration-primary underline-offset-2 hover:decoration-2";
+    const navigate = params.navigate;
+    if (navigate)
+      this.link.addEventListener("click", (event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        navigate(href);
+      });
+  }
+  getGui() {
+    return this.link;
+  }
+  refresh() {
+    return false;
+  }
+}
 const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as const;
 
 /**
@@ -75,7 +112,9 @@ const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as 
  * servers in different zones, and each server's own clock sorted by the instant reads out of order.
  * Each server's time follows, with its offset, to match the platform's terminal; it does not sort.
  */
-export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<BlotterRow>[] {
+export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>, navigate?: Navigate): ColDef<BlotterRow>[] {
+  // What a dealer reads first comes first, pinned where it helps (time, symbol, side): at 1440 px
+  // symbol, side, login, volume, price and profit show without scrolling; the rest follows.
   return [
     {
       colId: "utcTime",
@@ -87,6 +126,48 @@ export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>):
       sort: "desc",
       valueFormatter: (p: F) => (p.data ? formatUtc(p.data.time) : ""),
     },
+    textColumn({
+      field: "symbol",
+      headerName: "Symbol",
+      width: 90,
+      pinned: "left",
+      valueFormatter: (p: F) => (p.value as string | null) ?? "—",
+    }),
+    textColumn({
+      field: "side",
+      headerName: "Side",
+      width: 75,
+      minWidth: 70,
+      pinned: "left",
+      valueFormatter: (p: F) => sideLabel(p.value as BlotterRow["side"]),
+    }),
+    textColumn({
+      field: "login",
+      headerName: "Login",
+      width: 90,
+      cellClass: "font-mono tabular-nums",
+      cellRenderer: LoginLinkRenderer,
+      cellRendererParams: { navigate },
+    }),
+    { field: "volume", headerName: "Volume (lots)", width: 115, ...right, valueFormatter: (p: F) => formatLots(Number(p.value)) },
+    { field: "price", headerName: "Price", width: 95, ...right, valueFormatter: (p: F) => price(p.value as number) },
+    { field: "profit", headerName: "Profit", width: 100, ...right, valueFormatter: (p: F) => money(p.value as number) },
+    textColumn({ field: "kind", headerName: "Type", width: 110, valueFormatter: (p: F) => (p.data ? kindLabel(p.data) : "") }),
+    textColumn({ field: "entry", headerName: "Entry", width: 80, valueFormatter: (p: F) => entryLabel(p.value as BlotterRow["entry"]) }),
+    { field: "sl", headerName: "SL", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
+    { field: "tp", headerName: "TP", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
+    textColumn({ field: "platformId", headerName: "Platform", width: 150, valueFormatter: (p: F) => platforms.get(String(p.value))?.name ?? "—" }),
+    textColumn({ field: "group", headerName: "Group", width: 150 }),
+    textColumn({ field: "ticket", headerName: "Ticket / deal", width: 120, cellClass: "font-mono tabular-nums" }),
+    textColumn({
+      field: "position",
+      headerName: "Position",
+      width: 120,
+      cellClass: "font-mono tabular-nums",
+      valueFormatter: (p: F) => (p.value as string | null) ?? "—",
+    }),
+    { field: "commission", headerName: "Commission", width: 120, ...right, valueFormatter: (p: F) => money(p.value as number) },
+    { field: "swap", headerName: "Swap", width: 100, ...right, valueFormatter: (p: F) => money(p.value as number) },
     {
       colId: "serverTime",
       field: "time",
@@ -97,28 +178,6 @@ export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>):
       sortable: false,
       valueFormatter: (p: F) => (p.data ? formatServerTime(p.data.time, platforms.get(p.data.platformId)?.timeZone) : ""),
     },
-    textColumn({ field: "platformId", headerName: "Platform", width: 150, valueFormatter: (p: F) => platforms.get(String(p.value))?.name ?? "—" }),
-    textColumn({ field: "login", headerName: "Login", width: 100, cellClass: "font-mono tabular-nums" }),
-    textColumn({ field: "group", headerName: "Group", width: 150 }),
-    textColumn({ field: "kind", headerName: "Type", width: 110, valueFormatter: (p: F) => (p.data ? kindLabel(p.data) : "") }),
-    textColumn({ field: "ticket", headerName: "Ticket / deal", width: 120, cellClass: "font-mono tabular-nums" }),
-    textColumn({
-      field: "position",
-      headerName: "Position",
-      width: 120,
-      cellClass: "font-mono tabular-nums",
-      valueFormatter: (p: F) => (p.value as string | null) ?? "—",
-    }),
-    textColumn({ field: "symbol", headerName: "Symbol", width: 105, valueFormatter: (p: F) => (p.value as string | null) ?? "—" }),
-    textColumn({ field: "side", headerName: "Side", width: 90, valueFormatter: (p: F) => sideLabel(p.value as BlotterRow["side"]) }),
-    textColumn({ field: "entry", headerName: "Entry", width: 80, valueFormatter: (p: F) => entryLabel(p.value as BlotterRow["entry"]) }),
-    { field: "volume", headerName: "Volume (lots)", width: 120, ...right, valueFormatter: (p: F) => formatLots(Number(p.value)) },
-    { field: "price", headerName: "Price", width: 110, ...right, valueFormatter: (p: F) => price(p.value as number) },
-    { field: "sl", headerName: "SL", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
-    { field: "tp", headerName: "TP", width: 100, ...right, valueFormatter: (p: F) => price(p.value as number | null) },
-    { field: "profit", headerName: "Profit", width: 120, ...right, valueFormatter: (p: F) => money(p.value as number) },
-    { field: "commission", headerName: "Commission", width: 120, ...right, valueFormatter: (p: F) => money(p.value as number) },
-    { field: "swap", headerName: "Swap", width: 100, ...right, valueFormatter: (p: F) => money(p.value as number) },
     textColumn({ field: "reason", headerName: "Reason", width: 110, valueFormatter: (p: F) => reasonLabel(p.value as BlotterRow["reason"]) }),
     textColumn({ field: "comment", headerName: "Comment", width: 200 }),
   ];

@@ -5,7 +5,7 @@
  * here they stay text as typed.
  */
 import { blotterFiltersQuery } from "@core/schemas/blotterLive";
-import type { BlotterDealQuery } from "@core/schemas/tradesBlotter";
+import { BLOTTER_MAX_RANGE_DAYS, type BlotterDealQuery } from "@core/schemas/tradesBlotter";
 
 export type BlotterMode = "live" | "history";
 
@@ -107,6 +107,18 @@ export function dayRange(from: string, to: string): { from: string; to: string }
   const end = new Date(`${to}T00:00:00`);
   end.setDate(end.getDate() + 1);
   return { from: start.toISOString(), to: end.toISOString() };
+}
+
+/** What is wrong with a history range, on the field to correct, in a dealer's words; null when the API will take it. */
+export function rangeProblem(from: string, to: string): { field: "from" | "to"; message: string } | null {
+  if (!DAY.test(from) || Number.isNaN(Date.parse(`${from}T00:00:00`))) return { field: "from", message: "Choose a day" };
+  if (!DAY.test(to) || Number.isNaN(Date.parse(`${to}T00:00:00`))) return { field: "to", message: "Choose a day" };
+  if (from > to) return { field: "to", message: "The last day is before the first" };
+  const range = dayRange(from, to);
+  // As the API measures it (core/schemas/tradesBlotter.ts), from the start of `from` to the end of `to`.
+  if (Date.parse(range.to) - Date.parse(range.from) > BLOTTER_MAX_RANGE_DAYS * 86_400_000)
+    return { field: "to", message: `At most ${BLOTTER_MAX_RANGE_DAYS} days: choose a later first day or an earlier last one` };
+  return null;
 }
 
 type HistoryParam = keyof Omit<BlotterDealQuery, "cursor" | "limit">;

@@ -2,6 +2,12 @@ import type { RowClassParams, RowClassRules } from "ag-grid-community";
 
 /** How long a new or changed row stays lit. */
 export const ROW_FLASH_MS = 1_000;
+/**
+ * At most this many rows are lit at once, the newest: a light says "this one is new" only while
+ * most rows are not. The demo's three servers bring some twenty rows a second, about the rows a
+ * screen shows; lit for a second each, every row in view was tinted and the light said nothing.
+ */
+export const ROW_FLASH_MAX = 5;
 /** The class of a lit row (rowFlash.css). */
 export const ROW_FLASH_CLASS = "tb-row-fresh";
 
@@ -16,13 +22,16 @@ interface Refresh {
 export interface RowFlash<T> {
   /** For `rowClassRules`: AG Grid reads them whenever a drawn row's data changes (each refresh). */
   rules: RowClassRules<T>;
-  /** Called when a refresh's rows come, before the grid draws them: those with an arrival number above `after` are new or changed. */
-  refreshing(after: number, flash: boolean): void;
+  /**
+   * Called when a refresh's rows come, before the grid draws them: those with an arrival number above `after` are new or changed;
+   * `newest`, the highest arrival number the refresh holds: only the ROW_FLASH_MAX rows up to it are lit.
+   */
+  refreshing(after: number, flash: boolean, newest?: number): void;
   dispose(): void;
 }
 
 /**
- * New and changed rows of the live blotter are lit for a second, as whole rows: one class on the
+ * New and changed rows of the live blotter are lit for a second, the newest few only, as whole rows: one class on the
  * row, through the grid's own row class rules, set when the row comes and taken off when it is
  * read again after its second. Lit rows stay still (no fade): at 5,000 updates/s nearly every row
  * drawn is new at each refresh, and anything that moves per row per frame cost the page's main
@@ -37,9 +46,12 @@ export interface RowFlash<T> {
  */
 export function createRowFlash<T>(arrivalOf: (row: T) => number, expire: () => void, now: () => number = () => performance.now()): RowFlash<T> {
   const refreshes: Refresh[] = [];
+  /** The highest arrival number shown (none given: no bound). */
+  let newest: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const lit = (s: number): boolean => {
+    if (newest !== undefined && s <= newest - ROW_FLASH_MAX) return false;
     // The refresh that first showed `s` is the newest one with a bound below it.
     for (let i = refreshes.length - 1; i >= 0; i--) {
       const refresh = refreshes[i]!;
@@ -50,8 +62,9 @@ export function createRowFlash<T>(arrivalOf: (row: T) => number, expire: () => v
 
   return {
     rules: { [ROW_FLASH_CLASS]: (p: RowClassParams<T>) => p.data !== undefined && lit(arrivalOf(p.data)) },
-    refreshing(after, flash) {
+    refreshing(after, flash, upTo) {
       const at = now();
+      if (upTo !== undefined) newest = upTo;
       // Older refreshes light nothing any more; the bounds only grow, so the oldest go first.
       while (refreshes.length > 0 && at - refreshes[0]!.at >= ROW_FLASH_MS) refreshes.shift();
       refreshes.push({ after, at, flash });

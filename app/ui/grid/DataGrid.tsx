@@ -2,7 +2,7 @@ import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, RowClickedEvent
 import { AgGridReact, type AgGridReactProps } from "ag-grid-react";
 import { useMemo, useRef, type ReactNode } from "react";
 import { cn } from "../cn";
-import { layoutSavers, withSavedColumns } from "./columnState";
+import { columnIdOf, layoutSavers, withSavedColumns } from "./columnState";
 import { GridSkeleton } from "./GridSkeleton";
 import { registerGridModules } from "./modules";
 import { gridTheme } from "./theme";
@@ -24,6 +24,20 @@ export interface DataGridProps<T> extends Omit<AgGridReactProps<T>, "theme" | "o
   emptyText?: ReactNode;
   /** Size the wrapper (the grid fills it), e.g. "h-[36rem]". */
   className?: string;
+  /** A sort that wins over the saved one when the grid starts (a sort given in the URL); `null`: none given. */
+  initialSort?: { colId: string; sort: "asc" | "desc" } | null;
+  /** The member sorted (the first sorted column, or null): for a page that keeps its sort in the URL. */
+  onSortChange?: (sort: { colId: string; sort: "asc" | "desc" } | null) => void;
+}
+
+/** The definitions with one column sorted first and no other (a URL's sort over the saved one). */
+function withInitialSort<T>(defs: ColDef<T>[], sort: { colId: string; sort: "asc" | "desc" } | null): ColDef<T>[] {
+  if (!sort) return defs;
+  return defs.map((def) =>
+    columnIdOf(def) === sort.colId
+      ? { ...def, sort: undefined, sortIndex: undefined, initialSort: sort.sort, initialSortIndex: 0 }
+      : { ...def, sort: undefined, sortIndex: undefined, initialSort: undefined, initialSortIndex: undefined },
+  );
 }
 
 /** What every column of every table starts from. */
@@ -34,13 +48,25 @@ export const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWid
  * navigation and ARIA from AG Grid, rendered only in the browser (a skeleton before), with the
  * member's column layout restored and saved when `stateKey` is given (in the store of the `ColumnPreferenceProvider` above).
  */
-export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, emptyText, className, defaultColDef, ...props }: DataGridProps<T>) {
+export function DataGrid<T>({
+  label,
+  columnDefs,
+  stateKey,
+  onRowOpen,
+  onReady,
+  emptyText,
+  className,
+  defaultColDef,
+  initialSort,
+  onSortChange,
+  ...props
+}: DataGridProps<T>) {
   const hydrated = useHydrated();
   const preference = useColumnPreference(stateKey);
   const wrapper = useRef<HTMLDivElement>(null);
   // Folded in once, when the saved layout is known: later re-renders must not reset the member's changes.
   const columns = useMemo(
-    () => (preference.ready ? withSavedColumns(columnDefs, preference.saved) : columnDefs),
+    () => withInitialSort(preference.ready ? withSavedColumns(columnDefs, preference.saved) : columnDefs, initialSort ?? null),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `saved` only matters before the grid exists
     [columnDefs, preference.ready],
   );
@@ -49,7 +75,18 @@ export function DataGrid<T>({ label, columnDefs, stateKey, onRowOpen, onReady, e
 
   if (!hydrated || !preference.ready) return <GridSkeleton label={label} className={className} />;
 
-  const savers = stateKey ? layoutSavers(preference.save) : {};
+  const savers: Partial<AgGridReactProps<T>> = stateKey ? layoutSavers(preference.save) : {};
+  if (onSortChange) {
+    const save = savers.onSortChanged;
+    savers.onSortChanged = (event) => {
+      save?.(event);
+      const first = event.api
+        .getColumnState()
+        .filter((c) => c.sort === "asc" || c.sort === "desc")
+        .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))[0];
+      onSortChange(first ? { colId: first.colId, sort: first.sort as "asc" | "desc" } : null);
+    };
+  }
 
   return (
     <div ref={wrapper} className={cn("h-[32rem] w-full", className)} role="region" aria-label={label}>

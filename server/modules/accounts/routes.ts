@@ -22,6 +22,8 @@ import {
   JournalQuerySchema,
   ListAccountsQuerySchema,
   PatchAccountSchema,
+  PlatformGroupSchema,
+  PlatformGroupsQuerySchema,
   PositionSchema,
   RangeQuerySchema,
   ResetPasswordSchema,
@@ -83,6 +85,20 @@ export async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (request) => listAccounts(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/accounts/groups",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The groups of one of the organization's platforms, with the platform's own names, for a new or moved account",
+        querystring: PlatformGroupsQuerySchema,
+        response: { 200: z.array(PlatformGroupSchema) },
+      },
+    },
+    async (request) => accounts.platformGroups(deps(request), request.organization.id, request.query.platformId),
   );
 
   api.get(
@@ -153,7 +169,7 @@ export async function accountRoutes(app: FastifyInstance) {
       config: write,
       schema: {
         tags,
-        summary: "Change an account's group, leverage, or trading rights",
+        summary: "Change an account's group, leverage, trading rights, or the client's name, e-mail, phone and country",
         params: AccountParamsSchema,
         body: PatchAccountSchema,
         response: { 200: AccountRowSchema },
@@ -168,14 +184,14 @@ export async function accountRoutes(app: FastifyInstance) {
       config: write,
       schema: {
         tags,
-        summary: "Set a new main password for the account (it is never stored or shown)",
+        summary: "Set a new main or investor password for the account (it is never stored or shown)",
         params: AccountParamsSchema,
         body: ResetPasswordSchema,
         response: { 204: z.null() },
       },
     },
     async (request, reply) => {
-      await accounts.resetPassword(deps(request), actorOf(request), refOf(request), request.body.password);
+      await accounts.resetPassword(deps(request), actorOf(request), refOf(request), request.body.password, request.body.kind);
       return reply.status(204).send(null);
     },
   );

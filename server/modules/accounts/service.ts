@@ -4,7 +4,7 @@
  * connector → write the mirror row and the audit record in one transaction. Money has its own
  * exactly-once protocol (./balanceOperations.ts).
  */
-import type { Account } from "../../../core/trading/index.ts";
+import type { Account, PasswordKind } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import { ConnectorError } from "../../connectors/errors.ts";
 import type { Db } from "../../db/client.ts";
@@ -23,6 +23,7 @@ import type {
   CreateAccountBody,
   JournalQuery,
   PatchAccountBody,
+  PlatformGroup,
   RangeQuery,
 } from "./schemas.ts";
 import { auditedFields, dealView, journalView, positionView, rangeOf } from "./views.ts";
@@ -154,17 +155,26 @@ export async function changeAccount(deps: AccountsDeps, actor: Actor, ref: Accou
 }
 
 /** A new main password; never stored, never in the audit record. */
-export async function resetPassword(deps: AccountsDeps, actor: Actor, ref: AccountRef, password: string): Promise<void> {
+export async function resetPassword(deps: AccountsDeps, actor: Actor, ref: AccountRef, password: string, kind: PasswordKind = "main"): Promise<void> {
   const connector = await connectorOf(deps, ref);
-  await viaConnector(() => connector.resetPassword(ref.login, password, "main"));
+  await viaConnector(() => connector.resetPassword(ref.login, password, kind));
   // Neither password is ever recorded: before and after say only which one was replaced.
+  const field = kind === "main" ? "mainPassword" : "investorPassword";
   await recordAudit(deps.db, actor, {
-    action: "account.password.reset",
+    action: kind === "main" ? "account.password.reset" : "account.investorPassword.reset",
     targetType: TARGET,
     targetId: `${ref.platformId}/${ref.login}`,
-    before: { mainPassword: "(previous, not recorded)" },
-    after: { mainPassword: "(new, not recorded)" },
+    before: { [field]: "(previous, not recorded)" },
+    after: { [field]: "(new, not recorded)" },
   });
+}
+
+/** The groups a new or moved account can be put in, with the platform's own names (`demo\retail-usd`), by name. */
+export async function platformGroups(deps: AccountsDeps, organizationId: string, platformId: string): Promise<PlatformGroup[]> {
+  if (!(await platformOf(deps.db, organizationId, platformId))) throw new NotFoundError("No such trade platform");
+  const connector = await deps.connectorFor(organizationId, platformId);
+  const groups = await viaConnector(() => connector.listGroups());
+  return groups.map((g) => ({ name: g.name, currency: g.currency, defaultLeverage: g.defaultLeverage })).sort((a, b) => a.name.localeCompare(b.name, "en"));
 }
 
 export function balanceOperation(

@@ -1,4 +1,4 @@
-import { AccountNameSchema, EmailSchema, GroupNameSchema, LeverageSchema, PasswordSchema } from "@core/schemas/accounts";
+import { AccountNameSchema, CountrySchema, EmailSchema, GroupNameSchema, LeverageSchema, PasswordSchema, PhoneSchema } from "@core/schemas/accounts";
 import { BalanceAmountSchema } from "@core/schemas/balanceOperations";
 import type { z } from "zod";
 
@@ -14,6 +14,8 @@ function problemOf(schema: z.ZodType, value: unknown): string | null {
 export const passwordProblem = (password: string) => problemOf(PasswordSchema, password);
 export const nameProblem = (name: string) => problemOf(AccountNameSchema, name);
 export const emailProblem = (email: string) => problemOf(EmailSchema, email.trim());
+export const phoneProblem = (phone: string) => problemOf(PhoneSchema, phone);
+export const countryProblem = (country: string) => problemOf(CountrySchema, country);
 
 /** Leverages dealers pick most; any whole number in range can be typed. */
 export const COMMON_LEVERAGES = [1, 10, 20, 30, 50, 100, 200, 300, 400, 500, 1000] as const;

@@ -12,7 +12,7 @@ import { Skeleton } from "~/ui/Skeleton";
 import { AccountStateBadges } from "../AccountBadges";
 import { accountQueryKey, accountsApi } from "../accountsApi";
 import type { AccountDetail, AccountRow } from "../accountTypes";
-import { ChangeGroupDialog, ChangeLeverageDialog, ResetPasswordDialog } from "../actions/AccountEditDialogs";
+import { ChangeGroupDialog, ChangeLeverageDialog, EditDetailsDialog, ResetPasswordDialog } from "../actions/AccountEditDialogs";
 import { BalanceOperationDialog } from "../actions/BalanceOperationDialog";
 import { AccountFigures } from "./AccountFigures";
 import { AccountHistoryTabs } from "./AccountHistoryTabs";
@@ -122,9 +122,11 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
             ) : null}
             {canWrite ? (
               <>
+                <EditDetailsDialog account={a} onChanged={changed} />
                 <ChangeGroupDialog account={a} onChanged={changed} />
                 <ChangeLeverageDialog account={a} onChanged={changed} />
                 <ResetPasswordDialog account={a} />
+                <ResetPasswordDialog account={a} kind="investor" />
               </>
             ) : null}
           </div>

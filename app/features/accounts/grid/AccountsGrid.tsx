@@ -1,7 +1,7 @@
 import type { GridApi } from "ag-grid-community";
 import { useMemo } from "react";
 import { DataGrid } from "~/ui/grid";
-import type { AccountFilters } from "../accountFilters";
+import type { AccountFilters, AccountSort } from "../accountFilters";
 import { accountsApi } from "../accountsApi";
 import { accountKey, type AccountRow } from "../accountTypes";
 import { ACCOUNT_COLUMNS } from "./accountColumns";
@@ -13,11 +13,16 @@ const BLOCK_SIZE = 100;
 /** Every trading account of the organization's platforms, paged, sorted and filtered by the API. */
 export function AccountsGrid({
   filters,
+  initialSort,
+  onSortChange,
   onOpen,
   onReady,
   onTotal,
 }: {
   filters: AccountFilters;
+  /** The URL's sort, over the member's saved one. */
+  initialSort: AccountSort | null;
+  onSortChange: (sort: AccountSort | null) => void;
   onOpen: (row: AccountRow) => void;
   onReady: (api: GridApi<AccountRow>) => void;
   onTotal: (total: number | null) => void;
@@ -35,6 +40,8 @@ export function AccountsGrid({
       maxBlocksInCache={50}
       infiniteInitialRowCount={BLOCK_SIZE}
       getRowId={(p) => accountKey(p.data)}
+      initialSort={initialSort}
+      onSortChange={onSortChange}
       onRowOpen={onOpen}
       onReady={onReady}
       emptyText="No trading account matches these filters."

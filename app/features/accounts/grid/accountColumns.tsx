@@ -6,9 +6,21 @@ import type { AccountRow } from "../accountTypes";
 
 type Cell = ICellRendererParams<AccountRow>;
 
-/** The /users columns (docs/requirements.md#r-fields), sortable by the API; ids are the API's sort fields. */
+/**
+ * The /users columns (docs/requirements.md#r-fields), sortable by the API; ids are the API's sort fields.
+ * In the order a dealer reads an account: who, which group, then the money (balance, equity, margin,
+ * free margin, margin level) so those fit a 1440 px screen unscrolled; the rest follows.
+ */
 export const ACCOUNT_COLUMNS: ColDef<AccountRow>[] = [
-  textColumn({ field: "login", headerName: "Login", width: 110, pinned: "left", lockVisible: true, cellClass: "font-mono tabular-nums" }),
+  textColumn({ field: "login", headerName: "Login", width: 100, pinned: "left", lockVisible: true, cellClass: "font-mono tabular-nums" }),
+  textColumn({ field: "name", headerName: "Name", width: 170 }),
+  textColumn({ field: "group", headerName: "Group", width: 150 }),
+  moneyColumn({ field: "balance", headerName: "Balance" }),
+  moneyColumn({ field: "equity", headerName: "Equity" }),
+  moneyColumn({ field: "margin", headerName: "Margin", width: 120 }),
+  moneyColumn({ field: "freeMargin", headerName: "Free margin" }),
+  percentColumn({ field: "marginLevel", headerName: "Margin level" }),
+  textColumn({ field: "currency", headerName: "Currency", width: 100 }),
   textColumn({
     field: "platformName",
     headerName: "Platform",
@@ -21,16 +33,8 @@ export const ACCOUNT_COLUMNS: ColDef<AccountRow>[] = [
         </span>
       ) : null,
   }),
-  textColumn({ field: "name", headerName: "Name", width: 190 }),
-  textColumn({ field: "group", headerName: "Group", width: 170 }),
-  integerColumn({ field: "leverage", headerName: "Leverage", width: 105, valueFormatter: (p) => (p.value ? `1:${p.value}` : "—") }),
-  textColumn({ field: "currency", headerName: "Currency", width: 100 }),
-  moneyColumn({ field: "balance", headerName: "Balance" }),
   moneyColumn({ field: "credit", headerName: "Credit", width: 115 }),
-  moneyColumn({ field: "equity", headerName: "Equity" }),
-  moneyColumn({ field: "margin", headerName: "Margin", width: 120 }),
-  moneyColumn({ field: "freeMargin", headerName: "Free margin" }),
-  percentColumn({ field: "marginLevel", headerName: "Margin level" }),
+  integerColumn({ field: "leverage", headerName: "Leverage", width: 105, valueFormatter: (p) => (p.value ? `1:${p.value}` : "—") }),
   textColumn({
     field: "marginState",
     headerName: "Margin state",
