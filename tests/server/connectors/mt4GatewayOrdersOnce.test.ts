@@ -128,6 +128,25 @@ describe("MT4 orders exactly once", () => {
     expect(opened.requestId).toBe("copier:7.leader-42_a");
   });
 
+  it("keeps a refusal: the same request gets the same refusal, also from a fresh connector, and is never run again", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector, 10_000);
+    const order = { requestId: uniqueId("poor"), login, symbol: "EURUSD", side: "buy" as const, volume: 100_000 };
+    const refused = await expectConnectorError(h.connector.placeOrder(order), "rejected");
+    expect(refused.reason).toBe("notEnoughMoney");
+    // Enough money now: a request that ran again would open the position.
+    await h.connector.balanceOperation({ operationId: uniqueId("more"), login, type: "deposit", amount: 1_000_000_000, comment: "more" });
+    const again = await expectConnectorError(h.connector.placeOrder(order), "rejected");
+    expect([again.reason, again.message]).toEqual([refused.reason, refused.message]);
+    const restarted = h.connectorWith(DEFAULT_MANAGER);
+    await restarted.connect();
+    const fresh = await expectConnectorError(restarted.placeOrder(order), "rejected");
+    expect([fresh.reason, fresh.message]).toEqual([refused.reason, refused.message]);
+    expect(await h.connector.openPositions(login)).toEqual([]);
+    // The id stays this request's: another request under it is refused as a reuse.
+    await expectConnectorError(h.connector.placeOrder({ ...order, volume: 100 }), "invalidRequest");
+  });
+
   it("opens, modifies, partly closes and closes once each when every answer is lost with the connection, also for a fresh connector", async () => {
     const h = await harness();
     const login = await fundedAccount(h.connector);

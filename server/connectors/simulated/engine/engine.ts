@@ -50,6 +50,9 @@ export interface EngineOptions {
   population?: "now" | "later";
 }
 
+/** Orders keep their refusals under their request id (server/connectors/simulated/engine/remembered.ts). */
+const ORDERS = { keepRefusals: true };
+
 export class SimulatedEngine {
   readonly ctx: EngineContext;
   /** Separate generators, so prices do not depend on how many requests came in. */
@@ -183,15 +186,15 @@ export class SimulatedEngine {
   }
 
   placeOrder(request: OrderRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.openPosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.openPosition(this.ctx, request), ORDERS);
   }
 
   modifyPosition(request: ModifyPositionRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.modifyPosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.modifyPosition(this.ctx, request), ORDERS);
   }
 
   closePosition(request: ClosePositionRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request), ORDERS);
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
