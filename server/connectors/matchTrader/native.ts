@@ -120,6 +120,8 @@ export interface MtPosition {
   comment: string;
   reason: MtReason;
   openTime: string;
+  /** Toolbox's own, never on the wire: the tag of the request that opened it, from the connector's order journal. */
+  tag?: string;
 }
 
 /** A position, or part of one, that was closed. `id` names this closing; `positionId` the position. */

@@ -74,6 +74,7 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
     commission: moneyFromDecimal(p.commission),
     comment: p.comment,
     reason: matchTraderReason.decode(p.reason),
+    ...(p.tag === undefined ? {} : { tag: p.tag }),
     previousId: null,
     native: { platform: "MatchTrader", positionId: p.id },
   });

@@ -1,7 +1,7 @@
 /**
  * One idea: recognising a Match-Trader operation already done, since the vendor has no operation
- * id. Each money operation and order carries its id as a tag in its comment (`[tb:<id>]`), taken
- * off again before anything reaches Toolbox; answers are remembered per id for the connector's
+ * id. Each money operation carries its id as a tag in its comment (`[tb:<id>]`), taken off again
+ * before anything reaches Toolbox (orders carry none: orderJournal.ts); answers are remembered per id for the connector's
  * lifetime (ExactlyOnce). The lookups by tag and by position state are the session's
  * (server/connectors/matchTraderApi/session.ts).
  */

@@ -6,6 +6,7 @@
  * network (every request answered or waiting on the clock, every feed message received).
  */
 import { ManualClock } from "../../../server/connectors/clock.ts";
+import { MemoryOrderJournal } from "../../../server/connectors/matchTraderApi/orderJournal.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
 import { SimulatedServer, type SimulatedServerOptions } from "../../../server/connectors/simulated/server.ts";
 import { tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
@@ -39,6 +40,8 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
     engine.start();
     const protocolServer = await startMatchTraderServer({ server: engine });
     const connectors: ApiConnector[] = [];
+    // Toolbox's order journal outlives a connector, as the host's database would: a fresh connector is Toolbox after a restart.
+    const orderJournal = new MemoryOrderJournal();
     const connectWith = (o: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }) => {
       const connector = createMatchTraderApiConnector({
         apiUrl: protocolServer.url,
@@ -50,6 +53,7 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         requestsPerMinute: o.requestsPerMinute,
         requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
         connectTimeoutMs: REQUEST_TIMEOUT_MS,
+        orderJournal,
       });
       connectors.push(connector);
       return connector;
