@@ -84,7 +84,14 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
       connectWith,
       quiet,
       connectorWith: (credentials) => connectWith({ token: credentials.password }),
+      simulation: engine,
+      async restarted() {
+        const fresh = connectWith({});
+        await fresh.connect();
+        return fresh;
+      },
       now: () => clock.now(),
+      tick: (ms) => clock.advance(ms),
       async advance(ms) {
         await quiet();
         await clock.advance(ms);
@@ -104,6 +111,8 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         slowAnswers: (ms) => protocolServer.faults.slowAnswers(ms),
         rejectNext: (count) => protocolServer.faults.rejectNext(count),
         duplicateEvents: (on) => protocolServer.faults.duplicateStream(on),
+        loseNextOrderAnswer: () => protocolServer.faults.dropNextOrderAnswer(),
+        slowNextOrder: (ms) => protocolServer.faults.slowNextOrder(ms),
         restore: () => protocolServer.faults.restore(),
       },
       async close() {
