@@ -297,6 +297,7 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
   placeOrder(request: MatchTraderNative["orderRequest"]) {
     const { requestId, comment: _comment, reason: _reason, ...rest } = request;
     return this.once(requestId, JSON.stringify(rest), request.login, async (known) => {
+      if (!known) await this.checkDeviation(request);
       const intent: OrderIntent = known ?? {
         requestId,
         fingerprint: JSON.stringify(rest),
@@ -332,6 +333,27 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
         }
       }
     });
+  }
+
+  /**
+   * The vendor's open body has no expected price or slippage: the order fills at the server's
+   * price. With both asked for, the connector compares the price quoted now and refuses the order
+   * before sending it when it is further off than allowed (the fill itself may still move by the
+   * time the server runs it: docs/connectors.md, "Orders exactly once", Match-Trader).
+   */
+  private async checkDeviation(request: MatchTraderNative["orderRequest"]): Promise<void> {
+    if (request.expectedPrice === null || request.slippage === null) return;
+    const [quote] = await this.getQuotes([request.instrument]);
+    const symbol = (await this.listSymbols()).find((s) => s.symbol === request.instrument);
+    if (!quote || !symbol) return;
+    const price = request.side === "BUY" ? quote.ask : quote.bid;
+    const points = Math.round(Math.abs(price - request.expectedPrice) * 10 ** symbol.pricePrecision);
+    if (points > request.slippage)
+      throw new NativeError<MtError>({
+        status: 422,
+        errorCode: "PRICE_CHANGED",
+        message: `The price of ${request.instrument} is ${price}, ${points} points from ${request.expectedPrice} (at most ${request.slippage} allowed); the order was not sent.`,
+      });
   }
 
   private async answered(intent: OrderIntent, result: MtOperationResult): Promise<MtOperationResult> {

@@ -208,4 +208,21 @@ export function ordersOnceContract(h: () => ConnectorHarness): void {
     const largest = await connector.placeOrder({ requestId: uniqueId("max"), login, symbol: "EURUSD", side: "buy", volume: symbol.volumeMax });
     expect(largest.volume).toBe(symbol.volumeMax);
   });
+
+  it("refuses an order further than the deviation allows from the price the caller saw, and fills one within it", async () => {
+    const harness = h();
+    const { connector } = harness;
+    const login = await fundedAccount(connector);
+    const { quote } = await stops(harness);
+    const far = Number((quote.ask + 500 * pointSize(5)).toFixed(5));
+    const base = { login, symbol: "EURUSD", side: "buy" as const, volume: 100 };
+    const refused = await expectConnectorError(
+      connector.placeOrder({ ...base, requestId: uniqueId("dev"), expectedPrice: far, maxDeviationPoints: 10 }),
+      "rejected",
+    );
+    expect(refused.reason).toBe("priceChanged");
+    expect(await connector.openPositions(login)).toEqual([]);
+    const filled = await connector.placeOrder({ ...base, requestId: uniqueId("dev"), expectedPrice: quote.ask, maxDeviationPoints: 1000 });
+    expect(Math.abs(filled.price - quote.ask)).toBeLessThanOrEqual(1000 * pointSize(5));
+  });
 }
