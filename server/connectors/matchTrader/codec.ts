@@ -8,6 +8,7 @@ import { matchTraderConfigCodecs } from "./config.ts";
 import { matchTraderErrorCodec } from "./errors.ts";
 import { isUuid, matchTraderIds } from "./ids.ts";
 import type { MatchTraderNative } from "./native.ts";
+import { matchTraderOrderCodecs } from "./orders.ts";
 import { matchTraderReason, matchTraderTradeCodecs } from "./trades.ts";
 
 const rfc3339 = {
@@ -173,7 +174,8 @@ export function matchTraderCodec(): PlatformCodec<MatchTraderNative> {
     ...accounts,
     ...matchTraderConfigCodecs(rfc3339),
     ...requests,
-    ...matchTraderTradeCodecs(rfc3339, accounts.account),
+    ...matchTraderOrderCodecs(rfc3339, matchTraderReason),
+    ...matchTraderTradeCodecs(rfc3339, accounts.account, matchTraderOrderCodecs(rfc3339, matchTraderReason)),
     error: matchTraderErrorCodec,
   };
 }

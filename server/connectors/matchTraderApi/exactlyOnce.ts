@@ -27,6 +27,11 @@ const cleanEvent = (e: MtEvent): MtEvent => {
       return { ...e, ledger: cleanPosition(e.ledger) };
     case "ACCOUNT_UPDATED":
       return e;
+    case "ORDER_CREATED":
+    case "ORDER_UPDATED":
+    case "ORDER_CANCELLED":
+    case "ORDER_FILLED":
+      return { ...e, order: cleanPosition(e.order) };
   }
 };
 export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);

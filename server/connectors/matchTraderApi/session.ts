@@ -24,6 +24,7 @@ import type {
   MtPosition,
   MtTradingAccount,
 } from "../matchTrader/native.ts";
+import { connectorErrors } from "../errors.ts";
 import { LinkError, NativeError, type PacketBatch, type WireSession } from "../wire/wire.ts";
 import type { FeedBatch } from "./feed.ts";
 import type { RestClient } from "./rest.ts";
@@ -560,6 +561,23 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
         message: `Position ${request.positionId} is no longer open: the server closed it (${byServer.closeReason.toLowerCase().replace("_", " ")}) at ${byServer.closeTime}.`,
       });
     throw notOpen(request.positionId);
+  }
+
+  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
+  pendingOrders(_login: string | null): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  }
+
+  placePendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  }
+
+  modifyPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
+  }
+
+  cancelPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<MtEvent[]>> {

@@ -120,6 +120,22 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.order(() => this.codec.orderResult.encode(this.engine.closePosition(this.codec.closeRequest.decode(request))));
   }
 
+  pendingOrders(login: N["login"] | null) {
+    return this.read(() => this.engine.pendingOrders(login === null ? null : this.codec.login.decode(login)).map((o) => this.codec.pendingOrder.encode(o)));
+  }
+
+  placePendingOrder(request: N["placePendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.placePendingOrder(this.codec.placePendingRequest.decode(request))));
+  }
+
+  modifyPendingOrder(request: N["modifyPendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.modifyPendingOrder(this.codec.modifyPendingRequest.decode(request))));
+  }
+
+  cancelPendingOrder(request: N["cancelPendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.cancelPendingOrder(this.codec.cancelPendingRequest.decode(request))));
+  }
+
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>> {
     return this.read(() => {
       const { transactions, complete } = this.engine.ctx.log.since(sequence, limit);

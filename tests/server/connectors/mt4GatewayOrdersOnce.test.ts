@@ -38,6 +38,7 @@ function trade(cmd: number, fields: Partial<Mt4TradeRecord> = {}): Mt4TradeRecor
     open_price: 1.1,
     close_time: 0,
     close_price: 1.1002,
+    expiration: 0,
     sl: 0,
     tp: 0,
     commission: 0,
@@ -62,7 +63,7 @@ describe("MT4 commands", () => {
     expect(() => codec.position.decode(trade(9))).toThrow(/unknown command 9/);
   });
 
-  it("leave pending orders out of the history and the stream", () => {
+  it("leave pending orders out of the history (they are no deals) and carry them on the stream as orders, never as positions", () => {
     const closed = trade(MT4_CMD.sell, { order: 7000, close_time: 1_700_000_600, close_price: 1.09 });
     const deleted = PENDING.map((cmd) => trade(cmd, { order: 7100 + cmd, close_time: 1_700_000_300 }));
     const waiting = PENDING.map((cmd) => trade(cmd, { order: 7200 + cmd }));
@@ -74,9 +75,12 @@ describe("MT4 commands", () => {
         ["7300:in", "buy", "in"],
       ].sort(),
     );
+    const orderEvent = { add: "orderPlaced", update: "orderModified", close: "orderCancelled" } as const;
     for (const cmd of PENDING)
-      for (const transaction of ["add", "update", "close"] as const)
-        expect(codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction, trade: trade(cmd) }] })).toEqual([]);
+      for (const transaction of ["add", "update", "close"] as const) {
+        const events = codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction, trade: trade(cmd) }] });
+        expect(events.map((e) => e.type)).toEqual([orderEvent[transaction]]);
+      }
     const opened = codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction: "add", trade: trade(MT4_CMD.sell) }] });
     expect(opened.map((e) => e.type)).toEqual(["positionOpened", "dealAdded"]);
   });

@@ -9,10 +9,15 @@ import type {
   ClosePositionRequest,
   Group,
   JournalFilter,
+  CancelPendingOrderRequest,
+  ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   PasswordKind,
+  PendingOrder,
+  PendingOrderResult,
+  PlacePendingOrderRequest,
   PositionRecord,
   Quote,
   TradePlatformType,
@@ -20,6 +25,7 @@ import type {
 } from "../../../../core/trading/index.ts";
 import { isSessionOpen } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
+import { connectorErrors } from "../../errors.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
 import { createFlavour } from "../flavour.ts";
@@ -195,6 +201,22 @@ export class SimulatedEngine {
 
   closePosition(request: ClosePositionRequest) {
     return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request), ORDERS);
+  }
+
+  pendingOrders(_login: string | null): PendingOrder[] {
+    return [];
+  }
+
+  placePendingOrder(_request: PlacePendingOrderRequest): PendingOrderResult {
+    throw connectorErrors.notSupported("Placing a pending order");
+  }
+
+  modifyPendingOrder(_request: ModifyPendingOrderRequest): PendingOrderResult {
+    throw connectorErrors.notSupported("Changing a pending order");
+  }
+
+  cancelPendingOrder(_request: CancelPendingOrderRequest): PendingOrderResult {
+    throw connectorErrors.notSupported("Cancelling a pending order");
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
