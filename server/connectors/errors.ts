@@ -21,6 +21,10 @@ export type RejectReason =
   | "accountDisabled"
   | "invalidVolume"
   | "invalidStops"
+  /** A pending order's price on the wrong side of the market, or nearer to it than the stops level. */
+  | "invalidPrice"
+  /** A pending order's expiration already past. */
+  | "invalidExpiration"
   | "priceChanged"
   | "tooManyPositions"
   | "serverBusy"

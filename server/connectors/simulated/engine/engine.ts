@@ -25,7 +25,6 @@ import type {
 } from "../../../../core/trading/index.ts";
 import { isSessionOpen } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
-import { connectorErrors } from "../../errors.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
 import { createFlavour } from "../flavour.ts";
@@ -35,6 +34,7 @@ import * as accounts from "./accounts.ts";
 import { now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
+import * as orders from "./orders.ts";
 import { PriceFeed } from "./prices.ts";
 import { RememberedResults } from "./remembered.ts";
 import { EngineState } from "./state.ts";
@@ -203,26 +203,38 @@ export class SimulatedEngine {
     return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request), ORDERS);
   }
 
-  pendingOrders(_login: string | null): PendingOrder[] {
-    return [];
+  pendingOrders(login: string | null): PendingOrder[] {
+    return orders.pendingOrders(this.ctx, login);
   }
 
-  placePendingOrder(_request: PlacePendingOrderRequest): PendingOrderResult {
-    throw connectorErrors.notSupported("Placing a pending order");
+  placePendingOrder(request: PlacePendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.placePendingOrder(this.ctx, request));
   }
 
-  modifyPendingOrder(_request: ModifyPendingOrderRequest): PendingOrderResult {
-    throw connectorErrors.notSupported("Changing a pending order");
+  modifyPendingOrder(request: ModifyPendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.modifyPendingOrder(this.ctx, request));
   }
 
-  cancelPendingOrder(_request: CancelPendingOrderRequest): PendingOrderResult {
-    throw connectorErrors.notSupported("Cancelling a pending order");
+  cancelPendingOrder(request: CancelPendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request));
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
   tickPrices(): void {
     const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
     this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime));
+    orders.triggerOrders(this.ctx);
+    trading.enforceStops(this.ctx);
+  }
+
+  /**
+   * Quotes a symbol at exactly this bid and ask, then does what the server does on any price move
+   * (pending orders, SL, TP, stop out): the market control tests and demos use to reach a price.
+   */
+  setQuote(symbol: string, bid: number, ask: number): void {
+    this.ctx.state.symbol(symbol);
+    this.ctx.feed.set(symbol, bid, ask, now(this.ctx));
+    orders.triggerOrders(this.ctx);
     trading.enforceStops(this.ctx);
   }
 
