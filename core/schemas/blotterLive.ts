@@ -261,6 +261,12 @@ export function rowOfTradeEvent(platformId: string, event: TradeEvent, lookups: 
       return positionRow(platformId, event.position, lookups);
     case "accountChanged":
       return null;
+    // Pending orders have their own view (pendingOrderRows); the position a fill opens comes as positionOpened.
+    case "orderPlaced":
+    case "orderModified":
+    case "orderCancelled":
+    case "orderFilled":
+      return null;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Account } from "./account.ts";
 import type { Deal } from "./deal.ts";
 import type { DistributiveOmit, Timestamp } from "./platform.ts";
+import type { PendingOrder, PendingOrderCancelCause } from "./pendingOrder.ts";
 import type { ClosedPosition, Position } from "./position.ts";
 
 /**
@@ -42,7 +43,48 @@ export interface AccountChangedEvent extends TradeEventBase {
   account: Account;
 }
 
-export type TradeEvent = PositionOpenedEvent | PositionModifiedEvent | PositionClosedEvent | DealAddedEvent | AccountChangedEvent;
+/** A pending order was placed. */
+export interface OrderPlacedEvent extends TradeEventBase {
+  type: "orderPlaced";
+  order: PendingOrder;
+}
+
+/** A pending order's level, stops or expiration changed. */
+export interface OrderModifiedEvent extends TradeEventBase {
+  type: "orderModified";
+  order: PendingOrder;
+}
+
+/** A pending order left the book without filling: cancelled, or expired. */
+export interface OrderCancelledEvent extends TradeEventBase {
+  type: "orderCancelled";
+  order: PendingOrder;
+  cause: PendingOrderCancelCause;
+}
+
+/**
+ * A pending order triggered and opened `position` (whose `orderId` names the order). The same
+ * transaction then carries the position's `positionOpened` and its entry `dealAdded`, so a consumer
+ * of positions and deals needs to know nothing of orders (decision 0068).
+ */
+export interface OrderFilledEvent extends TradeEventBase {
+  type: "orderFilled";
+  order: PendingOrder;
+  position: Position;
+}
+
+export type PendingOrderEvent = OrderPlacedEvent | OrderModifiedEvent | OrderCancelledEvent | OrderFilledEvent;
+
+export type TradeEvent =
+  | PositionOpenedEvent
+  | PositionModifiedEvent
+  | PositionClosedEvent
+  | DealAddedEvent
+  | AccountChangedEvent
+  | OrderPlacedEvent
+  | OrderModifiedEvent
+  | OrderCancelledEvent
+  | OrderFilledEvent;
 
 export type TradeEventType = TradeEvent["type"];
 

@@ -11,6 +11,7 @@ export * from "./symbol.ts";
 export * from "./position.ts";
 export * from "./deal.ts";
 export * from "./order.ts";
+export * from "./pendingOrder.ts";
 export * from "./balance.ts";
 export * from "./journal.ts";
 export * from "./events.ts";

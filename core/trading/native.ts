@@ -9,6 +9,9 @@ export type NativeAccountRef =
 
 export type NativePositionRef = { platform: "MT4"; ticket: number } | { platform: "MT5"; position: number } | { platform: "MatchTrader"; positionId: string };
 
+/** A pending order: an MT4 ticket (the position keeps it when the order fills), an MT5 order ticket (the position takes it as its id), a Match-Trader order UUID. */
+export type NativeOrderRef = { platform: "MT4"; ticket: number } | { platform: "MT5"; order: number } | { platform: "MatchTrader"; orderId: string };
+
 /**
  * MT4 has no deals, only tickets: a trade's opening and closing are both its ticket, told apart
  * by `entry`. MT5 deals have their own ids. Match-Trader has positions, their closings and ledgers.

@@ -38,6 +38,8 @@ export interface Position {
    * position names the one it continues. Null everywhere else.
    */
   previousId: string | null;
+  /** The pending order this position was opened by (core/trading/pendingOrder.ts); absent for a market order. */
+  orderId?: string;
   native: NativePositionRef;
 }
 

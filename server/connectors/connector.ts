@@ -10,17 +10,22 @@ import type {
   AccountPatch,
   BalanceOperationRequest,
   BalanceOperationResult,
+  CancelPendingOrderRequest,
   ClosePositionRequest,
   ConnectionState,
   Deal,
   Group,
   JournalEntry,
   JournalFilter,
+  ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   OrderResult,
   PasswordKind,
+  PendingOrder,
+  PendingOrderResult,
+  PlacePendingOrderRequest,
   Position,
   Quote,
   Timestamp,
@@ -130,6 +135,15 @@ export interface TradePlatformConnector {
   placeOrder(request: OrderRequest): Promise<OrderResult>;
   modifyPosition(request: ModifyPositionRequest): Promise<OrderResult>;
   closePosition(request: ClosePositionRequest): Promise<OrderResult>;
+
+  /** Pending orders of one account, or of the whole server (core/trading/pendingOrder.ts). */
+  pendingOrders(login?: string): Promise<PendingOrder[]>;
+  /** Places a buy/sell limit or stop order; exactly once per `requestId`. */
+  placePendingOrder(request: PlacePendingOrderRequest): Promise<PendingOrderResult>;
+  /** Moves a pending order's level, stops or expiration; exactly once per `requestId`. */
+  modifyPendingOrder(request: ModifyPendingOrderRequest): Promise<PendingOrderResult>;
+  /** Cancels a pending order; exactly once per `requestId`. */
+  cancelPendingOrder(request: CancelPendingOrderRequest): Promise<PendingOrderResult>;
 
   /**
    * Events with a sequence greater than `fromSequence`, then live ones. Without it, only events

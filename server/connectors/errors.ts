@@ -21,6 +21,10 @@ export type RejectReason =
   | "accountDisabled"
   | "invalidVolume"
   | "invalidStops"
+  /** A pending order's price on the wrong side of the market, or nearer to it than the stops level. */
+  | "invalidPrice"
+  /** A pending order's expiration already past. */
+  | "invalidExpiration"
   | "priceChanged"
   | "tooManyPositions"
   | "serverBusy"
@@ -51,6 +55,16 @@ export class ConnectorError extends Error {
   }
 }
 
+/**
+ * An operation this connector does not carry yet (e.g. pending orders on a vendor's protocol
+ * before its connector implements them): refused before anything is sent, so nothing happened.
+ */
+export class NotSupportedError extends ConnectorError {
+  constructor(readonly operation: string) {
+    super("invalidRequest", `${operation} is not supported on this connection yet; nothing was sent to the trading server.`);
+  }
+}
+
 export function isConnectorError(error: unknown, code?: ConnectorErrorCode): error is ConnectorError {
   return error instanceof ConnectorError && (code === undefined || error.code === code);
 }
@@ -73,6 +87,7 @@ export const connectorErrors = {
     ),
   rejected: (reason: RejectReason, message: string) => new ConnectorError("rejected", message, reason),
   notFound: (message: string) => new ConnectorError("notFound", message),
+  notSupported: (operation: string) => new NotSupportedError(operation),
   invalidRequest: (message: string) => new ConnectorError("invalidRequest", message),
   resyncRequired: (afterSequence: number) =>
     new ConnectorError(

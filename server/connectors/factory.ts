@@ -3,6 +3,7 @@ import type { Clock } from "./clock.ts";
 import type { ConnectorConfig } from "./config.ts";
 import type { TradePlatformConnector } from "./connector.ts";
 import { NO_INTERNAL_TARGETS, type TargetPolicy } from "./target.ts";
+import type { OrderJournal } from "./matchTraderApi/orderJournal.ts";
 import { createMatchTraderApiConnector } from "./matchTraderApi/transport.ts";
 import { createMt4GatewayConnector } from "./mt4Gateway/connector.ts";
 import { createMt5WebApiConnector } from "./mt5WebApi/connector.ts";
@@ -19,6 +20,8 @@ export interface ConnectorDependencies {
   onFault?: (error: unknown) => void;
   /** Internal addresses real trade servers may have (TRADE_SERVER_ALLOWED_TARGETS); none by default. */
   tradeServerTargets?: TargetPolicy;
+  /** Where the Match-Trader connector writes orders down before sending them; durable across restarts when the host keeps it. */
+  orderJournal?: OrderJournal;
 }
 
 /** The process's simulated servers, for callers that do not bring their own registry. */
@@ -71,6 +74,7 @@ export function createConnector(
         targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,
         requestsPerMinute: config.requestsPerMinute,
         retriesOn429: config.retriesOn429,
+        orderJournal: dependencies.orderJournal,
         clock: dependencies.clock,
         requestTimeoutMs: config.requestTimeoutMs,
         connectTimeoutMs: config.connectTimeoutMs,

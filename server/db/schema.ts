@@ -10,6 +10,7 @@ export * from "./tables/platforms.ts";
 export * from "./tables/accounts.ts";
 export * from "./tables/trades.ts";
 export * from "./tables/feedLeases.ts";
+export * from "./tables/orderJournal.ts";
 export * from "./tables/members.ts";
 export * from "./tables/notifications.ts";
 export * from "./tables/apiClients.ts";

@@ -46,7 +46,7 @@ export interface FaultRequest {
   dropAfterNextBalance?: boolean;
   /** MT5 and the MT4 gateway: the next order (MT5: any dealer request) is run, then the connection drops before its answer. */
   dropAfterNextOrder?: boolean;
-  /** MT5: the next dealer request is run at once, its answer waits this long. */
+  /** MT5 and the MT4 gateway: the next order (MT5: dealer request) is run at once, its answer waits this long. */
   slowNextOrderMs?: number;
   /** Everything back to normal. */
   restore?: boolean;
@@ -191,6 +191,7 @@ const mt4Gateway: ProtocolServerDefinition = {
         if (request.nextRetcode !== undefined) server.faults.nextRet = retFromText(request.nextRetcode);
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
         if (request.dropAfterNextOrder !== undefined) server.faults.dropAfterNextOrder = request.dropAfterNextOrder;
+        if (request.slowNextOrderMs !== undefined) server.faults.slowNextOrderMs = request.slowNextOrderMs;
       },
     ),
 };

@@ -9,6 +9,7 @@ import { matchTraderErrorCodec } from "./errors.ts";
 import { isUuid } from "../../../core/ids.ts";
 import { matchTraderIds } from "./ids.ts";
 import type { MatchTraderNative } from "./native.ts";
+import { matchTraderOrderCodecs } from "./orders.ts";
 import { matchTraderReason, matchTraderTradeCodecs } from "./trades.ts";
 
 const rfc3339 = {
@@ -174,7 +175,8 @@ export function matchTraderCodec(): PlatformCodec<MatchTraderNative> {
     ...accounts,
     ...matchTraderConfigCodecs(rfc3339),
     ...requests,
-    ...matchTraderTradeCodecs(rfc3339, accounts.account),
+    ...matchTraderOrderCodecs(rfc3339, matchTraderReason),
+    ...matchTraderTradeCodecs(rfc3339, accounts.account, matchTraderOrderCodecs(rfc3339, matchTraderReason)),
     error: matchTraderErrorCodec,
   };
 }

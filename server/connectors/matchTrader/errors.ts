@@ -11,6 +11,8 @@ const REJECTS: Record<RejectReason, string> = {
   accountDisabled: "ACCOUNT_DISABLED",
   invalidVolume: "INVALID_VOLUME",
   invalidStops: "INVALID_STOPS",
+  invalidPrice: "INVALID_PRICE",
+  invalidExpiration: "INVALID_EXPIRATION",
   priceChanged: "PRICE_CHANGED",
   tooManyPositions: "POSITIONS_LIMIT",
   serverBusy: "TOO_MANY_REQUESTS",

@@ -120,6 +120,8 @@ export interface MtPosition {
   comment: string;
   reason: MtReason;
   openTime: string;
+  /** Toolbox's own, never on the wire: the tag of the request that opened it, from the connector's order journal. */
+  tag?: string;
 }
 
 /** A position, or part of one, that was closed. `id` names this closing; `positionId` the position. */
@@ -208,13 +210,73 @@ export interface MtOperationResult {
   time: string;
 }
 
+/** A pending order (the active-orders list): `price` is where it activates; `type` LIMIT or STOP with the side. */
+export interface MtPendingOrder {
+  id: string;
+  login: string;
+  instrument: string;
+  side: MtSide;
+  type: "LIMIT" | "STOP";
+  price: number;
+  volume: number;
+  stopLoss: number | null;
+  takeProfit: number | null;
+  /** RFC 3339; null: good till cancelled. */
+  expiration: string | null;
+  comment: string;
+  reason: MtReason;
+  createdTime: string;
+}
+
+export interface MtPendingOrderRequest {
+  requestId: string;
+  login: string;
+  instrument: string;
+  side: MtSide;
+  type: "LIMIT" | "STOP";
+  price: number;
+  volume: number;
+  stopLoss: number | null;
+  takeProfit: number | null;
+  expiration: string | null;
+  comment: string;
+  reason: MtReason;
+}
+
+export interface MtEditOrderRequest {
+  requestId: string;
+  orderId: string;
+  price: number;
+  stopLoss: number | null;
+  takeProfit: number | null;
+  expiration: string | null;
+}
+
+export interface MtCancelOrderRequest {
+  requestId: string;
+  orderId: string;
+}
+
+export interface MtOrderResult {
+  requestId: string;
+  operation: "CREATE_ORDER" | "EDIT_ORDER" | "CANCEL_ORDER";
+  orderId: string;
+  price: number;
+  volume: number;
+  time: string;
+}
+
 export type MtEvent =
   | { type: "POSITION_OPENED"; timestamp: string; position: MtPosition }
   | { type: "POSITION_UPDATED"; timestamp: string; position: MtPosition }
   | { type: "POSITION_PARTIALLY_CLOSED"; timestamp: string; position: MtPosition; closed: MtClosedPosition }
   | { type: "POSITION_CLOSED"; timestamp: string; closed: MtClosedPosition }
   | { type: "LEDGER_ADDED"; timestamp: string; ledger: MtLedger }
-  | { type: "ACCOUNT_UPDATED"; timestamp: string; account: MtTradingAccount };
+  | { type: "ACCOUNT_UPDATED"; timestamp: string; account: MtTradingAccount }
+  | { type: "ORDER_CREATED" | "ORDER_UPDATED"; timestamp: string; order: MtPendingOrder }
+  | { type: "ORDER_CANCELLED"; timestamp: string; order: MtPendingOrder; expired: boolean }
+  /** The position it opened comes as POSITION_OPENED in the same batch. */
+  | { type: "ORDER_FILLED"; timestamp: string; order: MtPendingOrder; positionId: string };
 
 export interface MtError {
   status: number;
@@ -241,6 +303,11 @@ export interface MatchTraderNative extends NativeTypes {
   modifyRequest: MtEditPositionRequest;
   closeRequest: MtClosePositionRequest;
   orderResult: MtOperationResult;
+  pendingOrder: MtPendingOrder;
+  placePendingRequest: MtPendingOrderRequest;
+  modifyPendingRequest: MtEditOrderRequest;
+  cancelPendingRequest: MtCancelOrderRequest;
+  pendingResult: MtOrderResult;
   event: MtEvent[];
   error: MtError;
 }

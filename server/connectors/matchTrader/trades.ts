@@ -21,6 +21,7 @@ import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts"
 import { codeTable, volumeAsLots } from "../wire/convert.ts";
 import { matchTraderIds } from "./ids.ts";
 import type { MatchTraderNative, MtClosedPosition, MtEvent, MtLedger, MtPosition, MtTradingAccount } from "./native.ts";
+import type { MatchTraderOrderCodecs } from "./orders.ts";
 
 export const matchTraderReason = codeTable(
   {
@@ -40,7 +41,7 @@ const ledgerType = codeTable({ deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", cre
 
 type TradeCodecs = Pick<PlatformCodec<MatchTraderNative>, "position" | "history" | "event">;
 
-export function matchTraderTradeCodecs(time: Codec<number, string>, account: Codec<Account, MtTradingAccount>): TradeCodecs {
+export function matchTraderTradeCodecs(time: Codec<number, string>, account: Codec<Account, MtTradingAccount>, orders: MatchTraderOrderCodecs): TradeCodecs {
   const encodePosition = (p: PositionRecord): MtPosition => ({
     id: p.id,
     login: p.login,
@@ -74,6 +75,7 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
     commission: moneyFromDecimal(p.commission),
     comment: p.comment,
     reason: matchTraderReason.decode(p.reason),
+    ...(p.tag === undefined ? {} : { tag: p.tag }),
     previousId: null,
     native: { platform: "MatchTrader", positionId: p.id },
   });
@@ -175,17 +177,45 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
           return e.deal.entry === null ? [{ type: "LEDGER_ADDED", timestamp, ledger: encodeLedger(e.deal) }] : [];
         case "accountChanged":
           return [{ type: "ACCOUNT_UPDATED", timestamp, account: account.encode(e.account) }];
+        case "orderPlaced":
+          return [{ type: "ORDER_CREATED", timestamp, order: orders.pendingOrder.encode(e.order) }];
+        case "orderModified":
+          return [{ type: "ORDER_UPDATED", timestamp, order: orders.pendingOrder.encode(e.order) }];
+        case "orderCancelled":
+          return [{ type: "ORDER_CANCELLED", timestamp, order: orders.pendingOrder.encode(e.order), expired: e.cause === "expired" }];
+        case "orderFilled":
+          return [{ type: "ORDER_FILLED", timestamp, order: orders.pendingOrder.encode(e.order), positionId: e.position.id }];
       }
     });
   }
 
-  function fromEvent(e: MtEvent): UnsequencedTradeEvent[] {
+  function fromEvent(e: MtEvent, batch: MtEvent[]): UnsequencedTradeEvent[] {
     const at = time.decode(e.timestamp);
+    // A filled order's position opens in the same batch, and names it.
+    const filledBy = (positionId: string) =>
+      batch.find((x): x is Extract<MtEvent, { type: "ORDER_FILLED" }> => x.type === "ORDER_FILLED" && x.positionId === positionId)?.order.id;
     switch (e.type) {
+      case "ORDER_CREATED":
+      case "ORDER_UPDATED": {
+        const order = orders.pendingOrder.decode(e.order);
+        return [{ type: e.type === "ORDER_CREATED" ? "orderPlaced" : "orderModified", time: at, login: order.login, order }];
+      }
+      case "ORDER_CANCELLED": {
+        const order = orders.pendingOrder.decode(e.order);
+        return [{ type: "orderCancelled", time: at, login: order.login, order, cause: e.expired ? "expired" : "cancelled" }];
+      }
+      case "ORDER_FILLED": {
+        const order = orders.pendingOrder.decode(e.order);
+        const opened = batch.find((x): x is Extract<MtEvent, { type: "POSITION_OPENED" }> => x.type === "POSITION_OPENED" && x.position.id === e.positionId);
+        if (!opened) throw new Error(`Match-Trader order ${order.id} filled without its position`);
+        const position = { ...withoutCommission(decodePosition(opened.position)), orderId: order.id };
+        return [{ type: "orderFilled", time: at, login: order.login, order, position }];
+      }
       case "POSITION_OPENED": {
         const p = decodePosition(e.position);
+        const orderId = filledBy(p.id);
         return [
-          { type: "positionOpened", time: at, login: p.login, position: withoutCommission(p) },
+          { type: "positionOpened", time: at, login: p.login, position: { ...withoutCommission(p), ...(orderId === undefined ? {} : { orderId }) } },
           { type: "dealAdded", time: at, login: p.login, deal: entry(p) },
         ];
       }
@@ -232,7 +262,7 @@ export function matchTraderTradeCodecs(time: Codec<number, string>, account: Cod
     },
     event: {
       encode: toEvents,
-      decode: (events) => events.flatMap(fromEvent),
+      decode: (events) => events.flatMap((e) => fromEvent(e, events)),
     },
   };
 }

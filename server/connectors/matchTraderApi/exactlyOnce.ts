@@ -1,7 +1,7 @@
 /**
  * One idea: recognising a Match-Trader operation already done, since the vendor has no operation
- * id. Each money operation and order carries its id as a tag in its comment (`[tb:<id>]`), taken
- * off again before anything reaches Toolbox; answers are remembered per id for the connector's
+ * id. Each money operation carries its id as a tag in its comment (`[tb:<id>]`), taken off again
+ * before anything reaches Toolbox (orders carry none: orderJournal.ts); answers are remembered per id for the connector's
  * lifetime (ExactlyOnce). The lookups by tag and by position state are the session's
  * (server/connectors/matchTraderApi/session.ts).
  */
@@ -27,6 +27,11 @@ const cleanEvent = (e: MtEvent): MtEvent => {
       return { ...e, ledger: cleanPosition(e.ledger) };
     case "ACCOUNT_UPDATED":
       return e;
+    case "ORDER_CREATED":
+    case "ORDER_UPDATED":
+    case "ORDER_CANCELLED":
+    case "ORDER_FILLED":
+      return { ...e, order: cleanPosition(e.order) };
   }
 };
 export const cleanEvents = (events: MtEvent[]) => events.map(cleanEvent);

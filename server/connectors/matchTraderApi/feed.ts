@@ -7,7 +7,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { fileURLToPath } from "node:url";
-import type { MtClosedPosition, MtEvent, MtLedger, MtPosition, MtTradingAccount } from "../matchTrader/native.ts";
+import type { MtClosedPosition, MtEvent, MtLedger, MtPendingOrder, MtPosition, MtTradingAccount } from "../matchTrader/native.ts";
 
 const PROTO = fileURLToPath(new URL("./brokerFeed.proto", import.meta.url));
 
@@ -74,6 +74,24 @@ function closed(c: Pb): MtClosedPosition {
     closePrice: num(c.closePrice),
     closeTime: str(c.closeTime),
     closeReason: str(c.closeReason) as MtClosedPosition["closeReason"],
+  };
+}
+
+function pendingOrder(o: Pb): MtPendingOrder {
+  return {
+    id: str(o.id),
+    login: str(o.login),
+    instrument: str(o.instrument),
+    side: str(o.side) as MtPendingOrder["side"],
+    type: str(o.type) as MtPendingOrder["type"],
+    price: num(o.price),
+    volume: num(o.volume),
+    stopLoss: opt(o.stopLoss as number | undefined),
+    takeProfit: opt(o.takeProfit as number | undefined),
+    expiration: opt(o.expiration as string | undefined),
+    comment: str(o.comment),
+    reason: str(o.reason) as MtPendingOrder["reason"],
+    createdTime: str(o.createdTime),
   };
 }
 
@@ -148,6 +166,13 @@ export function eventFromPb(e: Pb): MtEvent {
       return { type: e.type, timestamp, ledger: ledger(part("ledger")) };
     case "ACCOUNT_UPDATED":
       return { type: e.type, timestamp, account: account(part("account")) };
+    case "ORDER_CREATED":
+    case "ORDER_UPDATED":
+      return { type: e.type, timestamp, order: pendingOrder(part("order")) };
+    case "ORDER_CANCELLED":
+      return { type: e.type, timestamp, order: pendingOrder(part("order")), expired: e.expired === true };
+    case "ORDER_FILLED":
+      return { type: e.type, timestamp, order: pendingOrder(part("order")), positionId: str(e.positionId) };
     default:
       throw new Error(`Unknown feed event type "${str(e.type)}"`);
   }

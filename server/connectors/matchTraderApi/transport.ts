@@ -22,6 +22,7 @@ import { hostPort } from "../transport/address.ts";
 import { httpsUrl, untrustedCertificate } from "../transport/client.ts";
 import { HTTPS_ONLY, RestClient } from "./rest.ts";
 import { cleanEvents, ExactlyOnce } from "./exactlyOnce.ts";
+import { MemoryOrderJournal, type OrderJournal } from "./orderJournal.ts";
 import { MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
@@ -44,6 +45,11 @@ export interface MatchTraderApiOptions {
   requestsPerMinute?: number;
   /** How many times a 429 is waited out (Retry-After) before failing as serverBusy; 3 by default. */
   retriesOn429?: number;
+  /**
+   * Where orders are written down before they are sent (orderJournal.ts): one in memory by
+   * default; the host's durable one makes orders exactly once across a restart.
+   */
+  orderJournal?: OrderJournal;
 }
 
 /** What the connector has under way (tests wait on it). */
@@ -94,9 +100,12 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
   private readonly limiter: RateLimiter;
   private readonly exactlyOnce = new ExactlyOnce();
   private readonly positions = new Map<string, { login: string; instrument: string }>();
+  private readonly journal: OrderJournal;
+  private readonly accountQueues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: MatchTraderApiOptions) {
     this.clock = options.clock ?? systemClock;
+    this.journal = options.orderJournal ?? new MemoryOrderJournal();
     this.limiter = new RateLimiter(options.requestsPerMinute ?? MATCH_TRADER_REQUESTS_PER_MINUTE, 60_000, this.clock);
   }
 
@@ -215,6 +224,8 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
         gatewayUuid,
         exactlyOnce: this.exactlyOnce,
         positions: this.positions,
+        journal: this.journal,
+        accountQueues: this.accountQueues,
         onClose: () => {
           if (ping) this.clock.clearTimeout(ping);
           rest.close();

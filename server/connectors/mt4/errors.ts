@@ -16,6 +16,8 @@ const REJECT_CODES: Record<RejectReason, number> = {
   accountDisabled: MT4_RET.accountDisabled,
   invalidVolume: MT4_RET.badVolume,
   invalidStops: MT4_RET.badStops,
+  invalidPrice: MT4_RET.badPrices,
+  invalidExpiration: MT4_RET.expirationDenied,
   priceChanged: MT4_RET.priceChanged,
   tooManyPositions: MT4_RET.tooManyOrders,
   serverBusy: MT4_RET.brokerBusy,

@@ -13,8 +13,8 @@ export const MT4_CMD = { buy: 0, sell: 1, buyLimit: 2, sellLimit: 3, buyStop: 4,
 export const isMarketTrade = (r: { cmd: number }): boolean => r.cmd === MT4_CMD.buy || r.cmd === MT4_CMD.sell;
 
 /**
- * A pending order (buy/sell limit, buy/sell stop): not a position. Toolbox's model has no pending
- * orders yet, so they are left out of positions, history and the stream (docs/connectors.md).
+ * A pending order (buy/sell limit, buy/sell stop): not a position, and no deal. Its ticket becomes
+ * the position's when it activates (docs/connectors.md, "Pending orders").
  */
 export const isPendingOrder = (r: { cmd: number }): boolean => r.cmd >= MT4_CMD.buyLimit && r.cmd <= MT4_CMD.sellStop;
 
@@ -35,6 +35,7 @@ export const MT4_RET = {
   accountDisabled: 64,
   badAccountInfo: 65,
   tradeTimeout: 128,
+  badPrices: 129,
   badStops: 130,
   badVolume: 131,
   marketClosed: 132,
@@ -42,6 +43,7 @@ export const MT4_RET = {
   noMoney: 134,
   priceChanged: 135,
   brokerBusy: 137,
+  expirationDenied: 147,
   tooManyOrders: 148,
   notFound: 404,
   gone: 410,
@@ -201,6 +203,8 @@ export interface Mt4TradeRecord {
   activation: number;
   /** gateway: reason of a manual close (activation says SL/TP/stop out). */
   close_reason: number;
+  /** A pending order's expiration, server-time seconds; 0: none. */
+  expiration: number;
 }
 
 export interface Mt4JournalRecord {
@@ -250,6 +254,20 @@ export interface Mt4TradeTransaction {
   reason: number;
 }
 
+/**
+ * TT_BR_ORDER_OPEN with cmd 2–5 places a pending order at `price`; TT_BR_ORDER_MODIFY moves its
+ * price, stops and expiration; TT_BR_ORDER_DELETE removes it.
+ */
+export interface Mt4PendingTransaction extends Omit<Mt4TradeTransaction, "type"> {
+  type: "open" | "modify" | "delete";
+  /** Server-time seconds; 0: good till cancelled. */
+  expiration: number;
+}
+
+export interface Mt4PendingResult extends Omit<Mt4TransactionResult, "type"> {
+  type: "open" | "modify" | "delete";
+}
+
 export interface Mt4TransactionResult {
   request_id: string;
   type: "open" | "modify" | "close";
@@ -259,7 +277,11 @@ export interface Mt4TransactionResult {
   time: number;
 }
 
-/** Pumping: a trade added, updated or closed, or a user record updated. */
+/**
+ * Pumping: a trade added, updated or closed, or a user record updated. A pending order is a trade
+ * record with cmd 2–5: added when placed, updated when changed, closed when deleted or expired;
+ * when it activates, its closing and the market trade under the same ticket come in one event.
+ */
 export type Mt4Pump =
   { type: "trade"; transaction: "add" | "update" | "close"; trade: Mt4TradeRecord } | { type: "user"; transaction: "update"; user: Mt4UserRecord };
 
@@ -292,6 +314,11 @@ export interface Mt4Native extends NativeTypes {
   modifyRequest: Mt4TradeTransaction;
   closeRequest: Mt4TradeTransaction;
   orderResult: Mt4TransactionResult;
+  pendingOrder: Mt4TradeRecord;
+  placePendingRequest: Mt4PendingTransaction;
+  modifyPendingRequest: Mt4PendingTransaction;
+  cancelPendingRequest: Mt4PendingTransaction;
+  pendingResult: Mt4PendingResult;
   event: Mt4Event;
   error: Mt4Error;
 }

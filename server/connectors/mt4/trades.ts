@@ -24,7 +24,18 @@ import {
 import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts";
 import { codeTable, numericId, priceOrNull, priceOrZero, volumeAsLots } from "../wire/convert.ts";
 import { mt4Ids, reissuedFrom, reissuedTo } from "./ids.ts";
-import { isMarketTrade, MT4_ACTIVATION, MT4_CMD, MT4_REASON, type Mt4Native, type Mt4Pump, type Mt4TradeRecord, type Mt4UserRecord } from "./native.ts";
+import {
+  isMarketTrade,
+  isPendingOrder,
+  MT4_ACTIVATION,
+  MT4_CMD,
+  MT4_REASON,
+  type Mt4Native,
+  type Mt4Pump,
+  type Mt4TradeRecord,
+  type Mt4UserRecord,
+} from "./native.ts";
+import type { Mt4OrderCodecs } from "./orders.ts";
 
 export const mt4Reason = codeTable(MT4_REASON, "trade reason");
 const activation = codeTable(MT4_ACTIVATION, "activation");
@@ -32,7 +43,7 @@ const activation = codeTable(MT4_ACTIVATION, "activation");
 type TimeCodec = Codec<number, number>;
 type TradeCodecs = Pick<PlatformCodec<Mt4Native>, "position" | "history" | "event">;
 
-export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserRecord>): TradeCodecs {
+export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserRecord>, orders: Mt4OrderCodecs): TradeCodecs {
   const record = (p: PositionRecord): Mt4TradeRecord => ({
     order: numericId(p.id, "Ticket"),
     login: numericId(p.login, "Login"),
@@ -53,6 +64,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     reason: mt4Reason.encode(p.reason),
     activation: MT4_ACTIVATION.none,
     close_reason: 0,
+    expiration: 0,
   });
   const closedRecord = (c: ClosedPositionRecord): Mt4TradeRecord => ({
     ...record(c),
@@ -160,7 +172,7 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     },
     event: {
       encode: (events) => ({ time: time.encode(events[0]?.time ?? 0), pumps: events.flatMap(toPumps) }),
-      decode: (event) => event.pumps.flatMap((pump) => fromPump(pump, time.decode(event.time))),
+      decode: (event) => event.pumps.flatMap((pump) => fromPump(pump, time.decode(event.time), event.pumps)),
     },
   };
 
@@ -178,10 +190,40 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
         return e.deal.entry === null ? [{ type: "trade", transaction: "add", trade: moneyRecord(e.deal) }] : [];
       case "accountChanged":
         return [{ type: "user", transaction: "update", user: account.encode(e.account) }];
+      case "orderPlaced":
+        return [{ type: "trade", transaction: "add", trade: orders.pendingOrder.encode(e.order) }];
+      case "orderModified":
+        return [{ type: "trade", transaction: "update", trade: orders.pendingOrder.encode(e.order) }];
+      // Deleted, expired or activated: the order's record closes; an activation's market trade follows (positionOpened).
+      case "orderCancelled":
+      case "orderFilled":
+        return [{ type: "trade", transaction: "close", trade: { ...orders.pendingOrder.encode(e.order), close_time: time.encode(e.time) } }];
     }
   }
 
-  function fromPump(pump: Mt4Pump, at: number): UnsequencedTradeEvent[] {
+  /** The market trade that a pending order's closing in the same event activated, if any. */
+  function activated(ticket: number, pumps: Mt4Pump[]) {
+    return pumps.find(
+      (p): p is Extract<Mt4Pump, { type: "trade" }> => p.type === "trade" && p.transaction === "add" && p.trade.order === ticket && isMarketTrade(p.trade),
+    );
+  }
+
+  function wasPending(ticket: number, pumps: Mt4Pump[]) {
+    return pumps.some((p) => p.type === "trade" && p.transaction === "close" && p.trade.order === ticket && isPendingOrder(p.trade));
+  }
+
+  function fromOrderPump(pump: Extract<Mt4Pump, { type: "trade" }>, at: number, pumps: Mt4Pump[]): UnsequencedTradeEvent[] {
+    const order = orders.pendingOrder.decode(pump.trade);
+    const login = order.login;
+    if (pump.transaction === "add") return [{ type: "orderPlaced", time: at, login, order }];
+    if (pump.transaction === "update") return [{ type: "orderModified", time: at, login, order }];
+    const fill = activated(pump.trade.order, pumps);
+    if (fill) return [{ type: "orderFilled", time: at, login, order, position: { ...withoutCommission(position(fill.trade)), orderId: order.id } }];
+    const expired = pump.trade.expiration !== 0 && pump.trade.close_time >= pump.trade.expiration;
+    return [{ type: "orderCancelled", time: at, login, order, cause: expired ? "expired" : "cancelled" }];
+  }
+
+  function fromPump(pump: Mt4Pump, at: number, pumps: Mt4Pump[]): UnsequencedTradeEvent[] {
     if (pump.type === "user") {
       const changed = account.decode(pump.user);
       return [{ type: "accountChanged", time: at, login: changed.login, account: changed }];
@@ -189,8 +231,8 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
     const r = pump.trade;
     const login = String(r.login);
     if (isMoney(r)) return [{ type: "dealAdded", time: at, login, deal: moneyDeal(r) }];
-    // A pending order placed, changed or deleted: no position until the model has pending orders.
-    if (!isMarketTrade(r)) return [];
+    if (isPendingOrder(r)) return fromOrderPump(pump, at, pumps);
+    if (!isMarketTrade(r)) throw new Error(`MT4 ticket ${r.order} has unknown command ${r.cmd}`);
     if (pump.transaction === "update") return [{ type: "positionModified", time: at, login, position: withoutCommission(position(r)), change: "stops" }];
     if (pump.transaction === "close")
       return [
@@ -198,7 +240,8 @@ export function mt4TradeCodecs(time: TimeCodec, account: Codec<Account, Mt4UserR
         { type: "dealAdded", time: at, login, deal: exit(r) },
       ];
     const opened = position(r);
-    const events: UnsequencedTradeEvent[] = [{ type: "positionOpened", time: at, login, position: withoutCommission(opened) }];
+    const fromOrder = wasPending(r.order, pumps) ? { orderId: opened.id } : {};
+    const events: UnsequencedTradeEvent[] = [{ type: "positionOpened", time: at, login, position: { ...withoutCommission(opened), ...fromOrder } }];
     if (opened.previousId === null) events.push({ type: "dealAdded", time: at, login, deal: entry(opened, r) });
     return events;
   }
@@ -224,6 +267,7 @@ const EMPTY_RECORD: Mt4TradeRecord = {
   reason: MT4_REASON.dealer,
   activation: MT4_ACTIVATION.none,
   close_reason: 0,
+  expiration: 0,
 };
 
 /** OP_BUY or OP_SELL; any other command is not a position and is never read as one. */

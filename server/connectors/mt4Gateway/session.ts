@@ -303,6 +303,23 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return this.transaction(MT4_TT.brOrderClose, request);
   }
 
+  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
+  pendingOrders(_login: number | null): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  }
+
+  placePendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  }
+
+  modifyPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
+  }
+
+  cancelPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
+  }
+
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt4Event>> {
     // The gateway answers at most 1000 a call: read on until `limit` or the end.
     const first = await this.feed(sequence, Math.min(limit, PAGE));

@@ -6,6 +6,7 @@ import { mt5AccountCodecs } from "./accounts.ts";
 import { mt5ConfigCodecs } from "./config.ts";
 import { mt5ErrorCodec } from "./errors.ts";
 import { MT5_DEAL_ACTION, MT5_REASON, MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerRequest, type Mt5Native } from "./native.ts";
+import { mt5OrderCodecs } from "./orders.ts";
 import { mt5Reason, mt5TradeCodecs } from "./trades.ts";
 
 export interface Mt5CodecOptions {
@@ -34,6 +35,7 @@ export function mt5Codec(options: Mt5CodecOptions): PlatformCodec<Mt5Native> {
   const time = serverTimeCodec(options.timeZoneOffsetMinutes, 1);
   const numeric = (value: string, what: string) => String(numericId(value, what));
   const accounts = mt5AccountCodecs(time);
+  const { encodeOrder: _encodeOrder, ...orders } = mt5OrderCodecs(time);
   const requests: Pick<
     PlatformCodec<Mt5Native>,
     "journal" | "balanceRequest" | "balanceResult" | "orderRequest" | "modifyRequest" | "closeRequest" | "orderResult"
@@ -191,7 +193,8 @@ export function mt5Codec(options: Mt5CodecOptions): PlatformCodec<Mt5Native> {
     ...accounts,
     ...mt5ConfigCodecs(time),
     ...requests,
-    ...mt5TradeCodecs(time, accounts.account),
+    ...orders,
+    ...mt5TradeCodecs(time, accounts.account, mt5OrderCodecs(time)),
     error: mt5ErrorCodec,
   };
 }

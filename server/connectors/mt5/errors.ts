@@ -10,6 +10,8 @@ const REJECTS: Record<RejectReason, string> = {
   accountDisabled: MT5_RETCODE.accountDisabled,
   invalidVolume: MT5_RETCODE.invalidVolume,
   invalidStops: MT5_RETCODE.invalidStops,
+  invalidPrice: MT5_RETCODE.invalidPrice,
+  invalidExpiration: MT5_RETCODE.invalidExpiration,
   priceChanged: MT5_RETCODE.priceChanged,
   tooManyPositions: MT5_RETCODE.limitPositions,
   serverBusy: MT5_RETCODE.frequent,

@@ -32,8 +32,17 @@ export const MT5_RIGHT = {
 /** IMTAccount.SOActivation. */
 export const MT5_ACTIVATION = { ok: 0, marginCall: 1, stopOut: 2 } as const;
 
-/** IMTRequest actions the dealer uses. */
-export const MT5_REQUEST_ACTION = { positionExecute: 200, positionModify: 202 } as const;
+/** IMTRequest actions the dealer uses (TA_DEALER_POS_EXECUTE, _ORD_PENDING, _POS_MODIFY, _ORD_MODIFY, _ORD_REMOVE). */
+export const MT5_REQUEST_ACTION = { positionExecute: 200, orderPending: 201, positionModify: 202, orderModify: 203, orderRemove: 204 } as const;
+
+/** IMTOrder.Type of the pending orders Toolbox carries (EnOrderType). */
+export const MT5_ORDER_TYPE = { buyLimit: 2, sellLimit: 3, buyStop: 4, sellStop: 5 } as const;
+
+/** IMTOrder.TypeTime: good till cancelled, or until TimeExpiration. */
+export const MT5_ORDER_TIME = { gtc: 0, specified: 2 } as const;
+
+/** IMTOrder.State (EnOrderState). */
+export const MT5_ORDER_STATE = { placed: 1, canceled: 2, filled: 4, expired: 6 } as const;
 
 export const MT5_RETCODE = {
   done: "0 Done",
@@ -49,7 +58,9 @@ export const MT5_RETCODE = {
   maxMoney: "4005 Max money",
   reject: "10006 Request rejected",
   invalidVolume: "10014 Invalid volume",
+  invalidPrice: "10015 Invalid price",
   invalidStops: "10016 Invalid stops",
+  invalidExpiration: "10022 Invalid expiration",
   tradeDisabled: "10017 Trade disabled",
   marketClosed: "10018 Market closed",
   noMoney: "10019 No money",
@@ -176,6 +187,38 @@ export interface Mt5Position {
   Reason: number;
 }
 
+/** IMTOrder: an open pending order, or one in the history with its final state. */
+export interface Mt5Order {
+  Order: string;
+  Login: string;
+  Symbol: string;
+  Type: number;
+  TypeTime: number;
+  /** Seconds of server time; 0 with TypeTime GTC. */
+  TimeExpiration: number;
+  TimeSetupMsc: number;
+  /** The time it filled, was cancelled or expired; 0 while placed. */
+  TimeDoneMsc: number;
+  State: number;
+  PriceOrder: number;
+  PriceSL: number;
+  PriceTP: number;
+  VolumeInitial: string;
+  VolumeCurrent: string;
+  /** The position it opened (an MT5 position takes the ticket of the order that opened it); "0" until it fills. */
+  PositionID: string;
+  Comment: string;
+  Reason: number;
+}
+
+/** A dealer request for a pending order (IMTRequest with Action 201, 203 or 204). */
+export interface Mt5PendingRequest extends Mt5DealerRequest {
+  /** The order to change or remove; "0" to place one. */
+  Order: string;
+  TypeTime: number;
+  TimeExpiration: number;
+}
+
 export interface Mt5Deal {
   Deal: string;
   Order: string;
@@ -259,7 +302,9 @@ export interface Mt5DealerAnswer {
 export type Mt5EventItem =
   | { Type: "DealAdd"; Deal: Mt5Deal }
   | { Type: "PositionAdd" | "PositionUpdate" | "PositionDelete"; Position: Mt5Position }
-  | { Type: "UserUpdate"; User: Mt5User };
+  | { Type: "UserUpdate"; User: Mt5User }
+  /** OrderDelete carries the order's final State (filled, canceled, expired) and, filled, its PositionID. */
+  | { Type: "OrderAdd" | "OrderUpdate" | "OrderDelete"; Order: Mt5Order };
 
 export interface Mt5Event {
   TimeMsc: number;
@@ -290,6 +335,11 @@ export interface Mt5Native extends NativeTypes {
   modifyRequest: Mt5DealerRequest;
   closeRequest: Mt5DealerRequest;
   orderResult: Mt5DealerAnswer;
+  pendingOrder: Mt5Order;
+  placePendingRequest: Mt5PendingRequest;
+  modifyPendingRequest: Mt5PendingRequest;
+  cancelPendingRequest: Mt5PendingRequest;
+  pendingResult: Mt5DealerAnswer;
   event: Mt5Event;
   error: Mt5Error;
 }

@@ -14,14 +14,25 @@ import {
 import type { Codec, PlatformCodec, RecordedTradeEvent } from "../wire/codec.ts";
 import { splitTag } from "../operationOnce.ts";
 import { codeTable, numericId, priceOrNull, priceOrZero } from "../wire/convert.ts";
-import { MT5_DEAL_ACTION, MT5_DEAL_ENTRY, MT5_REASON, type Mt5Deal, type Mt5EventItem, type Mt5Native, type Mt5Position, type Mt5User } from "./native.ts";
+import {
+  MT5_DEAL_ACTION,
+  MT5_DEAL_ENTRY,
+  MT5_ORDER_STATE,
+  MT5_REASON,
+  type Mt5Deal,
+  type Mt5EventItem,
+  type Mt5Native,
+  type Mt5Position,
+  type Mt5User,
+} from "./native.ts";
+import type { Mt5OrderCodecs } from "./orders.ts";
 
 export const mt5Reason = codeTable(MT5_REASON, "trade reason");
 const dealAction = codeTable(MT5_DEAL_ACTION, "deal action");
 
 type TradeCodecs = Pick<PlatformCodec<Mt5Native>, "position" | "history" | "event">;
 
-export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Account, Mt5User>): TradeCodecs {
+export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Account, Mt5User>, orders: Mt5OrderCodecs): TradeCodecs {
   const id = (value: string, what: string) => String(numericId(value, what));
   const encodePosition = (p: Position): Mt5Position => ({
     Position: id(p.id, "Position"),
@@ -118,13 +129,42 @@ export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Accou
         return { Type: "DealAdd", Deal: encodeDeal(e.deal) };
       case "accountChanged":
         return { Type: "UserUpdate", User: account.encode(e.account) };
+      case "orderPlaced":
+        return { Type: "OrderAdd", Order: orders.pendingOrder.encode(e.order) };
+      case "orderModified":
+        return { Type: "OrderUpdate", Order: orders.pendingOrder.encode(e.order) };
+      case "orderCancelled":
+        return {
+          Type: "OrderDelete",
+          Order: orders.encodeOrder(e.order, e.cause === "expired" ? MT5_ORDER_STATE.expired : MT5_ORDER_STATE.canceled, e.time, null),
+        };
+      case "orderFilled":
+        return { Type: "OrderDelete", Order: orders.encodeOrder(e.order, MT5_ORDER_STATE.filled, e.time, e.position.id) };
     }
   }
 
   function fromItems(items: Mt5EventItem[], at: number): UnsequencedTradeEvent[] {
     const deals = items.flatMap((i) => (i.Type === "DealAdd" ? [decodeDeal(i.Deal)] : []));
     const exitOf = (positionId: string) => deals.find((d) => d.positionId === positionId && d.entry === "out");
+    // A filled order's position opens in the same event; it names the order.
+    const filledBy = new Map<string, string>();
+    for (const i of items) if (i.Type === "OrderDelete" && i.Order.State === MT5_ORDER_STATE.filled) filledBy.set(i.Order.PositionID, i.Order.Order);
+    const opened = (p: Mt5Position): Position => {
+      const position = decodePosition(p);
+      const orderId = filledBy.get(position.id);
+      return orderId === undefined ? position : { ...position, orderId };
+    };
     return items.map((item): UnsequencedTradeEvent => {
+      if ("Order" in item) {
+        const order = orders.pendingOrder.decode(item.Order);
+        if (item.Type === "OrderAdd") return { type: "orderPlaced", time: at, login: order.login, order };
+        if (item.Type === "OrderUpdate") return { type: "orderModified", time: at, login: order.login, order };
+        if (item.Order.State !== MT5_ORDER_STATE.filled)
+          return { type: "orderCancelled", time: at, login: order.login, order, cause: item.Order.State === MT5_ORDER_STATE.expired ? "expired" : "cancelled" };
+        const add = items.find((i) => i.Type === "PositionAdd" && i.Position.Position === item.Order.PositionID);
+        if (!add || add.Type !== "PositionAdd") throw new Error(`MT5 order #${order.id} filled without its position`);
+        return { type: "orderFilled", time: at, login: order.login, order, position: opened(add.Position) };
+      }
       if (item.Type === "DealAdd") {
         const deal = decodeDeal(item.Deal);
         return { type: "dealAdded", time: at, login: deal.login, deal };
@@ -133,7 +173,7 @@ export function mt5TradeCodecs(time: Codec<number, number>, account: Codec<Accou
         const changed = account.decode(item.User);
         return { type: "accountChanged", time: at, login: changed.login, account: changed };
       }
-      const position = decodePosition(item.Position);
+      const position = item.Type === "PositionAdd" ? opened(item.Position) : decodePosition(item.Position);
       const exit = exitOf(position.id);
       if (item.Type === "PositionAdd") return { type: "positionOpened", time: at, login: position.login, position };
       if (item.Type === "PositionUpdate")

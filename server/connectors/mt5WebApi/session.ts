@@ -345,6 +345,23 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     });
   }
 
+  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
+  pendingOrders(_login: string | null): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  }
+
+  placePendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  }
+
+  modifyPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
+  }
+
+  cancelPendingOrder(_request: unknown): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
+  }
+
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt5Event>> {
     // Polled events cannot be read again: before the last gap is lost, after it nothing is missing.
     if (this.vendor) return { packets: [], complete: sequence >= this.transport.vendorGapAt, latestSequence: this.transport.vendorGapAt };

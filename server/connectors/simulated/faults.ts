@@ -12,6 +12,10 @@ export class Faults {
   refusingConnections = false;
   /** Each live event is delivered twice; connectors must drop the repeat. */
   duplicateEvents = false;
+  /** The next order (open, stops change, close) is applied, then the connection drops before its answer. */
+  dropAfterNextOrder = false;
+  /** The next order is applied at once, then its answer waits this long (a client times out; the order happened). */
+  slowNextOrderMs = 0;
   /** The next run of the server's timers (price feed, traders) throws this error. */
   private timerFailure: Error | null = null;
   private rejectCount = 0;
@@ -63,6 +67,8 @@ export class Faults {
     this.delayMs = 0;
     this.refusingConnections = false;
     this.duplicateEvents = false;
+    this.dropAfterNextOrder = false;
+    this.slowNextOrderMs = 0;
     this.timerFailure = null;
     this.rejectCount = 0;
     this.rejectShare = 0;

@@ -4,7 +4,15 @@
  * the resolution of time stamps, and what a partial close does (MT4 re-issues the ticket, the
  * others keep the position). Everything else about a platform lives in its codec.
  */
-import type { NativeAccountRef, NativeDealRef, NativePositionRef, PositionRecord, TradePlatformType } from "../../../core/trading/index.ts";
+import type {
+  NativeAccountRef,
+  NativeDealRef,
+  NativeOrderRef,
+  NativePositionRef,
+  PendingOrder,
+  PositionRecord,
+  TradePlatformType,
+} from "../../../core/trading/index.ts";
 import { mt4Ids } from "../mt4/ids.ts";
 import { MT4_CMD } from "../mt4/native.ts";
 import { matchTraderIds } from "../matchTrader/ids.ts";
@@ -25,6 +33,9 @@ export interface EngineFlavour {
   firstLogin: number;
   accountRef(login: number, offerId: string): NativeAccountRef;
   newPosition(): Issued<NativePositionRef>;
+  newOrder(): Issued<NativeOrderRef>;
+  /** The position a filled order opens: MT4 keeps the ticket, an MT5 position takes the order's ticket, Match-Trader makes a new UUID. */
+  positionOf(order: PendingOrder): Issued<NativePositionRef>;
   entryDeal(position: PositionRecord): Issued<NativeDealRef>;
   exitDeal(position: PositionRecord): Issued<NativeDealRef>;
   moneyDeal(credit: boolean): Issued<NativeDealRef>;
@@ -59,6 +70,14 @@ function mt4Flavour(): EngineFlavour {
     newPosition() {
       const t = ++ticket;
       return { id: mt4Ids.position(t), native: { platform: "MT4", ticket: t } };
+    },
+    newOrder() {
+      const t = ++ticket;
+      return { id: mt4Ids.position(t), native: { platform: "MT4", ticket: t } };
+    },
+    positionOf(order) {
+      if (order.native.platform !== "MT4") throw new Error("Not an MT4 order");
+      return { id: order.id, native: { platform: "MT4", ticket: order.native.ticket } };
     },
     entryDeal: (p) => ({
       id: mt4Ids.entryDeal(ticketOf(p)),
@@ -97,6 +116,14 @@ function mt5Flavour(): EngineFlavour {
       const o = ++order;
       return { id: String(o), native: { platform: "MT5", position: o } };
     },
+    newOrder() {
+      const o = ++order;
+      return { id: String(o), native: { platform: "MT5", order: o } };
+    },
+    positionOf(pending) {
+      if (pending.native.platform !== "MT5") throw new Error("Not an MT5 order");
+      return { id: pending.id, native: { platform: "MT5", position: pending.native.order } };
+    },
     entryDeal(p) {
       const d = ++deal;
       return { id: String(d), native: { platform: "MT5", deal: d, order: positionOf(p), position: positionOf(p) } };
@@ -121,6 +148,14 @@ function matchTraderFlavour(random: Random): EngineFlavour {
     firstLogin: 300_001,
     accountRef: (_login, offerId) => ({ platform: "MatchTrader", accountId: random.uuid(), offerId }),
     newPosition() {
+      const id = random.uuid();
+      return { id, native: { platform: "MatchTrader", positionId: id } };
+    },
+    newOrder() {
+      const id = random.uuid();
+      return { id, native: { platform: "MatchTrader", orderId: id } };
+    },
+    positionOf() {
       const id = random.uuid();
       return { id, native: { platform: "MatchTrader", positionId: id } };
     },

@@ -109,15 +109,31 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   }
 
   placeOrder(request: N["orderRequest"]) {
-    return this.write(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request))));
+    return this.order(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request))));
   }
 
   modifyPosition(request: N["modifyRequest"]) {
-    return this.write(() => this.codec.orderResult.encode(this.engine.modifyPosition(this.codec.modifyRequest.decode(request))));
+    return this.order(() => this.codec.orderResult.encode(this.engine.modifyPosition(this.codec.modifyRequest.decode(request))));
   }
 
   closePosition(request: N["closeRequest"]) {
-    return this.write(() => this.codec.orderResult.encode(this.engine.closePosition(this.codec.closeRequest.decode(request))));
+    return this.order(() => this.codec.orderResult.encode(this.engine.closePosition(this.codec.closeRequest.decode(request))));
+  }
+
+  pendingOrders(login: N["login"] | null) {
+    return this.read(() => this.engine.pendingOrders(login === null ? null : this.codec.login.decode(login)).map((o) => this.codec.pendingOrder.encode(o)));
+  }
+
+  placePendingOrder(request: N["placePendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.placePendingOrder(this.codec.placePendingRequest.decode(request))));
+  }
+
+  modifyPendingOrder(request: N["modifyPendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.modifyPendingOrder(this.codec.modifyPendingRequest.decode(request))));
+  }
+
+  cancelPendingOrder(request: N["cancelPendingRequest"]) {
+    return this.write(() => this.codec.pendingResult.encode(this.engine.cancelPendingOrder(this.codec.cancelPendingRequest.decode(request))));
   }
 
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>> {
@@ -137,6 +153,27 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
 
   private write<T>(run: () => T): Promise<T> {
     return this.answer(true, run);
+  }
+
+  /** An order: applied like any change, then the order faults (a lost or a late answer) apply. */
+  private async order<T>(run: () => T): Promise<T> {
+    const slow = this.faults.slowNextOrderMs;
+    const drop = this.faults.dropAfterNextOrder;
+    this.faults.slowNextOrderMs = 0;
+    this.faults.dropAfterNextOrder = false;
+    const outcome = this.answer(true, run).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    const settled = await outcome;
+    if (slow > 0) await sleep(this.clock, slow);
+    if (drop) {
+      this.drop();
+      throw new LinkError("closed");
+    }
+    if (this.closed) throw new LinkError("closed");
+    if ("error" in settled) throw settled.error;
+    return settled.value;
   }
 
   /**

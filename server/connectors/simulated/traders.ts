@@ -1,11 +1,13 @@
 /**
  * Simulated clients: each action picks an account at random and opens, changes or closes a
- * position, as the clients of a busy server do. Refusals (no money, market closed) are part of
+ * position, or places a pending order a little away from the market (some with an expiration), as
+ * the clients of a busy server do. Refusals (no money, market closed) are part of
  * trading; they land in the journal, not in an exception.
  */
 import { isConnectorError } from "../errors.ts";
-import { lotsToVolume, pointSize, type TradeReason } from "../../../core/trading/index.ts";
+import { lotsToVolume, PENDING_ORDER_TYPES, pendingOrderSide, pointSize, type TradeReason } from "../../../core/trading/index.ts";
 import { now, type EngineContext } from "./engine/context.ts";
+import * as orders from "./engine/orders.ts";
 import * as trading from "./engine/trading.ts";
 import { closingPrice } from "./engine/valuation.ts";
 import type { Random } from "./random.ts";
@@ -41,6 +43,7 @@ export class SimulatedTraders {
     try {
       if (positions.length > 0 && roll < 0.45) this.close(this.random.pick(positions));
       else if (positions.length > 0 && roll < 0.6) this.modify(this.random.pick(positions));
+      else if (roll > 0.9) this.placeOrder(login);
       else this.open(login);
       return true;
     } catch (error) {
@@ -60,6 +63,27 @@ export class SimulatedTraders {
       symbol,
       side: this.random.chance(0.5) ? "buy" : "sell",
       volume: lotsToVolume(this.random.pick(LOTS)),
+      reason: this.random.pick(REASONS),
+    });
+  }
+
+  /** A limit or stop a few spreads from the market, so it often fills within minutes; a third expire after 10 minutes. */
+  private placeOrder(login: string): void {
+    const symbol = this.ctx.state.symbol(this.random.pick([...this.ctx.state.symbols.keys()]));
+    const type = this.random.pick(PENDING_ORDER_TYPES);
+    const quote = this.ctx.feed.quote(symbol.name);
+    if (!quote) return;
+    const market = pendingOrderSide(type) === "buy" ? quote.ask : quote.bid;
+    const distance = (Math.max(symbol.stopsLevel, 1) + this.random.int(1, 3) * symbol.spread) * pointSize(symbol.digits);
+    const below = type === "buyLimit" || type === "sellStop";
+    orders.placePendingOrder(this.ctx, {
+      requestId: this.nextId(),
+      login,
+      symbol: symbol.name,
+      type,
+      volume: lotsToVolume(this.random.pick(LOTS)),
+      price: Number((below ? market - distance : market + distance).toFixed(symbol.digits)),
+      expiration: this.random.chance(0.33) ? now(this.ctx) + 10 * 60_000 : null,
       reason: this.random.pick(REASONS),
     });
   }

@@ -9,15 +9,20 @@ import type {
   AccountPatch,
   BalanceOperationRequest,
   BalanceOperationResult,
+  CancelPendingOrderRequest,
   ClosedPositionRecord,
   ClosePositionRequest,
   Deal,
   Group,
   JournalEntry,
+  ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   OrderResult,
+  PendingOrder,
+  PendingOrderResult,
+  PlacePendingOrderRequest,
   Position,
   PositionRecord,
   Quote,
@@ -48,14 +53,15 @@ export interface HistorySlice {
 
 /** A trade event as a server records it: positions carry their commission share. */
 export type RecordedTradeEvent =
-  | Exclude<UnsequencedTradeEvent, { type: "positionOpened" | "positionModified" | "positionClosed" }>
+  | Exclude<UnsequencedTradeEvent, { type: "positionOpened" | "positionModified" | "positionClosed" | "orderFilled" }>
   | (Omit<Extract<UnsequencedTradeEvent, { type: "positionOpened" }>, "position"> & { position: PositionRecord })
   | (Omit<Extract<UnsequencedTradeEvent, { type: "positionModified" }>, "position"> & {
       position: PositionRecord;
       /** With a partial close: the part that was closed, for platforms that report it as a record. */
       closedPart?: ClosedPositionRecord;
     })
-  | (Omit<Extract<UnsequencedTradeEvent, { type: "positionClosed" }>, "position"> & { position: ClosedPositionRecord });
+  | (Omit<Extract<UnsequencedTradeEvent, { type: "positionClosed" }>, "position"> & { position: ClosedPositionRecord })
+  | (Omit<Extract<UnsequencedTradeEvent, { type: "orderFilled" }>, "position"> & { position: PositionRecord });
 
 export interface PlatformCodec<N extends NativeTypes> {
   platform: TradePlatformType;
@@ -83,6 +89,12 @@ export interface PlatformCodec<N extends NativeTypes> {
   modifyRequest: Codec<ModifyPositionRequest, N["modifyRequest"]>;
   closeRequest: Codec<ClosePositionRequest, N["closeRequest"]>;
   orderResult: Codec<OrderResult, N["orderResult"]>;
+  /** Pending orders (core/trading/pendingOrder.ts) in the platform's shape. */
+  pendingOrder: Codec<PendingOrder, N["pendingOrder"]>;
+  placePendingRequest: Codec<PlacePendingOrderRequest, N["placePendingRequest"]>;
+  modifyPendingRequest: Codec<ModifyPendingOrderRequest, N["modifyPendingRequest"]>;
+  cancelPendingRequest: Codec<CancelPendingOrderRequest, N["cancelPendingRequest"]>;
+  pendingResult: Codec<PendingOrderResult, N["pendingResult"]>;
   /** One server transaction (e.g. a position opened and its entry deal) to one native event and back. */
   event: Codec<RecordedTradeEvent[], N["event"], UnsequencedTradeEvent[]>;
   error: Codec<ConnectorError, N["error"]>;

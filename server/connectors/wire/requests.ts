@@ -9,10 +9,14 @@ import {
   passwordProblem,
   type AccountPatch,
   type BalanceOperationRequest,
+  type CancelPendingOrderRequest,
   type ClosePositionRequest,
+  type ModifyPendingOrderRequest,
   type ModifyPositionRequest,
   type NewAccount,
   type OrderRequest,
+  type PlacePendingOrderRequest,
+  PENDING_ORDER_TYPES,
 } from "../../../core/trading/index.ts";
 import { connectorErrors } from "../errors.ts";
 
@@ -101,6 +105,41 @@ export function checkClose(request: ClosePositionRequest): void {
   if (!request.positionId) throw invalid("A position is required.");
   requireVolume(request.volume);
   requireComment(request.comment);
+}
+
+function requireExpiration(expiration: number | null | undefined): void {
+  if (expiration !== undefined && expiration !== null && !(Number.isSafeInteger(expiration) && expiration > 0))
+    throw invalid("The expiration must be a time (UTC milliseconds), or empty for good till cancelled.");
+}
+
+export function checkPendingOrder(request: PlacePendingOrderRequest): void {
+  requireRequestId(request.requestId, "A request id");
+  requireLogin(request.login);
+  if (!request.symbol?.trim()) throw invalid("A symbol is required.");
+  if (!PENDING_ORDER_TYPES.includes(request.type)) throw invalid("The order type must be buy limit, sell limit, buy stop or sell stop.");
+  if (request.volume === undefined) throw invalid("A volume is required.");
+  requireVolume(request.volume);
+  if (request.price === undefined || request.price === null) throw invalid("The order's price is required.");
+  requirePrice(request.price, "The order's price");
+  requirePrice(request.sl, "Stop loss");
+  requirePrice(request.tp, "Take profit");
+  requireExpiration(request.expiration);
+  requireComment(request.comment);
+}
+
+export function checkModifyPendingOrder(request: ModifyPendingOrderRequest): void {
+  requireRequestId(request.requestId, "A request id");
+  if (!request.orderId) throw invalid("An order is required.");
+  if (request.price === undefined || request.price === null) throw invalid("The order's price is required.");
+  requirePrice(request.price, "The order's price");
+  requirePrice(request.sl, "Stop loss");
+  requirePrice(request.tp, "Take profit");
+  requireExpiration(request.expiration);
+}
+
+export function checkCancelPendingOrder(request: CancelPendingOrderRequest): void {
+  requireRequestId(request.requestId, "A request id");
+  if (!request.orderId) throw invalid("An order is required.");
 }
 
 export function checkRange(from: number, to: number): void {

@@ -26,6 +26,11 @@ export interface NativeTypes {
   modifyRequest: object;
   closeRequest: object;
   orderResult: object;
+  pendingOrder: object;
+  placePendingRequest: object;
+  modifyPendingRequest: object;
+  cancelPendingRequest: object;
+  pendingResult: object;
   event: object;
   error: object;
 }
@@ -66,6 +71,11 @@ export interface WireSession<N extends NativeTypes> {
   placeOrder(request: N["orderRequest"]): Promise<N["orderResult"]>;
   modifyPosition(request: N["modifyRequest"]): Promise<N["orderResult"]>;
   closePosition(request: N["closeRequest"]): Promise<N["orderResult"]>;
+  /** Pending orders of an account, or of the whole server. */
+  pendingOrders(login: N["login"] | null): Promise<N["pendingOrder"][]>;
+  placePendingOrder(request: N["placePendingRequest"]): Promise<N["pendingResult"]>;
+  modifyPendingOrder(request: N["modifyPendingRequest"]): Promise<N["pendingResult"]>;
+  cancelPendingOrder(request: N["cancelPendingRequest"]): Promise<N["pendingResult"]>;
   /** Events after `sequence`, at most `limit`, oldest first. */
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
   close(): void;

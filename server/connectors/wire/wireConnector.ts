@@ -7,11 +7,14 @@
 import type {
   AccountPatch,
   BalanceOperationRequest,
+  CancelPendingOrderRequest,
   ClosePositionRequest,
+  ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   PasswordKind,
+  PlacePendingOrderRequest,
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
@@ -203,6 +206,30 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     check.checkClose(request);
     const native = await this.link.call((s) => s.closePosition(this.codec.closeRequest.encode(request)));
     return this.codec.orderResult.decode(native);
+  }
+
+  async pendingOrders(login?: string) {
+    if (login !== undefined) check.requireLogin(login);
+    const natives = await this.link.call((s) => s.pendingOrders(login === undefined ? null : this.codec.login.encode(login)));
+    return natives.map((o) => this.codec.pendingOrder.decode(o));
+  }
+
+  async placePendingOrder(request: PlacePendingOrderRequest) {
+    check.checkPendingOrder(request);
+    const native = await this.link.call((s) => s.placePendingOrder(this.codec.placePendingRequest.encode(request)));
+    return this.codec.pendingResult.decode(native);
+  }
+
+  async modifyPendingOrder(request: ModifyPendingOrderRequest) {
+    check.checkModifyPendingOrder(request);
+    const native = await this.link.call((s) => s.modifyPendingOrder(this.codec.modifyPendingRequest.encode(request)));
+    return this.codec.pendingResult.decode(native);
+  }
+
+  async cancelPendingOrder(request: CancelPendingOrderRequest) {
+    check.checkCancelPendingOrder(request);
+    const native = await this.link.call((s) => s.cancelPendingOrder(this.codec.cancelPendingRequest.encode(request)));
+    return this.codec.pendingResult.decode(native);
   }
 
   subscribe(fromSequence?: number): TradeEventStream {

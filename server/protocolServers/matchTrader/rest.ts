@@ -73,10 +73,12 @@ function checkSystem(from: Body | URLSearchParams): void {
   if (text(from, "systemUuid") !== SYSTEM_UUID) throw new NativeError<MtError>({ status: 404, errorCode: "NOT_FOUND", message: "Unknown systemUuid." });
 }
 
-/** The execution details of a trading call (this server's addition to `{status, orderId}`). */
+/**
+ * A trading call's answer, as the vendor documents it: `{status, orderId}` and nothing of what was
+ * filled (a client reads that back from positions, closed positions and ledgers).
+ */
 function executed(result: MatchTraderNative["orderResult"]) {
-  const { requestId: _requestId, ...execution } = result;
-  return { status: 200, body: { status: "OK", orderId: result.positionId, execution } };
+  return { status: 200, body: { status: "OK", orderId: result.closeId ?? result.positionId } };
 }
 
 /** A trading call the engine refused: HTTP 200 with status REJECTED, as the vendor's trading endpoints answer. */
@@ -233,10 +235,11 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
           volume: lots(body, "volume"),
           stopLoss: price(body, "slPrice"),
           takeProfit: price(body, "tpPrice"),
-          // The published body has no expected price or slippage: a market order fills at the server's price.
+          // The published body has no expected price, slippage or comment: a market order fills at
+          // the server's price and its position has no comment.
           expectedPrice: null,
           slippage: null,
-          comment: optionalText(body, "comment"),
+          comment: "",
           reason: "API",
         }),
       );

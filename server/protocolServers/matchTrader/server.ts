@@ -25,6 +25,8 @@ import { BodyTooLarge, HttpsEndpoint, readBody as readText, sendJson } from "../
 import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
+/** The calls that trade: what the order faults (dropNextOrderAnswer, slowNextOrder) apply to. */
+const TRADING_PATH = /^\/v1\/trading-accounts\/(positions|pending-order)\//;
 const MINUTE = 60_000;
 /** The vendor drops a stream after 15 minutes with no data. */
 export const FEED_IDLE_MS = 15 * MINUTE;
@@ -63,6 +65,10 @@ export interface MatchTraderFaults {
   duplicateStream(on: boolean): void;
   /** The next request to `path` is applied, then its connection closes without an answer. */
   dropAnswerOf(path: string): void;
+  /** The next trading call (open, edit, close, a pending order) is applied, then its connection closes without an answer. */
+  dropNextOrderAnswer(): void;
+  /** The next trading call is applied at once, then its answer waits this long on the server's clock. */
+  slowNextOrder(delayMs: number): void;
   rateLimit(perMinute: number): void;
   /** Every request is refused with 403, as when the caller's IP is not on the token's whitelist. */
   forbid(on: boolean): void;
@@ -125,6 +131,8 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     duplicate: false,
     rateLimit: options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT,
     dropAnswers: [] as string[],
+    dropNextOrder: false,
+    slowNextOrderMs: 0,
     forbidden: false,
     parked: 0,
     requests: 0,
@@ -216,6 +224,8 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       else if (name === "forbid" && typeof value === "boolean") actions.push(() => faults.forbid(value));
       else if (name === "dropAnswerOf" && typeof value === "string") actions.push(() => faults.dropAnswerOf(value));
       else if (name === "slowAnswers" && n !== null) actions.push(() => faults.slowAnswers(n));
+      else if (name === "dropNextOrderAnswer" && value === true) actions.push(() => faults.dropNextOrderAnswer());
+      else if (name === "slowNextOrder" && n !== null) actions.push(() => faults.slowNextOrder(n));
       else if (name === "rejectNext" && n !== null) actions.push(() => faults.rejectNext(Math.floor(n)));
       else if (name === "rateLimit" && n !== null) actions.push(() => faults.rateLimit(Math.floor(n)));
       else {
@@ -281,20 +291,28 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       status = native.status;
       body = errorBody(native, path);
     }
-    if (state.delayMs > 0) {
+    const order = req.method === "POST" && TRADING_PATH.test(path);
+    let delay = state.delayMs;
+    if (order && state.slowNextOrderMs > 0) {
+      delay = Math.max(delay, state.slowNextOrderMs);
+      state.slowNextOrderMs = 0;
+    }
+    if (delay > 0) {
       state.parked++;
       try {
-        await sleep(clock, state.delayMs);
+        await sleep(clock, delay);
       } finally {
         state.parked--;
       }
     }
-    const drop = state.dropAnswers.indexOf(path);
+    let drop = state.dropAnswers.indexOf(path);
+    if (drop >= 0) state.dropAnswers.splice(drop, 1);
+    if (order && state.dropNextOrder) {
+      state.dropNextOrder = false;
+      drop = 0;
+    }
     if (drop >= 0 || state.refusing) {
-      if (drop >= 0) {
-        state.dropAnswers.splice(drop, 1);
-        state.droppedAnswers++;
-      }
+      if (drop >= 0) state.droppedAnswers++;
       req.socket.destroy();
       return;
     }
@@ -408,6 +426,12 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     dropAnswerOf(path) {
       state.dropAnswers.push(path);
     },
+    dropNextOrderAnswer() {
+      state.dropNextOrder = true;
+    },
+    slowNextOrder(delayMs) {
+      state.slowNextOrderMs = delayMs;
+    },
     rateLimit(perMinute) {
       state.rateLimit = perMinute;
     },
@@ -419,6 +443,8 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       state.refusing = false;
       state.duplicate = false;
       state.dropAnswers = [];
+      state.dropNextOrder = false;
+      state.slowNextOrderMs = 0;
       state.forbidden = false;
       state.rateLimit = options.rateLimitPerMinute ?? MATCH_TRADER_RATE_LIMIT;
       simulated.faults.restore();

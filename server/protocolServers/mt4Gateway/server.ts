@@ -17,7 +17,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import type { TimerHandle } from "../../connectors/clock.ts";
+import { sleep, type TimerHandle } from "../../connectors/clock.ts";
 import { fromWire, MT4_GATEWAY_REQUEST_ID, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
 import { MT4_CMD, type Mt4Error, type Mt4Native, type Mt4NewUser, type Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
@@ -53,12 +53,15 @@ export class Mt4GatewayFaults {
   dropAfterNextBalance = false;
   /** The next order (TT_BR_ORDER_OPEN, _MODIFY, _CLOSE) is applied, then its session's connections drop before the answer. */
   dropAfterNextOrder = false;
+  /** The next order is applied at once, then its answer waits this long (a client times out; the order happened). */
+  slowNextOrderMs = 0;
 
   restore(): void {
     this.authRet = null;
     this.nextRet = null;
     this.dropAfterNextBalance = false;
     this.dropAfterNextOrder = false;
+    this.slowNextOrderMs = 0;
   }
 }
 
@@ -374,6 +377,11 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         : kind === "modify"
           ? await session.modifyPosition(transaction)
           : await session.closePosition(transaction);
+    const slow = this.faults.slowNextOrderMs;
+    if (slow > 0) {
+      this.faults.slowNextOrderMs = 0;
+      await sleep(this.simulated.clock, slow);
+    }
     if (this.faults.dropAfterNextOrder) {
       this.faults.dropAfterNextOrder = false;
       this.endSession(entry);

@@ -71,7 +71,10 @@ function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string
   };
 }
 
-/** The IMTRequest fields this server serves, read as the vendor reads them; anything else in the body is ignored. */
+/**
+ * The IMTRequest fields this server serves, read as the vendor reads them; anything else in the
+ * body (a client's `RequestId`, a `Reason`) is ignored.
+ */
 function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerRequest {
   const whole = (value: unknown, fallback: number) => (value === undefined ? fallback : number(value));
   return {
@@ -87,6 +90,7 @@ function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerR
     PriceSL: whole(body.PriceSL, 0),
     PriceTP: whole(body.PriceTP, 0),
     Comment: text(body.Comment),
-    Reason: whole(body.Reason, MT5_REASON.dealer),
+    // IMTRequest has no reason a manager could set: what a dealer request makes is the dealer's.
+    Reason: MT5_REASON.dealer,
   };
 }

@@ -149,6 +149,8 @@ const errors: [ConnectorErrorCode, RejectReason | undefined][] = [
       "accountDisabled",
       "invalidVolume",
       "invalidStops",
+      "invalidPrice",
+      "invalidExpiration",
       "priceChanged",
       "tooManyPositions",
       "serverBusy",
@@ -257,13 +259,16 @@ for (const [name, p] of Object.entries(PLATFORMS) as [TradePlatformType, Platfor
       const kinds = new Set(seen.flatMap((events) => events.map((e) => (e.type === "positionModified" ? `${e.type}:${e.change}` : e.type))));
       expect(kinds).toContain("positionClosed");
       expect(kinds).toContain(name === "MT4" ? "positionOpened" : "positionModified:partialClose");
+      // The simulated traders place pending orders; some fill on the feed.
+      expect(kinds).toContain("orderPlaced");
+      expect(kinds).toContain("orderFilled");
       for (const events of seen) {
         const normalized = events.map((e) => {
           if (e.type === "positionModified") {
             const { closedPart: _part, ...rest } = e;
             return { ...rest, position: withoutCommission(e.position) };
           }
-          return e.type === "positionOpened" || e.type === "positionClosed" ? { ...e, position: withoutCommission(e.position) } : e;
+          return e.type === "positionOpened" || e.type === "positionClosed" || e.type === "orderFilled" ? { ...e, position: withoutCommission(e.position) } : e;
         });
         expect(codec.event.decode(structuredClone(codec.event.encode(events)))).toEqual(normalized);
       }

@@ -8,6 +8,7 @@ import { accountContract } from "./contract/accounts.ts";
 import { connectionContract } from "./contract/connection.ts";
 import type { ConnectorHarness, MakeHarness } from "./contract/harness.ts";
 import { moneyContract } from "./contract/money.ts";
+import { ordersOnceContract } from "./contract/ordersOnce.ts";
 import { streamContract } from "./contract/stream.ts";
 import { tradingContract } from "./contract/trading.ts";
 
@@ -33,6 +34,7 @@ export function runConnectorContract(name: string, makeHarness: MakeHarness): vo
     describe("accounts, groups and symbols", () => accountContract(current));
     describe("balance operations", () => moneyContract(current));
     describe("orders, leverage and journal", () => tradingContract(current));
+    describe("orders exactly once, and the platform's rules for them", () => ordersOnceContract(current));
     describe("live stream", () => streamContract(current));
   });
 }

@@ -6,6 +6,7 @@
  * network (every request answered or waiting on the clock, every feed message received).
  */
 import { ManualClock } from "../../../server/connectors/clock.ts";
+import { MemoryOrderJournal, type OrderJournal } from "../../../server/connectors/matchTraderApi/orderJournal.ts";
 import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
 import { SimulatedServer, type SimulatedServerOptions } from "../../../server/connectors/simulated/server.ts";
 import { tradeServerTargetPolicy } from "../../../server/connectors/target.ts";
@@ -32,13 +33,16 @@ export interface MatchTraderApiHarness extends ConnectorHarness {
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
-export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> = {}) {
+/** `journal`: where every connector of the harness writes its orders down (the host's, e.g. the database); one in memory by default. */
+export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> = {}, journal?: () => OrderJournal) {
   return async (): Promise<MatchTraderApiHarness> => {
     const clock = new ManualClock();
     const engine = new SimulatedServer({ platform: "MatchTrader", clock, seed: 42, accounts: 150, tradeRate: 0, ...options });
     engine.start();
     const protocolServer = await startMatchTraderServer({ server: engine });
     const connectors: ApiConnector[] = [];
+    // Toolbox's order journal outlives a connector, as the host's database would: a fresh connector is Toolbox after a restart.
+    const sharedJournal = new MemoryOrderJournal();
     const connectWith = (o: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }) => {
       const connector = createMatchTraderApiConnector({
         apiUrl: protocolServer.url,
@@ -50,6 +54,7 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         requestsPerMinute: o.requestsPerMinute,
         requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
         connectTimeoutMs: REQUEST_TIMEOUT_MS,
+        orderJournal: journal ? journal() : sharedJournal,
       });
       connectors.push(connector);
       return connector;
@@ -80,7 +85,14 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
       connectWith,
       quiet,
       connectorWith: (credentials) => connectWith({ token: credentials.password }),
+      simulation: engine,
+      async restarted() {
+        const fresh = connectWith({});
+        await fresh.connect();
+        return fresh;
+      },
       now: () => clock.now(),
+      tick: (ms) => clock.advance(ms),
       async advance(ms) {
         await quiet();
         await clock.advance(ms);
@@ -100,6 +112,8 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         slowAnswers: (ms) => protocolServer.faults.slowAnswers(ms),
         rejectNext: (count) => protocolServer.faults.rejectNext(count),
         duplicateEvents: (on) => protocolServer.faults.duplicateStream(on),
+        loseNextOrderAnswer: () => protocolServer.faults.dropNextOrderAnswer(),
+        slowNextOrder: (ms) => protocolServer.faults.slowNextOrder(ms),
         restore: () => protocolServer.faults.restore(),
       },
       async close() {

@@ -5,7 +5,9 @@
  * server's fault API (`dropAnswerOf`: the request is applied, then its connection closes).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "undici";
 import { pointSize } from "../../../core/trading/index.ts";
+import { operationTag } from "../../../server/connectors/operationOnce.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./contract/helpers.ts";
 import { matchTraderApiHarness, REQUEST_TIMEOUT_MS, type MatchTraderApiHarness } from "./matchTraderApiHarness.ts";
 
@@ -64,7 +66,10 @@ describe("Match-Trader Broker API: market orders exactly once", () => {
     const order = { requestId: uniqueId("lost"), login, symbol: "EURUSD", side: "sell" as const, volume: 200, comment: "lost" };
     const opened = await h.connector.placeOrder(order);
     expect(h.protocolServer.stats.droppedAnswers).toBe(1);
-    expect((await h.connector.openPositions(login)).map((p) => [p.id, p.volume, p.comment])).toEqual([[opened.positionId, 200, "lost"]]);
+    // The vendor's open body has no comment: the position has none; Toolbox's tag rides apart.
+    expect((await h.connector.openPositions(login)).map((p) => [p.id, p.volume, p.comment, p.tag])).toEqual([
+      [opened.positionId, 200, "", operationTag(order.requestId)],
+    ]);
   });
 
   it("an open that timed out lands once: the retry gets its result, and so does a fresh connector", async () => {
@@ -150,6 +155,33 @@ describe("Match-Trader Broker API: modify and close exactly once", () => {
     expect(exits.map((d) => d.id)).toContain(part.dealId);
   });
 
+  it("a partial close is recognised by a fresh connector (Toolbox restarted), answered or not, and never repeated", async () => {
+    const h = await open();
+    const login = await fundedAccount(h.connector);
+    const opened = await h.connector.placeOrder({ requestId: uniqueId("o"), login, symbol: "EURUSD", side: "buy", volume: 1000 });
+    await h.advance(1000);
+    const answered = { requestId: uniqueId("part"), positionId: opened.positionId, volume: 300 };
+    const first = await h.connector.closePosition(answered);
+    // The answer of the second one never comes: the process gives up (a timeout) and dies.
+    h.protocolServer.faults.slowAnswers(REQUEST_TIMEOUT_MS * 2);
+    const unanswered = { requestId: uniqueId("part"), positionId: opened.positionId, volume: 300 };
+    const outcome = expectConnectorError(h.connector.closePosition(unanswered), "timeout");
+    await h.advance(REQUEST_TIMEOUT_MS + 1);
+    await outcome;
+    h.protocolServer.faults.restore();
+    for (let i = 0; i < 4; i++) await h.advance(REQUEST_TIMEOUT_MS * 2);
+
+    const restarted = h.connectWith({});
+    await restarted.connect();
+    expect(await restarted.closePosition(answered)).toEqual(first);
+    const second = await restarted.closePosition(unanswered);
+    expect(second.volume).toBe(300);
+    expect(second.dealId).not.toBe(first.dealId);
+    expect((await restarted.openPositions(login)).map((p) => p.volume)).toEqual([400]);
+    const exits = (await restarted.dealHistory({ login, from: 0, to: h.now() })).filter((d) => d.entry === "out");
+    expect(exits.map((d) => d.id).sort()).toEqual([first.dealId, second.dealId].sort());
+  });
+
   it("a closing older than the request is not taken for it: the position is not open", async () => {
     const h = await open();
     const login = await fundedAccount(h.connector);
@@ -162,12 +194,33 @@ describe("Match-Trader Broker API: modify and close exactly once", () => {
 });
 
 describe("Match-Trader protocol server: only the vendor's fields", () => {
-  it("ignores an expected price and slippage the published open body does not have: the order fills at the server's price", async () => {
+  it("answers a trading call with the vendor's {status, orderId} only, and ignores a comment, expected price and slippage the open body does not have", async () => {
     const h = await open();
     const login = await fundedAccount(h.connector);
-    const [quote] = await h.connector.getQuotes(["EURUSD"]);
-    const order = { requestId: uniqueId("far"), login, symbol: "EURUSD", side: "buy" as const, volume: 100, expectedPrice: 0.5, maxDeviationPoints: 0 };
-    const opened = await h.connector.placeOrder(order);
-    expect(opened.price).toBe(quote?.ask);
+    const client = new Client(h.protocolServer.url, { connect: { ca: h.protocolServer.ca } });
+    try {
+      const response = await client.request({
+        path: OPEN,
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: h.protocolServer.token },
+        body: JSON.stringify({
+          systemUuid: h.protocolServer.systemUuid,
+          login,
+          instrument: "EURUSD",
+          orderSide: "BUY",
+          volume: 0.01,
+          comment: "not the vendor's",
+          // Not the vendor's either: the order fills at the server's price, however far.
+          expectedPrice: 0.5,
+          slippage: 0,
+        }),
+      });
+      const answer = (await response.body.json()) as Record<string, unknown>;
+      expect(Object.keys(answer).sort()).toEqual(["orderId", "status"]);
+      expect(answer.status).toBe("OK");
+    } finally {
+      await client.close();
+    }
+    expect((await h.connector.openPositions(login)).map((p) => p.comment)).toEqual([""]);
   });
 });

@@ -56,7 +56,14 @@ export function mt4GatewayHarness(options: Partial<SimulatedServerOptions> = {})
       clock,
       connector,
       connectorWith: connect,
+      simulation: simulated,
+      async restarted() {
+        const fresh = connect();
+        await fresh.connect();
+        return fresh;
+      },
       now: () => clock.now(),
+      tick: (ms) => clock.advance(ms),
       async advance(ms) {
         await clock.advance(ms);
         await sync();
@@ -72,6 +79,12 @@ export function mt4GatewayHarness(options: Partial<SimulatedServerOptions> = {})
         slowAnswers: (ms) => simulated.faults.slowAnswers(ms),
         rejectNext: (count) => simulated.faults.rejectNext(count),
         duplicateEvents: (on) => simulated.faults.duplicate(on),
+        loseNextOrderAnswer: () => {
+          server.faults.dropAfterNextOrder = true;
+        },
+        slowNextOrder: (ms) => {
+          server.faults.slowNextOrderMs = ms;
+        },
         restore: () => {
           simulated.faults.restore();
           server.faults.restore();

@@ -38,6 +38,7 @@ function trade(cmd: number, fields: Partial<Mt4TradeRecord> = {}): Mt4TradeRecor
     open_price: 1.1,
     close_time: 0,
     close_price: 1.1002,
+    expiration: 0,
     sl: 0,
     tp: 0,
     commission: 0,
@@ -62,7 +63,7 @@ describe("MT4 commands", () => {
     expect(() => codec.position.decode(trade(9))).toThrow(/unknown command 9/);
   });
 
-  it("leave pending orders out of the history and the stream", () => {
+  it("leave pending orders out of the history (they are no deals) and carry them on the stream as orders, never as positions", () => {
     const closed = trade(MT4_CMD.sell, { order: 7000, close_time: 1_700_000_600, close_price: 1.09 });
     const deleted = PENDING.map((cmd) => trade(cmd, { order: 7100 + cmd, close_time: 1_700_000_300 }));
     const waiting = PENDING.map((cmd) => trade(cmd, { order: 7200 + cmd }));
@@ -74,9 +75,12 @@ describe("MT4 commands", () => {
         ["7300:in", "buy", "in"],
       ].sort(),
     );
+    const orderEvent = { add: "orderPlaced", update: "orderModified", close: "orderCancelled" } as const;
     for (const cmd of PENDING)
-      for (const transaction of ["add", "update", "close"] as const)
-        expect(codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction, trade: trade(cmd) }] })).toEqual([]);
+      for (const transaction of ["add", "update", "close"] as const) {
+        const events = codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction, trade: trade(cmd) }] });
+        expect(events.map((e) => e.type)).toEqual([orderEvent[transaction]]);
+      }
     const opened = codec.event.decode({ time: 1_700_000_000, pumps: [{ type: "trade", transaction: "add", trade: trade(MT4_CMD.sell) }] });
     expect(opened.map((e) => e.type)).toEqual(["positionOpened", "dealAdded"]);
   });
@@ -126,6 +130,25 @@ describe("MT4 orders exactly once", () => {
     const login = await fundedAccount(h.connector);
     const opened = await h.connector.placeOrder({ requestId: "copier:7.leader-42_a", login, symbol: "EURUSD", side: "buy", volume: 100 });
     expect(opened.requestId).toBe("copier:7.leader-42_a");
+  });
+
+  it("keeps a refusal: the same request gets the same refusal, also from a fresh connector, and is never run again", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector, 10_000);
+    const order = { requestId: uniqueId("poor"), login, symbol: "EURUSD", side: "buy" as const, volume: 100_000 };
+    const refused = await expectConnectorError(h.connector.placeOrder(order), "rejected");
+    expect(refused.reason).toBe("notEnoughMoney");
+    // Enough money now: a request that ran again would open the position.
+    await h.connector.balanceOperation({ operationId: uniqueId("more"), login, type: "deposit", amount: 1_000_000_000, comment: "more" });
+    const again = await expectConnectorError(h.connector.placeOrder(order), "rejected");
+    expect([again.reason, again.message]).toEqual([refused.reason, refused.message]);
+    const restarted = h.connectorWith(DEFAULT_MANAGER);
+    await restarted.connect();
+    const fresh = await expectConnectorError(restarted.placeOrder(order), "rejected");
+    expect([fresh.reason, fresh.message]).toEqual([refused.reason, refused.message]);
+    expect(await h.connector.openPositions(login)).toEqual([]);
+    // The id stays this request's: another request under it is refused as a reuse.
+    await expectConnectorError(h.connector.placeOrder({ ...order, volume: 100 }), "invalidRequest");
   });
 
   it("opens, modifies, partly closes and closes once each when every answer is lost with the connection, also for a fresh connector", async () => {

@@ -124,24 +124,43 @@ async function untilRun(h: Harness, op: Operation): Promise<void> {
   expect(op.times()).toBe(1);
 }
 
+/** A manager's raw Web API session (authenticated), as another client of the server would have. */
+async function rawSession(h: Harness) {
+  const tls = await import("./mt5WebApiHarness.ts").then((m) => m.testCertificate());
+  const client = new Client(h.server.url, { connect: { ca: tls.ca }, pipelining: 1 });
+  cleanups.push(() => client.close());
+  const call = async (path: string, body?: unknown) => {
+    const response = await client.request({
+      path,
+      method: body === undefined ? "GET" : "POST",
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    });
+    return JSON.parse(await response.body.text()) as { retcode: string; srv_rand?: string; answer?: unknown };
+  };
+  const start = await call(`/api/auth/start?version=4000&agent=test&login=${DEFAULT_MANAGER.login}&type=manager`);
+  const hash = passwordHash(DEFAULT_MANAGER.password);
+  await call(`/api/auth/answer?srv_rand_answer=${challengeAnswer(hash, start.srv_rand ?? "")}&cli_rand=4db98fec17aab4dc5a240bdc659e8395`);
+  return call;
+}
+
 describe("MT5 Web API protocol server: only what the vendor's server knows", () => {
+  it("ignores a Reason in a dealer request: what a manager sends is the dealer's, on the position and its deal", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector);
+    const call = await rawSession(h);
+    // 0 is REASON_CLIENT: a manager's request claiming to be the trader's own.
+    const sent = await call("/api/dealer/send_request", { Action: 200, Login: login, Symbol: "EURUSD", Type: 0, Volume: "100", Reason: 0 });
+    expect(sent.retcode).toBe("0 Done");
+    const [position] = await h.connector.openPositions(login);
+    expect(position?.reason).toBe("dealer");
+    const deals = await h.connector.dealHistory({ login, from: 0, to: h.now() + 1000 });
+    expect(deals.filter((d) => d.entry === "in").map((d) => d.reason)).toEqual(["dealer"]);
+  });
+
   it("runs a dealer request sent twice twice, whatever request id it carries", async () => {
     const h = await harness();
     const login = await fundedAccount(h.connector);
-    const tls = await import("./mt5WebApiHarness.ts").then((m) => m.testCertificate());
-    const client = new Client(h.server.url, { connect: { ca: tls.ca }, pipelining: 1 });
-    cleanups.push(() => client.close());
-    const call = async (path: string, body?: unknown) => {
-      const response = await client.request({
-        path,
-        method: body === undefined ? "GET" : "POST",
-        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-      });
-      return JSON.parse(await response.body.text()) as { retcode: string; srv_rand?: string; answer?: unknown };
-    };
-    const start = await call(`/api/auth/start?version=4000&agent=test&login=${DEFAULT_MANAGER.login}&type=manager`);
-    const hash = passwordHash(DEFAULT_MANAGER.password);
-    await call(`/api/auth/answer?srv_rand_answer=${challengeAnswer(hash, start.srv_rand ?? "")}&cli_rand=4db98fec17aab4dc5a240bdc659e8395`);
+    const call = await rawSession(h);
     const request = { RequestId: "same-id", IDClient: "same-id", Action: 200, Login: login, Symbol: "EURUSD", Type: 0, Volume: "100", Comment: "twice" };
     const ids: string[] = [];
     for (const _ of [1, 2]) {

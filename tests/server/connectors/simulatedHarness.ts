@@ -13,16 +13,27 @@ export function simulatedHarness(platform: TradePlatformType, options: Partial<S
     // Traders act only when a test asks (trade()); prices move as time passes.
     const server = new SimulatedServer({ platform, clock, seed: 42, accounts: 150, tradeRate: 0, ...options });
     server.start();
-    const connect = (credentials?: { login: string; password: string }) =>
-      createSimulatedConnector(server, { clock, credentials, requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: REQUEST_TIMEOUT_MS });
+    const connectors: ReturnType<typeof createSimulatedConnector>[] = [];
+    const connect = (credentials?: { login: string; password: string }) => {
+      const connector = createSimulatedConnector(server, { clock, credentials, requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: REQUEST_TIMEOUT_MS });
+      connectors.push(connector);
+      return connector;
+    };
     const connector = connect();
     return {
       server,
       clock,
       connector,
       connectorWith: connect,
+      simulation: server,
+      async restarted() {
+        const fresh = connect();
+        await fresh.connect();
+        return fresh;
+      },
       now: () => clock.now(),
       advance: (ms) => clock.advance(ms),
+      tick: (ms) => clock.advance(ms),
       async trade(actions) {
         server.traders.step(actions);
         await clock.advance(0);
@@ -34,10 +45,16 @@ export function simulatedHarness(platform: TradePlatformType, options: Partial<S
         slowAnswers: (ms) => server.faults.slowAnswers(ms),
         rejectNext: (count) => server.faults.rejectNext(count),
         duplicateEvents: (on) => server.faults.duplicate(on),
+        loseNextOrderAnswer: () => {
+          server.faults.dropAfterNextOrder = true;
+        },
+        slowNextOrder: (ms) => {
+          server.faults.slowNextOrderMs = ms;
+        },
         restore: () => server.faults.restore(),
       },
       async close() {
-        await connector.disconnect();
+        for (const c of connectors) await c.disconnect();
         server.stop();
       },
     };

@@ -9,10 +9,15 @@ import type {
   ClosePositionRequest,
   Group,
   JournalFilter,
+  CancelPendingOrderRequest,
+  ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   PasswordKind,
+  PendingOrder,
+  PendingOrderResult,
+  PlacePendingOrderRequest,
   PositionRecord,
   Quote,
   TradePlatformType,
@@ -29,6 +34,7 @@ import * as accounts from "./accounts.ts";
 import { now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
+import * as orders from "./orders.ts";
 import { PriceFeed } from "./prices.ts";
 import { RememberedResults } from "./remembered.ts";
 import { EngineState } from "./state.ts";
@@ -49,6 +55,9 @@ export interface EngineOptions {
   /** "later": the starting accounts are added by `populateFor` calls (in slices), not in the constructor. */
   population?: "now" | "later";
 }
+
+/** Orders keep their refusals under their request id (server/connectors/simulated/engine/remembered.ts). */
+const ORDERS = { keepRefusals: true };
 
 export class SimulatedEngine {
   readonly ctx: EngineContext;
@@ -183,21 +192,49 @@ export class SimulatedEngine {
   }
 
   placeOrder(request: OrderRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.openPosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.openPosition(this.ctx, request), ORDERS);
   }
 
   modifyPosition(request: ModifyPositionRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.modifyPosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.modifyPosition(this.ctx, request), ORDERS);
   }
 
   closePosition(request: ClosePositionRequest) {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => trading.closePosition(this.ctx, request), ORDERS);
+  }
+
+  pendingOrders(login: string | null): PendingOrder[] {
+    return orders.pendingOrders(this.ctx, login);
+  }
+
+  placePendingOrder(request: PlacePendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.placePendingOrder(this.ctx, request));
+  }
+
+  modifyPendingOrder(request: ModifyPendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.modifyPendingOrder(this.ctx, request));
+  }
+
+  cancelPendingOrder(request: CancelPendingOrderRequest): PendingOrderResult {
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request));
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
   tickPrices(): void {
     const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
     this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime));
+    orders.triggerOrders(this.ctx);
+    trading.enforceStops(this.ctx);
+  }
+
+  /**
+   * Quotes a symbol at exactly this bid and ask, then does what the server does on any price move
+   * (pending orders, SL, TP, stop out): the market control tests and demos use to reach a price.
+   */
+  setQuote(symbol: string, bid: number, ask: number): void {
+    this.ctx.state.symbol(symbol);
+    this.ctx.feed.set(symbol, bid, ask, now(this.ctx));
+    orders.triggerOrders(this.ctx);
     trading.enforceStops(this.ctx);
   }
 

@@ -41,6 +41,15 @@ export class PriceFeed {
     this.rates.clear();
   }
 
+  /** Quotes a symbol at exactly this bid and ask (the market control of the demo server and of tests). */
+  set(symbol: string, bid: number, ask: number, now: number): void {
+    const feed = this.feeds.get(symbol);
+    if (!feed) throw new Error(`No feed for ${symbol}`);
+    feed.mid = (bid + ask) / 2;
+    feed.quote = { symbol, bid, ask, time: now };
+    this.rates.clear();
+  }
+
   /** Value of one unit of `from` in `to`, from the current mid prices. */
   rate(from: string, to: string): number | undefined {
     const key = `${from}>${to}`;

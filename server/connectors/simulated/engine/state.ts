@@ -2,7 +2,7 @@
  * The simulated server's books: accounts, groups, symbols, open positions and history, with
  * lookups that fail the way a platform does (not found, with the name the dealer typed).
  */
-import type { Deal, Group, Money, NativeAccountRef, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
+import type { Deal, Group, Money, NativeAccountRef, PendingOrder, PendingOrderState, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { ClosedTrade } from "../../wire/codec.ts";
 
@@ -44,6 +44,14 @@ export interface SimAccount {
 /** The open positions of an account that has none; never changed (see SimAccount.positions). */
 export const NO_POSITIONS: ReadonlySet<string> = new Set<string>();
 
+/** A pending order that left the book: how, when, and the position a fill opened. Plain data, like the rest of the state. */
+export interface FinishedOrder {
+  order: PendingOrder;
+  state: Exclude<PendingOrderState, "placed">;
+  time: number;
+  positionId: string | null;
+}
+
 export class EngineState {
   readonly accounts = new Map<string, SimAccount>();
   /** Login numbers in ascending order, for paging. */
@@ -53,6 +61,10 @@ export class EngineState {
   readonly positions = new Map<string, PositionRecord>();
   readonly dealsByLogin = new Map<string, Deal[]>();
   readonly closedByLogin = new Map<string, ClosedTrade[]>();
+  /** Pending orders waiting to trigger, by id (plain PendingOrder records). */
+  readonly orders = new Map<string, PendingOrder>();
+  /** Pending orders filled, cancelled or expired, per login, oldest first. */
+  readonly finishedOrdersByLogin = new Map<string, FinishedOrder[]>();
   /** Accounts with open positions: the only ones whose equity moves with prices. */
   readonly exposed = new Set<string>();
   /** Where the next round of stop-out checks starts on a very large server. */
@@ -116,6 +128,17 @@ export class EngineState {
       account.positions = NO_POSITIONS;
       this.exposed.delete(position.login);
     }
+  }
+
+  order(id: string): PendingOrder {
+    const order = this.orders.get(id);
+    if (!order) throw connectorErrors.notFound(`Pending order #${id} does not exist: it was filled, cancelled or has expired.`);
+    return order;
+  }
+
+  finishOrder(finished: FinishedOrder): void {
+    this.orders.delete(finished.order.id);
+    append(this.finishedOrdersByLogin, finished.order.login, finished);
   }
 
   addDeal(deal: Deal): void {

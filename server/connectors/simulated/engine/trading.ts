@@ -17,6 +17,7 @@ import {
   type ModifyPositionRequest,
   type OrderRequest,
   type OrderResult,
+  type PendingOrder,
   type PositionRecord,
   type TradeReason,
 } from "../../../../core/trading/index.ts";
@@ -26,7 +27,12 @@ import { commit, now, type EngineContext } from "./context.ts";
 import * as rules from "./rules.ts";
 import { closingPrice, exposureOf, figuresOf, marginFor, notionalOf, profitAt, quoteOf, revalue, snapshotAccount, snapshotPosition } from "./valuation.ts";
 
-export function openPosition(ctx: EngineContext, request: OrderRequest): OrderResult {
+/**
+ * Opens a position at the market. `from`: the pending order that triggered (it fills into this
+ * position: the position takes the id the flavour gives it and names the order, and the
+ * transaction starts with the order's `orderFilled`).
+ */
+export function openPosition(ctx: EngineContext, request: OrderRequest, from?: PendingOrder): OrderResult {
   const account = ctx.state.account(request.login);
   rules.requireMayOpen(account);
   const symbol = ctx.state.symbol(request.symbol);
@@ -58,7 +64,7 @@ export function openPosition(ctx: EngineContext, request: OrderRequest): OrderRe
     );
 
   const time = now(ctx);
-  const ids = ctx.flavour.newPosition();
+  const ids = from ? ctx.flavour.positionOf(from) : ctx.flavour.newPosition();
   const position: PositionRecord = {
     id: ids.id,
     login: account.login,
@@ -76,6 +82,7 @@ export function openPosition(ctx: EngineContext, request: OrderRequest): OrderRe
     comment: request.comment ?? "",
     reason: request.reason ?? "dealer",
     previousId: null,
+    ...(from?.tag === undefined ? {} : { tag: from.tag }),
     native: ids.native,
   };
   ctx.state.addPosition(position);
@@ -89,8 +96,11 @@ export function openPosition(ctx: EngineContext, request: OrderRequest): OrderRe
     `'${account.login}': #${position.id} ${position.side} ${formatLots(position.volume)} ${symbol.name} at ${price}`,
     account.login,
   );
+  // The fill names its order (decision 0068); the position the server keeps does not, as no platform's position record does.
+  const opened = from ? { ...snapshotPosition(ctx, position), orderId: from.id } : snapshotPosition(ctx, position);
   const events: RecordedTradeEvent[] = [
-    { type: "positionOpened", time, login: account.login, position: snapshotPosition(ctx, position) },
+    ...(from ? [{ type: "orderFilled" as const, time, login: account.login, order: from, position: opened }] : []),
+    { type: "positionOpened", time, login: account.login, position: opened },
     { type: "dealAdded", time, login: account.login, deal },
   ];
   if (commission !== 0) events.push({ type: "accountChanged", time, login: account.login, account: snapshotAccount(ctx, account) });

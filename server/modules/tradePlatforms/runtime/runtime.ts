@@ -25,6 +25,7 @@ import type { ConnectionState } from "../../../../core/trading/index.ts";
 import { DEFAULT_BACKOFF } from "../../../connectors/backoff.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import { createConnector } from "../../../connectors/factory.ts";
+import { DbOrderJournal } from "./orderJournalRepository.ts";
 import { ConnectionManager, type PlatformStatus } from "../../../connectors/manager.ts";
 import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
 import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
@@ -81,6 +82,7 @@ export class PlatformRuntime {
           simulatedServers: this.simulatedServers,
           onFault: (error) => onFault(platformId, error),
           tradeServerTargets: options.tradeServerTargets,
+          orderJournal: new DbOrderJournal(db, platformId),
         }),
       onFault,
     });

@@ -4,15 +4,25 @@
  * it in-process; the real protocol connectors will provide it over the local protocol servers.
  */
 import type { TradePlatformConnector } from "../../../../server/connectors/connector.ts";
+import type { SimulatedServer } from "../../../../server/connectors/simulated/server.ts";
 
 export interface ConnectorHarness {
   connector: TradePlatformConnector;
   /** Another connector to the same server, e.g. with other credentials. */
   connectorWith(credentials: { login: string; password: string }): TradePlatformConnector;
+  /**
+   * A new connector to the same server, connected, that remembers nothing of the others in memory:
+   * Toolbox after a restart (with what the host keeps across one, e.g. Match-Trader's order journal).
+   */
+  restarted(): Promise<TradePlatformConnector>;
+  /** The simulation behind the server: what really happened, read apart from the connector. */
+  simulation: SimulatedServer;
   /** The server's clock, in UTC milliseconds. */
   now(): number;
   /** Lets time pass for server and connector; resolves once everything due has run. */
   advance(ms: number): Promise<void>;
+  /** Moves the clock only, without waiting for answers under way (a server may be holding one back). */
+  tick(ms: number): Promise<void>;
   /** The server's simulated clients perform this many trading actions. */
   trade(actions: number): Promise<void>;
   /** The connector's request timeout. */
@@ -29,6 +39,10 @@ export interface ConnectorHarness {
     slowAnswers(delayMs: number): void;
     rejectNext(count: number): void;
     duplicateEvents(on: boolean): void;
+    /** The next order (open, stops change, close) is run, then its answer is lost with the connection. */
+    loseNextOrderAnswer(): void;
+    /** The next order is run at once, then its answer comes this late (on the server's clock). */
+    slowNextOrder(delayMs: number): void;
     restore(): void;
   };
   close(): Promise<void>;
