@@ -10,6 +10,7 @@ import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPre
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
+import { DateInput } from "~/ui/DateInput";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Select } from "~/ui/Select";
@@ -247,16 +248,10 @@ function BlotterFiltersBar({ view, platforms, onChange }: { view: BlotterView; p
       {view.mode === "history" ? (
         <>
           <Field label="From day">
-            <Input
-              type="date"
-              value={view.from}
-              max={view.to}
-              onChange={(e) => e.target.value && onChange({ ...view, from: e.target.value })}
-              className="h-8"
-            />
+            <DateInput value={view.from} max={view.to} onChange={(e) => e.target.value && onChange({ ...view, from: e.target.value })} className="h-8" />
           </Field>
           <Field label="To day">
-            <Input type="date" value={view.to} min={view.from} onChange={(e) => e.target.value && onChange({ ...view, to: e.target.value })} className="h-8" />
+            <DateInput value={view.to} min={view.from} onChange={(e) => e.target.value && onChange({ ...view, to: e.target.value })} className="h-8" />
           </Field>
         </>
       ) : null}
