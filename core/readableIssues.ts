@@ -110,7 +110,11 @@ export function readableIssueMessage(message: string): string {
 /** One issue as a sentence fragment: "Trade rate: must be at most 100,000". */
 export function readableIssue(path: readonly (string | number)[], message: string): string {
   const label = fieldLabel(path);
-  const text = readableIssueMessage(message);
+  // Other fields named inside the message ("… greater than balanceMax") in words too.
+  const text = readableIssueMessage(message).replace(/(?<=\s)[a-z]+[A-Z][A-Za-z0-9]*\b/g, (name) => {
+    const spelled = words(name);
+    return /^[A-Z]{2}/.test(spelled) ? spelled : spelled.charAt(0).toLowerCase() + spelled.slice(1);
+  });
   // Our own messages often start with the field's code name ("from must not be after to",
   // "tradeRate must be …"): that name in words, and no second label in front.
   const name = fieldName(path);

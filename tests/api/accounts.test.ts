@@ -315,8 +315,8 @@ describeDb("/api/accounts", () => {
       ["limit=abc", /limit/i],
       ["offset=-1", /offset/],
       ["balanceMin=lots", /Minimum balance must be an amount/],
-      ["balanceMin=100&balanceMax=50", /balanceMin must not be greater than balanceMax/],
-      ["platformId=not-a-uuid", /platformId/],
+      ["balanceMin=100&balanceMax=50", /^Minimum balance must not be greater than maximum balance$/],
+      ["platformId=not-a-uuid", /platform ID/i],
       [`login=${encodeURIComponent("1' or '1'='1")}`, /login/],
     ];
     for (const [query, message] of cases) {
