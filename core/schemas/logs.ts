@@ -15,7 +15,7 @@ export const AuditFiltersSchema = z
     to: optionalQuery(IsoTime("to")),
     /** The actor's name or e-mail (contains), or their exact subject. */
     actor: optionalQuery(FilterText("actor")),
-    /** An action or the start of one: `tradePlatform` finds every `tradePlatform.*`. */
+    /** Any part of an action (case-insensitive): `tradePlatform` finds every `tradePlatform.*`, `balance` every balance operation. */
     action: optionalQuery(FilterText("action")),
     /** The target's type or id (contains). */
     target: optionalQuery(FilterText("target")),

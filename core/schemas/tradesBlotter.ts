@@ -9,6 +9,7 @@ import { LotsSchema as lots, MoneySchema as money, NativeIdsSchema as native } f
 import { DEAL_ACTIONS, DEAL_ENTRIES } from "../trading/deal.ts";
 import { SIDES } from "../trading/position.ts";
 import { blankToUndefined, optionalQuery } from "./query.ts";
+import { isTimeZone } from "./timeZone.ts";
 
 /** The longest date range one query may ask for. */
 export const BLOTTER_MAX_RANGE_DAYS = 366;
@@ -236,6 +237,16 @@ export const BlotterDealFiltersSchema = z
   .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
 export type BlotterDealFilters = z.infer<typeof BlotterDealFiltersSchema>;
 
+/** GET /api/tradesBlotter/deals.csv: the filters, and the zone the export's times are written in (the member's display preference). */
+export const BlotterDealExportSchema = z.intersection(
+  BlotterDealFiltersSchema,
+  z.object({
+    timeZone: z
+      .preprocess(blankToUndefined, z.string().refine(isTimeZone, { error: "timeZone must be an IANA time zone name such as Europe/Nicosia" }).optional())
+      .meta({ description: "The zone of the first time column (default UTC), e.g. Europe/Nicosia" }),
+  }),
+);
+
 /** GET /api/tradesBlotter/deals: a page, newest first. */
 export const BlotterDealQuerySchema = z
   .object({ from: required("from"), to: required("to"), ...dealFilterFields, cursor: cursorField, limit: limitField })
@@ -255,8 +266,9 @@ export type BlotterPositionQuery = z.infer<typeof BlotterPositionQuerySchema>;
 
 /** The CSV's columns, in order, as the grid shows them (header line of deals.csv). */
 export const BLOTTER_CSV_COLUMNS = [
-  ["serverTime", "Time (server)"],
+  // The member's zone first (the header names it: "Time (Europe/Nicosia)"), then each server's clock.
   ["time", "Time (UTC)"],
+  ["serverTime", "Time (server)"],
   ["platformName", "Platform"],
   ["login", "Login"],
   ["group", "Group"],

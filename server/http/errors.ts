@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ConnectorError } from "../connectors/errors.ts";
 import { databaseErrorCode, isTransientConflict } from "../db/errors.ts";
 import { DomainError, domainErrorOf, type DomainErrorKind } from "../errors.ts";
+import { readableIssueMessage, readableIssues } from "../../core/readableIssues.ts";
 
 /** Body of every API error: a message a person can read, and the status it came with. */
 export interface ApiErrorBody {
@@ -69,11 +70,14 @@ export function deliberateError(err: unknown): { statusCode: number; message: st
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issues = err.validation.map((v) => ({
-        path: [err.validationContext ?? "body", ...v.instancePath.split("/").filter(Boolean)].join("."),
-        message: v.message ?? "is invalid",
+      // `issues` keep the machine path (forms tie them to fields); `message` is for a person:
+      // "Trade rate: must be at most 100,000", never "body.connection.tradeRate: Too big: …".
+      const paths = err.validation.map((v) => v.instancePath.split("/").filter(Boolean));
+      const issues = err.validation.map((v, i) => ({
+        path: [err.validationContext ?? "body", ...paths[i]!].join("."),
+        message: readableIssueMessage(v.message ?? "is invalid"),
       }));
-      const message = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+      const message = readableIssues(err.validation.map((v, i) => ({ path: paths[i]!, message: v.message ?? "is invalid" })));
       return reply.status(400).send({ statusCode: 400, error: "Bad Request", message, issues } satisfies ApiErrorBody);
     }
     // Backstop for text PostgreSQL cannot store (a NUL in a query string): the caller's mistake, not ours.

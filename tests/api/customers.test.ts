@@ -105,20 +105,20 @@ describeDb("customers", () => {
 
   it("refuses bad input with a readable 400", async () => {
     const cases: [unknown, RegExp][] = [
-      [{ kind: "person", name: "X", country: "XX" }, /country must be an ISO 3166-1 two-letter code/],
-      [{ kind: "person", name: "X", email: "not-an-address" }, /email must be an e-mail address/],
-      [{ kind: "robot", name: "X" }, /kind must be person or company/],
-      [{ kind: "person", name: "  " }, /name is required/],
+      [{ kind: "person", name: "X", country: "XX" }, /country must be an ISO 3166-1 two-letter code/i],
+      [{ kind: "person", name: "X", email: "not-an-address" }, /email must be an e-mail address/i],
+      [{ kind: "robot", name: "X" }, /kind must be person or company/i],
+      [{ kind: "person", name: "  " }, /name is required/i],
       [{ kind: "person", name: "X", status: "gold" }, /status must be lead, active or blocked/],
       [{ kind: "person", name: "X", ownerSub: "nobody-here" }, /owner must be a member of this organization/],
     ];
     for (const [payload, message] of cases) {
       const res = await call("POST", "/api/customers", payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json().message).toMatch(message);
+      expect(res.json().message).toMatch(new RegExp(message.source, "i"));
     }
     expect((await call("GET", "/api/customers?sort=shoeSize")).statusCode).toBe(400);
-    expect((await call("GET", "/api/customers?status=gold")).json().message).toMatch(/status must be one or more of/);
+    expect((await call("GET", "/api/customers?status=gold")).json().message).toMatch(/status( \(item 1\))? must be one or more of/i);
     expect((await call("GET", "/api/customers/not-a-uuid")).statusCode).toBe(400);
     expect((await call("PATCH", `/api/customers/${crypto.randomUUID()}`, { name: "X" })).statusCode).toBe(400);
   });

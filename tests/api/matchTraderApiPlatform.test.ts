@@ -125,10 +125,10 @@ describeDb("Match-Trader Broker API platforms", () => {
       connection: connection({ apiUrl: server.url.replace("https:", "http:") }),
     });
     expect(plain.statusCode).toBe(400);
-    expect(plain.json<{ message: string }>().message).toMatch(/apiUrl must be an https:\/\/ URL/);
+    expect(plain.json<{ message: string }>().message).toMatch(/API URL must be an https:\/\/ URL/);
     const badFeed = await post("/api/tradePlatforms/test-connection", { type: "MatchTrader", connection: connection({ grpcAddress: "not a feed" }) });
     expect(badFeed.statusCode).toBe(400);
-    expect(badFeed.json<{ message: string }>().message).toMatch(/grpcAddress must be host:port/);
+    expect(badFeed.json<{ message: string }>().message).toMatch(/GRPC address must be host:port/);
   });
 
   it("saves the server, connects it, and shows its accounts; the key is asked again for another feed address", async () => {

@@ -350,7 +350,7 @@ describeDb("notifications: the inbox, rules and channels", () => {
 
     const badToken = await adaApi().post("/api/notifications/channels", { kind: "telegram", name: "Bad", settings: { chatId: "42" }, botToken: "not a token" });
     expect(badToken.statusCode).toBe(400);
-    expect(badToken.json().message).toMatch(/botToken/);
+    expect(badToken.json().message).toMatch(/Bot token/);
     await adaApi().delete(`/api/notifications/channels/${id}`);
   });
 

@@ -179,7 +179,7 @@ describeDb("organization profile", () => {
     for (const [body, fragment] of [
       [{ currency: "XYZ" }, '"XYZ" is not a currency Toolbox offers. Choose one of USD, EUR, GBP'],
       [{ currency: "eur" }, '"eur" is not a currency Toolbox offers'],
-      [{ currency: 978 }, "currency must be text"],
+      [{ currency: 978 }, "Currency must be text"],
       [{ name: "   " }, "Enter a name for the organization."],
       [{ name: "x".repeat(101) }, "Use at most 100 characters."],
       [{ name: "Bad\u0007name" }, "Remove the control characters."],
@@ -192,7 +192,7 @@ describeDb("organization profile", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().message, JSON.stringify(body)).toContain(fragment);
     }
-    expect((await patch({ currency: "XYZ" })).json().message).toMatch(/^body\.currency: /);
+    expect((await patch({ currency: "XYZ" })).json().message).toMatch(/^Currency: /);
     expect(await stored()).toEqual(before);
     expect(await rowCounts(t.ctx)).toEqual(counts);
   });

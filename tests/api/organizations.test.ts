@@ -41,11 +41,11 @@ describeDb("/api/organizations", () => {
   });
 
   it.each([
-    ["an empty name", JSON.stringify({ name: "" }), /body.name: Enter a name for the organization/],
-    ["a blank name", JSON.stringify({ name: "   " }), /body.name: Enter a name for the organization/],
-    ["a name over 100 characters", JSON.stringify({ name: "x".repeat(101) }), /body.name: Use at most 100 characters/],
-    ["a number as name", JSON.stringify({ name: 42 }), /name must be text/],
-    ["no name", JSON.stringify({}), /name is required/],
+    ["an empty name", JSON.stringify({ name: "" }), /^Name: Enter a name for the organization/],
+    ["a blank name", JSON.stringify({ name: "   " }), /^Name: Enter a name for the organization/],
+    ["a name over 100 characters", JSON.stringify({ name: "x".repeat(101) }), /^Name: Use at most 100 characters/],
+    ["a number as name", JSON.stringify({ name: 42 }), /^Name must be text/],
+    ["no name", JSON.stringify({}), /^Name is required/],
     ["a control character", JSON.stringify({ name: "A\u0007B" }), /control characters/],
     ["a NUL character", JSON.stringify({ name: "A\u0000B" }), /NUL character/],
     ["an array body", JSON.stringify([]), /must be a JSON object/],

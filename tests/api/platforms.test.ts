@@ -153,11 +153,11 @@ describeDb("trade platforms API", () => {
 
   describe("bad input is refused with a readable 400, and nothing is written", () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ["an unknown type", { type: "cTrader" }, /type must be one of MT4, MT5, MatchTrader/],
-      ["an empty name", { name: "   " }, /name: Give the platform a name/],
-      ["a made-up time zone", { timeZone: "Mars/Olympus_Mons" }, /timeZone must be an IANA time zone name/],
-      ["an offset instead of a zone", { timeZone: "+02:00" }, /timeZone must be an IANA time zone name/],
-      ["a negative trade rate", { connection: { kind: "simulated", tradeRate: -1 } }, /tradeRate .*cannot be negative/],
+      ["an unknown type", { type: "cTrader" }, /Type must be one of MT4, MT5, MatchTrader/],
+      ["an empty name", { name: "   " }, /Name: Give the platform a name/],
+      ["a made-up time zone", { timeZone: "Mars/Olympus_Mons" }, /Time zone must be an IANA time zone name/],
+      ["an offset instead of a zone", { timeZone: "+02:00" }, /Time zone must be an IANA time zone name/],
+      ["a negative trade rate", { connection: { kind: "simulated", tradeRate: -1 } }, /Trade rate .*cannot be negative/],
       ["too many accounts", { connection: { kind: "simulated", accounts: 100_001 } }, /at most 100000 accounts/],
       ["an unknown connection kind", { connection: { kind: "fix", address: "x:1" } }, /connection.kind must be one of/],
       [
@@ -184,12 +184,12 @@ describeDb("trade platforms API", () => {
       [
         "a Match-Trader API URL over plain HTTP (the key would travel in the clear)",
         { type: "MatchTrader", connection: { kind: "matchTraderApi", apiUrl: "http://broker.example.com", apiKey: "mt-api-key-0123456789abcdef" } },
-        /apiUrl must be an https:\/\/ URL/,
+        /API URL must be an https:\/\/ URL/,
       ],
       [
         "a bad server address",
         { type: "MT5", connection: { kind: "mt5WebApi", address: "not an address", login: "1", password: "s3cr3t-MT5-manager-pw" } },
-        /address must be host:port/,
+        /address must be host:port/i,
       ],
       ["a simulated manager login without its password", { connection: { kind: "simulated", login: "1000" } }, /Enter the manager password/],
       ["a missing connection", { connection: undefined }, /connection/],
@@ -213,7 +213,7 @@ describeDb("trade platforms API", () => {
         [{ name: "" }, /Give the platform a name/],
         [{ timeZone: "Nowhere/Land" }, /IANA time zone/],
         [{ connection: { kind: "simulated", tradeRate: -3 } }, /cannot be negative/],
-        [{ enable: "yes" }, /enable must be true or false/],
+        [{ enable: "yes" }, /Enable must be true or false/],
         [
           { connection: { kind: "mt5WebApi", address: "mt5.example.com:443", login: "1001", password: "s3cr3t-MT5-manager-pw", caCertificate: "x" } },
           /PEM form/,

@@ -67,7 +67,7 @@ describeDb("/api/preferences/:key", () => {
     expect([400, 404]).toContain((await call(ada, org, "PUT", "x".repeat(101), { value: 1 })).status);
     const missing = await call(ada, org, "PUT", "ok.key", { other: 1 });
     expect(missing.status).toBe(400);
-    expect(missing.body.message).toMatch(/value/);
+    expect(missing.body.message).toMatch(/value/i);
     const big = await call(ada, org, "PUT", "ok.key", { value: "x".repeat(33 * 1024) });
     expect(big.status).toBe(400);
     expect(big.body.message).toMatch(/larger than 32 KB/);

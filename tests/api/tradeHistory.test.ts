@@ -345,15 +345,15 @@ describeDb("trade history store and blotter API", () => {
       expect(next.json<BlotterDealPage>().total).toBeNull();
 
       for (const [query, message] of [
-        [`to=${new Date().toISOString()}`, "from"],
-        [`from=2025-01-01T00:00:00Z&to=2024-01-01T00:00:00Z`, "from must be before to"],
+        [`to=${new Date().toISOString()}`, "From"],
+        [`from=2025-01-01T00:00:00Z&to=2024-01-01T00:00:00Z`, "From must be before to"],
         [`from=2023-01-01T00:00:00Z&to=2025-01-01T00:00:00Z`, "at most 366 days"],
-        [`${range()}&limit=1001`, "limit must be from 1 to 1000"],
-        [`${range()}&side=long`, "side must be buy, sell, balance or credit"],
-        [`${range()}&volumeMin=abc`, "volumeMin must be a volume"],
-        [`${range()}&volumeMin=2&volumeMax=1`, "volumeMin must not be greater"],
-        [`${range()}&platformIds=nope`, "platformIds must be platform ids"],
-        [`${range()}&login=${encodeURIComponent("a b")}`, "login must be"],
+        [`${range()}&limit=1001`, "Limit must be from 1 to 1000"],
+        [`${range()}&side=long`, "Side must be buy, sell, balance or credit"],
+        [`${range()}&volumeMin=abc`, "Minimum volume must be a volume"],
+        [`${range()}&volumeMin=2&volumeMax=1`, "Minimum volume must not be greater"],
+        [`${range()}&platformIds=nope`, "must be platform ids"],
+        [`${range()}&login=${encodeURIComponent("a b")}`, "Login must be"],
         [`${range()}&cursor=garbage`, "cursor is not one this API gave"],
         [`${range()}&cursor=${Buffer.from('["x"]').toString("base64url")}`, "cursor is not one this API gave"],
       ] as const) {
@@ -452,7 +452,7 @@ describeDb("trade history store and blotter API", () => {
       expect(res.json<BlotterDealTotals>()).toMatchObject({ deals: 0, movements: 0, profit: "0.00" });
       const bad = await get(`/api/tradesBlotter/deals/totals?from=2025-01-01T00:00:00Z&to=2024-01-01T00:00:00Z`);
       expect(bad.statusCode).toBe(400);
-      expect(bad.json<{ message: string }>().message).toContain("from must be before to");
+      expect(bad.json<{ message: string }>().message).toContain("From must be before to");
     });
 
     it("exposure rates convert each symbol's quote currency to the organization's with the platform's own quotes", async () => {
@@ -500,15 +500,33 @@ describeDb("trade history store and blotter API", () => {
       expect(res.headers["content-type"]).toContain("text/csv");
       expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="trades-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"$/);
       const lines = res.body.split("\r\n").filter(Boolean);
+      // The member's zone first (UTC unless asked), then each server's clock with its offset; one time form for both CSVs.
       expect(lines[0]).toBe(
-        "Time (server),Time (UTC),Platform,Login,Group,Deal,Position,Symbol,Side,Entry,Volume,Price,SL,TP,Profit,Commission,Swap,Reason,Comment",
+        "Time (UTC),Time (server),Platform,Login,Group,Deal,Position,Symbol,Side,Entry,Volume,Price,SL,TP,Profit,Commission,Swap,Reason,Comment",
       );
       const data = lines.slice(1).map((l) => l.split(","));
       expect(Number(res.headers["x-total-count"])).toBe(json.length);
       expect(data.length).toBe(json.length);
-      expect(data.map((c) => [c[1], c[2], c[3], c[5], c[7], c[10], c[14]])).toEqual(
-        json.map((d) => [d.time, d.platformName, d.login, d.ticket, d.symbol ?? "", d.volume, d.profit]),
+      expect(data.map((c) => [c[0], c[2], c[3], c[5], c[7], c[10], c[14]])).toEqual(
+        json.map((d) => [d.time.slice(0, 19).replace("T", " "), d.platformName, d.login, d.ticket, d.symbol ?? "", d.volume, d.profit]),
       );
+      const offsetOf = (d: BlotterDeal) => (Date.parse(`${d.serverTime.slice(0, 19).replace(" ", "T")}Z`) - Date.parse(d.time.slice(0, 19) + "Z")) / 60_000;
+      const hhmm = (m: number) => `${m < 0 ? "-" : "+"}${String(Math.floor(Math.abs(m) / 60)).padStart(2, "0")}:${String(Math.abs(m) % 60).padStart(2, "0")}`;
+      expect(data.map((c) => c[1])).toEqual(json.map((d) => `${d.serverTime.slice(0, 19).replace("T", " ")} ${hhmm(offsetOf(d))}`));
+    });
+
+    it("the CSV writes its first times in the member's zone, named in the header", async () => {
+      const query = `${range()}&platformIds=${platformA}&symbolMask=EUR*`;
+      const json = await allPages(query, 1000);
+      const res = await get(`/api/tradesBlotter/deals.csv?${query}&timeZone=Europe/Athens`);
+      expect(res.statusCode, res.body).toBe(200);
+      const lines = res.body.split("\r\n").filter(Boolean);
+      expect(lines[0]!.split(",")[0]).toBe("Time (Europe/Athens)");
+      const athens = (iso: string) => new Date(iso).toLocaleString("sv-SE", { timeZone: "Europe/Athens", hour12: false });
+      expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(json.map((d) => athens(d.time)));
+      const bad = await get(`/api/tradesBlotter/deals.csv?${query}&timeZone=${encodeURIComponent("+02:00")}`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<{ message: string }>().message).toMatch(/^Time zone must be an IANA time zone name/);
     });
   });
 

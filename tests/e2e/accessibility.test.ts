@@ -30,6 +30,8 @@ async function seriousViolations(page: Page, within?: string): Promise<string[]>
 }
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { name, level: 1 }).waitFor({ timeout: 20_000 });
+/** A section's title (any level): the platform settings tabs and the copier show theirs under the page's. */
+const titled = (page: Page, name: string) => page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 20_000 });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
 describe.each(MODES)("accessibility in %s mode", (mode) => {
@@ -127,6 +129,26 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     { name: "trade platform settings", path: () => platformSettings, ready: (p) => p.getByLabel("Name").first().waitFor({ timeout: 20_000 }) },
     { name: "trade platform apps", path: () => `${platformSettings}/apps`, ready: (p) => heading(p, /\w/) },
     { name: "users", path: () => "/users", ready: (p) => loginCell(p).waitFor({ timeout: 30_000 }) },
+    { name: "customers", path: () => "/customers", ready: (p) => p.getByLabel("Filter customers").waitFor({ timeout: 20_000 }) },
+    {
+      name: "logs: audit log",
+      path: () => "/logs",
+      ready: async (p) => {
+        await p.getByRole("form", { name: "Audit log filters" }).waitFor({ timeout: 20_000 });
+        await p.getByRole("gridcell").first().waitFor({ timeout: 20_000 });
+      },
+    },
+    {
+      name: "logs: server journal",
+      path: () => "/logs/journal",
+      ready: (p) => p.getByRole("form", { name: "Server journal filters" }).waitFor({ timeout: 20_000 }),
+    },
+    { name: "trade platform dealing", path: () => `${platformSettings}/dealing`, ready: (p) => titled(p, "Dealing and execution") },
+    { name: "trade platform plugins", path: () => `${platformSettings}/plugins`, ready: (p) => titled(p, "Plugins") },
+    { name: "trade platform MT4/MT5 editor", path: () => `${platformSettings}/MT4MT5editor`, ready: (p) => titled(p, "MT4/MT5 editor") },
+    { name: "trades copier", path: () => "/apps/trades-copier", ready: (p) => titled(p, "Copy links") },
+    { name: "trades copier status", path: () => "/apps/trades-copier/status", ready: (p) => titled(p, "Status") },
+    { name: "trade platform deleted", path: () => "/tradePlatforms/tradePlatformDeletedSuccessfully", ready: (p) => heading(p, "Trade platform deleted") },
     { name: "style guide", path: () => "/index-sample", ready: (p) => heading(p, "UI building blocks") },
     { name: "not found", path: () => "/no/such/page", ready: (p) => heading(p, "Page not found") },
   ];

@@ -227,12 +227,21 @@ describe("the Trades Blotter at a dealer's desk, 1440 px", () => {
     const before = await count.textContent();
     const url = page.url();
     const toasts = toastsSeen(page).length;
-    const to = await page.getByLabel("To day").inputValue();
+    const to = new URL(url).searchParams.get("to") ?? (await page.evaluate(() => new Date().toISOString().slice(0, 10)));
     const after = new Date(Date.parse(`${to}T12:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
+    // Days are typed as the member reads them (their display format; the browser's own by default).
+    const typed = (day: string) =>
+      page.evaluate(
+        (ymd) =>
+          new Intl.DateTimeFormat(navigator.language, { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+            new Date(`${ymd}T00:00:00Z`),
+          ),
+        day,
+      );
 
-    await page.getByLabel("From day").fill(after);
+    await page.getByLabel("From day").fill(await typed(after));
     await page.getByText("The last day is before the first").waitFor();
-    await page.getByLabel("From day").fill("2020-01-01");
+    await page.getByLabel("From day").fill(await typed("2020-01-01"));
     await page.getByText(/^At most 366 days/).waitFor();
     expect(page.url()).toBe(url);
     expect(await count.textContent()).toBe(before);

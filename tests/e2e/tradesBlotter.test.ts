@@ -233,7 +233,15 @@ describe("the Trades Blotter as a dealer uses it", () => {
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
     });
     expect(new URL(page.url()).searchParams.get("from")).toBe(yesterday);
-    expect(await page.getByLabel("From day").inputValue()).toBe(yesterday);
+    // Shown as the member reads dates (their display format; the browser's own by default), not as the native date box would.
+    const shownDay = await page.evaluate(
+      (day) =>
+        new Intl.DateTimeFormat(navigator.language, { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+          new Date(`${day}T00:00:00Z`),
+        ),
+      yesterday,
+    );
+    expect(await page.getByLabel("From day").inputValue()).toBe(shownDay);
 
     // The store backfilled the servers' history when they connected.
     await expect.poll(async () => (await gridRows(page)).length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -246,19 +254,14 @@ describe("the Trades Blotter as a dealer uses it", () => {
     const { header, lines } = await readCsv(await download.path());
     const dealAt = header.indexOf("Deal");
     const symbolAt = header.indexOf("Symbol");
-    const utcAt = header.indexOf("Time (UTC)");
+    // The first time column is in the member's zone (the browser's by default), named in its header: "2026-11-26 14:03:07".
+    const utcAt = header.findIndex((h) => h.startsWith("Time (") && h !== "Time (server)");
+    expect(utcAt).toBe(0);
     expect(lines).toHaveLength(total);
     expect(lines.every((cells) => cells[symbolAt] === symbol)).toBe(true);
     expect(lines.slice(0, shown.length).map((cells) => cells[dealAt])).toEqual(shown.map((r) => r.ticket));
-    // Every line is a deal of yesterday, on the dealer's calendar.
-    const days = await page.evaluate(
-      (times) =>
-        times.map((t) => {
-          const d = new Date(t);
-          return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-        }),
-      lines.map((cells) => cells[utcAt]!),
-    );
+    // Every line is a deal of yesterday, on the dealer's calendar: the first time column is in their zone already.
+    const days = lines.map((cells) => cells[utcAt]!.slice(0, 10));
     expect(new Set(days)).toEqual(new Set([yesterday]));
 
     // The totals are the whole range's (every line of the CSV), not the rows loaded: computed here

@@ -4,7 +4,8 @@
  * order; each server's own clock comes with its offset and does not sort.
  */
 import type { ColDef, ValueFormatterParams } from "ag-grid-community";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useDisplayStore } from "../../app/ui/format/index.ts";
 import type { BlotterPlatform, BlotterRow } from "../../core/schemas/blotterLive.ts";
 import { blotterColumns } from "../../app/features/trades-blotter/blotterColumns.tsx";
 import { comparatorOf, DEFAULT_SORT } from "../../app/features/trades-blotter/liveRowModel.ts";
@@ -18,6 +19,8 @@ const shown = (col: ColDef<BlotterRow>, row: BlotterRow) =>
   (col.valueFormatter as (p: Partial<ValueFormatterParams<BlotterRow>>) => string)({ data: row, value: row.time });
 
 describe("time in the blotter", () => {
+  beforeEach(() => useDisplayStore.getState().setPreference({ locale: "en-GB", timeZone: "UTC" }));
+  afterEach(() => useDisplayStore.getState().setPreference({}));
   // 10:00 UTC on Athens (12:00 there) and 10:30 UTC on New York (05:30 there), 21 Nov 2025.
   const rows = [
     blotterRow("d:athens:1", { platformId: "athens", time: Date.parse("2025-11-21T10:00:00Z") }),
@@ -42,5 +45,12 @@ describe("time in the blotter", () => {
     const server = blotterColumns(platforms).find((c) => c.headerName === "Time (server)")!;
     expect(server.sortable).toBe(false);
     expect(rows.map((r) => shown(server, r))).toEqual(["21/11/2025, 12:00:00 GMT+2", "21/11/2025, 05:30:00 GMT-5"]);
+  });
+
+  it("follows the member's display preference: their zone, named, in their format", () => {
+    useDisplayStore.getState().setPreference({ locale: "de-DE", timeZone: "Europe/Athens" });
+    const column = blotterColumns(platforms).find((c) => c.sort)!;
+    expect(column.headerName).toBe("Time (Europe/Athens)");
+    expect(rows.map((r) => shown(column, r))).toEqual(["21.11.2025, 12:00:00", "21.11.2025, 12:30:00"]);
   });
 });

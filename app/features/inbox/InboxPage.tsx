@@ -1,3 +1,4 @@
+import { currentFormat } from "~/ui/format";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
@@ -19,9 +20,8 @@ const SEVERITY_TONE: Record<NotificationSeverity, BadgeTone> = { info: "info", w
 const SEVERITY_ICON = { info: Info, warning: AlertTriangle, error: AlertOctagon } as const;
 const SEVERITY_LABEL: Record<NotificationSeverity, string> = { info: "Info", warning: "Warning", error: "Error" };
 
-function when(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
+/** When a notification came, in the member's format and zone. */
+const when = (iso: string): string => currentFormat().dateTimeShort(iso);
 
 /** /inbox: the signed-in member's notifications in this organization, newest first, live. */
 export function InboxPage() {

@@ -9,6 +9,7 @@ import { useCurrentOrganizationId } from "~/profile";
 import { Button } from "~/ui/Button";
 import { DialogContent, DialogRoot } from "~/ui/Dialog";
 import { DescriptionList } from "~/ui/DescriptionList";
+import { DateTimeInput } from "~/ui/DateInput";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { DataGrid, dateTimeColumn, formatDateTime, textColumn } from "~/ui/grid";
@@ -19,13 +20,8 @@ export const AUDIT_PAGE_SIZE = 100;
 const FILTERS = ["from", "to", "actor", "action", "target", "q"] as const;
 type FilterName = (typeof FILTERS)[number];
 
-/** `datetime-local` works in local time without a zone; the URL and the API use ISO UTC. */
-const toLocalInput = (iso: string | null) => {
-  if (!iso || Number.isNaN(Date.parse(iso))) return "";
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : "");
+/** The range fields (DateTimeInput) hand over ISO UTC, typed in the member's format and zone; the URL and the API use it as is. */
+const fromLocalInput = (value: string) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : "");
 
 const COLUMNS: ColDef<AuditEvent>[] = [
   dateTimeColumn<AuditEvent>({ field: "at", headerName: "Time", sortable: true }),
@@ -105,10 +101,10 @@ export function AuditLog() {
         key={params.toString()}
       >
         <Field label="From">
-          <Input type="datetime-local" name="from" defaultValue={toLocalInput(filters.from)} />
+          <DateTimeInput name="from" defaultValue={filters.from} />
         </Field>
         <Field label="To">
-          <Input type="datetime-local" name="to" defaultValue={toLocalInput(filters.to)} />
+          <DateTimeInput name="to" defaultValue={filters.to} />
         </Field>
         <Field label="Actor">
           <Input name="actor" defaultValue={filters.actor} placeholder="Name or e-mail" />

@@ -1,3 +1,4 @@
+import { currentFormat } from "~/ui/format";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, Mail, Send, Trash2, Webhook } from "lucide-react";
@@ -202,7 +203,7 @@ function DeliveryLog({ channel }: { channel: Channel }) {
             <tbody>
               {log.data.map((d) => (
                 <tr key={d.id} className="border-t border-border align-top">
-                  <td className="py-1 pr-2 whitespace-nowrap">{new Date(d.createdAt).toLocaleString()}</td>
+                  <td className="py-1 pr-2 whitespace-nowrap">{currentFormat().dateTime(d.createdAt)}</td>
                   <td className="py-1 pr-2">{d.type === "test" ? "Test" : (NOTIFICATION_TYPE_LABELS[d.type as NotificationType] ?? d.type)}</td>
                   <td className="py-1 pr-2">
                     <Badge tone={d.status === "delivered" ? "success" : d.status === "failed" ? "danger" : "info"}>{d.status}</Badge>

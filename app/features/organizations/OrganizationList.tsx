@@ -1,11 +1,10 @@
+import { currentFormat } from "~/ui/format";
 import { Building2, Check } from "lucide-react";
 import { useCurrentOrganizationId, useProfileStore, useSwitchOrganization } from "~/profile";
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { Card } from "~/ui/Card";
 import { EmptyState } from "~/ui/EmptyState";
-
-const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 /** The organizations the person belongs to: which one is current, which they administer, switch. */
 export function OrganizationList() {
@@ -53,5 +52,5 @@ export function OrganizationList() {
 
 function formatDate(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "—" : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? "—" : currentFormat().date(date);
 }

@@ -1,3 +1,4 @@
+import { currentFormat } from "~/ui/format";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { AlertOctagon, AlertTriangle, ArrowRight, Info } from "lucide-react";
@@ -11,7 +12,6 @@ import { overviewApi, recentInboxQueryKey } from "./overviewApi";
 
 const SEVERITY_ICON = { info: Info, warning: AlertTriangle, error: AlertOctagon } as const;
 const SEVERITY_CLASS = { info: "text-info", warning: "text-warning", error: "text-danger" } as const;
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** The five newest notifications of the signed-in member, each opening the inbox; live through the inbox's stream. */
 export function RecentInbox() {
@@ -60,7 +60,7 @@ export function RecentInbox() {
                         {n.title}
                       </span>
                       <time dateTime={n.createdAt} className="text-xs text-muted">
-                        {when.format(new Date(n.createdAt))}
+                        {currentFormat().dateTimeShort(n.createdAt)}
                       </time>
                     </span>
                   </Link>

@@ -10,6 +10,7 @@ import { onOrganizationChange, useAccess, useCurrentOrganizationId, useMemberPre
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
+import { DateInput } from "~/ui/DateInput";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Select } from "~/ui/Select";
@@ -284,10 +285,10 @@ function RangeFields({ view, onChange }: { view: BlotterView; onChange: (next: B
   return (
     <>
       <Field label="From day" error={problem?.field === "from" ? problem.message : undefined}>
-        <Input type="date" value={range.from} onChange={(e) => set("from")(e.target.value)} className="h-8" />
+        <DateInput value={range.from} onChange={(e) => set("from")(e.target.value)} className="h-8" />
       </Field>
       <Field label="To day" error={problem?.field === "to" ? problem.message : undefined}>
-        <Input type="date" value={range.to} onChange={(e) => set("to")(e.target.value)} className="h-8" />
+        <DateInput value={range.to} onChange={(e) => set("to")(e.target.value)} className="h-8" />
       </Field>
     </>
   );

@@ -1,6 +1,8 @@
 import type { ColDef, ICellRendererComp, ICellRendererParams, ValueFormatterParams } from "ag-grid-community";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
 import { formatLots } from "@core/trading/volume";
+import { csvMoney, csvTime, csvTimeHeader } from "@core/format";
+import { currentFormat } from "~/ui/format";
 import { formatMoney, textColumn, type CsvColumn } from "~/ui/grid";
 
 /** Money arrives in minor units (core/trading/money.ts). */
@@ -20,46 +22,15 @@ const REASON_LABELS: Record<BlotterRow["reason"], string> = {
   stopOut: "Stop out",
 };
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 /**
  * A time as the platform's server shows it (its configured time zone) with that zone's offset, so
- * rows of servers in different zones never read as one clock: "21/11/2025, 14:03:07 GMT+2".
+ * rows of servers in different zones never read as one clock: "21/11/2025, 14:03:07 GMT+2" (in the
+ * member's format, core/format.ts).
  */
-export function formatServerTime(time: number, timeZone: string | undefined): string {
-  if (!timeZone) return "—";
-  let format = zoneFormats.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat("en-GB", {
-        timeZone,
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-        hour12: false,
-        timeZoneName: "shortOffset",
-      });
-    } catch {
-      return "—";
-    }
-    zoneFormats.set(timeZone, format);
-  }
-  return format.format(new Date(time));
-}
+export const formatServerTime = (time: number, timeZone: string | undefined): string => currentFormat().dateTimeIn(time, timeZone);
 
-const utcFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
-export const formatUtc = (time: number) => utcFormat.format(new Date(time));
+/** A time in the member's zone (their display preference), the one the rows are ordered and first shown in. */
+export const formatMemberTime = (time: number) => currentFormat().dateTime(time);
 
 export const sideLabel = (side: BlotterRow["side"]) => SIDE_LABELS[side];
 export const entryLabel = (entry: BlotterRow["entry"]) => (entry ? ENTRY_LABELS[entry] : "");
@@ -108,8 +79,10 @@ const right = { type: "rightAligned", cellClass: "text-right tabular-nums" } as 
 
 /**
  * The blotter's columns (docs/requirements.md#r-fields); `platforms` names each platform and gives its server zone.
- * Rows are ordered and first shown in one zone, UTC (docs/trades-blotter.md#time): the blotter mixes
- * servers in different zones, and each server's own clock sorted by the instant reads out of order.
+ * Rows are ordered and first shown in one zone, the member's (their display preference, UTC unless
+ * set otherwise on a UTC machine; docs/trades-blotter.md#time): the blotter mixes servers in
+ * different zones, and each server's own clock sorted by the instant reads out of order.
+ * The column keeps its id `utcTime` so saved column layouts still find it.
  * Each server's time follows, with its offset, to match the platform's terminal; it does not sort.
  */
 export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>, navigate?: Navigate): ColDef<BlotterRow>[] {
@@ -119,12 +92,12 @@ export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>, 
     {
       colId: "utcTime",
       field: "time",
-      headerName: "Time (UTC)",
+      headerName: csvTimeHeader(currentFormat().timeZone),
       width: 170,
       cellClass: "tabular-nums",
       pinned: "left",
       sort: "desc",
-      valueFormatter: (p: F) => (p.data ? formatUtc(p.data.time) : ""),
+      valueFormatter: (p: F) => (p.data ? formatMemberTime(p.data.time) : ""),
     },
     textColumn({
       field: "symbol",
@@ -172,7 +145,7 @@ export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>, 
       colId: "serverTime",
       field: "time",
       headerName: "Time (server)",
-      headerTooltip: "Each platform's own clock, with its offset from UTC. Rows are ordered by Time (UTC).",
+      headerTooltip: `Each platform's own clock, with its offset from UTC. Rows are ordered by ${csvTimeHeader(currentFormat().timeZone)}.`,
       width: 210,
       cellClass: "tabular-nums",
       sortable: false,
@@ -183,13 +156,18 @@ export function blotterColumns(platforms: ReadonlyMap<string, BlotterPlatform>, 
   ];
 }
 
-const decimal = (minor: number) => (minor / 100).toFixed(2);
+const decimal = csvMoney;
 
-/** The CSV of the current view, per column id: exact decimals and ISO times (spreadsheets format them). */
+/**
+ * The CSV of the current view, per column id, in the one export form (core/format.ts, as the
+ * server's deals.csv): exact decimals, times as "2025-11-21 12:00:00" in the member's zone (named in
+ * the header) and each server's clock with its offset.
+ */
 export function blotterCsvColumns(platforms: ReadonlyMap<string, BlotterPlatform>): Record<string, CsvColumn<BlotterRow>> {
+  const zone = currentFormat().timeZone;
   return {
-    utcTime: { header: "Time (UTC)", value: (r) => new Date(r.time).toISOString() },
-    serverTime: { header: "Time (server)", value: (r) => formatServerTime(r.time, platforms.get(r.platformId)?.timeZone) },
+    utcTime: { header: csvTimeHeader(zone), value: (r) => csvTime(r.time, zone) },
+    serverTime: { header: "Time (server)", value: (r) => csvTime(r.time, platforms.get(r.platformId)?.timeZone, true) },
     platformId: { header: "Platform", value: (r) => platforms.get(r.platformId)?.name ?? r.platformId },
     login: { header: "Login", value: (r) => r.login },
     group: { header: "Group", value: (r) => r.group },

@@ -4,6 +4,7 @@
  * each deal turned into the live stream's row shape (`rowOfStoredDeal`) so both modes share one
  * grid; and its CSV (GET /api/tradesBlotter/deals.csv) streamed with progress.
  */
+import { currentFormat } from "~/ui/format";
 import type { IDatasource, IGetRowsParams } from "ag-grid-community";
 import { rowOfStoredDeal, type BlotterRow } from "@core/schemas/blotterLive";
 import type { BlotterDealPage, BlotterDealTotals } from "@core/schemas/tradesBlotter";
@@ -84,6 +85,8 @@ export async function exportHistoryCsv(
   signal?: AbortSignal,
 ): Promise<number> {
   const headers = await apiHeaders();
+  // Times in the member's zone, as on screen and in the live view's CSV (core/format.ts).
+  query.set("timeZone", currentFormat().timeZone);
   let response: Response;
   try {
     response = await fetch(`/api/tradesBlotter/deals.csv?${query.toString()}`, { headers, signal, credentials: "same-origin" });

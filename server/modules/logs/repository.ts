@@ -14,7 +14,6 @@ const a = auditEvents;
 
 /** `%text%` for ILIKE, with the pattern's own wildcards taken literally. */
 const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const startsWith = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function where(organizationId: string, f: AuditFilters): SQL | undefined {
   return and(
@@ -22,7 +21,8 @@ function where(organizationId: string, f: AuditFilters): SQL | undefined {
     f.from ? gte(a.at, new Date(f.from)) : undefined,
     f.to ? lte(a.at, new Date(f.to)) : undefined,
     f.actor ? or(ilike(a.actorName, contains(f.actor)), eq(a.actorSub, f.actor)) : undefined,
-    f.action ? ilike(a.action, startsWith(f.action)) : undefined,
+    // Any part of the action: "balance" finds account.balanceOperation.*, "created" every creation.
+    f.action ? ilike(a.action, contains(f.action)) : undefined,
     f.target ? or(ilike(a.targetType, contains(f.target)), ilike(a.targetId, contains(f.target))) : undefined,
     // One expression over every field, the one the trigram index is built on (decision 0054).
     f.q ? ilike(auditSearchText(a), contains(f.q)) : undefined,

@@ -4,12 +4,14 @@ import { NotFoundError } from "../../errors.ts";
 import { NOT_FOUND } from "../tradePlatforms/deps.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
 import { csvStream } from "./csv.ts";
+import { normalizeTimeZone } from "../../../core/schemas/timeZone.ts";
 import { allDeals, dealTotals, dealsPage } from "./repository/deals.ts";
 import { tradeHistoryPlugin } from "./plugin.ts";
 import { exposureRates } from "./exposureRates.ts";
 import { positionsPage } from "./repository/positions.ts";
 import {
   BlotterDealFiltersSchema,
+  BlotterDealExportSchema,
   BlotterDealPageSchema,
   BlotterDealQuerySchema,
   BlotterDealTotalsSchema,
@@ -69,8 +71,9 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
       config: read,
       schema: {
         tags,
-        summary: "Every deal matching the filters as CSV, streamed; X-Total-Count gives the number of data lines",
-        querystring: BlotterDealFiltersSchema,
+        summary:
+          "Every deal matching the filters as CSV, streamed; X-Total-Count gives the number of data lines. Times as 'YYYY-MM-DD HH:MM:SS' in `timeZone` (default UTC), then each server's clock with its offset",
+        querystring: BlotterDealExportSchema,
       },
     },
     async (request, reply) => {
@@ -81,7 +84,7 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
         .header("Content-Disposition", `attachment; filename="trades-${day(request.query.from)}-${day(request.query.to)}.csv"`)
         .header("X-Total-Count", String(total))
         .header("Access-Control-Expose-Headers", "X-Total-Count, Content-Disposition")
-        .send(csvStream(pages));
+        .send(csvStream(pages, request.query.timeZone ? (normalizeTimeZone(request.query.timeZone) ?? "UTC") : "UTC"));
     },
   );
 

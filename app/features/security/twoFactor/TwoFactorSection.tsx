@@ -1,3 +1,4 @@
+import { currentFormat } from "~/ui/format";
 import { useId, useState, type FormEvent } from "react";
 import { Copy, Download, ShieldCheck, ShieldOff } from "lucide-react";
 import { ApiError } from "~/api";
@@ -187,7 +188,7 @@ function EnabledView({ enabledAt, recoveryCodesLeft }: { enabledAt: string | nul
   return (
     <div className="grid gap-3">
       <p className="text-sm">
-        On since {enabledAt ? new Date(enabledAt).toLocaleString() : "—"}.{" "}
+        On since {enabledAt ? currentFormat().dateTime(enabledAt) : "—"}.{" "}
         {recoveryCodesLeft === 1 ? "1 recovery code left." : `${recoveryCodesLeft} recovery codes left.`}
         {recoveryCodesLeft <= 3 ? " Turn two-factor off and on again for new recovery codes." : ""}
       </p>

@@ -1,3 +1,4 @@
+import { currentFormat } from "~/ui/format";
 import { useQuery } from "@tanstack/react-query";
 import type { TradeHistorySync } from "@core/schemas/tradesBlotter";
 import { useCurrentOrganizationId } from "~/profile";
@@ -14,7 +15,7 @@ function statusText(sync: TradeHistorySync): string {
     case "backfilling":
       return sync.accountsTotal === 0 ? "Listing accounts…" : `Reading deals: ${sync.accountsDone} of ${sync.accountsTotal} accounts`;
     case "live":
-      return `Up to date${sync.windowFrom ? ` (read from ${new Date(sync.windowFrom).toLocaleDateString()})` : ""}; new trades arrive live.`;
+      return `Up to date${sync.windowFrom ? ` (read from ${currentFormat().date(sync.windowFrom)})` : ""}; new trades arrive live.`;
     case "failed":
       return `Reading the history failed${sync.lastError ? `: ${sync.lastError}` : ""}. It is read again when the platform reconnects.`;
   }
