@@ -87,7 +87,7 @@ export async function accountsLoad(options: AccountsLoadOptions = {}): Promise<v
   await withBenchDatabase(adminUrl, async (database) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
     const config = loadConfig({
-      NODE_ENV: "test",
+      NODE_ENV: "production",
       LOG_LEVEL: "silent",
       PUBLIC_URL: "http://localhost:3000",
       DATA_DIR: dataDir,

@@ -41,7 +41,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
   await withBenchDatabase(adminUrl, async (database) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-bench-"));
     const config = loadConfig({
-      NODE_ENV: "test",
+      NODE_ENV: "production",
       LOG_LEVEL: "silent",
       PUBLIC_URL: "http://localhost:3000",
       DATA_DIR: dataDir,
