@@ -52,5 +52,11 @@ declare module "fastify" {
      * outside organizations that list what several organizations hold.
      */
     policyAdmits(organizationId: string, member: MemberAccess): boolean;
+    /**
+     * The caller's claims in every organization, from the guard's cache (accessState.ts `people`)
+     * or `load` when it has none: dropped on the database's announcements of any change, at most
+     * 2 s old otherwise. The value is shared: never change it.
+     */
+    claimsEverywhere(load: () => Promise<Claim[]>): Promise<Claim[]>;
   }
 }
