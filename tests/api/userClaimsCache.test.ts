@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { memberClaims } from "../../server/db/schema.ts";
+import { memberClaims, memberships } from "../../server/db/schema.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -9,7 +9,7 @@ import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpe
 import { addMember, signUp } from "./support/fixtures.ts";
 
 /**
- * GET /api/profile/user-claims answers from the guard's memory (issue 30), and follows the
+ * GET /api/profile/user-claims and GET /api/members answer from the guard's memory (issue 30), and follows the
  * database's announcements: a claim given or taken by anyone — this node, another node, plain SQL
  * — shows at once on PGlite, within 2 s on PostgreSQL.
  */
@@ -62,6 +62,28 @@ describeDb("a person's claims everywhere, cached by the guard", () => {
     if (Date.now() - before < 1500) expect(cached).toContain(`Module.members.${org}=read`);
     // ... and no longer than that.
     await within(3000, t.app, (claims) => !claims.includes(`Module.members.${org}=read`));
+  });
+
+  it.each([
+    ["the same node", () => t.app],
+    ["another node", () => other],
+  ])("the member list (cached the same way) shows a member added or removed by plain SQL, seen from %s", async (_label, node) => {
+    const list = async () => {
+      const res = await node().inject({ url: "/api/members", headers: apiHeaders(await tokens.mint(owner), org) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ name: string }[]>().map((m) => m.name);
+    };
+    const newcomer = newPerson(`Nina Newcomer ${_label}`);
+    expect(await list()).not.toContain(newcomer.name); // cached
+    await addMember(t.ctx, org, newcomer);
+    if (t.ctx.database.kind === "pglite") expect(await list()).toContain(newcomer.name);
+    const started = Date.now();
+    while (!(await list()).includes(newcomer.name)) {
+      if (Date.now() - started > 2000) throw new Error("the new member is not listed after 2 s");
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await t.ctx.database.db.delete(memberships).where(and(eq(memberships.organizationId, org), eq(memberships.userSub, newcomer.sub)));
+    if (t.ctx.database.kind === "pglite") expect(await list()).not.toContain(newcomer.name);
   });
 
   it.each([

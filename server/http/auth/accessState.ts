@@ -24,6 +24,11 @@ export interface AccessState {
    * on every announced change of any organization's memberships or claims (they may be theirs).
    */
   people: MemberClaimsCache<Claim[]>;
+  /**
+   * What a route reads about an organization's members (the member list), per (organization,
+   * what): dropped when that organization's memberships or claims change, at most 2 s old.
+   */
+  organizations: MemberClaimsCache<unknown>;
   /** Only with the embedded provider (an external one's sign-outs are not seen here). */
   revocations?: RevocationList;
   changes: AccessChangeFeed;
@@ -40,6 +45,7 @@ export const accessStatePlugin = fp(
     const members = new MemberClaimsCache<MemberAccess>(() => changes.listening);
     const clients = new MemberClaimsCache<MemberAccess>(() => changes.listening);
     const people = new MemberClaimsCache<Claim[]>(() => changes.listening);
+    const organizations = new MemberClaimsCache<unknown>(() => changes.listening);
     const streams = new StreamAccessWatch((organizationId, sub) => findMemberAccess(database.db, organizationId, sub));
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
@@ -49,12 +55,14 @@ export const accessStatePlugin = fp(
             members.dropOrganization(change.organizationId);
             clients.dropOrganization(change.organizationId);
             people.clear();
+            organizations.dropOrganization(change.organizationId);
             void streams.changed(change.organizationId);
           } else if (change.kind === "grant") revocations?.heard(change.grantId);
           else {
             members.clear();
             clients.clear();
             people.clear();
+            organizations.clear();
             void streams.recheckAll();
           }
         },
@@ -62,6 +70,7 @@ export const accessStatePlugin = fp(
           members.clear();
           clients.clear();
           people.clear();
+          organizations.clear();
           void streams.recheckAll();
           revocations?.gap();
         },
@@ -73,6 +82,7 @@ export const accessStatePlugin = fp(
       members,
       clients,
       people,
+      organizations,
       revocations,
       changes,
       streams,

@@ -60,6 +60,10 @@ export const authGuard = fp(
       return (await api.access.people.claims("", this.auth.sub, load)) ?? [];
     });
 
+    api.decorateRequest("memberCached", async function <T>(this: FastifyRequest, what: string, load: () => Promise<T>): Promise<T> {
+      return (await api.access.organizations.claims(this.organization.id, what, load)) as T;
+    });
+
     // Checked when each route is registered, so a contradictory declaration stops the start.
     api.addHook("onRoute", (route: RouteOptions) => {
       const access = resolveRouteAccess(route.config, `${String(route.method)} ${route.url}`);
