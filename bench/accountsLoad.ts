@@ -79,7 +79,7 @@ export async function accountsLoad(options: AccountsLoadOptions = {}): Promise<v
   const line = options.line ?? ((text: string) => console.log(text));
 
   await withBenchDatabase(adminUrl, async (database) => {
-    const bench = await benchApp(database);
+    const bench = await benchApp(database, { env: { NODE_ENV: "production" } });
     const { app, ctx } = bench;
     const probe = stallProbe();
     try {

@@ -42,11 +42,13 @@ export function benchConfig(dataDir: string, env: Record<string, string> = {}): 
 
 /**
  * The app on `database`, ready. `dataDir`: a folder the caller made (and removes), e.g. the one an
- * embedded database lives in; without it the app gets one of its own.
+ * embedded database lives in; without it the app gets one of its own. `env`: settings over
+ * `benchConfig`'s, e.g. `NODE_ENV: "production"` to measure answers as production writes them
+ * (without the test-only check of each answer against its schema, decision 0073).
  */
-export async function benchApp(database: Database, options: { dataDir?: string } = {}): Promise<BenchApp> {
+export async function benchApp(database: Database, options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<BenchApp> {
   const dataDir = options.dataDir ?? benchDataDir();
-  const ctx: AppContext = { config: benchConfig(dataDir), database };
+  const ctx: AppContext = { config: benchConfig(dataDir, options.env), database };
   const app = await buildApp(ctx, { web: false, logger: false });
   const close = async () => {
     await app.close();

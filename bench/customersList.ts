@@ -32,7 +32,7 @@ export async function customersListBench(options: CustomersListOptions = {}): Pr
   const line = options.line ?? ((text: string) => console.log(text));
 
   await withBenchDatabase(adminUrl, async (database) => {
-    const bench = await benchApp(database);
+    const bench = await benchApp(database, { env: { NODE_ENV: "production" } });
     const { app } = bench;
     const bare = await startBareFastify();
     try {

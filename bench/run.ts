@@ -17,6 +17,9 @@
  * 1,000,000 deals (./tradeHistory.ts) and its live writer's events a second (./historyWriter.ts), and the Trades Blotter streaming to headless Chromium at
  * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
  *
+ * `npm run bench -- api` runs only the table of issue 30 (./apiSpeed.ts): bare Fastify, the guarded
+ * routes, the accounts and customers lists at 100,000 rows and the shell's weight, with the ratios.
+ *
  * `npm run bench -- customers` runs only the customers' import and export stall (./customersStall.ts;
  * `customers postgres` or `customers pglite` for one database).
  *
@@ -35,6 +38,7 @@ import { measureSimulatedEventRate } from "./simulatedEventRate.ts";
 import { measurePlatformCreationStall } from "./platformCreationStall.ts";
 import { creationStallBench, measureCreationStallOnFreshApp, type StallDatabase } from "./creationStall.ts";
 import { accountsLoad } from "./accountsLoad.ts";
+import { apiSpeedBench } from "./apiSpeed.ts";
 import { customersListBench } from "./customersList.ts";
 import { customersStallBench, type CustomersBenchDatabase } from "./customersStall.ts";
 import { tradeHistoryBench } from "./tradeHistory.ts";
@@ -193,6 +197,7 @@ async function main() {
     }
   });
   await runHttpBenchmark({ line });
+  await apiSpeedBench({ adminUrl, line });
   await accountsLoad({ adminUrl, line });
   await customersListBench({ adminUrl, line });
   await customersStallBench({ adminUrl, line });
@@ -215,23 +220,25 @@ async function main() {
 
 const only = process.argv.slice(2);
 const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind) => only.includes(kind));
-(only.includes("customers")
-  ? customersStallBench({ adminUrl, line, databases: stallDatabases.length > 0 ? (stallDatabases as CustomersBenchDatabase[]) : undefined })
-  : only.includes("blotter")
-    ? tradesBlotterBench({ adminUrl, line })
-    : only.includes("writer")
-      ? historyWriterBench({ adminUrl, line })
-      : only.includes("rowmodels")
-        ? rowModelsBench({ line })
-        : only.includes("stall")
-          ? creationStallBench({
-              adminUrl,
-              accounts: ACCOUNTS,
-              runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-              databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-              line,
-            })
-          : main()
+(only.includes("api")
+  ? apiSpeedBench({ adminUrl, line })
+  : only.includes("customers")
+    ? customersStallBench({ adminUrl, line, databases: stallDatabases.length > 0 ? (stallDatabases as CustomersBenchDatabase[]) : undefined })
+    : only.includes("blotter")
+      ? tradesBlotterBench({ adminUrl, line })
+      : only.includes("writer")
+        ? historyWriterBench({ adminUrl, line })
+        : only.includes("rowmodels")
+          ? rowModelsBench({ line })
+          : only.includes("stall")
+            ? creationStallBench({
+                adminUrl,
+                accounts: ACCOUNTS,
+                runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                line,
+              })
+            : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import helmet from "@fastify/helmet";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppContext } from "../context.ts";
 import { registerErrorHandling } from "./errors.ts";
 import { refuseNulInApiUrls, registerJsonParser } from "./json.ts";
@@ -10,6 +10,7 @@ import { loggerOptions, RequestLogController, type LogOptions } from "./logging.
 import { accessStatePlugin } from "./auth/accessState.ts";
 import { authGuard } from "./auth/guard.ts";
 import { registerApiDocs } from "./docs.ts";
+import { responseSerializerCompiler } from "./serializer.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
@@ -55,7 +56,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   if (opts.onRoute) app.addHook("onRoute", opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers are written by serializers compiled from their schemas; tests also check each with zod (serializer.ts).
+  app.setSerializerCompiler(responseSerializerCompiler(ctx.config.env === "test"));
   app.decorate("ctx", ctx);
 
   await app.register(helmet, {

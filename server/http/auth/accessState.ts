@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { TTL } from "../../idp/provider.ts";
 import { AccessChangeFeed } from "./changes.ts";
 import { MemberClaimsCache } from "./memberCache.ts";
+import type { Claim } from "../../../core/access.ts";
 import { RevocationList } from "./revocations.ts";
 import { StreamAccessWatch } from "./streamAccess.ts";
 import { findMemberAccess, type MemberAccess } from "../../modules/organizations/repository.ts";
@@ -18,6 +19,16 @@ export interface AccessState {
   members: MemberClaimsCache<MemberAccess>;
   /** API clients' claims and their organization's policy per (organization, client id): the same cache and the same announcements as members. */
   clients: MemberClaimsCache<MemberAccess>;
+  /**
+   * A person's claims in every organization (GET /api/profile/user-claims), per person: dropped
+   * on every announced change of any organization's memberships or claims (they may be theirs).
+   */
+  people: MemberClaimsCache<Claim[]>;
+  /**
+   * What a route reads about an organization's members (the member list), per (organization,
+   * what): dropped when that organization's memberships or claims change, at most 2 s old.
+   */
+  organizations: MemberClaimsCache<unknown>;
   /** Only with the embedded provider (an external one's sign-outs are not seen here). */
   revocations?: RevocationList;
   changes: AccessChangeFeed;
@@ -33,6 +44,8 @@ export const accessStatePlugin = fp(
     const revocations = config.oidc.embedded ? new RevocationList(database.db, TTL.AccessToken + ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS, log) : undefined;
     const members = new MemberClaimsCache<MemberAccess>(() => changes.listening);
     const clients = new MemberClaimsCache<MemberAccess>(() => changes.listening);
+    const people = new MemberClaimsCache<Claim[]>(() => changes.listening);
+    const organizations = new MemberClaimsCache<unknown>(() => changes.listening);
     const streams = new StreamAccessWatch((organizationId, sub) => findMemberAccess(database.db, organizationId, sub));
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
@@ -41,17 +54,23 @@ export const accessStatePlugin = fp(
           if (change.kind === "organization") {
             members.dropOrganization(change.organizationId);
             clients.dropOrganization(change.organizationId);
+            people.clear();
+            organizations.dropOrganization(change.organizationId);
             void streams.changed(change.organizationId);
           } else if (change.kind === "grant") revocations?.heard(change.grantId);
           else {
             members.clear();
             clients.clear();
+            people.clear();
+            organizations.clear();
             void streams.recheckAll();
           }
         },
         onGap() {
           members.clear();
           clients.clear();
+          people.clear();
+          organizations.clear();
           void streams.recheckAll();
           revocations?.gap();
         },
@@ -62,6 +81,8 @@ export const accessStatePlugin = fp(
       tokens: new VerifiedTokenCache(ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS),
       members,
       clients,
+      people,
+      organizations,
       revocations,
       changes,
       streams,

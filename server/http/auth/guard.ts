@@ -55,6 +55,15 @@ export const authGuard = fp(
       return policyRefusal(this, organizationId, member, {}) === undefined;
     });
 
+    // A person's claims everywhere (the profile's user-claims), kept like members' claims.
+    api.decorateRequest("claimsEverywhere", async function (this: FastifyRequest, load: () => Promise<Claim[]>) {
+      return (await api.access.people.claims("", this.auth.sub, load)) ?? [];
+    });
+
+    api.decorateRequest("memberCached", async function <T>(this: FastifyRequest, what: string, load: () => Promise<T>): Promise<T> {
+      return (await api.access.organizations.claims(this.organization.id, what, load)) as T;
+    });
+
     // Checked when each route is registered, so a contradictory declaration stops the start.
     api.addHook("onRoute", (route: RouteOptions) => {
       const access = resolveRouteAccess(route.config, `${String(route.method)} ${route.url}`);

@@ -52,5 +52,18 @@ declare module "fastify" {
      * outside organizations that list what several organizations hold.
      */
     policyAdmits(organizationId: string, member: MemberAccess): boolean;
+    /**
+     * The caller's claims in every organization, from the guard's cache (accessState.ts `people`)
+     * or `load` when it has none: dropped on the database's announcements of any change, at most
+     * 2 s old otherwise. The value is shared: never change it.
+     */
+    claimsEverywhere(load: () => Promise<Claim[]>): Promise<Claim[]>;
+    /**
+     * What `load` reads about the current organization's members (`what` names it), from the
+     * guard's cache: dropped when the database announces a change of the organization's
+     * memberships or claims, at most 2 s old otherwise (so a member's name or last sign-in may
+     * be that old). The value is shared: never change it.
+     */
+    memberCached<T>(what: string, load: () => Promise<T>): Promise<T>;
   }
 }

@@ -193,9 +193,36 @@ const listColumns = {
   marginState: t.marginState,
   enabled: t.enabled,
   readOnly: t.readOnly,
-  registration: isoTime<string>(t.registration),
-  lastAccess: isoTime<string | null>(t.lastAccess),
+  // Named, so that the driver's rows carry these names too (listAccounts reads them unmapped).
+  registration: isoTime<string>(t.registration).as("registration"),
+  lastAccess: isoTime<string | null>(t.lastAccess).as("last_access"),
 };
+
+/**
+ * A page's row as the driver gives it (the columns' own names): the list reads these directly
+ * rather than through Drizzle's per-field mapping, which was most of the list's own work in a
+ * profile (issue 30). Money is numeric, which both drivers give as its text ("1250.50").
+ */
+interface DriverRow {
+  platform_id: string;
+  login: string;
+  group: string;
+  name: string;
+  email: string;
+  leverage: number;
+  currency: string;
+  balance: string;
+  credit: string;
+  equity: string;
+  margin: string;
+  free_margin: string;
+  margin_level: string | null;
+  margin_state: AccountRow["marginState"];
+  enabled: boolean;
+  read_only: boolean;
+  registration: string;
+  last_access: string | null;
+}
 
 function selectList(db: Db, where: SQL | undefined, sort: AccountSortField) {
   const query = db.select(listColumns).from(t).$dynamic();
@@ -203,8 +230,6 @@ function selectList(db: Db, where: SQL | undefined, sort: AccountSortField) {
   const sortedByPlatform = sort === "platformName" || sort === "platformType";
   return (sortedByPlatform ? query.innerJoin(tradePlatforms, eq(tradePlatforms.id, t.platformId)) : query).where(where);
 }
-
-type ListRow = Awaited<ReturnType<typeof selectList>>[number];
 
 function selectPage(db: Db, where: SQL | undefined, q: ListAccountsQuery) {
   return selectList(db, where, q.sort)
@@ -228,15 +253,16 @@ export async function listAccounts(db: Db, organizationId: string, q: ListAccoun
     return Number(row?.total ?? 0);
   });
   counting.catch(() => undefined); // awaited below only when needed; never left unhandled
-  const [rows, names] = await Promise.all([selectPage(db, where, q), platformNames(db, organizationId)]);
+  const [result, names] = await Promise.all([db.execute(selectPage(db, where, q)), platformNames(db, organizationId)]);
+  const rows = rowsOf<DriverRow>(result);
   // A platform added since the names were read: read them again.
-  const named = rows.every((r) => names.has(r.platformId)) ? names : await platformNames(db, organizationId, true);
+  const named = rows.every((r) => names.has(r.platform_id)) ? names : await platformNames(db, organizationId, true);
   const seen = q.offset + rows.length;
   // A short page ends the list: the total is exact without counting. Otherwise the count (maybe
   // a few seconds old) is never less than what this page shows.
   const total = rows.length < q.limit && (rows.length > 0 || q.offset === 0) ? seen : Math.max(await counting, seen);
   // A platform deleted meanwhile takes its accounts with it: they are no longer listed.
-  return { items: rows.filter((row) => named.has(row.platformId)).map((row) => toListRow(row, named)), total };
+  return { items: rows.filter((row) => named.has(row.platform_id)).map((row) => toListRow(row, named)), total };
 }
 
 /**
@@ -244,10 +270,10 @@ export async function listAccounts(db: Db, organizationId: string, q: ListAccoun
  * numeric(20,2), which the database always writes with two decimals ("1250.50"), as the API shows
  * them; times come formatted.
  */
-function toListRow(row: ListRow, platforms: PlatformNames): AccountRow {
-  const platform = platforms.get(row.platformId)!;
+function toListRow(row: DriverRow, platforms: PlatformNames): AccountRow {
+  const platform = platforms.get(row.platform_id)!;
   return {
-    platformId: row.platformId,
+    platformId: row.platform_id,
     platformName: platform.platformName,
     platformType: platform.platformType,
     login: row.login,
@@ -260,12 +286,12 @@ function toListRow(row: ListRow, platforms: PlatformNames): AccountRow {
     credit: row.credit,
     equity: row.equity,
     margin: row.margin,
-    freeMargin: row.freeMargin,
-    marginLevel: row.marginLevel,
-    marginState: row.marginState,
+    freeMargin: row.free_margin,
+    marginLevel: row.margin_level,
+    marginState: row.margin_state,
     enabled: row.enabled,
-    readOnly: row.readOnly,
+    readOnly: row.read_only,
     registration: row.registration,
-    lastAccess: row.lastAccess,
+    lastAccess: row.last_access,
   };
 }

@@ -93,7 +93,9 @@ export async function memberRoutes(app: FastifyInstance) {
   api.get(
     "/members",
     { config: read, schema: { tags, summary: "Members of the current organization: role, permissions, last sign-in", response: { 200: MemberListSchema } } },
-    async (request) => (await listMembers(db, request.organization.id)).map((m) => memberView(m, request.organization.id)),
+    // From the guard's cache, dropped when the organization's memberships or claims change.
+    async (request) =>
+      (await request.memberCached("members", () => listMembers(db, request.organization.id))).map((m) => memberView(m, request.organization.id)),
   );
 
   api.put(

@@ -8,10 +8,21 @@ import formbody from "@fastify/formbody";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { ApiErrorSchema } from "../../../core/schemas/apiError.ts";
 import { confirmRecipient } from "./recipientRepository.ts";
 
 const PATH = "/notifications/recipients/confirm";
 const open = { auth: false, rateLimit: { max: 30, timeWindow: "1 minute" } } as const;
+
+/** What these routes answer: a small HTML page (an invalid form field: the API's JSON error). */
+const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+const pages = {
+  200: html("The page"),
+  400: {
+    description: "The link does not work (HTML), or a field is malformed (JSON)",
+    content: { "text/html": { schema: z.string() }, "application/json": { schema: ApiErrorSchema } },
+  },
+};
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -33,7 +44,10 @@ export async function recipientConfirmationRoutes(app: FastifyInstance) {
 
   api.get(
     PATH,
-    { config: open, schema: { tags: ["notifications"], summary: "The confirmation page of an e-mail recipient's link (HTML)", querystring: Token } },
+    {
+      config: open,
+      schema: { tags: ["notifications"], summary: "The confirmation page of an e-mail recipient's link (HTML)", querystring: Token, response: pages },
+    },
     async (request, reply) =>
       page(
         reply,
@@ -46,7 +60,10 @@ export async function recipientConfirmationRoutes(app: FastifyInstance) {
 
   api.post(
     PATH,
-    { config: open, schema: { tags: ["notifications"], summary: "Confirm an e-mail recipient (the token of its link; form or JSON)", body: Token } },
+    {
+      config: open,
+      schema: { tags: ["notifications"], summary: "Confirm an e-mail recipient (the token of its link; form or JSON)", body: Token, response: pages },
+    },
     async (request, reply) =>
       (await confirmRecipient(app.ctx.database.db, request.body.token))
         ? page(reply, 200, "Address confirmed", "<p>This address now receives the notifications of that channel. You can close this page.</p>")

@@ -48,6 +48,7 @@ export async function profileRoutes(app: FastifyInstance) {
         response: { 200: UserClaimsSchema },
       },
     },
-    async (request) => listClaimsOf(db, request.auth.sub),
+    // From the guard's cache, dropped on the database's announcements (server/http/auth/accessState.ts).
+    async (request) => request.claimsEverywhere(() => listClaimsOf(db, request.auth.sub)),
   );
 }
