@@ -6,7 +6,7 @@ import { lotsToVolume, type PendingOrder, type PendingOrderType, type TradeReaso
 import { connectorErrors } from "../errors.ts";
 import type { Codec, PlatformCodec } from "../wire/codec.ts";
 import { volumeAsLots } from "../wire/convert.ts";
-import { isUuid } from "./ids.ts";
+import { isUuid } from "../../../core/ids.ts";
 import type { MatchTraderNative, MtPendingOrder, MtReason, MtSide } from "./native.ts";
 
 export type MatchTraderOrderCodecs = Pick<
