@@ -60,6 +60,7 @@ describe("pending orders in the Trades Blotter", () => {
       await dialog.getByRole("button", { name: /^Assign to \d+ platforms?$/ }).click();
       await dialog.waitFor({ state: "detached", timeout: 20_000 });
     }
+    await page.goto("/apps/trades-blotter");
     await page.getByRole("button", { name: "Pending orders" }).click();
     await page.waitForURL(/mode=orders/);
     await page.getByRole("combobox", { name: "Orders shown" }).click();
