@@ -8,6 +8,7 @@ import { z } from "zod";
 import { LotsSchema as lots, MoneySchema as money, NativeIdsSchema as native } from "./accountViews.ts";
 import { DEAL_ACTIONS, DEAL_ENTRIES } from "../trading/deal.ts";
 import { SIDES } from "../trading/position.ts";
+import { PENDING_ORDER_TYPES } from "../trading/pendingOrder.ts";
 import { blankToUndefined, optionalQuery } from "./query.ts";
 import { isTimeZone } from "./timeZone.ts";
 
@@ -85,6 +86,37 @@ export const BlotterPositionSchema = z.object({
 });
 export type BlotterPosition = z.infer<typeof BlotterPositionSchema>;
 
+export const PENDING_ORDER_STATES = ["placed", "filled", "cancelled", "expired"] as const;
+
+/** One pending order as the store holds it: waiting (`placed`), or with how it ended. */
+export const BlotterOrderSchema = z.object({
+  /** `<platformId>:<orderId>`. */
+  key: z.string(),
+  platformId: z.guid(),
+  platformName: z.string(),
+  orderId: z.string(),
+  login: z.string(),
+  group: z.string(),
+  symbol: z.string(),
+  type: z.enum(PENDING_ORDER_TYPES),
+  volume: lots,
+  price: z.number(),
+  sl: z.number().nullable(),
+  tp: z.number().nullable(),
+  expiration: utc.nullable(),
+  placedTime: utc,
+  serverPlacedTime: serverTime,
+  state: z.enum(PENDING_ORDER_STATES),
+  /** The position a fill opened. */
+  positionId: z.string().nullable(),
+  doneTime: utc.nullable(),
+  reason: z.string(),
+  comment: z.string(),
+  native,
+  updatedAt: utc,
+});
+export type BlotterOrder = z.infer<typeof BlotterOrderSchema>;
+
 const pageShape = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
@@ -100,6 +132,8 @@ export const BlotterDealPageSchema = pageShape(BlotterDealSchema);
 export type BlotterDealPage = z.infer<typeof BlotterDealPageSchema>;
 export const BlotterPositionPageSchema = pageShape(BlotterPositionSchema);
 export type BlotterPositionPage = z.infer<typeof BlotterPositionPageSchema>;
+export const BlotterOrderPageSchema = pageShape(BlotterOrderSchema);
+export type BlotterOrderPage = z.infer<typeof BlotterOrderPageSchema>;
 
 /**
  * GET /api/tradesBlotter/deals/totals: the figures of every deal matching the filters over the whole
@@ -263,6 +297,17 @@ export const BlotterPositionQuerySchema = z
   .object({ ...filterFields, cursor: cursorField, limit: limitField })
   .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
 export type BlotterPositionQuery = z.infer<typeof BlotterPositionQuerySchema>;
+
+/** GET /api/tradesBlotter/orders: pending orders, newest placed first; `state` waiting ones only (`placed`, the default) or all with their history. */
+export const BlotterOrderQuerySchema = z
+  .object({
+    ...filterFields,
+    state: z.preprocess(blankToUndefined, z.enum(["placed", "all"], { error: "state must be placed or all" }).default("placed")),
+    cursor: cursorField,
+    limit: limitField,
+  })
+  .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
+export type BlotterOrderQuery = z.infer<typeof BlotterOrderQuerySchema>;
 
 /** The CSV's columns, in order, as the grid shows them (header line of deals.csv). */
 export const BLOTTER_CSV_COLUMNS = [

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { GridApi, GridOptions } from "ag-grid-community";
-import { Activity, Download, FilterX, History, Pause, Play, Radio, ShieldOff } from "lucide-react";
+import { Activity, Download, FilterX, History, Hourglass, Pause, Play, Radio, ShieldOff } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { BlotterPlatform, BlotterRow } from "@core/schemas/blotterLive";
@@ -50,6 +50,7 @@ import { createLiveDatasource } from "./liveDatasource";
 import type { LiveRow } from "./liveRowModel";
 import { throttleLatest } from "./throttleLatest";
 import { BlotterSidePanel } from "./BlotterSidePanel";
+import { PendingOrdersBlotter } from "./PendingOrdersBlotter";
 import { exportHistoryCsv, historyDatasource, totalsOfRange, type HistoryLoaded } from "./historySource";
 
 export const BLOTTER_GRID_STATE_KEY = "tradesBlotter.grid.columns";
@@ -149,6 +150,8 @@ export function TradesBlotterPage() {
           <BlotterFiltersBar view={view} platforms={platformList ?? []} onChange={setView} />
           {view.mode === "live" ? (
             <LiveBlotter key={organizationId ?? ""} view={view} platforms={platforms} onPlatforms={setStreamPlatforms} />
+          ) : view.mode === "orders" ? (
+            <PendingOrdersBlotter key={organizationId ?? ""} view={view} platforms={platforms} />
           ) : rangeProblem(view.from, view.to) === null ? (
             <HistoryBlotter key={organizationId ?? ""} view={view} platforms={platforms} />
           ) : (
@@ -171,6 +174,10 @@ function ModeSwitch({ mode, onChange }: { mode: BlotterView["mode"]; onChange: (
       <Button size="sm" variant={mode === "history" ? "secondary" : "ghost"} aria-pressed={mode === "history"} onClick={() => onChange("history")}>
         <History aria-hidden />
         Historical
+      </Button>
+      <Button size="sm" variant={mode === "orders" ? "secondary" : "ghost"} aria-pressed={mode === "orders"} onClick={() => onChange("orders")}>
+        <Hourglass aria-hidden />
+        Pending orders
       </Button>
     </div>
   );

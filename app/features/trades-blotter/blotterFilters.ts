@@ -7,7 +7,7 @@
 import { blotterFiltersQuery } from "@core/schemas/blotterLive";
 import { BLOTTER_MAX_RANGE_DAYS, type BlotterDealQuery } from "@core/schemas/tradesBlotter";
 
-export type BlotterMode = "live" | "history";
+export type BlotterMode = "live" | "history" | "orders";
 
 export interface BlotterFilterText {
   platforms: string[];
@@ -49,7 +49,7 @@ export function viewFromParams(params: URLSearchParams, now = new Date()): Blott
   const from = get("from");
   const to = get("to");
   return {
-    mode: get("mode") === "history" ? "history" : "live",
+    mode: get("mode") === "history" ? "history" : get("mode") === "orders" ? "orders" : "live",
     filters: {
       platforms: get("platforms")
         .split(",")
@@ -76,6 +76,7 @@ export function paramsOfView(view: BlotterView): URLSearchParams {
     q.set("from", view.from);
     q.set("to", view.to);
   }
+  if (view.mode === "orders") q.set("mode", "orders");
   return q;
 }
 

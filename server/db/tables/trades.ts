@@ -98,6 +98,46 @@ export const tradePositions = pgTable(
   ],
 );
 
+/**
+ * Pending orders of every connected platform, from the live stream: a row per platform and order,
+ * kept with its history (placed, then filled into `position_id`, cancelled or expired at
+ * `done_time`). Decision 0068.
+ */
+export const tradeOrders = pgTable(
+  "trade_orders",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    platformId: uuid("platform_id")
+      .notNull()
+      .references(() => tradePlatforms.id, { onDelete: "cascade" }),
+    orderId: text("order_id").notNull(),
+    login: text("login").notNull(),
+    symbol: text("symbol").notNull(),
+    type: text("type", { enum: ["buyLimit", "sellLimit", "buyStop", "sellStop"] }).notNull(),
+    volume: lots("volume").notNull(),
+    price: doublePrecision("price").notNull(),
+    sl: doublePrecision("sl"),
+    tp: doublePrecision("tp"),
+    expiration: time("expiration"),
+    placedTime: time("placed_time").notNull(),
+    state: text("state", { enum: ["placed", "filled", "cancelled", "expired"] }).notNull(),
+    /** The position a fill opened. */
+    positionId: text("position_id"),
+    /** When it filled, was cancelled or expired. */
+    doneTime: time("done_time"),
+    reason: text("reason").notNull(),
+    comment: text("comment").notNull(),
+    native: jsonb("native").notNull(),
+    updatedAt: time("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.platformId, t.orderId] }),
+    index("trade_orders_org_placed_idx").on(t.organizationId, t.placedTime.desc(), t.platformId.desc(), t.orderId.desc()),
+  ],
+);
+
 /** Per platform: the last backfill (window, progress, outcome) and the last live event applied. */
 export const tradeHistorySync = pgTable("trade_history_sync", {
   platformId: uuid("platform_id")

@@ -12,7 +12,8 @@
  */
 import type { TradeEvent } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
-import { dealColumns, positionColumns, type DealColumns, type PositionColumns, type Stops } from "./rows.ts";
+import { dealColumns, orderColumns, positionColumns, type DealColumns, type OrderColumns, type PositionColumns, type Stops } from "./rows.ts";
+import { upsertOrders } from "./repository/orders.ts";
 import { recordSequences } from "./repository/syncState.ts";
 import { deletePositions, insertDeals, upsertPositions, type PlatformKey } from "./repository/writes.ts";
 
@@ -54,6 +55,8 @@ interface PlatformBatch {
   platform: PlatformKey;
   positions: Map<string, PositionColumns | null>;
   deals: DealColumns[];
+  /** Pending orders as the batch's last event on each left them. */
+  orders: Map<string, OrderColumns>;
   sequence: number;
 }
 
@@ -175,7 +178,8 @@ export class LiveApplier {
     const byPlatform = new Map<string, PlatformBatch>();
     for (const { organizationId, platformId, event } of events) {
       let batch = byPlatform.get(platformId);
-      if (!batch) byPlatform.set(platformId, (batch = { platform: { id: platformId, organizationId }, positions: new Map(), deals: [], sequence: 0 }));
+      if (!batch)
+        byPlatform.set(platformId, (batch = { platform: { id: platformId, organizationId }, positions: new Map(), deals: [], orders: new Map(), sequence: 0 }));
       batch.sequence = Math.max(batch.sequence, event.sequence);
       const key = `${platformId}:`;
       switch (event.type) {
@@ -196,6 +200,16 @@ export class LiveApplier {
         }
         case "accountChanged":
           break;
+        case "orderPlaced":
+        case "orderModified":
+          batch.orders.set(event.order.id, orderColumns(event.order, "placed", null));
+          break;
+        case "orderCancelled":
+          batch.orders.set(event.order.id, orderColumns(event.order, event.cause, { time: event.time, positionId: null }));
+          break;
+        case "orderFilled":
+          batch.orders.set(event.order.id, orderColumns(event.order, "filled", { time: event.time, positionId: event.position.id }));
+          break;
       }
     }
     const sequences = new Map<string, { organizationId: string; sequence: number }>();
@@ -206,6 +220,7 @@ export class LiveApplier {
         await upsertPositions(this.db, batch.platform, open);
         await insertDeals(this.db, batch.platform, batch.deals);
         await deletePositions(this.db, platformId, closed);
+        await upsertOrders(this.db, batch.platform, [...batch.orders.values()]);
         sequences.set(platformId, { organizationId: batch.platform.organizationId, sequence: batch.sequence });
       } catch (error) {
         // One platform's failure (deleted meanwhile) is its own; the others' events are written.

@@ -9,12 +9,15 @@ import { allDeals, dealTotals, dealsPage } from "./repository/deals.ts";
 import { tradeHistoryPlugin } from "./plugin.ts";
 import { exposureRates } from "./exposureRates.ts";
 import { positionsPage } from "./repository/positions.ts";
+import { ordersPage } from "./repository/orders.ts";
 import {
   BlotterDealFiltersSchema,
   BlotterDealExportSchema,
   BlotterDealPageSchema,
   BlotterDealQuerySchema,
   BlotterDealTotalsSchema,
+  BlotterOrderPageSchema,
+  BlotterOrderQuerySchema,
   BlotterPositionPageSchema,
   BlotterPositionQuerySchema,
   ExposureRatesSchema,
@@ -49,6 +52,20 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
       },
     },
     async (request) => dealsPage(db, request.organization.id, request.query),
+  );
+
+  api.get(
+    "/tradesBlotter/orders",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Pending orders on the blotter's platforms, newest placed first, keyset paged: waiting ones (state=placed) or all with how they ended",
+        querystring: BlotterOrderQuerySchema,
+        response: { 200: BlotterOrderPageSchema },
+      },
+    },
+    async (request) => ordersPage(db, request.organization.id, request.query),
   );
 
   api.get(

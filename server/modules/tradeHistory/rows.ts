@@ -2,7 +2,17 @@
  * Between the normalized model (money in cents, volume in 1/10000 lots, times in epoch ms) and the
  * store's columns (numeric, timestamptz): money and lots cross as exact decimal strings, never floats.
  */
-import { formatLots, moneyToDecimal, type Deal, type NativeDealRef, type NativePositionRef, type Position } from "../../../core/trading/index.ts";
+import {
+  formatLots,
+  moneyToDecimal,
+  type Deal,
+  type NativeDealRef,
+  type NativeOrderRef,
+  type NativePositionRef,
+  type PendingOrder,
+  type PendingOrderState,
+  type Position,
+} from "../../../core/trading/index.ts";
 
 /** A deal as `insertDeals` takes it (one element of its JSON document). */
 export interface DealColumns {
@@ -41,6 +51,47 @@ export interface PositionColumns {
   reason: string;
   comment: string;
   native: NativePositionRef;
+}
+
+/** A pending order as `upsertOrders` takes it, in the state an event left it. */
+export interface OrderColumns {
+  orderId: string;
+  login: string;
+  symbol: string;
+  type: PendingOrder["type"];
+  volume: string;
+  price: number;
+  sl: number | null;
+  tp: number | null;
+  expiration: string | null;
+  placedTime: string;
+  state: PendingOrderState;
+  positionId: string | null;
+  doneTime: string | null;
+  reason: string;
+  comment: string;
+  native: NativeOrderRef;
+}
+
+export function orderColumns(order: PendingOrder, state: PendingOrderState, done: { time: number; positionId: string | null } | null): OrderColumns {
+  return {
+    orderId: order.id,
+    login: order.login,
+    symbol: order.symbol,
+    type: order.type,
+    volume: formatLots(order.volume),
+    price: order.price,
+    sl: order.sl,
+    tp: order.tp,
+    expiration: order.expiration === null ? null : new Date(order.expiration).toISOString(),
+    placedTime: new Date(order.placedTime).toISOString(),
+    state,
+    positionId: done?.positionId ?? null,
+    doneTime: done === null ? null : new Date(done.time).toISOString(),
+    reason: order.reason,
+    comment: order.comment,
+    native: order.native,
+  };
 }
 
 /** Stops of a position the deal belongs to, when the store knows them. */

@@ -1,0 +1,197 @@
+/**
+ * The blotter's pending-orders view, beside the trades (live) and the deals (historical): the
+ * orders waiting on the blotter's platforms, or all of them with how each ended (filled into a
+ * position, cancelled, expired), from the trade history store (GET /api/tradesBlotter/orders),
+ * read again every few seconds. Same grid, column-state and CSV conventions as the trades table.
+ */
+import { useQuery } from "@tanstack/react-query";
+import type { ColDef, GridApi, ValueFormatterParams } from "ag-grid-community";
+import { Download } from "lucide-react";
+import { useMemo, useState } from "react";
+import type { BlotterPlatform } from "@core/schemas/blotterLive";
+import type { BlotterOrder, BlotterOrderPage } from "@core/schemas/tradesBlotter";
+import { PENDING_ORDER_TYPE_LABELS } from "@core/trading/pendingOrder";
+import { api } from "~/api";
+import { useCurrentOrganizationId } from "~/profile";
+import { Button } from "~/ui/Button";
+import { Select } from "~/ui/Select";
+import { buildCsv, ColumnsMenu, csvFileName, DataGrid, GridStatus, GridToolbar, saveCsv, textColumn, type CsvColumn } from "~/ui/grid";
+import { formatServerTime, formatUtc } from "./blotterColumns";
+import { filtersQuery, type BlotterView } from "./blotterFilters";
+
+export const ORDERS_GRID_STATE_KEY = "tradesBlotter.orders.columns";
+/** How often the view reads the store again. */
+const REFRESH_MS = 2000;
+
+const STATE_LABELS: Record<BlotterOrder["state"], string> = { placed: "Waiting", filled: "Filled", cancelled: "Cancelled", expired: "Expired" };
+const price = (v: number | null) => (v === null ? "—" : String(v));
+const utc = (iso: string | null) => (iso === null ? "—" : formatUtc(Date.parse(iso)));
+
+type F = ValueFormatterParams<BlotterOrder>;
+
+function orderColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<BlotterOrder>[] {
+  return [
+    textColumn<BlotterOrder>({ colId: "platform", headerName: "Platform", field: "platformName", width: 130 }),
+    textColumn<BlotterOrder>({
+      colId: "placedTime",
+      headerName: "Placed (server)",
+      field: "placedTime",
+      width: 200,
+      valueFormatter: (p: F) => (p.data ? formatServerTime(Date.parse(p.data.placedTime), platforms.get(p.data.platformId)?.timeZone) : ""),
+    }),
+    textColumn<BlotterOrder>({ colId: "order", headerName: "Order", field: "orderId", width: 120 }),
+    textColumn<BlotterOrder>({ colId: "login", headerName: "Login", field: "login", width: 110 }),
+    textColumn<BlotterOrder>({ colId: "group", headerName: "Group", field: "group", width: 140 }),
+    textColumn<BlotterOrder>({ colId: "symbol", headerName: "Symbol", field: "symbol", width: 100 }),
+    textColumn<BlotterOrder>({
+      colId: "type",
+      headerName: "Type",
+      field: "type",
+      width: 110,
+      valueFormatter: (p: F) => (p.data ? PENDING_ORDER_TYPE_LABELS[p.data.type] : ""),
+    }),
+    textColumn<BlotterOrder>({ colId: "volume", headerName: "Volume", field: "volume", width: 90, type: "rightAligned" }),
+    textColumn<BlotterOrder>({ colId: "price", headerName: "Price", field: "price", width: 100, type: "rightAligned" }),
+    textColumn<BlotterOrder>({
+      colId: "sl",
+      headerName: "SL",
+      field: "sl",
+      width: 100,
+      type: "rightAligned",
+      valueFormatter: (p: F) => price(p.data?.sl ?? null),
+    }),
+    textColumn<BlotterOrder>({
+      colId: "tp",
+      headerName: "TP",
+      field: "tp",
+      width: 100,
+      type: "rightAligned",
+      valueFormatter: (p: F) => price(p.data?.tp ?? null),
+    }),
+    textColumn<BlotterOrder>({
+      colId: "expiration",
+      headerName: "Expires (UTC)",
+      field: "expiration",
+      width: 180,
+      valueFormatter: (p: F) => utc(p.data?.expiration ?? null),
+    }),
+    textColumn<BlotterOrder>({
+      colId: "state",
+      headerName: "State",
+      field: "state",
+      width: 110,
+      valueFormatter: (p: F) => (p.data ? STATE_LABELS[p.data.state] : ""),
+    }),
+    textColumn<BlotterOrder>({
+      colId: "position",
+      headerName: "Position",
+      field: "positionId",
+      width: 120,
+      valueFormatter: (p: F) => p.data?.positionId ?? "",
+    }),
+    textColumn<BlotterOrder>({
+      colId: "doneTime",
+      headerName: "Done (UTC)",
+      field: "doneTime",
+      width: 180,
+      valueFormatter: (p: F) => utc(p.data?.doneTime ?? null),
+    }),
+    textColumn<BlotterOrder>({ colId: "comment", headerName: "Comment", field: "comment", flex: 1, minWidth: 140 }),
+  ];
+}
+
+const CSV_COLUMNS: CsvColumn<BlotterOrder>[] = [
+  { header: "Platform", value: (o) => o.platformName },
+  { header: "Placed (UTC)", value: (o) => o.placedTime },
+  { header: "Order", value: (o) => o.orderId },
+  { header: "Login", value: (o) => o.login },
+  { header: "Group", value: (o) => o.group },
+  { header: "Symbol", value: (o) => o.symbol },
+  { header: "Type", value: (o) => PENDING_ORDER_TYPE_LABELS[o.type] },
+  { header: "Volume", value: (o) => o.volume },
+  { header: "Price", value: (o) => String(o.price) },
+  { header: "SL", value: (o) => (o.sl === null ? "" : String(o.sl)) },
+  { header: "TP", value: (o) => (o.tp === null ? "" : String(o.tp)) },
+  { header: "Expires (UTC)", value: (o) => o.expiration ?? "" },
+  { header: "State", value: (o) => STATE_LABELS[o.state] },
+  { header: "Position", value: (o) => o.positionId ?? "" },
+  { header: "Done (UTC)", value: (o) => o.doneTime ?? "" },
+  { header: "Comment", value: (o) => o.comment },
+];
+
+export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; platforms: ReadonlyMap<string, BlotterPlatform> }) {
+  const [gridApi, setGridApi] = useState<GridApi<BlotterOrder> | null>(null);
+  const [scope, setScope] = useState<"placed" | "all">("placed");
+  const organizationId = useCurrentOrganizationId();
+  const query = useMemo(() => {
+    const q = filtersQuery(view.filters);
+    // Orders are buy or sell; a balance or credit filter matches none.
+    if (q.get("side") === "balance" || q.get("side") === "credit") q.set("side", "buy");
+    if (q.has("platforms")) {
+      q.set("platformIds", q.get("platforms") ?? "");
+      q.delete("platforms");
+    }
+    q.set("state", scope);
+    q.set("limit", "1000");
+    return q.toString();
+  }, [view.filters, scope]);
+  const orders = useQuery({
+    queryKey: ["tradesBlotter", organizationId, "orders", query],
+    queryFn: ({ signal }) => api.get<BlotterOrderPage>(`/api/tradesBlotter/orders?${query}`, { signal }),
+    refetchInterval: REFRESH_MS,
+  });
+  const columnDefs = useMemo(() => orderColumns(platforms), [platforms]);
+  const rows = orders.data?.items ?? [];
+
+  return (
+    <div className="grid min-w-0 gap-3">
+      <GridToolbar
+        label="Pending orders table"
+        className="items-center"
+        filters={
+          <>
+            <Select
+              aria-label="Orders shown"
+              value={scope}
+              onValueChange={(v) => setScope(v === "all" ? "all" : "placed")}
+              options={[
+                { value: "placed", label: "Waiting orders" },
+                { value: "all", label: "All, with how they ended" },
+              ]}
+              className="h-8 w-56"
+            />
+            <GridStatus total={orders.data?.total ?? null} noun={["order", "orders"]} loading={orders.isPending}>
+              {orders.data?.totalCapped || orders.data?.nextCursor ? (
+                <span className="text-xs text-muted">the newest 1,000 shown; narrow the filters</span>
+              ) : null}
+            </GridStatus>
+          </>
+        }
+        actions={
+          <>
+            <ColumnsMenu api={gridApi} columnDefs={columnDefs} />
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={rows.length === 0}
+              onClick={() => saveCsv(buildCsv(CSV_COLUMNS, rows), csvFileName("pending-orders"))}
+            >
+              <Download aria-hidden />
+              Export CSV
+            </Button>
+          </>
+        }
+      />
+      <DataGrid<BlotterOrder>
+        label="Pending orders"
+        stateKey={ORDERS_GRID_STATE_KEY}
+        columnDefs={columnDefs}
+        rowData={rows}
+        getRowId={(p) => p.data.key}
+        onReady={setGridApi}
+        emptyText={scope === "placed" ? "No order is waiting on these platforms." : "No pending order matches these filters."}
+        className="h-[calc(100dvh-24rem)] min-h-[24rem]"
+      />
+    </div>
+  );
+}

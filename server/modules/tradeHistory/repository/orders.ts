@@ -1,0 +1,141 @@
+/**
+ * Pending orders in the store (trade_orders): written from the live stream's order events, one
+ * row per platform and order kept with its history (decision 0068), and read for the blotter's
+ * pending-orders view (GET /api/tradesBlotter/orders), newest placed first, keyset paged on
+ * (placed time, platform, order id), with the filters deals and positions share.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { BLOTTER_TOTAL_CAP, type BlotterOrder, type BlotterOrderPage, type BlotterOrderQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { lotsText, type OrderColumns } from "../rows.ts";
+import { blotterPlatformIds } from "./blotterPlatforms.ts";
+import { filterConditions } from "./filters.ts";
+import type { PlatformKey } from "./writes.ts";
+
+/**
+ * Writes orders as the events left them (later entries for the same id win). An order that
+ * already ended keeps its end: a replayed `orderPlaced` or `orderModified` never brings it back.
+ */
+export async function upsertOrders(db: Db, platform: PlatformKey, orders: readonly OrderColumns[]): Promise<void> {
+  if (orders.length === 0) return;
+  const byId = new Map<string, OrderColumns>();
+  for (const o of orders) byId.set(o.orderId, o);
+  const rows = JSON.stringify([...byId.values()].sort((a, b) => (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0)));
+  await db.execute(sql`
+    insert into trade_orders (organization_id, platform_id, order_id, login, symbol, type, volume, price, sl, tp, expiration, placed_time,
+      state, position_id, done_time, reason, comment, native, updated_at)
+    select ${platform.organizationId}::uuid, ${platform.id}::uuid, u."orderId", u.login, u.symbol, u.type, u.volume, u.price, u.sl, u.tp,
+      u.expiration, u."placedTime", u.state, u."positionId", u."doneTime", u.reason, u.comment, u.native, clock_timestamp()
+    from json_to_recordset(${rows}::json) as u("orderId" text, login text, symbol text, type text, volume numeric, price float8, sl float8,
+      tp float8, expiration timestamptz, "placedTime" timestamptz, state text, "positionId" text, "doneTime" timestamptz, reason text,
+      comment text, native jsonb)
+    on conflict (platform_id, order_id) do update set
+      price = excluded.price, sl = excluded.sl, tp = excluded.tp, expiration = excluded.expiration, state = excluded.state,
+      position_id = excluded.position_id, done_time = excluded.done_time, comment = excluded.comment, native = excluded.native,
+      updated_at = excluded.updated_at
+    where trade_orders.state = 'placed'`);
+}
+
+interface OrderRecord {
+  platform_id: string;
+  platform_name: string;
+  order_id: string;
+  t: string | number;
+  login: string;
+  group: string | null;
+  symbol: string;
+  type: BlotterOrder["type"];
+  volume: string;
+  price: number;
+  sl: number | null;
+  tp: number | null;
+  expiration: string | null;
+  placed_time: string;
+  server_placed_time: string;
+  state: BlotterOrder["state"];
+  position_id: string | null;
+  done_time: string | null;
+  reason: string;
+  comment: string;
+  native: Record<string, unknown>;
+  updated_at: string;
+}
+
+const FROM = sql`from trade_orders o
+  join trade_platforms p on p.id = o.platform_id
+  left join trading_accounts a on a.platform_id = o.platform_id and a.login = o.login`;
+
+const utc = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+type Key = [number, string, string];
+
+export async function ordersPage(db: Db, organizationId: string, q: BlotterOrderQuery): Promise<BlotterOrderPage> {
+  const after = q.cursor === undefined ? null : decodeCursor<Key>(q.cursor, ["n", "s", "s"]);
+  const platformIds = await blotterPlatformIds(db, organizationId, q.platformIds);
+  if (platformIds.length === 0) return { items: [], nextCursor: null, total: after === null ? 0 : null, totalCapped: false };
+  const conditions = filterConditions("o", organizationId, platformIds, q, sql`(case when o.type like 'buy%' then 'buy' else 'sell' end)`);
+  if (q.state === "placed") conditions.push(sql`o.state = 'placed'`);
+  const condition: SQL = sql.join(conditions, sql` and `);
+  const keyset =
+    after === null ? sql`` : sql`and (o.placed_time, o.platform_id, o.order_id) < (to_timestamp(${after[0]}::float8 / 1000), ${after[1]}::uuid, ${after[2]})`;
+  const result = await db.execute(sql`
+    select o.platform_id, p.name as platform_name, o.order_id, (extract(epoch from o.placed_time) * 1000)::float8 as t, o.login, a."group",
+      o.symbol, o.type, o.volume::text as volume, o.price, o.sl, o.tp, ${utc("o.expiration")} as expiration, ${utc("o.placed_time")} as placed_time,
+      to_char(o.placed_time at time zone p.time_zone, 'YYYY-MM-DD HH24:MI:SS.MS') as server_placed_time,
+      o.state, o.position_id, ${utc("o.done_time")} as done_time, o.reason, o.comment, o.native, ${utc("o.updated_at")} as updated_at
+    ${FROM}
+    where ${condition} ${keyset}
+    order by o.placed_time desc, o.platform_id desc, o.order_id desc
+    limit ${q.limit + 1}`);
+  const rows = rowsOf<OrderRecord>(result);
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  let total: number | null = null;
+  let totalCapped = false;
+  if (after === null) {
+    const counted = more
+      ? Number(
+          rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (select 1 ${FROM} where ${condition} limit ${BLOTTER_TOTAL_CAP + 1}) x`))[0]
+            ?.n ?? 0,
+        )
+      : page.length;
+    totalCapped = counted > BLOTTER_TOTAL_CAP;
+    total = Math.min(counted, BLOTTER_TOTAL_CAP);
+  }
+  const last = page[page.length - 1];
+  return {
+    items: page.map(toOrder),
+    nextCursor: more && last ? encodeCursor([Math.round(Number(last.t)), last.platform_id, last.order_id]) : null,
+    total,
+    totalCapped,
+  };
+}
+
+function toOrder(r: OrderRecord): BlotterOrder {
+  return {
+    key: `${r.platform_id}:${r.order_id}`,
+    platformId: r.platform_id,
+    platformName: r.platform_name,
+    orderId: r.order_id,
+    login: r.login,
+    group: r.group ?? "",
+    symbol: r.symbol,
+    type: r.type,
+    volume: lotsText(r.volume),
+    price: Number(r.price),
+    sl: r.sl === null ? null : Number(r.sl),
+    tp: r.tp === null ? null : Number(r.tp),
+    expiration: r.expiration,
+    placedTime: r.placed_time,
+    serverPlacedTime: r.server_placed_time,
+    state: r.state,
+    positionId: r.position_id,
+    doneTime: r.done_time,
+    reason: r.reason,
+    comment: r.comment,
+    native: r.native,
+    updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Pending orders in the trade history store and the blotter's API, through the real app: a
+ * simulated platform connected by the runtime, its order events (placed, modified, filled,
+ * cancelled) published on the app's bus as the trade feed publishes them, and
+ * GET /api/tradesBlotter/orders read with real tokens: waiting orders, and all with their history
+ * (the fill naming its position, which the positions API lists).
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import type { TradeEvent } from "../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
+import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
+import { describeDb } from "../helpers/db.ts";
+import { createTestApp, type TestApp } from "../helpers/testApp.ts";
+import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { signUp } from "./support/fixtures.ts";
+
+describeDb("pending orders in the trade history store and the blotter API", () => {
+  let t: TestApp;
+  let tokens: TokenFactory;
+  const dealer = newPerson("Orders dealer");
+  const stranger = newPerson("Other org dealer");
+  let org: string;
+  let otherOrg: string;
+  let platformId: string;
+  let connector: TradePlatformConnector;
+
+  const get = async (url: string, person = dealer, organization = org) => t.app.inject({ url, headers: apiHeaders(await tokens.mint(person), organization) });
+  const store = () => tradeHistoryOf(t.ctx)!;
+
+  async function eventsOf(action: () => Promise<unknown> | void, until: TradeEvent["type"]): Promise<TradeEvent[]> {
+    const stream = connector.subscribe();
+    await action();
+    const events: TradeEvent[] = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === until) break;
+    }
+    stream.close();
+    return events;
+  }
+
+  async function publish(events: readonly TradeEvent[]): Promise<void> {
+    await t.app.bus.publish(events.map((event) => ({ type: "trade" as const, organizationId: org, platformId, event })));
+    await store().settled();
+  }
+
+  async function orders(query: string, person = dealer, organization = org): Promise<BlotterOrderPage> {
+    const res = await get(`/api/tradesBlotter/orders?${query}`, person, organization);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<BlotterOrderPage>();
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tokens = await tokenFactory(t.ctx);
+    org = await signUp(t, tokens, dealer);
+    otherOrg = await signUp(t, tokens, stranger);
+    const headers = apiHeaders(await tokens.mint(dealer), org);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT5", name: "Orders", timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 30, tradeRate: 0, seed: 21 } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    platformId = res.json<{ id: string }>().id;
+    const assign = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms/assign-application",
+      headers,
+      payload: { app: "tradesBlotter", platformIds: [platformId] },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    connector = await t.app.platforms.connectorFor(org, platformId);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const sync = (await get(`/api/tradePlatforms/${platformId}/trade-history`)).json<TradeHistorySync>();
+      if (sync.status === "live" || sync.status === "failed") break;
+      if (Date.now() > deadline) throw new Error("backfill did not finish");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await store().whenBackfilled(platformId);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("keeps each order with its history: placed, modified, then filled into the position it opened; cancelled ones apart", async () => {
+    const login = (await connector.listAccounts({ limit: 100 })).items.find((a) => a.enabled && !a.readOnly && a.balance > 100_000)!.login;
+    const server = t.app.platforms.simulatedServer(platformId)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    let filledId = "";
+    let cancelledId = "";
+    const placed = await eventsOf(async () => {
+      filledId = (
+        await connector.placePendingOrder({
+          requestId: crypto.randomUUID(),
+          login,
+          symbol: "EURUSD",
+          type: "buyLimit",
+          volume: 10_000,
+          price: 1.099,
+          comment: "dip",
+        })
+      ).orderId;
+    }, "orderPlaced");
+    await publish(placed);
+    const waiting = await orders(`platformIds=${platformId}&login=${login}`);
+    expect(waiting.items).toHaveLength(1);
+    expect(waiting.items[0]).toMatchObject({
+      orderId: filledId,
+      login,
+      symbol: "EURUSD",
+      type: "buyLimit",
+      volume: "1",
+      price: 1.099,
+      state: "placed",
+      positionId: null,
+      doneTime: null,
+      comment: "dip",
+      platformName: "Orders",
+    });
+
+    await publish(
+      await eventsOf(
+        () => connector.modifyPendingOrder({ requestId: crypto.randomUUID(), orderId: filledId, price: 1.0985, sl: 1.098, tp: null, expiration: null }),
+        "orderModified",
+      ),
+    );
+    expect((await orders(`platformIds=${platformId}&login=${login}`)).items[0]).toMatchObject({ price: 1.0985, sl: 1.098, state: "placed" });
+
+    const filled = await eventsOf(() => server.engine.setQuote("EURUSD", 1.09838, 1.0985), "dealAdded");
+    expect(filled.map((e) => e.type)).toEqual(["orderFilled", "positionOpened", "dealAdded"]);
+    await publish(filled);
+    const fill = filled[0]!;
+    if (fill.type !== "orderFilled") throw new Error("no fill");
+
+    const cancelled = await eventsOf(async () => {
+      cancelledId = (
+        await connector.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type: "sellStop", volume: 20_000, price: 1.097 })
+      ).orderId;
+      await connector.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: cancelledId });
+    }, "orderCancelled");
+    await publish(cancelled);
+
+    // Waiting only (the default): none left.
+    expect((await orders(`platformIds=${platformId}&login=${login}`)).items).toEqual([]);
+    const all = await orders(`platformIds=${platformId}&login=${login}&state=all`);
+    expect(all.total).toBe(2);
+    expect(all.items.map((o) => [o.orderId, o.state])).toEqual([
+      [cancelledId, "cancelled"],
+      [filledId, "filled"],
+    ]);
+    const done = all.items[1]!;
+    expect(done).toMatchObject({ positionId: fill.position.id, price: 1.0985, doneTime: new Date(fill.time).toISOString() });
+    // The position it opened is in the positions API, under that id.
+    const positions = (await get(`/api/tradesBlotter/positions?platformIds=${platformId}&login=${login}`)).json<BlotterPositionPage>();
+    expect(positions.items.map((p) => p.positionId)).toContain(done.positionId);
+
+    // A replay (a redelivered batch) never brings an ended order back.
+    await publish(placed);
+    expect((await orders(`platformIds=${platformId}&login=${login}`)).items).toEqual([]);
+    expect((await orders(`platformIds=${platformId}&login=${login}&state=all`)).items.map((o) => o.state)).toEqual(["cancelled", "filled"]);
+  });
+
+  it("answers 400 with a readable message for a bad state, and never shows another organization's orders", async () => {
+    const bad = await get(`/api/tradesBlotter/orders?state=open`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/state must be placed or all/);
+    expect((await orders(`state=all&platformIds=${platformId}`, stranger, otherOrg)).items).toEqual([]);
+  });
+});
