@@ -16,7 +16,9 @@ import { useCurrentOrganizationId } from "~/profile";
 import { Button } from "~/ui/Button";
 import { Select } from "~/ui/Select";
 import { buildCsv, ColumnsMenu, csvFileName, DataGrid, GridStatus, GridToolbar, saveCsv, textColumn, type CsvColumn } from "~/ui/grid";
-import { formatServerTime, formatUtc } from "./blotterColumns";
+import { csvTime } from "@core/format";
+import { currentFormat } from "~/ui/format";
+import { formatMemberTime, formatServerTime } from "./blotterColumns";
 import { filtersQuery, type BlotterView } from "./blotterFilters";
 
 export const ORDERS_GRID_STATE_KEY = "tradesBlotter.orders.columns";
@@ -25,7 +27,9 @@ const REFRESH_MS = 2000;
 
 const STATE_LABELS: Record<BlotterOrder["state"], string> = { placed: "Waiting", filled: "Filled", cancelled: "Cancelled", expired: "Expired" };
 const price = (v: number | null) => (v === null ? "—" : String(v));
-const utc = (iso: string | null) => (iso === null ? "—" : formatUtc(Date.parse(iso)));
+/** A time in the member's zone (their display preference), as the blotter's first column shows it. */
+const memberTime = (iso: string | null) => (iso === null ? "—" : formatMemberTime(Date.parse(iso)));
+const zone = () => currentFormat().timeZone;
 
 type F = ValueFormatterParams<BlotterOrder>;
 
@@ -70,10 +74,10 @@ function orderColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<B
     }),
     textColumn<BlotterOrder>({
       colId: "expiration",
-      headerName: "Expires (UTC)",
+      headerName: `Expires (${zone()})`,
       field: "expiration",
       width: 180,
-      valueFormatter: (p: F) => utc(p.data?.expiration ?? null),
+      valueFormatter: (p: F) => memberTime(p.data?.expiration ?? null),
     }),
     textColumn<BlotterOrder>({
       colId: "state",
@@ -91,18 +95,19 @@ function orderColumns(platforms: ReadonlyMap<string, BlotterPlatform>): ColDef<B
     }),
     textColumn<BlotterOrder>({
       colId: "doneTime",
-      headerName: "Done (UTC)",
+      headerName: `Done (${zone()})`,
       field: "doneTime",
       width: 180,
-      valueFormatter: (p: F) => utc(p.data?.doneTime ?? null),
+      valueFormatter: (p: F) => memberTime(p.data?.doneTime ?? null),
     }),
     textColumn<BlotterOrder>({ colId: "comment", headerName: "Comment", field: "comment", flex: 1, minWidth: 140 }),
   ];
 }
 
-const CSV_COLUMNS: CsvColumn<BlotterOrder>[] = [
+/** The CSV: times in the member's zone, named in the header, as the blotter's other CSVs write them. */
+const csvColumns = (tz: string): CsvColumn<BlotterOrder>[] => [
   { header: "Platform", value: (o) => o.platformName },
-  { header: "Placed (UTC)", value: (o) => o.placedTime },
+  { header: `Placed (${tz})`, value: (o) => csvTime(o.placedTime, tz) },
   { header: "Order", value: (o) => o.orderId },
   { header: "Login", value: (o) => o.login },
   { header: "Group", value: (o) => o.group },
@@ -112,10 +117,10 @@ const CSV_COLUMNS: CsvColumn<BlotterOrder>[] = [
   { header: "Price", value: (o) => String(o.price) },
   { header: "SL", value: (o) => (o.sl === null ? "" : String(o.sl)) },
   { header: "TP", value: (o) => (o.tp === null ? "" : String(o.tp)) },
-  { header: "Expires (UTC)", value: (o) => o.expiration ?? "" },
+  { header: `Expires (${tz})`, value: (o) => csvTime(o.expiration, tz) },
   { header: "State", value: (o) => STATE_LABELS[o.state] },
   { header: "Position", value: (o) => o.positionId ?? "" },
-  { header: "Done (UTC)", value: (o) => o.doneTime ?? "" },
+  { header: `Done (${tz})`, value: (o) => csvTime(o.doneTime, tz) },
   { header: "Comment", value: (o) => o.comment },
 ];
 
@@ -174,7 +179,7 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
               size="sm"
               variant="secondary"
               disabled={rows.length === 0}
-              onClick={() => saveCsv(buildCsv(CSV_COLUMNS, rows), csvFileName("pending-orders"))}
+              onClick={() => saveCsv(buildCsv(csvColumns(zone()), rows), csvFileName("pending-orders"))}
             >
               <Download aria-hidden />
               Export CSV
