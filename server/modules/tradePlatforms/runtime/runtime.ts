@@ -27,6 +27,8 @@ import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import { createConnector } from "../../../connectors/factory.ts";
 import { ConnectionManager, type PlatformStatus } from "../../../connectors/manager.ts";
 import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
+import { randomUUID } from "node:crypto";
+import { SimulatedHost } from "./simulatedHost.ts";
 import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
 import type { Db } from "../../../db/client.ts";
 import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
@@ -45,13 +47,16 @@ import type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types
 
 export type { PlatformRef, PlatformRuntimeOptions, PlatformState } from "./types.ts";
 
+/** The runtime's simulated servers are its host's, never a registry of the connector factory. */
+const NO_LOCAL_SERVERS = new SimulatedServerRegistry();
+
 export class PlatformRuntime {
   private readonly manager: ConnectionManager;
   private readonly supervisor: PlatformSupervisor;
   private readonly listeners: ConnectedListeners;
   private readonly clocks: ServerClocks;
-  /** Large servers are built in slices, so creating one never holds up the event loop for long. */
-  private readonly simulatedServers = new SimulatedServerRegistry(undefined, { populateInSlices: true });
+  /** The simulated servers: each runs on one node, kept in the database, reached from the others over the bus (decision 0069). */
+  private readonly simulatedServers: SimulatedHost;
   private readonly known = new Map<string, KnownPlatform>();
   private readonly managed = new Map<string, Managed>();
   /** Enabled platforms that cannot connect at all (real kind not available yet, unreadable secret). */
@@ -70,6 +75,15 @@ export class PlatformRuntime {
     private readonly options: PlatformRuntimeOptions = {},
   ) {
     this.listeners = new ConnectedListeners(log);
+    this.simulatedServers = new SimulatedHost({
+      db,
+      link: bus.link,
+      nodeId: options.node?.id ?? `node-${randomUUID()}`,
+      ttlMs: options.node?.feedLeaseTtlMs ?? 15_000,
+      log,
+      identityOf: (id) => this.managed.get(id)?.serverIdentity ?? null,
+      snapshotEveryCommands: options.simulatedSnapshotEveryCommands,
+    });
     this.supervisor = new PlatformSupervisor(log, { ...DEFAULT_BACKOFF, ...options.manager?.backoff }, options.manager?.random ?? Math.random, {
       takeDown: (id) => this.takeDown(id),
       bringUp: (id) => void this.refresh(id),
@@ -80,7 +94,8 @@ export class PlatformRuntime {
       ...options.manager,
       createConnector: (config, platformId) =>
         createConnector(config, {
-          simulatedServers: this.simulatedServers,
+          simulatedServers: NO_LOCAL_SERVERS,
+          simulatedTransports: this.simulatedServers,
           onFault: (error) => onFault(platformId, error),
           tradeServerTargets: options.tradeServerTargets,
         }),
@@ -111,7 +126,7 @@ export class PlatformRuntime {
     this.supervisor.stop();
     this.clocks.stop();
     await this.manager.stop();
-    this.simulatedServers.stopAll();
+    await this.simulatedServers.stop();
     this.listeners.clear();
   }
 
@@ -262,7 +277,7 @@ export class PlatformRuntime {
     if (!next) this.publishState(row.id);
   }
 
-  /** After a failure: its connection closes and its simulated server stops (a restart starts it again from its seed). */
+  /** After a failure: its connection closes and its simulated server stops (a restart restores it from the database). */
   private takeDown(platformId: string): void {
     if (this.managed.delete(platformId)) this.sync();
     this.simulatedServers.remove(platformId);
