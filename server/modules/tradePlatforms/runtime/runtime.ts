@@ -65,6 +65,8 @@ export class PlatformRuntime {
   private readonly serverIdentities = new Map<string, string>();
   private readonly lastStates = new Map<string, ConnectionState>();
   private readonly refreshes = new RefreshQueue();
+  private readonly nodeId: string;
+  private unfollow: () => void = () => {};
   private stopped = false;
 
   constructor(
@@ -75,10 +77,11 @@ export class PlatformRuntime {
     private readonly options: PlatformRuntimeOptions = {},
   ) {
     this.listeners = new ConnectedListeners(log);
+    this.nodeId = options.node?.id ?? `node-${randomUUID()}`;
     this.simulatedServers = new SimulatedHost({
       db,
       link: bus.link,
-      nodeId: options.node?.id ?? `node-${randomUUID()}`,
+      nodeId: this.nodeId,
       ttlMs: options.node?.feedLeaseTtlMs ?? 15_000,
       log,
       identityOf: (id) => this.managed.get(id)?.serverIdentity ?? null,
@@ -113,6 +116,12 @@ export class PlatformRuntime {
 
   /** Loads every platform of every organization and starts connecting the enabled ones; does not wait for them. */
   async start(): Promise<void> {
+    // A change made on another node reaches this one at once (and a removal, which its followers hear too).
+    const changes = this.bus.subscribe({ types: ["platformChanged", "platformRemoved"] }, ({ event }) => {
+      if (event.type === "platformChanged" && event.nodeId === this.nodeId) return;
+      void this.refreshQuietly(event.platformId);
+    });
+    this.unfollow = () => changes.close();
     const rows = await allPlatformRows(this.db);
     for (const row of rows) this.apply(row, { sync: false });
     this.sync();
@@ -123,6 +132,7 @@ export class PlatformRuntime {
   /** Disconnects every platform and stops the simulated servers. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unfollow();
     this.supervisor.stop();
     this.clocks.stop();
     await this.manager.stop();
@@ -136,14 +146,22 @@ export class PlatformRuntime {
    * each reading the row anew, so the last one always applies the latest state. Never rejects
    * (a failure is logged).
    */
-  refresh(platformId: string): Promise<void> {
+  async refresh(platformId: string): Promise<void> {
+    await this.refreshQuietly(platformId, true);
+    const known = this.known.get(platformId);
+    // The other nodes read the row again too (a removal they hear of as `platformRemoved`).
+    if (known) this.publish({ type: "platformChanged", organizationId: known.organizationId, platformId, nodeId: this.nodeId });
+  }
+
+  /** `refresh` without telling the other nodes: for a change they made (and announced, a removal included). */
+  private refreshQuietly(platformId: string, announceRemoval = false): Promise<void> {
     return this.refreshes.run(platformId, async () => {
       if (this.stopped) return;
       try {
         const row = await platformRow(this.db, platformId);
         if (this.stopped) return;
         if (row) this.apply(row, { sync: true });
-        else this.forget(platformId);
+        else this.forget(platformId, announceRemoval);
       } catch (err) {
         // The change is committed; the next refresh (or restart) brings the connection in line.
         this.log.error({ err, platformId }, "cannot refresh trade platform");
@@ -286,7 +304,7 @@ export class PlatformRuntime {
     this.lastStates.delete(platformId);
   }
 
-  private forget(platformId: string): void {
+  private forget(platformId: string, announce: boolean): void {
     const known = this.known.get(platformId);
     this.supervisor.forget(platformId);
     this.managed.delete(platformId);
@@ -297,7 +315,7 @@ export class PlatformRuntime {
     this.sync();
     this.simulatedServers.remove(platformId);
     this.serverIdentities.delete(platformId);
-    if (known) this.publish({ type: "platformRemoved", organizationId: known.organizationId, platformId });
+    if (known && announce) this.publish({ type: "platformRemoved", organizationId: known.organizationId, platformId });
   }
 
   private sync(): void {
