@@ -20,7 +20,7 @@ import { natsTestStream, NATS_TEST_URL, type TestStream } from "../helpers/natsB
 import { createEmptyPostgresDatabase } from "../helpers/postgres.ts";
 import { freePort, killStartedToolboxes, startToolboxProcess, type ToolboxProcess } from "../helpers/toolboxProcess.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../helpers/tokens.ts";
-import { startPlatformsApp, TEST_SECRETS_KEY, waitFor, type PlatformsApp, type TestDatabase } from "./platformsHarness.ts";
+import { startPlatformsApp, TEST_SECRETS_KEY, waitFor, type PlatformsApp } from "./platformsHarness.ts";
 
 const TTL_MS = 3_000;
 
@@ -76,7 +76,7 @@ describe.skipIf(testDbKind() !== "postgres")("a simulated platform across two no
     expect(preflight.status).toBe(200);
     org = ((await preflight.json()) as { createdOrganizationId: string }).createdOrganizationId;
     node2 = await startPlatformsApp({
-      database: { ...database, drop: () => Promise.resolve() } as TestDatabase,
+      database: { ...database, drop: () => Promise.resolve() },
       bus: await stream.bus(),
       env: { NODE_ID: "node-2", FEED_LEASE_TTL_MS: String(TTL_MS) },
     });
