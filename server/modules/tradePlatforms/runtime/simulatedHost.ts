@@ -60,6 +60,7 @@ type Answer = { value: unknown } | { native: object } | { link: "closed" | "unre
 const NOT_CALLABLE = new Set(["constructor", "close", "drop"]);
 const REMOTE_SESSION_IDLE_MS = 20_000;
 const PING_MS = 3_000;
+const SAVE_ON_STOP_MS = 2_000;
 
 export class SimulatedHost implements SimulatedTransports {
   private readonly hosted = new Map<string, Hosted>();
@@ -101,11 +102,12 @@ export class SimulatedHost implements SimulatedTransports {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.sweeper);
-    await Promise.allSettled([...this.starting.values()]);
+    // A server still starting stops itself when it is ready (start); closing never waits for it.
     await Promise.all(
       [...this.hosted.values()].map(async (hosted) => {
         try {
-          await hosted.server.saveNow();
+          // Bounded: a database that does not answer must not hold the shutdown (the command log has every change anyway).
+          await Promise.race([hosted.server.saveNow(), new Promise((resolve) => setTimeout(resolve, SAVE_ON_STOP_MS).unref())]);
         } catch (err) {
           this.options.log.warn({ err, platformId: hosted.key }, "cannot save a simulated server");
         }
@@ -169,6 +171,10 @@ export class SimulatedHost implements SimulatedTransports {
     this.hosted.set(key, hosted);
     this.options.log.info({ platformId: key, epoch: lease.epoch }, "simulated server runs on this node");
     await server.ready;
+    if (this.stopped && this.hosted.get(key) === hosted) {
+      this.drop(hosted);
+      await releaseHost(db, held).catch(() => {});
+    }
     if (this.hosted.get(key) !== hosted) throw new LinkError("unreachable");
     server.start();
     return hosted;
