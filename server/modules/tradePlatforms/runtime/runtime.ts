@@ -14,8 +14,9 @@
  *
  * One runtime per process. Several Toolbox nodes each keep their own connections (only publishing
  * a platform's trade feed is owned, by the node holding its lease: server/events/tradeFeed.ts); a
- * change made on one node reaches the others' runtimes when they next read the row or restart
- * (their followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
+ * simulated platform's server runs on one node and is reached from the others over the bus
+ * (simulatedHost.ts, decision 0069); a change made on one node reaches the others' runtimes at once
+ * (`platformChanged`, `platformRemoved`). See docs/events.md, "Several nodes".
  *
  * One idea: keeping this node's platform connections in line with the database.
  */
