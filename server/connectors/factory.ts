@@ -7,12 +7,14 @@ import type { OrderJournal } from "./matchTraderApi/orderJournal.ts";
 import { createMatchTraderApiConnector } from "./matchTraderApi/transport.ts";
 import { createMt4GatewayConnector } from "./mt4Gateway/connector.ts";
 import { createMt5WebApiConnector } from "./mt5WebApi/connector.ts";
-import { createSimulatedConnector } from "./simulated/connector.ts";
+import { createHostedSimulatedConnector, createSimulatedConnector, type SimulatedTransports } from "./simulated/connector.ts";
 import { SimulatedServerRegistry } from "./simulated/registry.ts";
 
 export interface ConnectorDependencies {
   clock?: Clock;
   simulatedServers: SimulatedServerRegistry;
+  /** Where simulated servers run when they are not this process's own (the platform runtime's host, decision 0069). */
+  simulatedTransports?: SimulatedTransports;
   /**
    * The platform's supervisor: where a failure of the platform's own background work goes
    * (timers, event delivery) instead of the event loop. A simulated server started here keeps it.
@@ -33,6 +35,18 @@ export function createConnector(
 ): TradePlatformConnector {
   switch (config.kind) {
     case "simulated": {
+      if (dependencies.simulatedTransports)
+        return createHostedSimulatedConnector(
+          dependencies.simulatedTransports,
+          config.serverKey,
+          { platform: config.platform, ...config.server, onFault: dependencies.onFault },
+          {
+            credentials: config.credentials,
+            clock: dependencies.clock,
+            requestTimeoutMs: config.requestTimeoutMs,
+            connectTimeoutMs: config.connectTimeoutMs,
+          },
+        );
       const server = dependencies.simulatedServers.obtain(config.serverKey, {
         platform: config.platform,
         ...config.server,

@@ -15,6 +15,8 @@ import type {
   DomainEventType,
 } from "./types.ts";
 
+import type { NodeLink } from "./link.ts";
+
 export interface EventBus {
   readonly kind: BusHealth["kind"];
   /**
@@ -32,6 +34,8 @@ export interface EventBus {
   ): BusSubscription;
   health(): BusHealth;
   close(): Promise<void>;
+  /** Direct messages between nodes (./link.ts): how a node reaches a simulated platform another node runs. */
+  readonly link?: NodeLink;
 }
 
 export function matches(filter: BusFilter, event: DomainEvent): boolean {

@@ -3,6 +3,7 @@
  * to every matching subscription as they are published, and the last ones are retained (bounded
  * by count and age) so that a subscriber can resume after the sequence it last handled.
  */
+import { inProcessLink } from "./link.ts";
 import { matches, type EventBus } from "./bus.ts";
 import type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType } from "./types.ts";
 
@@ -74,6 +75,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
 
   return {
     kind: "in-process",
+    link: inProcessLink(),
 
     publish(events) {
       if (closed) return Promise.reject(new Error("The event bus is closed."));

@@ -21,6 +21,7 @@ import { LocalSubscription } from "./nats/localSubscription.ts";
 import { Tap } from "./nats/tap.ts";
 import { connect, headers, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import type { EventBus } from "./bus.ts";
+import { NodeLinkUnreachable, type NodeLink } from "./link.ts";
 import { ensureStream, STREAM_DEFAULTS, type StreamLimits } from "./nats/stream.ts";
 import { subjectOf } from "./nats/subjects.ts";
 import type { BusFilter, BusHandler, BusHealth, BusMessage, BusSubscribeOptions, BusSubscription, DomainEvent, DomainEventType } from "./types.ts";
@@ -210,8 +211,57 @@ export function createNatsBus(options: NatsBusOptions): NatsBus {
     return c.js.publish(subjectOf(subjectPrefix, list[last]!), JSON.stringify(list[last]), lastId === undefined ? undefined : { msgID: lastId });
   };
 
+  const linkSubject = (subject: string) => `${subjectPrefix}-link.${subject}`;
+  const encode = (payload: unknown) => JSON.stringify(payload ?? null);
+  /** Subscribes once connected (the client keeps its subscriptions across reconnects). */
+  const onSubject = (subject: string, callback: (data: string, respond: (answer: string) => void) => void): (() => void) => {
+    let stopped = false;
+    let unsubscribe = () => {};
+    void whenConnected().then((c) => {
+      if (!c || stopped) return;
+      const sub = c.nc.subscribe(linkSubject(subject), {
+        callback: (err, msg) => {
+          if (!err) callback(msg.string(), (answer) => msg.respond(answer));
+        },
+      });
+      unsubscribe = () => sub.unsubscribe();
+    });
+    return () => {
+      stopped = true;
+      unsubscribe();
+    };
+  };
+  const link: NodeLink = {
+    serve(subject, handler) {
+      return onSubject(subject, (data, respond) => {
+        void handler(JSON.parse(data) as unknown).then(
+          (answer) => respond(encode(answer)),
+          (err: unknown) => log.warn({ err: messageOf(err), subject }, "a node link request failed"),
+        );
+      });
+    },
+    async request(subject, payload, timeoutMs) {
+      const c = await whenConnected(timeoutMs);
+      if (!c) throw new NodeLinkUnreachable(subject, closed ? "the bus is closed" : "NATS is away");
+      try {
+        const answer = await c.nc.request(linkSubject(subject), encode(payload), { timeout: timeoutMs });
+        return JSON.parse(answer.string()) as unknown;
+      } catch (err) {
+        throw new NodeLinkUnreachable(subject, messageOf(err));
+      }
+    },
+    send(subject, payload) {
+      const c = clients;
+      if (c && state === "up") c.nc.publish(linkSubject(subject), encode(payload));
+    },
+    listen(subject, handler) {
+      return onSubject(subject, (data) => handler(JSON.parse(data) as unknown));
+    },
+  };
+
   return {
     kind: "nats",
+    link,
     ready,
     stream,
     subjectPrefix,

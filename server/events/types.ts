@@ -63,6 +63,16 @@ export interface PlatformRemovedBusEvent extends EventBase {
 }
 
 /**
+ * A platform was created, changed or deleted on one node (after the change committed): the other
+ * nodes' runtimes read its row again now, not at their next restart.
+ */
+export interface PlatformChangedBusEvent extends EventBase {
+  type: "platformChanged";
+  /** The node that made the change (it has applied it already). */
+  nodeId: string;
+}
+
+/**
  * The node that published a platform's trade feed gave its lease up (a clean shutdown, or it can
  * no longer reach the platform): the other nodes try to take the feed over now, not after the
  * lease's time to live (server/events/feedLeases.ts).
@@ -155,6 +165,7 @@ export type DomainEvent =
   | TradeGapBusEvent
   | PlatformStateBusEvent
   | PlatformRemovedBusEvent
+  | PlatformChangedBusEvent
   | TradeFeedReleasedBusEvent
   | BalanceOperationDoneBusEvent
   | CopierFailureBusEvent

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
-import { SimulatedServerRegistry } from "../../server/connectors/simulated/registry.ts";
+import { SimulatedServer } from "../../server/connectors/simulated/server.ts";
 import { organizations, tradePlatforms } from "../../server/db/schema.ts";
 import { DEMO_ORGANIZATION, seedDemo } from "../../server/seed.ts";
 import { describeDb, openTestDatabase, testDbKind, theOnly } from "../helpers/db.ts";
@@ -304,13 +304,13 @@ describeDb("platform runtime start", () => {
     const database = await openTestDatabase();
     // Each simulated server is created by the runtime when it first connects; the one named here
     // is made to answer nothing for a minute from its very first request.
-    let hungId: string | undefined;
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the registry's `this` (obtain.call below)
-    const obtain = SimulatedServerRegistry.prototype.obtain;
-    const spy = vi.spyOn(SimulatedServerRegistry.prototype, "obtain").mockImplementation(function (this: SimulatedServerRegistry, key, options) {
-      const server = obtain.call(this, key, options);
-      if (key === hungId) server.faults.slowAnswers(60_000);
-      return server;
+    // (The hung one is the MT5 platform: the others are MT4 and Match-Trader.)
+    let hanging = false;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the server's `this` (start.call below)
+    const start = SimulatedServer.prototype.start;
+    const spy = vi.spyOn(SimulatedServer.prototype, "start").mockImplementation(function (this: SimulatedServer) {
+      if (hanging && this.platform === "MT5") this.faults.slowAnswers(60_000);
+      start.call(this);
     });
     // Connection attempts may take long (longer than this test may run): only not waiting for them keeps the start short.
     const runtime = { ...FAST_RUNTIME, manager: { ...FAST_RUNTIME.manager, connectTimeoutMs: 120_000 } };
@@ -336,10 +336,10 @@ describeDb("platform runtime start", () => {
       await first.close();
 
       // At start, the hung server's platform is still connecting when the app is ready, and the other one connects meanwhile.
-      hungId = hung.id;
+      hanging = true;
       const second = await startPlatformsApp({ database, runtime });
       try {
-        expect(spy.mock.calls.map(([key]) => key)).toContain(hung.id);
+        await waitFor(async () => spy.mock.contexts.some((server) => (server as SimulatedServer).platform === "MT5"), "the hung server started");
         expect(second.app.platforms.state(hung.id).state).toBe("connecting");
         await waitFor(async () => second.app.platforms.state(fast.id).state === "connected", "fast connected after the start");
         expect(second.app.platforms.state(hung.id).state).toBe("connecting");

@@ -39,6 +39,11 @@ export interface EngineFlavour {
   entryDeal(position: PositionRecord): Issued<NativeDealRef>;
   exitDeal(position: PositionRecord): Issued<NativeDealRef>;
   moneyDeal(credit: boolean): Issued<NativeDealRef>;
+  /**
+   * The numbers it issues next, as data (not in closures): a simulated server's persisted state
+   * (./persistence/) carries them, so a restored server goes on from where it stopped.
+   */
+  counters: Record<string, number>;
 }
 
 export function createFlavour(platform: TradePlatformType, random: Random): EngineFlavour {
@@ -58,7 +63,7 @@ function ticketOf(position: PositionRecord): number {
 }
 
 function mt4Flavour(): EngineFlavour {
-  let ticket = 1_000_000;
+  const counters = { ticket: 1_000_000 };
   const cmd = (p: PositionRecord) => (p.side === "buy" ? MT4_CMD.buy : MT4_CMD.sell);
   return {
     platform: "MT4",
@@ -66,9 +71,10 @@ function mt4Flavour(): EngineFlavour {
     accountTimeUnitMs: 1000,
     partialClose: "reissue",
     firstLogin: 10_001,
+    counters,
     accountRef: (login) => ({ platform: "MT4", login }),
     newPosition() {
-      const t = ++ticket;
+      const t = ++counters.ticket;
       return { id: mt4Ids.position(t), native: { platform: "MT4", ticket: t } };
     },
     newOrder() {
@@ -88,7 +94,7 @@ function mt4Flavour(): EngineFlavour {
       native: { platform: "MT4", ticket: ticketOf(p), cmd: cmd(p), entry: "out" },
     }),
     moneyDeal(credit) {
-      const t = ++ticket;
+      const t = ++counters.ticket;
       return {
         id: mt4Ids.moneyDeal(t),
         native: { platform: "MT4", ticket: t, cmd: credit ? MT4_CMD.credit : MT4_CMD.balance, entry: null },
@@ -98,8 +104,7 @@ function mt4Flavour(): EngineFlavour {
 }
 
 function mt5Flavour(): EngineFlavour {
-  let order = 5_000_000;
-  let deal = 8_000_000;
+  const counters = { order: 5_000_000, deal: 8_000_000 };
   const positionOf = (p: PositionRecord) => {
     if (p.native.platform !== "MT5") throw new Error("Not an MT5 position");
     return p.native.position;
@@ -110,10 +115,11 @@ function mt5Flavour(): EngineFlavour {
     accountTimeUnitMs: 1000,
     partialClose: "reduce",
     firstLogin: 100_001,
+    counters,
     accountRef: (login) => ({ platform: "MT5", login }),
     // An MT5 position takes the ticket of the order that opened it.
     newPosition() {
-      const o = ++order;
+      const o = ++counters.order;
       return { id: String(o), native: { platform: "MT5", position: o } };
     },
     newOrder() {
@@ -125,15 +131,15 @@ function mt5Flavour(): EngineFlavour {
       return { id: pending.id, native: { platform: "MT5", position: pending.native.order } };
     },
     entryDeal(p) {
-      const d = ++deal;
+      const d = ++counters.deal;
       return { id: String(d), native: { platform: "MT5", deal: d, order: positionOf(p), position: positionOf(p) } };
     },
     exitDeal(p) {
-      const d = ++deal;
-      return { id: String(d), native: { platform: "MT5", deal: d, order: ++order, position: positionOf(p) } };
+      const d = ++counters.deal;
+      return { id: String(d), native: { platform: "MT5", deal: d, order: ++counters.order, position: positionOf(p) } };
     },
     moneyDeal() {
-      const d = ++deal;
+      const d = ++counters.deal;
       return { id: String(d), native: { platform: "MT5", deal: d, order: 0, position: null } };
     },
   };
@@ -146,6 +152,7 @@ function matchTraderFlavour(random: Random): EngineFlavour {
     accountTimeUnitMs: 1,
     partialClose: "reduce",
     firstLogin: 300_001,
+    counters: {},
     accountRef: (_login, offerId) => ({ platform: "MatchTrader", accountId: random.uuid(), offerId }),
     newPosition() {
       const id = random.uuid();

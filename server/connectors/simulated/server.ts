@@ -13,6 +13,8 @@ import type { PlatformCodec } from "../wire/codec.ts";
 import { LinkError, NativeError, type NativeTypes, type WireCredentials, type WireTransport } from "../wire/wire.ts";
 import { SimulatedEngine } from "./engine/engine.ts";
 import { Faults } from "./faults.ts";
+import { captureState, restoreState } from "./persistence/engineState.ts";
+import { CommandRecorder, type SimulationStore, type StoreFailure } from "./persistence/recorder.ts";
 import { SimulatedSession } from "./session.ts";
 import { SimulatedTraders } from "./traders.ts";
 
@@ -44,7 +46,33 @@ export interface SimulatedServerOptions {
    * platform's supervisor. Without it such an error is thrown where it happens, as any bug is.
    */
   onFault?: (error: unknown) => void;
+  /**
+   * Where the server keeps its state (decision 0069): restored from it at start (the seed only
+   * builds a server never saved), every change written to it before anyone sees it.
+   */
+  store?: SimulationStore;
+  /** With a store: a snapshot every so many commands (5,000 by default), so a restore replays few. */
+  snapshotEveryCommands?: number;
+  /** With a store: it could not be written (database away, or this node no longer runs the server). The server has stopped. */
+  onStoreFailure?: (failure: StoreFailure) => void;
 }
+
+/** Engine calls that change nothing: not recorded. */
+const READS = new Set([
+  "serverTime",
+  "listAccounts",
+  "getAccount",
+  "groups",
+  "symbols",
+  "quotes",
+  "positions",
+  "positionsOf",
+  "history",
+  "journal",
+  "populateFor",
+]);
+/** Engine calls whose arguments hold a password: a snapshot is written instead of the call. */
+const CARRIES_PASSWORD = new Set(["createAccount", "setPassword"]);
 
 export const MAX_SIMULATED_ACCOUNTS = SIMULATED_ACCOUNTS_MAX;
 /** Work per slice when populating in slices; the event loop runs between slices. */
@@ -73,6 +101,9 @@ export class SimulatedServer {
   private retired = false;
   private pendingActions = 0;
   private tradingLater = false;
+  /** The time every engine call sees while it runs (recorded, and replayed as is); null: the clock's. */
+  private pinnedNow: number | null = null;
+  private recorder: CommandRecorder | null = null;
 
   constructor(private readonly options: SimulatedServerOptions) {
     const accounts = options.accounts ?? SIMULATED_ACCOUNTS_DEFAULT;
@@ -83,19 +114,119 @@ export class SimulatedServer {
     // Every timer of the server, and of the connectors that reach it, runs guarded when supervised.
     this.clock = options.onFault ? guardedClock(clock, (error) => this.fault(error)) : clock;
     this.timeZoneOffsetMinutes = options.timeZoneOffsetMinutes ?? (options.platform === "MatchTrader" ? 0 : 120);
-    this.engine = new SimulatedEngine({
+    const clockOfEngine: Clock = {
+      now: () => this.pinnedNow ?? this.clock.now(),
+      setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
+      clearTimeout: (handle) => this.clock.clearTimeout(handle),
+    };
+    const engine = new SimulatedEngine({
       platform: options.platform,
       seed: options.seed ?? 1,
-      clock: this.clock,
+      clock: options.store ? clockOfEngine : this.clock,
       accounts,
       timeZoneOffsetMinutes: this.timeZoneOffsetMinutes,
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
       retainedTransactions: options.retainedTransactions ?? 200_000,
-      population: options.populateInSlices ? "later" : "now",
+      population: options.populateInSlices || options.store ? "later" : "now",
     });
-    this.traders = new SimulatedTraders(this.engine.ctx, this.engine.traderRandom);
-    this.faults = new Faults(this.engine.faultRandom, () => this.dropSessions());
-    this.ready = this.engine.populated ? Promise.resolve() : this.populateInSlices();
+    this.engine = options.store ? this.recorded(engine) : engine;
+    this.traders = new SimulatedTraders(engine.ctx, engine.traderRandom);
+    this.faults = new Faults(engine.faultRandom, () => this.dropSessions());
+    this.raw = engine;
+    this.ready = options.store ? this.restoreOrPopulate(options.store) : this.engine.populated ? Promise.resolve() : this.populateInSlices();
+  }
+
+  private readonly raw: SimulatedEngine;
+
+  /** What a saved server is made of: the engine and its simulated traders. */
+  private stateRoot(): object {
+    return { engine: this.raw, traders: this.traders };
+  }
+
+  /** The engine as the sessions and the clockwork see it: every call that changes it is recorded. */
+  private recorded(engine: SimulatedEngine): SimulatedEngine {
+    return new Proxy(engine, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== "function" || typeof name !== "string" || READS.has(name)) return value;
+        return (...args: unknown[]) => this.run(name, args, (copy) => (value as (...a: unknown[]) => unknown).apply(target, copy));
+      },
+    });
+  }
+
+  /** Runs one call at one pinned time and records it (with a copy of its arguments as they are written). */
+  private run<T>(op: string, args: unknown[], call: (args: unknown[]) => T): T {
+    if (!this.recorder) return call(args);
+    const copy = JSON.parse(JSON.stringify(args)) as unknown[];
+    const at = this.clock.now();
+    this.pinnedNow = at;
+    try {
+      return call(copy);
+    } finally {
+      this.pinnedNow = null;
+      if (CARRIES_PASSWORD.has(op)) this.recorder.recordBySnapshot();
+      else this.recorder.record(op, copy, at);
+    }
+  }
+
+  private async restoreOrPopulate(store: SimulationStore): Promise<void> {
+    try {
+      const saved = await store.load();
+      if (this.retired) return;
+      if (saved) {
+        restoreState(this.stateRoot(), saved.snapshot);
+        for (const command of saved.commands) this.replay(command.op, command.args, command.at);
+      } else while (!this.engine.populateFor(POPULATION_SLICE_MS)) await yieldToEventLoop();
+      if (this.retired) return;
+      this.recorder = new CommandRecorder(store, saved ? (saved.commands.at(-1)?.seq ?? saved.seq) : 0, {
+        state: () => this.stateRoot(),
+        snapshotEvery: this.options.snapshotEveryCommands ?? 5_000,
+        onFailure: (failure) => {
+          this.stop();
+          this.options.onStoreFailure?.(failure);
+        },
+      });
+      // A server never saved is saved as built, before anyone reaches it.
+      if (!saved) await this.recorder.snapshotNow();
+    } catch (error) {
+      this.populationFailed = true;
+      if (this.options.onFault) this.fault(error);
+      else
+        queueMicrotask(() => {
+          throw error;
+        });
+    }
+  }
+
+  /** One recorded call again, at its time; a refusal refuses again, as it did the first time. */
+  private replay(op: string, args: unknown[], at: number): void {
+    const target = op === "traders.step" ? (this.traders as unknown as Record<string, unknown>) : (this.raw as unknown as Record<string, unknown>);
+    const method = target[op === "traders.step" ? "step" : op];
+    if (typeof method !== "function") throw new Error(`A saved simulated server holds a call this engine does not know (${op}).`);
+    this.pinnedNow = at;
+    try {
+      (method as (...a: unknown[]) => unknown).apply(target, args);
+    } catch {
+      // It failed the first time too (a refusal is part of the record).
+    } finally {
+      this.pinnedNow = null;
+    }
+  }
+
+  /** The whole state, as a saved server holds it (tests compare two servers with it). */
+  capture(): Uint8Array {
+    return captureState(this.stateRoot());
+  }
+
+  /** Resolves once every change so far is written (at once without a store); rejects if it never will be. */
+  durable(): Promise<void> {
+    return this.recorder ? this.recorder.durable() : Promise.resolve();
+  }
+
+  /** Writes a snapshot of the state now (a clean stop: a restore then replays nothing). */
+  async saveNow(): Promise<void> {
+    await this.ready;
+    if (this.recorder && !this.retired) await this.recorder.snapshotNow();
   }
 
   private async populateInSlices(): Promise<void> {
@@ -139,7 +270,7 @@ export class SimulatedServer {
   private tradeDue(): void {
     const due = Math.min(Math.floor(this.pendingActions), ACTIONS_PER_TASK);
     this.pendingActions -= due;
-    this.traders.step(due);
+    if (due > 0) this.run("traders.step", [due], ([n]) => this.traders.step(n as number));
     if (this.pendingActions >= 1 && !this.tradingLater) {
       this.tradingLater = true;
       const handle = this.clock.setTimeout(() => {
@@ -181,6 +312,7 @@ export class SimulatedServer {
           handlers,
           (s) => this.sessions.delete(s as never),
           (error) => this.fault(error),
+          () => this.durable(),
         );
         this.sessions.add(session as never);
         this.engine.recordManagerLogin(credentials.login, "127.0.0.1");

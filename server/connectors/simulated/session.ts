@@ -26,6 +26,8 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     private readonly onClosed: (session: SimulatedSession<N>) => void,
     /** A failure while pushing events to the client (the server's, not the request's): see SimulatedServer.fault. */
     private readonly onFault: (error: unknown) => void,
+    /** Resolves once the server's changes so far are written (a server that keeps its state): nothing is seen before. */
+    private readonly durable: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.openedAtSequence = engine.ctx.log.lastSequence;
     this.unlisten = engine.ctx.log.listen((tx) => this.push(tx));
@@ -193,6 +195,12 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
         outcome = { error };
       }
     }
+    try {
+      await this.durable();
+    } catch {
+      // Not written: as if the server went down before answering (a retry with the same id is safe).
+      throw new LinkError("closed");
+    }
     if (this.faults.delayMs > 0) await sleep(this.clock, this.faults.delayMs);
     if (this.closed) throw new LinkError("closed");
     if ("value" in outcome) return outcome.value;
@@ -233,7 +241,13 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     const deliver = () => {
       if (!this.closed) this.guarded(() => this.handlers.onPacket(packet));
     };
-    queueMicrotask(deliver);
-    if (this.faults.duplicateEvents) queueMicrotask(deliver);
+    // After the change is written (at once without a store), in order.
+    void this.durable().then(
+      () => {
+        deliver();
+        if (this.faults.duplicateEvents) deliver();
+      },
+      () => {},
+    );
   }
 }

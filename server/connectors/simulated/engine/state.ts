@@ -115,7 +115,8 @@ export class EngineState {
   addPosition(position: PositionRecord): void {
     this.positions.set(position.id, position);
     const account = this.account(position.login);
-    if (account.positions === NO_POSITIONS) account.positions = new Set([position.id]);
+    // (An empty set is never added to: after a restore, empty sets are copies, maybe shared.)
+    if (account.positions.size === 0) account.positions = new Set([position.id]);
     else (account.positions as Set<string>).add(position.id);
     this.exposed.add(position.login);
   }

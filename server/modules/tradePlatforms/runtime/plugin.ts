@@ -29,6 +29,7 @@ export const platformsPlugin = fp<PlatformsPluginOptions>(
     );
     const runtime = new PlatformRuntime(database.db, cipher, log, app.bus, {
       tradeServerTargets: tradeServerTargetPolicy(config.tradeServers.allowedTargets),
+      node: config.node,
       ...opts.runtime,
     });
     app.decorate("secrets", cipher);

@@ -14,8 +14,9 @@
  *
  * One runtime per process. Several Toolbox nodes each keep their own connections (only publishing
  * a platform's trade feed is owned, by the node holding its lease: server/events/tradeFeed.ts); a
- * change made on one node reaches the others' runtimes when they next read the row or restart
- * (their followers hear of a removal at once, on the bus). See docs/events.md, "Several nodes".
+ * simulated platform's server runs on one node and is reached from the others over the bus
+ * (simulatedHost.ts, decision 0069); a change made on one node reaches the others' runtimes at once
+ * (`platformChanged`, `platformRemoved`). See docs/events.md, "Several nodes".
  *
  * One idea: keeping this node's platform connections in line with the database.
  */
@@ -28,6 +29,8 @@ import { createConnector } from "../../../connectors/factory.ts";
 import { DbOrderJournal } from "./orderJournalRepository.ts";
 import { ConnectionManager, type PlatformStatus } from "../../../connectors/manager.ts";
 import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.ts";
+import { randomUUID } from "node:crypto";
+import { SimulatedHost } from "./simulatedHost.ts";
 import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
 import type { Db } from "../../../db/client.ts";
 import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
@@ -44,13 +47,16 @@ import { PlatformSupervisor } from "./supervisor.ts";
 import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
 import type { PlatformRuntimeOptions } from "./types.ts";
 
+/** The runtime's simulated servers are its host's, never a registry of the connector factory. */
+const NO_LOCAL_SERVERS = new SimulatedServerRegistry();
+
 export class PlatformRuntime {
   private readonly manager: ConnectionManager;
   private readonly supervisor: PlatformSupervisor;
   private readonly listeners: ConnectedListeners;
   private readonly clocks: ServerClocks;
-  /** Large servers are built in slices, so creating one never holds up the event loop for long. */
-  private readonly simulatedServers = new SimulatedServerRegistry(undefined, { populateInSlices: true });
+  /** The simulated servers: each runs on one node, kept in the database, reached from the others over the bus (decision 0069). */
+  private readonly simulatedServers: SimulatedHost;
   private readonly known = new Map<string, KnownPlatform>();
   private readonly managed = new Map<string, Managed>();
   /** Enabled platforms that cannot connect at all (real kind not available yet, unreadable secret). */
@@ -59,6 +65,8 @@ export class PlatformRuntime {
   private readonly serverIdentities = new Map<string, string>();
   private readonly lastStates = new Map<string, ConnectionState>();
   private readonly refreshes = new RefreshQueue();
+  private readonly nodeId: string;
+  private unfollow: () => void = () => {};
   private stopped = false;
 
   constructor(
@@ -69,6 +77,16 @@ export class PlatformRuntime {
     private readonly options: PlatformRuntimeOptions = {},
   ) {
     this.listeners = new ConnectedListeners(log);
+    this.nodeId = options.node?.id ?? `node-${randomUUID()}`;
+    this.simulatedServers = new SimulatedHost({
+      db,
+      link: bus.link,
+      nodeId: this.nodeId,
+      ttlMs: options.node?.feedLeaseTtlMs ?? 15_000,
+      log,
+      identityOf: (id) => this.managed.get(id)?.serverIdentity ?? null,
+      snapshotEveryCommands: options.simulatedSnapshotEveryCommands,
+    });
     this.supervisor = new PlatformSupervisor(log, { ...DEFAULT_BACKOFF, ...options.manager?.backoff }, options.manager?.random ?? Math.random, {
       takeDown: (id) => this.takeDown(id),
       bringUp: (id) => void this.refresh(id),
@@ -79,7 +97,8 @@ export class PlatformRuntime {
       ...options.manager,
       createConnector: (config, platformId) =>
         createConnector(config, {
-          simulatedServers: this.simulatedServers,
+          simulatedServers: NO_LOCAL_SERVERS,
+          simulatedTransports: this.simulatedServers,
           onFault: (error) => onFault(platformId, error),
           tradeServerTargets: options.tradeServerTargets,
           orderJournal: new DbOrderJournal(db, platformId),
@@ -98,6 +117,12 @@ export class PlatformRuntime {
 
   /** Loads every platform of every organization and starts connecting the enabled ones; does not wait for them. */
   async start(): Promise<void> {
+    // A change made on another node reaches this one at once (and a removal, which its followers hear too).
+    const changes = this.bus.subscribe({ types: ["platformChanged", "platformRemoved"] }, ({ event }) => {
+      if (event.type === "platformChanged" && event.nodeId === this.nodeId) return;
+      void this.refreshQuietly(event.platformId);
+    });
+    this.unfollow = () => changes.close();
     const rows = await allPlatformRows(this.db);
     for (const row of rows) this.apply(row, { sync: false });
     this.sync();
@@ -108,10 +133,11 @@ export class PlatformRuntime {
   /** Disconnects every platform and stops the simulated servers. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unfollow();
     this.supervisor.stop();
     this.clocks.stop();
     await this.manager.stop();
-    this.simulatedServers.stopAll();
+    await this.simulatedServers.stop();
     this.listeners.clear();
   }
 
@@ -121,14 +147,22 @@ export class PlatformRuntime {
    * each reading the row anew, so the last one always applies the latest state. Never rejects
    * (a failure is logged).
    */
-  refresh(platformId: string): Promise<void> {
+  async refresh(platformId: string): Promise<void> {
+    await this.refreshQuietly(platformId, true);
+    const known = this.known.get(platformId);
+    // The other nodes read the row again too (a removal they hear of as `platformRemoved`).
+    if (known) this.publish({ type: "platformChanged", organizationId: known.organizationId, platformId, nodeId: this.nodeId });
+  }
+
+  /** `refresh` without telling the other nodes: for a change they made (and announced, a removal included). */
+  private refreshQuietly(platformId: string, announceRemoval = false): Promise<void> {
     return this.refreshes.run(platformId, async () => {
       if (this.stopped) return;
       try {
         const row = await platformRow(this.db, platformId);
         if (this.stopped) return;
         if (row) this.apply(row, { sync: true });
-        else this.forget(platformId);
+        else this.forget(platformId, announceRemoval);
       } catch (err) {
         // The change is committed; the next refresh (or restart) brings the connection in line.
         this.log.error({ err, platformId }, "cannot refresh trade platform");
@@ -262,7 +296,7 @@ export class PlatformRuntime {
     if (!next) this.publishState(row.id);
   }
 
-  /** After a failure: its connection closes and its simulated server stops (a restart starts it again from its seed). */
+  /** After a failure: its connection closes and its simulated server stops (a restart restores it from the database). */
   private takeDown(platformId: string): void {
     if (this.managed.delete(platformId)) this.sync();
     this.simulatedServers.remove(platformId);
@@ -271,7 +305,7 @@ export class PlatformRuntime {
     this.lastStates.delete(platformId);
   }
 
-  private forget(platformId: string): void {
+  private forget(platformId: string, announce: boolean): void {
     const known = this.known.get(platformId);
     this.supervisor.forget(platformId);
     this.managed.delete(platformId);
@@ -282,7 +316,7 @@ export class PlatformRuntime {
     this.sync();
     this.simulatedServers.remove(platformId);
     this.serverIdentities.delete(platformId);
-    if (known) this.publish({ type: "platformRemoved", organizationId: known.organizationId, platformId });
+    if (known && announce) this.publish({ type: "platformRemoved", organizationId: known.organizationId, platformId });
   }
 
   private sync(): void {

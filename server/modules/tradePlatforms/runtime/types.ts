@@ -16,4 +16,8 @@ export interface PlatformRuntimeOptions {
   connectWaitMs?: number;
   /** How often each connected platform's clock is read again, 60 s by default (in between it is extrapolated). */
   serverTimeRefreshMs?: number;
+  /** This node among several (NODE_ID) and the simulated servers' host lease time to live (FEED_LEASE_TTL_MS); a random id and 15 s by default. */
+  node?: { id: string; feedLeaseTtlMs: number };
+  /** A simulated server writes a snapshot every so many commands (5,000 by default). */
+  simulatedSnapshotEveryCommands?: number;
 }
