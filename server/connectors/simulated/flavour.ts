@@ -78,7 +78,7 @@ function mt4Flavour(): EngineFlavour {
       return { id: mt4Ids.position(t), native: { platform: "MT4", ticket: t } };
     },
     newOrder() {
-      const t = ++ticket;
+      const t = ++counters.ticket;
       return { id: mt4Ids.position(t), native: { platform: "MT4", ticket: t } };
     },
     positionOf(order) {
@@ -123,7 +123,7 @@ function mt5Flavour(): EngineFlavour {
       return { id: String(o), native: { platform: "MT5", position: o } };
     },
     newOrder() {
-      const o = ++order;
+      const o = ++counters.order;
       return { id: String(o), native: { platform: "MT5", order: o } };
     },
     positionOf(pending) {
