@@ -66,7 +66,7 @@ describeDb("/api/accounts at a dealer's desk", () => {
     expect((await call(outsider, otherOrg, "GET", `/api/accounts/groups?platformId=${platformId}`)).status).toBe(404);
     const bad = await call(dealer, org, "GET", "/api/accounts/groups?platformId=nope");
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/platformId must be a platform id/);
+    expect(bad.body.message).toMatch(/Platform ID must be a platform id/);
   });
 
   it("changes the client's name, e-mail, phone and country on the platform, with before and after in the audit", async () => {
@@ -89,7 +89,7 @@ describeDb("/api/accounts at a dealer's desk", () => {
     for (const [body, message] of [
       [{ name: "" }, /Enter the client's name/],
       [{ email: "not-an-address" }, /e-mail address/],
-      [{ phone: "1".repeat(65) }, /phone is at most 64 characters/],
+      [{ phone: "1".repeat(65) }, /Phone is at most 64 characters/],
       [{ city: "Paris" }, /not city/],
     ] as const) {
       const bad = await call(dealer, org, "PATCH", base, body);
@@ -118,6 +118,6 @@ describeDb("/api/accounts at a dealer's desk", () => {
     expect(JSON.stringify(audits)).not.toContain("Watch1234");
     const bad = await call(dealer, org, "POST", url, { password: "Watch1234", kind: "trader" });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/kind must be main or investor/);
+    expect(bad.body.message).toMatch(/Kind must be main or investor/);
   });
 });

@@ -209,10 +209,10 @@ describeDb("Trades Blotter live stream", () => {
     expect(platforms.status).toBe(403);
 
     for (const [query, message] of [
-      ["?side=long", /side must be buy, sell, balance or credit/],
-      ["?minLots=2&maxLots=1", /minLots must not be above maxLots/],
-      ["?platforms=nope", /platforms must be platform ids/],
-      ["?after=-1", /after must be an event id/],
+      ["?side=long", /Side must be buy, sell, balance or credit/],
+      ["?minLots=2&maxLots=1", /Min lots must not be above max lots/],
+      ["?platforms=nope", /Platforms must be platform ids/],
+      ["?after=-1", /After must be an event id/],
     ] as const) {
       const bad = await fetch(`${base}/api/tradesBlotter/stream${query}`, { headers: a.headers });
       expect(bad.status, query).toBe(400);

@@ -185,7 +185,7 @@ describeDb("organization profile", () => {
       [{ name: "Bad\u0007name" }, "Remove the control characters."],
       [{ name: "Fine", currency: "BTC" }, '"BTC" is not a currency Toolbox offers'],
       [{}, "Give the name, the currency or both."],
-      [{ name: "Fine", timeZone: "UTC" }, "Only name and currency can be changed here, not timeZone."],
+      [{ name: "Fine", timeZone: "UTC" }, "Only name and currency can be changed here, not time zone."],
       [[], "The body must be a JSON object"],
     ] as const) {
       const res = await patch(body);
