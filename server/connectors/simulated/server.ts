@@ -73,6 +73,8 @@ export class SimulatedServer {
   private retired = false;
   private pendingActions = 0;
   private tradingLater = false;
+  /** How far the server's own clock (its trading, sessions and server time) runs ahead of the real one. */
+  private clockShiftMs = 0;
 
   constructor(private readonly options: SimulatedServerOptions) {
     const accounts = options.accounts ?? SIMULATED_ACCOUNTS_DEFAULT;
@@ -83,10 +85,17 @@ export class SimulatedServer {
     // Every timer of the server, and of the connectors that reach it, runs guarded when supervised.
     this.clock = options.onFault ? guardedClock(clock, (error) => this.fault(error)) : clock;
     this.timeZoneOffsetMinutes = options.timeZoneOffsetMinutes ?? (options.platform === "MatchTrader" ? 0 : 120);
+    const base = this.clock;
+    // The engine reads the time through the shift (shiftClock); timers stay on the real clock.
+    const engineClock: Clock = {
+      now: () => base.now() + this.clockShiftMs,
+      setTimeout: (callback, ms) => base.setTimeout(callback, ms),
+      clearTimeout: (handle) => base.clearTimeout(handle),
+    };
     this.engine = new SimulatedEngine({
       platform: options.platform,
       seed: options.seed ?? 1,
-      clock: this.clock,
+      clock: engineClock,
       accounts,
       timeZoneOffsetMinutes: this.timeZoneOffsetMinutes,
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
@@ -124,7 +133,8 @@ export class SimulatedServer {
   }
 
   private startClockwork(): void {
-    this.every(this.options.feedIntervalMs ?? 500, () => this.engine.tickPrices());
+    const feedStep = this.options.feedIntervalMs ?? 500;
+    this.every(feedStep, () => this.engine.tickPrices(feedStep));
     const interval = this.options.traderIntervalMs ?? 100;
     const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {
@@ -187,6 +197,14 @@ export class SimulatedServer {
         return session;
       },
     };
+  }
+
+  /**
+   * Sets the server's own clock to `at` (ms since the epoch; null: back to the real time), as a
+   * demo of a weekend or a holiday: its sessions, prices' times and server time follow it.
+   */
+  setServerClock(at: number | null): void {
+    this.clockShiftMs = at === null ? 0 : at - this.clock.now();
   }
 
   get connectionCount(): number {

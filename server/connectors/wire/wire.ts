@@ -68,6 +68,12 @@ export interface WireSession<N extends NativeTypes> {
   closePosition(request: N["closeRequest"]): Promise<N["orderResult"]>;
   /** Events after `sequence`, at most `limit`, oldest first. */
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
+  /**
+   * Live quotes as the server pushes them (every tick), until the returned function is called or
+   * the session ends. Absent where the transport cannot stream quotes yet: the connector refuses
+   * `quotes()` with a message that says so.
+   */
+  quoteStream?(onTicks: (ticks: readonly N["quote"][]) => void): () => void;
   close(): void;
 }
 
