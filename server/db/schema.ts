@@ -15,3 +15,4 @@ export * from "./tables/notifications.ts";
 export * from "./tables/apiClients.ts";
 export * from "./tables/security.ts";
 export * from "./tables/customers.ts";
+export * from "./tables/quotesMonitor.ts";
