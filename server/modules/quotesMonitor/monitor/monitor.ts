@@ -49,7 +49,7 @@ export interface QuotesMonitorOptions {
   /** How often the rules are judged (1 s) and the assignments and rules read again (5 s). */
   evaluateEveryMs?: number;
   refreshEveryMs?: number;
-  /** How often each followed server's clock is read again (30 s). */
+  /** How often each followed server's clock is read again (10 s). */
   serverTimeEveryMs?: number;
 }
 
@@ -85,7 +85,7 @@ export class QuotesMonitor {
   private readonly o: Required<Omit<QuotesMonitorOptions, "platforms" | "sources" | "bus" | "clock" | "log">> & QuotesMonitorOptions;
 
   constructor(options: QuotesMonitorOptions) {
-    this.o = { evaluateEveryMs: 1_000, refreshEveryMs: 5_000, serverTimeEveryMs: 30_000, ...options };
+    this.o = { evaluateEveryMs: 1_000, refreshEveryMs: 5_000, serverTimeEveryMs: 10_000, ...options };
   }
 
   async start(): Promise<void> {
