@@ -75,5 +75,5 @@ describe("the Quotes Monitor: a stopped feed is stale, reaches the inbox and cle
     expect(await cell("alerts").textContent()).toBe("");
     expect((await api.get<{ items: unknown[] }>("/api/inbox?type=quoteAlert")).items).toHaveLength(1);
     await api.post(`/api/tradePlatforms/${platformId}/simulator/quotes`, { restore: true });
-  });
+  }, 240_000);
 });
