@@ -82,6 +82,8 @@ export class QuotesMonitor {
   private unlisten: (() => void) | null = null;
   private stopped = false;
   private evaluations = 0;
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
   private readonly o: Required<Omit<QuotesMonitorOptions, "platforms" | "sources" | "bus" | "clock" | "log">> & QuotesMonitorOptions;
 
   constructor(options: QuotesMonitorOptions) {
@@ -94,7 +96,10 @@ export class QuotesMonitor {
       if (this.assigned.has(platform.id)) this.follow(platform.id, connector);
     });
     await this.refresh();
-    this.every(this.o.refreshEveryMs, () => void this.refresh());
+    // Timer-driven reads never ask for another: the next period does.
+    this.every(this.o.refreshEveryMs, () => {
+      if (!this.refreshing) void this.refresh();
+    });
     this.every(this.o.evaluateEveryMs, () => this.evaluate());
   }
 
@@ -107,8 +112,25 @@ export class QuotesMonitor {
     this.following.clear();
   }
 
-  /** Reads the assignments and the rules again (also after a rule changes on this node). */
+  /**
+   * Reads the assignments and the rules again (also after a rule changes on this node). One read at
+   * a time: a database slower than the period must not gather a queue of them (a call meanwhile
+   * asks for one more read after it).
+   */
   async refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.readSources().finally(() => (this.refreshing = null));
+    await this.refreshing;
+    if (this.refreshAgain && !this.stopped) {
+      this.refreshAgain = false;
+      await this.refresh();
+    }
+  }
+
+  private async readSources(): Promise<void> {
     try {
       const [assigned, rules] = await Promise.all([this.o.sources.assigned(), this.o.sources.rules()]);
       if (this.stopped) return;
