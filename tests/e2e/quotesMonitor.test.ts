@@ -47,7 +47,7 @@ describe("the Quotes Monitor: a stopped feed is stale, reaches the inbox and cle
     const row = grid.getByRole("row").filter({ hasText: "Quotes MT5" }).filter({ hasText: "EURUSD" });
     const cell = (colId: string) => row.locator(`[col-id="${colId}"]`);
     await row.waitFor({ timeout: 30_000 });
-    expect(await grid.getByRole("row").filter({ hasText: "GBPUSD" }).count()).toBe(0);
+    await expect.poll(() => grid.getByRole("row").filter({ hasText: "GBPUSD" }).count(), { timeout: 10_000 }).toBe(0);
     // Ticking: the bid changes on screen and the minute's ticks count up.
     const firstBid = await cell("bid").textContent();
     await expect.poll(() => cell("bid").textContent(), { timeout: 20_000 }).not.toBe(firstBid);

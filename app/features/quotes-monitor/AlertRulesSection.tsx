@@ -123,7 +123,7 @@ export function AlertRulesSection({ platforms, canWrite }: { platforms: QuotePla
               <Select value={draft.kind} onValueChange={set("kind")} options={ALERT_KINDS.map((k) => ({ value: k, label: ALERT_KIND_LABELS[k] }))} />
             </Field>
             {text("name", "Name", "EURUSD silent")}
-            {text("symbolMask", "Symbols", "*")}
+            {text("symbolMask", "Symbol mask", "*")}
             {draft.kind === "staleFeed" ? text("staleSeconds", "No tick for (s)") : null}
             {draft.kind === "spread" ? text("spreadPoints", "Above (points)") : null}
             {draft.kind === "spread" ? text("spreadTimesAverage", "Above × average") : null}
