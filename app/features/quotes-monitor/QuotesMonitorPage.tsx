@@ -224,6 +224,8 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
         stateKey={QUOTES_GRID_STATE_KEY}
         columnDefs={columns}
         getRowId={rowIdOf}
+        // Twelve columns: all drawn, so session and alerts are there whatever the width (and for screen readers).
+        suppressColumnVirtualisation
         onReady={setGridApi}
         isExternalFilterPresent={() => true}
         doesExternalFilterPass={passes}
