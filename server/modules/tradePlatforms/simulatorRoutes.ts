@@ -102,6 +102,8 @@ export async function simulatorRoutes(app: FastifyInstance) {
         server.setServerClock(null);
       }
       if (serverClock !== undefined) server.setServerClock(serverClock === null ? null : Date.parse(serverClock));
+      // The Quotes Monitor reads each server's clock every few seconds; this one now.
+      if (serverClock !== undefined || restore) await app.quotesMonitor.serverClockChanged(platform!.id);
       if (symbol !== undefined) feed.control(symbol, change);
       return { symbol: symbol ?? null, ...(symbol !== undefined ? feed.controlOf(symbol) : { stopped: false, spreadFactor: 1, ticksPerSecond: null }) };
     },

@@ -194,6 +194,13 @@ export class QuotesMonitor {
     })();
   }
 
+  /** Reads a followed platform's clock again now (its clock was moved: the simulator's control API). */
+  async serverClockChanged(platformId: string): Promise<void> {
+    const f = this.following.get(platformId);
+    const book = this.books.get(platformId);
+    if (f && book) await this.readServerTime(book, f.connector).catch(() => undefined);
+  }
+
   private async readServerTime(book: PlatformBook, connector: TradePlatformConnector): Promise<void> {
     const asked = this.o.clock.now();
     const t = await connector.serverTime();
