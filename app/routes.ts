@@ -39,6 +39,7 @@ export default [
   ]),
   ...prefix("apps", [
     route("trades-blotter", "routes/apps.trades-blotter.tsx"),
+    route("quotes-monitor", "routes/apps.quotes-monitor.tsx"),
     route("trades-copier", "routes/trades-copier/layout.tsx", [index("routes/trades-copier/index.tsx"), route("status", "routes/trades-copier/status.tsx")]),
   ]),
   route("settings", "routes/settings/layout.tsx", [

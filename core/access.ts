@@ -11,7 +11,18 @@ export interface Claim {
 export const ADMIN_CLAIM = "organization:admin";
 
 export type Module =
-  "customers" | "users" | "inbox" | "logs" | "tradePlatforms" | "dealing" | "plugins" | "tradesBlotter" | "tradesCopier" | "settings" | "members";
+  | "customers"
+  | "users"
+  | "inbox"
+  | "logs"
+  | "tradePlatforms"
+  | "dealing"
+  | "plugins"
+  | "tradesBlotter"
+  | "tradesCopier"
+  | "quotesMonitor"
+  | "settings"
+  | "members";
 
 export const MODULES: readonly Module[] = [
   "customers",
@@ -23,6 +34,7 @@ export const MODULES: readonly Module[] = [
   "plugins",
   "tradesBlotter",
   "tradesCopier",
+  "quotesMonitor",
   "settings",
   "members",
 ];

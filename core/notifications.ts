@@ -15,6 +15,8 @@ export const NOTIFICATION_TYPES = [
   "securitySettingsChanged",
   "memberTwoFactorReset",
   "channelDisabled",
+  "quoteAlert",
+  "quoteAlertCleared",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -30,6 +32,8 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   securitySettingsChanged: "Security settings changed",
   memberTwoFactorReset: "Member's two-factor sign-in reset",
   channelDisabled: "Notification channel disabled",
+  quoteAlert: "Quotes alert",
+  quoteAlertCleared: "Quotes alert cleared",
 };
 
 export const DEFAULT_SEVERITY: Record<NotificationType, NotificationSeverity> = {
@@ -44,6 +48,8 @@ export const DEFAULT_SEVERITY: Record<NotificationType, NotificationSeverity> = 
   securitySettingsChanged: "warning",
   memberTwoFactorReset: "warning",
   channelDisabled: "error",
+  quoteAlert: "warning",
+  quoteAlertCleared: "info",
 };
 
 export const CHANNEL_KINDS = ["email", "telegram", "webhook"] as const;

@@ -48,6 +48,7 @@ export const PRESET_ACCESS: Record<RolePreset, MemberAccess> = {
       plugins: ["read"],
       tradesBlotter: ["read"],
       tradesCopier: ["read", "write"],
+      quotesMonitor: ["read"],
     },
   },
   riskManager: {
@@ -62,6 +63,7 @@ export const PRESET_ACCESS: Record<RolePreset, MemberAccess> = {
       plugins: ["read", "write"],
       tradesBlotter: ["read"],
       tradesCopier: ["read"],
+      quotesMonitor: ["read", "write"],
     },
   },
   support: {

@@ -22,7 +22,8 @@ export default function AssignApplicationModal() {
   const { hasModule } = useAccess();
   const opened = useLocation().key !== "default";
   const close = () => (opened ? navigate(-1) : navigate("/"));
-  const initialApp: PlatformApp = params.get("app") === "tradesCopier" ? "tradesCopier" : "tradesBlotter";
+  const asked = params.get("app");
+  const initialApp: PlatformApp = asked === "tradesCopier" || asked === "quotesMonitor" ? asked : "tradesBlotter";
   const canWrite = hasModule("tradePlatforms", "write");
   return (
     <>
@@ -30,7 +31,7 @@ export default function AssignApplicationModal() {
       <DialogRoot open onOpenChange={(open) => (open ? undefined : close())}>
         <DialogContent
           title="Assign an application"
-          description="Run the Trades Blotter or the Trades Copier on one or more trade platforms."
+          description="Run the Trades Blotter, the Trades Copier or the Quotes Monitor on one or more trade platforms."
           className="max-w-xl"
         >
           {canWrite ? (

@@ -31,7 +31,7 @@ export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 export const CONNECTION_STATES = ["disconnected", "connecting", "connected", "reconnecting", "failed"] as const;
 
 /** The applications a platform can be assigned to. */
-export const PLATFORM_APPS = ["tradesBlotter", "tradesCopier"] as const;
+export const PLATFORM_APPS = ["tradesBlotter", "tradesCopier", "quotesMonitor"] as const;
 export type PlatformApp = (typeof PLATFORM_APPS)[number];
 
 // ── Fields ───────────────────────────────────────────────────────────────────────────────────
@@ -50,7 +50,7 @@ const TimeZone = z
   .string({ error: "timeZone must be text" })
   .refine(isTimeZone, "timeZone must be an IANA time zone name, such as Europe/London, Asia/Nicosia or UTC");
 
-const App = z.enum(PLATFORM_APPS, { error: "app must be tradesBlotter or tradesCopier" });
+const App = z.enum(PLATFORM_APPS, { error: "app must be tradesBlotter, tradesCopier or quotesMonitor" });
 const Id = z.string();
 
 /** Passwords and API keys: write-only, never in an answer. */

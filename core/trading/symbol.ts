@@ -55,6 +55,18 @@ export function isSessionOpen(sessions: readonly Session[], serverLocalTime: Tim
   return sessions.some((s) => s.day === day && minute >= s.from && minute < s.to);
 }
 
+/** Where a symbol's market is: trading, outside its weekly sessions, or shut for a holiday. */
+export type SessionState = "open" | "closed" | "holiday";
+
+/**
+ * The session state at a moment in server-local milliseconds. `holidays` are server-local dates
+ * (YYYY-MM-DD) on which the market does not open whatever its weekly sessions say.
+ */
+export function sessionState(sessions: readonly Session[], serverLocalTime: Timestamp, holidays: readonly string[] = []): SessionState {
+  if (holidays.length > 0 && holidays.includes(new Date(serverLocalTime).toISOString().slice(0, 10))) return "holiday";
+  return isSessionOpen(sessions, serverLocalTime) ? "open" : "closed";
+}
+
 /** The same window on each of the given weekdays. */
 export function dailySessions(days: readonly number[], from = 0, to = MINUTES_PER_DAY): Session[] {
   return days.map((day) => ({ day, from, to }));

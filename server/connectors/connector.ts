@@ -34,6 +34,9 @@ import type {
   TradeSymbol,
 } from "../../core/trading/index.ts";
 import type { ConnectorError } from "./errors.ts";
+import type { QuoteStream, QuoteStreamOptions } from "./quotes/quoteStream.ts";
+
+export type { QuoteDelivery, QuoteStream, QuoteStreamOptions } from "./quotes/quoteStream.ts";
 
 export interface StateChange {
   state: ConnectionState;
@@ -117,6 +120,12 @@ export interface TradePlatformConnector {
   listSymbols(): Promise<TradeSymbol[]>;
   /** Current quotes for the given symbols, or all. */
   getQuotes(symbols?: readonly string[]): Promise<Quote[]>;
+  /**
+   * Live quotes: every tick, or the latest per symbol when the consumer is slower
+   * (`delivery: "latest"`). Survives a lost link; ends on `disconnect()`. Throws ConnectorError
+   * `rejected` at once where the platform's connection cannot stream quotes yet.
+   */
+  quotes(options?: QuoteStreamOptions): QuoteStream;
 
   /** Open positions of one account, or of the whole server. */
   openPositions(login?: string): Promise<Position[]>;

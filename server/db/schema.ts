@@ -17,3 +17,4 @@ export * from "./tables/apiClients.ts";
 export * from "./tables/security.ts";
 export * from "./tables/customers.ts";
 export * from "./tables/simulatedServers.ts";
+export * from "./tables/quotesMonitor.ts";

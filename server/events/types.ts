@@ -160,7 +160,27 @@ export interface InboxChangedBusEvent extends EventBase {
   userSubs?: string[];
 }
 
+/**
+ * A Quotes Monitor alert was raised or cleared on a (platform, symbol) (docs/quotes-monitor.md).
+ * Each node that follows the platform's quotes judges it from the same ticks; `episode` (the
+ * platform's time of the tick the alert starts from) is the same on every node, so the bus's
+ * message id and the inbox's dedupe key make it one alert however many nodes raise it.
+ */
+export interface QuoteAlertBusEvent extends EventBase {
+  type: "quoteAlert";
+  state: "raised" | "cleared";
+  ruleId: string;
+  ruleName: string;
+  kind: "staleFeed" | "spread" | "crossServer";
+  symbol: string;
+  severity: "info" | "warning" | "error";
+  /** What was seen, in a dealer's words. */
+  message: string;
+  episode: string;
+}
+
 export type DomainEvent =
+  | QuoteAlertBusEvent
   | TradeBusEvent
   | TradeGapBusEvent
   | PlatformStateBusEvent

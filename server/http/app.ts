@@ -20,6 +20,7 @@ import { tradeFeedPlugin, type TradeFeedPluginOptions } from "../events/tradeFee
 import { platformsPlugin } from "../modules/tradePlatforms/runtime/plugin.ts";
 import type { PlatformRuntimeOptions } from "../modules/tradePlatforms/runtime/types.ts";
 import { blotterStreamPlugin } from "../modules/tradesBlotter/streamPlugin.ts";
+import { quotesMonitorPlugin, type QuotesMonitorPluginOptions } from "../modules/quotesMonitor/monitor/plugin.ts";
 import type { BlotterStreamOptions } from "../modules/tradesBlotter/options.ts";
 
 export interface BuildAppOptions {
@@ -36,6 +37,8 @@ export interface BuildAppOptions {
   tradeFeed?: TradeFeedPluginOptions;
   /** Trades Blotter stream tuning (tests: small buffers). */
   blotterStream?: BlotterStreamOptions;
+  /** Quotes Monitor tuning (tests: a manual clock, faster judging). */
+  quotesMonitor?: QuotesMonitorPluginOptions;
   /** Sees every route as it is registered, with its config (tests enumerate the API from it). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -84,6 +87,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(platformsPlugin, { runtime: opts.platforms });
   await app.register(tradeFeedPlugin, opts.tradeFeed ?? {});
   await app.register(blotterStreamPlugin, { options: opts.blotterStream });
+  await app.register(quotesMonitorPlugin, opts.quotesMonitor ?? {});
   // The /api scope: the guard first, so that it sees every route (each declares its access in
   // `config`), then the modules' routes. The guard is registered here, not by the modules: they
   // never import the HTTP layer (docs/architecture.md "Layers").

@@ -18,6 +18,7 @@ import { logRoutes } from "./logs/routes.ts";
 import { overviewRoutes } from "./overview/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 import { securityPolicyRoutes } from "./security/routes.ts";
+import { quotesMonitorRoutes } from "./quotesMonitor/routes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository. The API guard
@@ -44,6 +45,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(securityPolicyRoutes);
   await api.register(logRoutes);
   await api.register(overviewRoutes);
+  await api.register(quotesMonitorRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

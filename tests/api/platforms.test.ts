@@ -78,6 +78,7 @@ describeDb("trade platforms API", () => {
           apps: [
             { app: "tradesBlotter", enabled: false },
             { app: "tradesCopier", enabled: false },
+            { app: "quotesMonitor", enabled: false },
           ],
         });
         expect(["connecting", "connected"]).toContain(created.state);
@@ -410,11 +411,13 @@ describeDb("trade platforms API", () => {
       expect((await adaApi().get(`/api/tradePlatforms/${a.id}/apps`)).json()).toEqual([
         { app: "tradesBlotter", enabled: false },
         { app: "tradesCopier", enabled: false },
+        { app: "quotesMonitor", enabled: false },
       ]);
       const put = await adaApi().put(`/api/tradePlatforms/${a.id}/apps`, [{ app: "tradesCopier", enabled: true }]);
       expect(put.json()).toEqual([
         { app: "tradesBlotter", enabled: false },
         { app: "tradesCopier", enabled: true },
+        { app: "quotesMonitor", enabled: false },
       ]);
       expect((await adaApi().put(`/api/tradePlatforms/${a.id}/apps`, [{ app: "dealing", enabled: true }])).statusCode).toBe(400);
 
@@ -427,6 +430,7 @@ describeDb("trade platforms API", () => {
       expect((await detail(b.id)).apps).toEqual([
         { app: "tradesBlotter", enabled: true },
         { app: "tradesCopier", enabled: false },
+        { app: "quotesMonitor", enabled: false },
       ]);
 
       // One foreign (or unknown) id among them: 404 and nothing assigned.

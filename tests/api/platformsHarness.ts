@@ -9,6 +9,7 @@ import type { AppContext } from "../../server/context.ts";
 import type { EventBus } from "../../server/events/bus.ts";
 import type { TradeFeedPluginOptions } from "../../server/events/tradeFeedPlugin.ts";
 import { buildApp } from "../../server/http/app.ts";
+import type { QuotesMonitorPluginOptions } from "../../server/modules/quotesMonitor/monitor/plugin.ts";
 import type { PlatformRuntimeOptions } from "../../server/modules/tradePlatforms/runtime/types.ts";
 import { openTestDatabase } from "../helpers/db.ts";
 
@@ -36,7 +37,14 @@ export const FAST_RUNTIME: PlatformRuntimeOptions = {
 };
 
 export async function startPlatformsApp(
-  opts: { database?: TestDatabase; env?: Record<string, string>; runtime?: PlatformRuntimeOptions; bus?: EventBus; tradeFeed?: TradeFeedPluginOptions } = {},
+  opts: {
+    database?: TestDatabase;
+    env?: Record<string, string>;
+    runtime?: PlatformRuntimeOptions;
+    bus?: EventBus;
+    tradeFeed?: TradeFeedPluginOptions;
+    quotesMonitor?: QuotesMonitorPluginOptions;
+  } = {},
 ): Promise<PlatformsApp> {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -58,6 +66,7 @@ export async function startPlatformsApp(
     platforms: opts.runtime ?? FAST_RUNTIME,
     bus: opts.bus,
     tradeFeed: opts.tradeFeed,
+    quotesMonitor: opts.quotesMonitor,
   });
   await app.ready();
   return {

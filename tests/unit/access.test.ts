@@ -56,7 +56,20 @@ describe("the access rule of docs/requirements.md#r-access", () => {
 
   it("lists the modules of the requirements (docs/requirements.md#r-access)", () => {
     expect([...MODULES].sort()).toEqual(
-      ["customers", "users", "inbox", "logs", "tradePlatforms", "dealing", "plugins", "tradesBlotter", "tradesCopier", "settings", "members"].sort(),
+      [
+        "customers",
+        "users",
+        "inbox",
+        "logs",
+        "tradePlatforms",
+        "dealing",
+        "plugins",
+        "tradesBlotter",
+        "tradesCopier",
+        "quotesMonitor",
+        "settings",
+        "members",
+      ].sort(),
     );
   });
 });

@@ -26,6 +26,7 @@ export const MODULE_LABELS: Record<Module, string> = {
   plugins: "Plugins",
   tradesBlotter: "Trades Blotter",
   tradesCopier: "Trades Copier",
+  quotesMonitor: "Quotes Monitor",
   settings: "Settings",
   members: "Members",
 };

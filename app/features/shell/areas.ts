@@ -1,4 +1,4 @@
-import { Activity, Contact, Copy, Inbox, LayoutDashboard, ScrollText, Settings, Users, type LucideIcon } from "lucide-react";
+import { Activity, Contact, Copy, Gauge, Inbox, LayoutDashboard, ScrollText, Settings, Users, type LucideIcon } from "lucide-react";
 import type { Module } from "@core/access";
 
 export interface Area {
@@ -19,6 +19,7 @@ export const AREA_GROUPS: readonly { label?: string; areas: readonly Area[] }[] 
     areas: [
       { label: "Trades Blotter", to: "/apps/trades-blotter", icon: Activity, module: "tradesBlotter" },
       { label: "Trades Copier", to: "/apps/trades-copier", icon: Copy, module: "tradesCopier" },
+      { label: "Quotes Monitor", to: "/apps/quotes-monitor", icon: Gauge, module: "quotesMonitor" },
     ],
   },
   {

@@ -3,8 +3,10 @@ import {
   ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   ColumnApiModule,
+  ExternalFilterModule,
   InfiniteRowModelModule,
   ModuleRegistry,
+  RenderApiModule,
   RowApiModule,
   RowStyleModule,
   ScrollApiModule,
@@ -32,6 +34,10 @@ export function registerGridModules() {
     // error #200 in production.
     RowApiModule,
     ColumnApiModule,
+    // The Quotes Monitor: its filters (platform, symbol mask, only problems) and the cells it
+    // refreshes every second (time without ticks, prices' direction colour).
+    ExternalFilterModule,
+    RenderApiModule,
     CellStyleModule,
     RowStyleModule,
     ScrollApiModule,

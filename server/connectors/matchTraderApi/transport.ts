@@ -259,6 +259,8 @@ export function createMatchTraderApiConnector(options: MatchTraderApiConnectorOp
     clock: options.clock,
     requestTimeoutMs: options.requestTimeoutMs,
     connectTimeoutMs: options.connectTimeoutMs,
+    quotesRefusal:
+      "Live quotes from a Match-Trader server (the Broker API's gRPC quotations stream) are not available in Toolbox yet; the Quotes Monitor shows simulated Match-Trader servers only.",
   });
   return Object.assign(connector, { transport });
 }

@@ -104,6 +104,8 @@ export class SimulatedServer {
   /** The time every engine call sees while it runs (recorded, and replayed as is); null: the clock's. */
   private pinnedNow: number | null = null;
   private recorder: CommandRecorder | null = null;
+  /** How far the server's own clock (its trading, sessions and server time) runs ahead of the real one. */
+  private clockShiftMs = 0;
 
   constructor(private readonly options: SimulatedServerOptions) {
     const accounts = options.accounts ?? SIMULATED_ACCOUNTS_DEFAULT;
@@ -114,15 +116,17 @@ export class SimulatedServer {
     // Every timer of the server, and of the connectors that reach it, runs guarded when supervised.
     this.clock = options.onFault ? guardedClock(clock, (error) => this.fault(error)) : clock;
     this.timeZoneOffsetMinutes = options.timeZoneOffsetMinutes ?? (options.platform === "MatchTrader" ? 0 : 120);
+    // The engine reads the time pinned by a recorded call, else through the shift (setServerClock);
+    // timers stay on the real clock.
     const clockOfEngine: Clock = {
-      now: () => this.pinnedNow ?? this.clock.now(),
+      now: () => this.pinnedNow ?? this.clock.now() + this.clockShiftMs,
       setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
       clearTimeout: (handle) => this.clock.clearTimeout(handle),
     };
     const engine = new SimulatedEngine({
       platform: options.platform,
       seed: options.seed ?? 1,
-      clock: options.store ? clockOfEngine : this.clock,
+      clock: clockOfEngine,
       accounts,
       timeZoneOffsetMinutes: this.timeZoneOffsetMinutes,
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
@@ -158,7 +162,7 @@ export class SimulatedServer {
   private run<T>(op: string, args: unknown[], call: (args: unknown[]) => T): T {
     if (!this.recorder) return call(args);
     const copy = JSON.parse(JSON.stringify(args)) as unknown[];
-    const at = this.clock.now();
+    const at = this.clock.now() + this.clockShiftMs;
     this.pinnedNow = at;
     try {
       return call(copy);
@@ -255,7 +259,8 @@ export class SimulatedServer {
   }
 
   private startClockwork(): void {
-    this.every(this.options.feedIntervalMs ?? 500, () => this.engine.tickPrices());
+    const feedStep = this.options.feedIntervalMs ?? 500;
+    this.every(feedStep, () => this.engine.tickPrices(feedStep));
     const interval = this.options.traderIntervalMs ?? 100;
     const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {
@@ -319,6 +324,14 @@ export class SimulatedServer {
         return session;
       },
     };
+  }
+
+  /**
+   * Sets the server's own clock to `at` (ms since the epoch; null: back to the real time), as a
+   * demo of a weekend or a holiday: its sessions, prices' times and server time follow it.
+   */
+  setServerClock(at: number | null): void {
+    this.clockShiftMs = at === null ? 0 : at - this.clock.now();
   }
 
   get connectionCount(): number {

@@ -16,6 +16,7 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   readonly openedAtSequence: number;
   private closed = false;
   private readonly unlisten: () => void;
+  private readonly quoteListeners = new Set<() => void>();
 
   constructor(
     private readonly engine: SimulatedEngine,
@@ -33,10 +34,23 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     this.unlisten = engine.ctx.log.listen((tx) => this.push(tx));
   }
 
+  /** Every tick of the server's feed, encoded as the platform sends quotes; stops with the session. */
+  quoteStream(onTicks: (ticks: readonly N["quote"][]) => void): () => void {
+    if (this.closed) return () => undefined;
+    const stop = this.engine.ctx.feed.listen((ticks) => this.guarded(() => onTicks(ticks.map((q) => this.codec.quote.encode(q)))));
+    this.quoteListeners.add(stop);
+    return () => {
+      stop();
+      this.quoteListeners.delete(stop);
+    };
+  }
+
   /** Closed by the client. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const stop of this.quoteListeners) stop();
+    this.quoteListeners.clear();
     this.unlisten();
     this.onClosed(this);
   }

@@ -64,6 +64,11 @@ export class WireLink<N extends NativeTypes> {
     this.setState("disconnected", null);
   }
 
+  /** The open session while connected (live quotes attach to it), else null. */
+  get connectedSession(): WireSession<N> | null {
+    return this.state === "connected" ? this.session : null;
+  }
+
   async call<T>(request: (session: WireSession<N>) => Promise<T>): Promise<T> {
     const session = this.session;
     if (!session || this.state !== "connected") {

@@ -78,6 +78,12 @@ export interface WireSession<N extends NativeTypes> {
   cancelPendingOrder(request: N["cancelPendingRequest"]): Promise<N["pendingResult"]>;
   /** Events after `sequence`, at most `limit`, oldest first. */
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
+  /**
+   * Live quotes as the server pushes them (every tick), until the returned function is called or
+   * the session ends. Absent where the transport cannot stream quotes yet: the connector refuses
+   * `quotes()` with a message that says so.
+   */
+  quoteStream?(onTicks: (ticks: readonly N["quote"][]) => void): () => void;
   close(): void;
 }
 

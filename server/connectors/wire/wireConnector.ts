@@ -21,6 +21,7 @@ import { systemClock, type Clock } from "../clock.ts";
 import type { AccountQuery, DealQuery, JournalQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
 import { connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
+import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
 import { JournalStream } from "../events/eventStream.ts";
 import type { PlatformCodec } from "./codec.ts";
 import { WireLink } from "./link.ts";
@@ -40,6 +41,12 @@ export interface WireConnectorOptions<N extends NativeTypes> {
   retainedEvents?: number;
   /** Called with native events the codec could not read (then consumers are told to resync). */
   onProtocolError?: (error: unknown) => void;
+  /** Why this transport gives no live quotes yet (a dealer's words); unset where it streams them. */
+  quotesRefusal?: string;
+}
+
+function quotesNotStreamed(why = "This trading server's connection does not stream quotes yet.") {
+  return connectorErrors.rejected("other", why);
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -145,6 +152,37 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async getQuotes(symbols?: readonly string[]) {
     return (await this.link.call((s) => s.getQuotes(symbols ?? null))).map((q) => this.codec.quote.decode(q));
+  }
+
+  /**
+   * Live quotes (docs/quotes-monitor.md, "How quotes arrive"): attached to each session the link
+   * opens, so a lost link resumes with the next session's ticks (none are replayed: a quote is
+   * only worth its latest value); ended by a disconnect on purpose. A transport without a quote
+   * stream refuses at once.
+   */
+  quotes(options: QuoteStreamOptions = {}): QuoteStream {
+    const session = this.link.connectedSession;
+    if (session && !session.quoteStream) throw quotesNotStreamed(this.options.quotesRefusal);
+    if (!session && this.options.quotesRefusal) throw quotesNotStreamed(this.options.quotesRefusal);
+    let detach: (() => void) | null = null;
+    let attachedTo: unknown = null;
+    const attach = () => {
+      const current = this.link.connectedSession;
+      if (!current?.quoteStream || current === attachedTo) return;
+      detach?.();
+      attachedTo = current;
+      detach = current.quoteStream((ticks) => buffer.push(ticks.map((q) => this.codec.quote.decode(q))));
+    };
+    const unlisten = this.link.onStateChange((change) => {
+      if (change.state === "connected") attach();
+      else if (change.state === "disconnected") buffer.end();
+    });
+    const buffer = new QuoteBuffer(options, () => {
+      unlisten();
+      detach?.();
+    });
+    attach();
+    return buffer;
   }
 
   async openPositions(login?: string) {

@@ -41,7 +41,7 @@ export const tradePlatforms = pgTable(
   (t) => [index("trade_platforms_org_idx").on(t.organizationId), uniqueIndex("trade_platforms_org_name_idx").on(t.organizationId, t.name)],
 );
 
-/** Which applications (Trades Blotter, Trades Copier) work on which platform. */
+/** Which applications (Trades Blotter, Trades Copier, Quotes Monitor) work on which platform. */
 export const tradePlatformApps = pgTable(
   "trade_platform_apps",
   {

@@ -38,6 +38,7 @@ export const WATCHED = [
   "memberLeft",
   "memberTwoFactorReset",
   "securitySettingsChanged",
+  "quoteAlert",
 ] as const;
 
 export type WatchedMessage = BusMessage<Extract<DomainEvent, { type: (typeof WATCHED)[number] }>>;
@@ -108,6 +109,19 @@ export async function noticeOfEvent(db: Db, seq: number, event: NoticeEvent): Pr
         dedupeKey: `memberTwoFactorReset:${event.resetId}`,
         members: "admins",
       };
+    case "quoteAlert": {
+      const platform = await platformIn(db, event.organizationId, event.platformId);
+      const raised = event.state === "raised";
+      return {
+        organizationId: event.organizationId,
+        type: raised ? "quoteAlert" : "quoteAlertCleared",
+        severity: raised ? event.severity : "info",
+        title: `${raised ? "" : "Cleared: "}${event.ruleName}: ${event.symbol} on ${platform?.name ?? "a platform"}`,
+        body: event.message,
+        link: `/apps/quotes-monitor?platform=${event.platformId}&symbol=${encodeURIComponent(event.symbol)}`,
+        dedupeKey: `quoteAlert:${event.ruleId}:${event.platformId}:${event.symbol}:${event.episode}:${event.state}`,
+      };
+    }
     case "securitySettingsChanged":
       return {
         organizationId: event.organizationId,

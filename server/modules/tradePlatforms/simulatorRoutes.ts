@@ -3,11 +3,15 @@
  * platform's faults (server/connectors/simulated/faults.ts) while it runs, so a person trying
  * Toolbox (and the browser tests) can see an outage: the live state, the inbox, the channels.
  * Simulated platforms of the caller's organization only; real platforms answer 404.
+ *
+ * POST /api/tradePlatforms/{id}/simulator/quotes: the same for one symbol's feed (the Quotes
+ * Monitor's demo and browser test): stop or resume it, widen its spread, set its tick rate, or
+ * move the server's clock (a weekend shows closed markets).
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { NotFoundError } from "../../errors.ts";
+import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { findPlatform } from "./repository.ts";
 
 const FaultSchema = z
@@ -16,6 +20,39 @@ const FaultSchema = z
     action: z.enum(["disconnect", "restore"], { error: 'action must be "disconnect" or "restore"' }),
   })
   .strict();
+
+const QuoteFaultSchema = z
+  .object({
+    /** The symbol whose feed changes; needed with `stopped`, `spreadFactor` or `ticksPerSecond`. */
+    symbol: z.string({ error: "symbol must be text" }).min(1, "symbol must not be empty").max(64, "symbol has at most 64 characters").optional(),
+    stopped: z.boolean({ error: "stopped must be true or false" }).optional(),
+    spreadFactor: z
+      .number({ error: "spreadFactor must be a number" })
+      .min(1, "spreadFactor is at least 1")
+      .max(1000, "spreadFactor is at most 1000")
+      .optional(),
+    ticksPerSecond: z
+      .number({ error: "ticksPerSecond must be a number or null" })
+      .min(0, "ticksPerSecond is at least 0")
+      .max(1000, "ticksPerSecond is at most 1000")
+      .nullable()
+      .optional(),
+    /** The server's own clock (RFC 3339), e.g. a Saturday to see closed markets; null: the real time again. */
+    serverClock: z.iso.datetime({ offset: true, error: "serverClock must be an RFC 3339 time, such as 2026-11-28T12:00:00Z" }).nullable().optional(),
+    /** Every symbol's feed back to normal and the real time, before any other change here. */
+    restore: z.boolean({ error: "restore must be true or false" }).optional(),
+  })
+  .strict()
+  .refine((b) => b.symbol !== undefined || (b.stopped === undefined && b.spreadFactor === undefined && b.ticksPerSecond === undefined), {
+    message: "Name the symbol whose feed changes",
+  });
+
+const QuoteFaultAnswer = z.object({
+  symbol: z.string().nullable(),
+  stopped: z.boolean(),
+  spreadFactor: z.number(),
+  ticksPerSecond: z.number().nullable(),
+});
 
 export async function simulatorRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -38,6 +75,37 @@ export async function simulatorRoutes(app: FastifyInstance) {
       if (request.body.action === "disconnect") server.faults.disconnect({ refuseReconnect: true });
       else server.faults.restore();
       return { action: request.body.action };
+    },
+  );
+
+  api.post(
+    "/tradePlatforms/:id/simulator/quotes",
+    {
+      config: { permission: { module: "tradePlatforms", value: "write" } },
+      schema: {
+        tags: ["tradePlatforms"],
+        summary: "Demo: stop or resume a simulated symbol's feed, widen its spread, set its tick rate, or move the server's clock",
+        params: z.object({ id: z.uuid({ error: "id must be a UUID" }) }),
+        body: QuoteFaultSchema,
+        response: { 200: QuoteFaultAnswer },
+      },
+    },
+    async (request) => {
+      const platform = await findPlatform(app.ctx.database.db, request.organization.id, request.params.id);
+      const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
+      if (!server) throw new NotFoundError("No such simulated platform (or it is not running)");
+      const { symbol, restore, serverClock, ...change } = request.body;
+      const feed = server.engine.ctx.feed;
+      if (symbol !== undefined && !feed.quote(symbol)) throw new InvalidRequestError(`The simulated server has no symbol ${symbol}`);
+      if (restore) {
+        feed.restoreControls();
+        server.setServerClock(null);
+      }
+      if (serverClock !== undefined) server.setServerClock(serverClock === null ? null : Date.parse(serverClock));
+      // The Quotes Monitor reads each server's clock every few seconds; this one now.
+      if (serverClock !== undefined || restore) await app.quotesMonitor.serverClockChanged(platform!.id);
+      if (symbol !== undefined) feed.control(symbol, change);
+      return { symbol: symbol ?? null, ...(symbol !== undefined ? feed.controlOf(symbol) : { stopped: false, spreadFactor: 1, ticksPerSecond: null }) };
     },
   );
 }

@@ -1,4 +1,4 @@
-import { Activity, Copy, type LucideIcon } from "lucide-react";
+import { Activity, Copy, Gauge, type LucideIcon } from "lucide-react";
 import type { Module } from "@core/access";
 import type { PlatformApp, PlatformAppAssignment } from "../platformApi";
 
@@ -28,6 +28,14 @@ export const APPS: readonly AppInfo[] = [
     path: "/apps/trades-copier",
     icon: Copy,
     module: "tradesCopier",
+  },
+  {
+    app: "quotesMonitor",
+    name: "Quotes Monitor",
+    description: "Every symbol live: spreads, gaps in the feed and prices drifting apart, with alerts.",
+    path: "/apps/quotes-monitor",
+    icon: Gauge,
+    module: "quotesMonitor",
   },
 ];
 

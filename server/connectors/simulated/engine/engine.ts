@@ -220,9 +220,9 @@ export class SimulatedEngine {
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
-  tickPrices(): void {
+  tickPrices(stepMs = 0): void {
     const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
-    this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime));
+    this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime), stepMs);
     orders.triggerOrders(this.ctx);
     trading.enforceStops(this.ctx);
   }

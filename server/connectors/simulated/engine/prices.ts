@@ -2,6 +2,10 @@
  * The simulated price feed: each symbol's mid price takes a log-normal random-walk step per tick
  * while its session is open; the spread breathes around the symbol's typical spread. Deterministic
  * from the server's seed.
+ *
+ * Per symbol (the Quotes Monitor's demo and tests, `SymbolFeedControl`): a tick rate of its own
+ * (ticks per second; one tick per feed step otherwise), a stopped feed (no ticks at all, as when a
+ * feeder dies) and a widened spread (a factor on the typical spread). Listeners hear every tick.
  */
 import { conversionRate, pointSize, roundPrice, type Quote, type TradeSymbol } from "../../../../core/trading/index.ts";
 import type { SymbolSeed } from "../catalog.ts";
@@ -14,10 +18,24 @@ interface Feed {
   quote: Quote;
 }
 
+/** What a test or the demo tool changes about one symbol's feed. */
+export interface SymbolFeedControl {
+  /** No ticks while true. */
+  stopped: boolean;
+  /** The spread is this many times the symbol's typical spread (1: normal). */
+  spreadFactor: number;
+  /** Ticks per second while the session is open; null: one tick per feed step. */
+  ticksPerSecond: number | null;
+}
+
+const NORMAL: SymbolFeedControl = { stopped: false, spreadFactor: 1, ticksPerSecond: null };
+
 export class PriceFeed {
   private readonly feeds = new Map<string, Feed>();
   /** Conversion rates at the current prices; cleared on every tick. */
   private rates = new Map<string, number | undefined>();
+  private readonly controls = new Map<string, SymbolFeedControl & { carry: number }>();
+  private readonly listeners = new Set<(ticks: readonly Quote[]) => void>();
 
   constructor(
     seeds: readonly SymbolSeed[],
@@ -31,14 +49,58 @@ export class PriceFeed {
     }
   }
 
-  /** Moves every symbol whose market is open; closed markets keep their last quote. */
-  tick(now: number, isOpen: (symbol: TradeSymbol) => boolean): void {
+  /**
+   * Moves every symbol whose market is open, once, or as often as its own tick rate makes due in
+   * `stepMs`; closed markets and stopped feeds keep their last quote. Listeners get the step's ticks.
+   */
+  tick(now: number, isOpen: (symbol: TradeSymbol) => boolean, stepMs = 0): void {
+    const ticks: Quote[] = [];
     for (const feed of this.feeds.values()) {
       if (!isOpen(feed.symbol)) continue;
-      feed.mid *= Math.exp(feed.volatility * this.random.normal());
-      feed.quote = this.quoteOf(feed, now);
+      const control = this.controls.get(feed.symbol.name);
+      let due = 1;
+      if (control) {
+        if (control.stopped) continue;
+        if (control.ticksPerSecond !== null) {
+          control.carry += (control.ticksPerSecond * stepMs) / 1000;
+          due = Math.floor(control.carry);
+          control.carry -= due;
+        }
+      }
+      for (let i = 0; i < due; i++) {
+        feed.mid *= Math.exp(feed.volatility * this.random.normal());
+        feed.quote = this.quoteOf(feed, now);
+        ticks.push(feed.quote);
+      }
     }
     this.rates.clear();
+    if (ticks.length > 0) for (const listener of this.listeners) listener(ticks);
+  }
+
+  /** Hears every tick, as the server makes them; returns the way to stop. */
+  listen(listener: (ticks: readonly Quote[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Changes one symbol's feed (unknown symbols: false); the rest of it stays as it was. */
+  control(symbol: string, change: Partial<SymbolFeedControl>): boolean {
+    if (!this.feeds.has(symbol)) return false;
+    const current = this.controls.get(symbol) ?? { ...NORMAL, carry: 0 };
+    const next = { ...current, ...change };
+    if (!next.stopped && next.spreadFactor === 1 && next.ticksPerSecond === null) this.controls.delete(symbol);
+    else this.controls.set(symbol, next);
+    return true;
+  }
+
+  /** Every symbol's feed back to normal. */
+  restoreControls(): void {
+    this.controls.clear();
+  }
+
+  controlOf(symbol: string): SymbolFeedControl {
+    const { stopped, spreadFactor, ticksPerSecond } = this.controls.get(symbol) ?? NORMAL;
+    return { stopped, spreadFactor, ticksPerSecond };
   }
 
   /** Quotes a symbol at exactly this bid and ask (the market control of the demo server and of tests). */
@@ -76,7 +138,8 @@ export class PriceFeed {
 
   private quoteOf(feed: Feed, now: number): Quote {
     const { digits, spread } = feed.symbol;
-    const points = Math.max(1, Math.round(spread * (0.8 + 0.4 * this.random.next())));
+    const factor = this.controls.get(feed.symbol.name)?.spreadFactor ?? 1;
+    const points = Math.max(1, Math.round(spread * factor * (0.8 + 0.4 * this.random.next())));
     const bid = roundPrice(feed.mid - (points * pointSize(digits)) / 2, digits);
     const ask = roundPrice(bid + points * pointSize(digits), digits);
     return { symbol: feed.symbol.name, bid, ask, time: now };

@@ -1,0 +1,145 @@
+/**
+ * One platform's symbols as the monitor sees them: the latest quote of each, and its last hour in
+ * 10-second slices (ticks, spreads, last prices) from which the averages, the tick rate and the
+ * detail chart are read. The last minute is the last six slices, the last hour the last 360 (so an
+ * average moves in 10-second steps). Spreads are in points of the symbol's digits.
+ */
+import type { QuoteHistoryPoint, QuoteRow } from "../../../../core/schemas/quotesMonitor.ts";
+import { sessionState, type Quote, type Session, type SessionState, type TradeSymbol } from "../../../../core/trading/index.ts";
+
+export const SLICE_MS = 10_000;
+export const HOUR_SLICES = 360;
+const MINUTE_SLICES = 6;
+
+interface Slice {
+  start: number;
+  ticks: number;
+  spreadSum: number;
+  maxSpread: number;
+  bid: number;
+  ask: number;
+}
+
+export class SymbolStats {
+  bid: number | null = null;
+  ask: number | null = null;
+  /** The platform's time of the last tick. */
+  lastTickAt: number | null = null;
+  /** This node's time when the last tick arrived (staleness is judged on it, whatever the platform's clock says). */
+  lastArrivalAt: number | null = null;
+  /** Grows with every change; the live stream sends rows whose version moved. */
+  version = 0;
+  private readonly slices: Slice[] = [];
+
+  constructor(
+    readonly symbol: string,
+    readonly path: string,
+    readonly digits: number,
+    readonly sessions: readonly Session[],
+  ) {}
+
+  get spread(): number | null {
+    return this.bid === null || this.ask === null ? null : Math.round((this.ask - this.bid) * 10 ** this.digits);
+  }
+
+  get mid(): number | null {
+    return this.bid === null || this.ask === null ? null : (this.bid + this.ask) / 2;
+  }
+
+  tick(quote: Quote, arrivedAt: number): void {
+    this.bid = quote.bid;
+    this.ask = quote.ask;
+    this.lastTickAt = quote.time;
+    this.lastArrivalAt = arrivedAt;
+    this.version++;
+    const spread = this.spread ?? 0;
+    const start = arrivedAt - (arrivedAt % SLICE_MS);
+    let slice = this.slices.at(-1);
+    if (!slice || slice.start !== start) {
+      slice = { start, ticks: 0, spreadSum: 0, maxSpread: 0, bid: quote.bid, ask: quote.ask };
+      this.slices.push(slice);
+      if (this.slices.length > HOUR_SLICES + 1) this.slices.splice(0, this.slices.length - HOUR_SLICES - 1);
+    }
+    slice.ticks++;
+    slice.spreadSum += spread;
+    slice.maxSpread = Math.max(slice.maxSpread, spread);
+    slice.bid = quote.bid;
+    slice.ask = quote.ask;
+  }
+
+  private within(now: number, count: number): Slice[] {
+    const from = now - (now % SLICE_MS) - (count - 1) * SLICE_MS;
+    return this.slices.filter((s) => s.start >= from);
+  }
+
+  /** Average spread (points) over the last `count` slices, null without ticks. */
+  averageSpread(now: number, count: number): number | null {
+    let ticks = 0;
+    let sum = 0;
+    for (const s of this.within(now, count)) {
+      ticks += s.ticks;
+      sum += s.spreadSum;
+    }
+    return ticks === 0 ? null : Math.round((sum / ticks) * 10) / 10;
+  }
+
+  ticksPerMinute(now: number): number {
+    return this.within(now, MINUTE_SLICES).reduce((n, s) => n + s.ticks, 0);
+  }
+
+  row(platformId: string, now: number, session: SessionState, alerts: QuoteRow["alerts"]): QuoteRow {
+    return {
+      key: `${platformId}:${this.symbol}`,
+      platformId,
+      symbol: this.symbol,
+      path: this.path,
+      digits: this.digits,
+      bid: this.bid,
+      ask: this.ask,
+      spread: this.spread,
+      avgSpreadMinute: this.averageSpread(now, MINUTE_SLICES),
+      avgSpreadHour: this.averageSpread(now, HOUR_SLICES),
+      ticksPerMinute: this.ticksPerMinute(now),
+      lastTickAt: this.lastTickAt,
+      session,
+      alerts,
+    };
+  }
+
+  history(now: number): QuoteHistoryPoint[] {
+    return this.within(now, HOUR_SLICES).map((s) => ({
+      time: s.start,
+      ticks: s.ticks,
+      bid: s.bid,
+      ask: s.ask,
+      avgSpread: Math.round((s.spreadSum / s.ticks) * 10) / 10,
+      maxSpread: s.maxSpread,
+    }));
+  }
+}
+
+/** A platform's symbols and the server's clock (sessions are in server time). */
+export class PlatformBook {
+  readonly symbols = new Map<string, SymbolStats>();
+  /** The server's local time minus this node's clock, learnt from `serverTime()`. */
+  serverLocalOffsetMs = 0;
+  /** Server-local dates without trading (organization-wide holidays are not stored yet: none). */
+  holidays: readonly string[] = [];
+  /** Why quotes do not arrive; null while they do. */
+  problem: string | null = "Connecting…";
+  /** When the current quote stream started (a symbol with no tick since is judged from then). */
+  followingSince: number | null = null;
+
+  constructor(
+    readonly platformId: string,
+    readonly organizationId: string,
+  ) {}
+
+  setSymbols(symbols: readonly TradeSymbol[]): void {
+    for (const s of symbols) if (!this.symbols.has(s.name)) this.symbols.set(s.name, new SymbolStats(s.name, s.path, s.digits, s.sessions));
+  }
+
+  session(stats: SymbolStats, now: number): SessionState {
+    return sessionState(stats.sessions, now + this.serverLocalOffsetMs, this.holidays);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The Quotes Monitor's API (docs/quotes-monitor.md): its platforms, the live rows
+ * (Server-Sent Events), a symbol's last hour, and the organization's alert rules.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AlertRuleInputSchema, type QuoteFrame } from "../../../core/schemas/quotesMonitor.ts";
+import { NotFoundError } from "../../errors.ts";
+import { sseHub } from "../../streams/sse.ts";
+import { actorOf } from "../audit/record.ts";
+import { listRules } from "./repository.ts";
+import * as service from "./service.ts";
+
+const tags = ["quotesMonitor"];
+const read = { permission: { module: "quotesMonitor", value: "read" } } as const;
+const write = { permission: { module: "quotesMonitor", value: "write" } } as const;
+/** How often the live stream sends the rows that changed. */
+export const QUOTE_FRAME_MS = 500;
+
+const IdParams = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+const PlatformSchema = z.object({ id: z.string(), name: z.string(), type: z.string(), problem: z.string().nullable() });
+const RuleAnswer = z
+  .object({ id: z.string(), createdAt: z.string(), updatedAt: z.string() })
+  .catchall(z.unknown())
+  .meta({ description: "An alert rule: the fields of the request, with id, createdAt and updatedAt" });
+
+export async function quotesMonitorRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.ctx.database;
+  const hub = sseHub();
+  app.addHook("preClose", async () => hub.closeAll());
+
+  api.get(
+    "/quotesMonitor/platforms",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The organization's platforms with the Quotes Monitor assigned, and why quotes do not arrive",
+        response: { 200: z.array(PlatformSchema) },
+      },
+    },
+    async (request) => app.quotesMonitor.platformsOf(request.organization.id),
+  );
+
+  api.get(
+    "/quotesMonitor/rows",
+    {
+      config: read,
+      schema: { tags, summary: "Every (platform, symbol) of the monitor now, as the live stream's snapshot: {now, rows, platforms}" },
+    },
+    async (request) => {
+      const monitor = app.quotesMonitor;
+      const frame: QuoteFrame = { now: monitor.now, rows: monitor.rowsOf(request.organization.id), platforms: monitor.platformsOf(request.organization.id) };
+      return frame;
+    },
+  );
+
+  api.get(
+    "/quotesMonitor/live",
+    {
+      exposeHeadRoute: false,
+      config: { ...read, callers: "people", rateLimit: { max: 60, timeWindow: "1 minute" } },
+      schema: {
+        tags,
+        summary: "Every (platform, symbol) of the monitor, live (text/event-stream)",
+        description:
+          "Events: `snapshot` {now, rows, platforms} at once (replaces what the client holds); `frame` {now, rows[, platforms]} " +
+          `about every ${QUOTE_FRAME_MS} ms with the rows that changed, and the platforms when they changed.`,
+        produces: ["text/event-stream"],
+      },
+    },
+    async (request, reply) => {
+      const organizationId = request.organization.id;
+      const stream = hub.open(request, reply);
+      const sent = new Map<string, string>();
+      let platformsSent = "";
+      let first = true;
+      const send = () => {
+        if (stream.closed) return;
+        const monitor = app.quotesMonitor;
+        const platforms = monitor.platformsOf(organizationId);
+        const platformsNow = JSON.stringify(platforms);
+        const frame: QuoteFrame = { now: monitor.now, rows: monitor.rowsOf(organizationId, sent) };
+        if (platformsNow !== platformsSent) {
+          frame.platforms = platforms;
+          platformsSent = platformsNow;
+        }
+        if (first || frame.rows.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
+        first = false;
+      };
+      const timer = setInterval(send, QUOTE_FRAME_MS);
+      stream.onClose(() => clearInterval(timer));
+      send();
+    },
+  );
+
+  api.get(
+    "/quotesMonitor/history",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "A symbol's last hour in 10-second slices: ticks, last bid and ask, average and widest spread",
+        querystring: z.object({
+          platformId: z.uuid({ error: "platformId must be a platform id" }),
+          symbol: z.string({ error: "symbol is required" }).min(1, "symbol is required").max(64, "symbol has at most 64 characters"),
+        }),
+        response: {
+          200: z.array(
+            z.object({
+              time: z.number(),
+              ticks: z.number(),
+              bid: z.number().nullable(),
+              ask: z.number().nullable(),
+              avgSpread: z.number().nullable(),
+              maxSpread: z.number().nullable(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const history = app.quotesMonitor.historyOf(request.organization.id, request.query.platformId.toLowerCase(), request.query.symbol);
+      if (!history) throw new NotFoundError("The Quotes Monitor does not follow this symbol on this platform");
+      return history;
+    },
+  );
+
+  api.get(
+    "/quotesMonitor/alert-rules",
+    { config: read, schema: { tags, summary: "The organization's alert rules", response: { 200: z.array(RuleAnswer) } } },
+    async (request) => listRules(db, request.organization.id),
+  );
+
+  api.post(
+    "/quotesMonitor/alert-rules",
+    { config: write, schema: { tags, summary: "Create an alert rule", body: AlertRuleInputSchema, response: { 201: RuleAnswer } } },
+    async (request, reply) => {
+      const rule = await service.createRule(db, actorOf(request), request.body);
+      void app.quotesMonitor.refresh();
+      return reply.status(201).send(rule);
+    },
+  );
+
+  api.put(
+    "/quotesMonitor/alert-rules/:id",
+    { config: write, schema: { tags, summary: "Replace an alert rule", params: IdParams, body: AlertRuleInputSchema, response: { 200: RuleAnswer } } },
+    async (request) => {
+      const rule = await service.replaceRule(db, actorOf(request), request.params.id, request.body);
+      void app.quotesMonitor.refresh();
+      return rule;
+    },
+  );
+
+  api.delete(
+    "/quotesMonitor/alert-rules/:id",
+    { config: write, schema: { tags, summary: "Delete an alert rule", params: IdParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await service.removeRule(db, actorOf(request), request.params.id);
+      void app.quotesMonitor.refresh();
+      return reply.status(204).send(null);
+    },
+  );
+}
