@@ -4,7 +4,7 @@
  * server's symbols followed live: a stopped EURUSD feed raises a stale-feed alert to the inbox and
  * clears when it resumes, and a weekend on the server's clock shows closed markets, not stale ones.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import type { QuoteFrame, QuoteRow } from "../../core/schemas/quotesMonitor.ts";
 import { describeDb } from "../helpers/db.ts";
@@ -112,19 +112,19 @@ describeDb("Quotes Monitor API", () => {
 
   describe("alert rules validation", () => {
     it.each([
-      ["no kind", { name: "x", staleSeconds: 5 }, /kind must be staleFeed, spread or crossServer/],
-      ["an unknown kind", { kind: "loud", name: "x" }, /kind must be staleFeed, spread or crossServer/],
-      ["no name", { kind: "staleFeed", staleSeconds: 5 }, /name must be text|Give the rule a name/],
+      ["no kind", { name: "x", staleSeconds: 5 }, /Kind must be stale feed, spread or cross server/],
+      ["an unknown kind", { kind: "loud", name: "x" }, /Kind must be stale feed, spread or cross server/],
+      ["no name", { kind: "staleFeed", staleSeconds: 5 }, /Name must be text|Give the rule a name/],
       ["a blank name", stale({ name: "  " }), /Give the rule a name/],
-      ["no staleSeconds", { kind: "staleFeed", name: "x" }, /staleSeconds must be a number/],
-      ["staleSeconds 0", stale({ staleSeconds: 0 }), /staleSeconds is at least 1/],
+      ["no staleSeconds", { kind: "staleFeed", name: "x" }, /Stale seconds must be a number/],
+      ["staleSeconds 0", stale({ staleSeconds: 0 }), /Stale seconds is at least 1/],
       ["fractional staleSeconds", stale({ staleSeconds: 1.5 }), /whole number of seconds/],
-      ["a spread rule with no threshold", { kind: "spread", name: "x" }, /Give spreadPoints, spreadTimesAverage or both/],
-      ["a negative spread", { kind: "spread", name: "x", spreadPoints: -3 }, /spreadPoints must be more than 0/],
+      ["a spread rule with no threshold", { kind: "spread", name: "x" }, /Give spread points, spread times average or both/],
+      ["a negative spread", { kind: "spread", name: "x", spreadPoints: -3 }, /Spread points must be more than 0/],
       ["an average factor of 1", { kind: "spread", name: "x", spreadTimesAverage: 1 }, /more than 1/],
-      ["a cross-server rule without a difference", { kind: "crossServer", name: "x" }, /differencePoints must be a number/],
-      ["a severity out of the list", stale({ severity: "loud" }), /severity must be info, warning or error/],
-      ["a cool-down over a day", stale({ cooldownSeconds: 86_401 }), /cooldownSeconds is at most 86400/],
+      ["a cross-server rule without a difference", { kind: "crossServer", name: "x" }, /Difference points must be a number/],
+      ["a severity out of the list", stale({ severity: "loud" }), /Severity must be info, warning or error/],
+      ["a cool-down over a day", stale({ cooldownSeconds: 86_401 }), /Cooldown seconds is at most 86400/],
       ["a mask with spaces", stale({ symbolMask: "EUR *" }), /without spaces/],
       ["platforms that are not ids", stale({ platformIds: ["nope"] }), /platform ids/],
       ["an unknown field", stale({ extra: 1 }), /extra|Unrecognized/i],
@@ -207,8 +207,15 @@ describeDb("Quotes Monitor API", () => {
 
     it("refuses a symbol the simulated server does not have and a feed change without a symbol", async () => {
       const id = await platform(adaApi(), "Faults MT5");
-      const unknown = await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { symbol: "NOPE", stopped: true });
-      expect(unknown.statusCode).toBe(400);
+      // A new platform's simulated server starts on the node that takes its host lease: until then the route says 404.
+      let unknown = await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { symbol: "NOPE", stopped: true });
+      await vi.waitFor(
+        async () => {
+          unknown = await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { symbol: "NOPE", stopped: true });
+          expect(unknown.statusCode).toBe(400);
+        },
+        { timeout: 15_000, interval: 100 },
+      );
       expect(unknown.json().message).toMatch(/no symbol NOPE/);
       const nameless = await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { stopped: true });
       expect(nameless.statusCode).toBe(400);
