@@ -4,7 +4,9 @@
  * checked first, any case), translated to ILIKE patterns with the other LIKE characters escaped.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { BlotterDealFilters, BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import { BLOTTER_TOTAL_CAP, type BlotterDealFilters, type BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { escapeLike } from "../../accounts/accountListRepository.ts";
 
 export type BlotterFilters = Omit<BlotterPositionQuery, "cursor" | "limit" | "side"> & { side?: BlotterDealFilters["side"] };
@@ -55,4 +57,29 @@ export function filterConditions(alias: "d" | "o", organizationId: string, platf
     conditions.push(sql`(${c("comment")} ilike ${like} or ${c("symbol")} ilike ${like} or ${c("login")} ilike ${like})`);
   }
   return conditions;
+}
+
+/**
+ * One keyset page of `rows` (read with `limit + 1` to know whether more follow) and, on the first
+ * page only, the filter's total counted up to BLOTTER_TOTAL_CAP (`totalCapped`: there are more).
+ * `from` and `condition` are the query's own, so the count matches the rows.
+ */
+export async function pageWithTotal<R>(
+  db: Db,
+  rows: R[],
+  limit: number,
+  firstPage: boolean,
+  from: SQL,
+  condition: SQL,
+): Promise<{ page: R[]; more: boolean; total: number | null; totalCapped: boolean }> {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  if (!firstPage) return { page, more, total: null, totalCapped: false };
+  const counted = more
+    ? Number(
+        rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (select 1 ${from} where ${condition} limit ${BLOTTER_TOTAL_CAP + 1}) x`))[0]
+          ?.n ?? 0,
+      )
+    : page.length;
+  return { page, more, total: Math.min(counted, BLOTTER_TOTAL_CAP), totalCapped: counted > BLOTTER_TOTAL_CAP };
 }

@@ -5,13 +5,13 @@
  * (placed time, platform, order id), with the filters deals and positions share.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { BLOTTER_TOTAL_CAP, type BlotterOrder, type BlotterOrderPage, type BlotterOrderQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import type { BlotterOrder, BlotterOrderPage, BlotterOrderQuery } from "../../../../core/schemas/tradesBlotter.ts";
 import type { Db } from "../../../db/client.ts";
 import { rowsOf } from "../../../db/rows.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { lotsText, type OrderColumns } from "../rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
-import { filterConditions } from "./filters.ts";
+import { filterConditions, pageWithTotal } from "./filters.ts";
 import type { PlatformKey } from "./writes.ts";
 
 /**
@@ -89,21 +89,7 @@ export async function ordersPage(db: Db, organizationId: string, q: BlotterOrder
     where ${condition} ${keyset}
     order by o.placed_time desc, o.platform_id desc, o.order_id desc
     limit ${q.limit + 1}`);
-  const rows = rowsOf<OrderRecord>(result);
-  const more = rows.length > q.limit;
-  const page = more ? rows.slice(0, q.limit) : rows;
-  let total: number | null = null;
-  let totalCapped = false;
-  if (after === null) {
-    const counted = more
-      ? Number(
-          rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (select 1 ${FROM} where ${condition} limit ${BLOTTER_TOTAL_CAP + 1}) x`))[0]
-            ?.n ?? 0,
-        )
-      : page.length;
-    totalCapped = counted > BLOTTER_TOTAL_CAP;
-    total = Math.min(counted, BLOTTER_TOTAL_CAP);
-  }
+  const { page, more, total, totalCapped } = await pageWithTotal(db, rowsOf<OrderRecord>(result), q.limit, after === null, FROM, condition);
   const last = page[page.length - 1];
   return {
     items: page.map(toOrder),

@@ -4,12 +4,12 @@
  * (open time, platform, position id).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { BLOTTER_TOTAL_CAP, type BlotterPosition, type BlotterPositionPage, type BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
+import type { BlotterPosition, BlotterPositionPage, BlotterPositionQuery } from "../../../../core/schemas/tradesBlotter.ts";
 import type { Db } from "../../../db/client.ts";
 import { rowsOf } from "../../../db/rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
-import { filterConditions } from "./filters.ts";
+import { filterConditions, pageWithTotal } from "./filters.ts";
 import { lotsText, positionTicket } from "../rows.ts";
 
 interface PositionRecord {
@@ -59,21 +59,7 @@ export async function positionsPage(db: Db, organizationId: string, q: BlotterPo
     where ${condition} ${keyset}
     order by o.open_time desc nulls last, o.platform_id desc nulls last, o.position_id desc nulls last
     limit ${q.limit + 1}`);
-  const rows = rowsOf<PositionRecord>(result);
-  const more = rows.length > q.limit;
-  const page = more ? rows.slice(0, q.limit) : rows;
-  let total: number | null = null;
-  let totalCapped = false;
-  if (after === null) {
-    const counted = more
-      ? Number(
-          rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (select 1 ${FROM} where ${condition} limit ${BLOTTER_TOTAL_CAP + 1}) x`))[0]
-            ?.n ?? 0,
-        )
-      : page.length;
-    totalCapped = counted > BLOTTER_TOTAL_CAP;
-    total = Math.min(counted, BLOTTER_TOTAL_CAP);
-  }
+  const { page, more, total, totalCapped } = await pageWithTotal(db, rowsOf<PositionRecord>(result), q.limit, after === null, FROM, condition);
   const last = page[page.length - 1];
   return {
     items: page.map(toPosition),
