@@ -18,6 +18,7 @@ import { compileMask } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { tradePlatforms, tradingAccounts } from "../../db/schema.ts";
 import { rowsOf } from "../../db/rows.ts";
+import { rowColumns } from "./repository.ts";
 import type { AccountRow, AccountSortField, ListAccountsQuery } from "./schemas.ts";
 
 const t = tradingAccounts;
@@ -176,23 +177,10 @@ function countKey(organizationId: string, q: ListAccountsQuery): string {
 /** An ISO 8601 UTC time with milliseconds, as Date.toISOString writes it (null stays null). */
 const isoTime = <T extends string | null>(column: AnyPgColumn) => sql<T>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+// The account row's columns (repository.ts) without the platform join; the two times as ISO text.
+const { platformName: _name, platformType: _type, registration: _registration, lastAccess: _lastAccess, ...accountColumns } = rowColumns;
 const listColumns = {
-  platformId: t.platformId,
-  login: t.login,
-  group: t.group,
-  name: t.name,
-  email: t.email,
-  leverage: t.leverage,
-  currency: t.currency,
-  balance: t.balance,
-  credit: t.credit,
-  equity: t.equity,
-  margin: t.margin,
-  freeMargin: t.freeMargin,
-  marginLevel: t.marginLevel,
-  marginState: t.marginState,
-  enabled: t.enabled,
-  readOnly: t.readOnly,
+  ...accountColumns,
   // Named, so that the driver's rows carry these names too (listAccounts reads them unmapped).
   registration: isoTime<string>(t.registration).as("registration"),
   lastAccess: isoTime<string | null>(t.lastAccess).as("last_access"),

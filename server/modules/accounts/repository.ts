@@ -10,7 +10,8 @@ import type { AccountDetail, AccountRow } from "./schemas.ts";
 
 const t = tradingAccounts;
 
-const rowColumns = {
+/** An account row's columns, with its platform's name and type (the platform joined). */
+export const rowColumns = {
   platformId: t.platformId,
   platformName: tradePlatforms.name,
   platformType: tradePlatforms.type,
