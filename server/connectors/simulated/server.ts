@@ -1,10 +1,10 @@
-import { SIMULATED_ACCOUNTS_DEFAULT, SIMULATED_ACCOUNTS_MAX, SIMULATED_TRADE_RATE_DEFAULT } from "../../../core/schemas/platform.ts";
 /**
  * A simulated trading server of one platform type, in process: the engine, its price feed and
  * simulated traders on timers of an injectable clock, faults, and manager connections that speak
  * the platform's native shapes. This is Toolbox's demo mode and the reference every connector
  * test runs against.
  */
+import { SIMULATED_ACCOUNTS_DEFAULT, SIMULATED_ACCOUNTS_MAX, SIMULATED_TRADE_RATE_DEFAULT } from "../../../core/schemas/platform.ts";
 import type { TradePlatformType } from "../../../core/trading/index.ts";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { guardedClock, systemClock, type Clock, type TimerHandle } from "../clock.ts";
