@@ -7,7 +7,9 @@ import { loginCell } from "./support/accounts.ts";
 /**
  * axe-core on every screen that is built, in light and in dark colour mode: no serious or
  * critical violation (WCAG 2.2 A/AA and axe's best practices). The mode comes from the system
- * preference, which both the app ("system", its default) and the provider's pages follow.
+ * preference, which both the app ("system", its default) and the provider's pages follow, live:
+ * each screen is loaded once and scanned in light, then in dark (the emulated preference switched
+ * under it), then set back to light.
  */
 
 const MODES = ["light", "dark"] as const;
@@ -29,12 +31,33 @@ async function seriousViolations(page: Page, within?: string): Promise<string[]>
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(" ")}: ${v.help}. ${n.failureSummary ?? ""}`.trim()));
 }
 
+/**
+ * The serious and critical violations in both colour modes, each line prefixed with its mode. The
+ * page is switched to dark through the emulated system preference and back to light afterwards;
+ * app pages are waited on until their root's `dark` class follows (the provider's pages follow the
+ * media query in CSS alone).
+ */
+async function violationsInBothModes(page: Page, within?: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const mode of MODES) {
+    await page.emulateMedia({ colorScheme: mode });
+    // App pages switch their root's class on the preference's change event: wait until it has.
+    await page.waitForFunction(
+      (dark) => window.location.pathname.startsWith("/oidc/") || document.documentElement.classList.contains("dark") === dark,
+      mode === "dark",
+    );
+    found.push(...(await seriousViolations(page, within)).map((line) => `[${mode}] ${line}`));
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  return found;
+}
+
 const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { name, level: 1 }).waitFor({ timeout: 20_000 });
 /** A section's title (any level): the platform settings tabs and the copier show theirs under the page's. */
 const titled = (page: Page, name: string) => page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 20_000 });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
-describe.each(MODES)("accessibility in %s mode", (mode) => {
+describe("accessibility in light and dark mode", () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -43,7 +66,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await newContext(browser, { colorScheme: mode });
+    context = await newContext(browser, { colorScheme: "light" });
     page = await context.newPage();
     await page.goto("/");
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
@@ -59,35 +82,45 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
   afterAll(() => browser?.close());
 
   it("the provider's sign-in page, a refused sign-in, the sign-up page and the password reset pages", async () => {
-    const signedOut = await (await newContext(browser, { colorScheme: mode })).newPage();
+    const signedOut = await (await newContext(browser, { colorScheme: "light" })).newPage();
     await signedOut.goto("/");
     await signedOut.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
     await signedOut.getByRole("button", { name: /sign in/i }).waitFor();
-    expect(await seriousViolations(signedOut), "sign-in page").toEqual([]);
+    expect(await violationsInBothModes(signedOut), "sign-in page").toEqual([]);
 
     await signInAtProvider(signedOut, { email: demo().email, password: "not-the-password" });
     await signedOut.locator('[aria-invalid="true"], .form-alert, [role="alert"]').first().waitFor();
-    expect(await seriousViolations(signedOut), "refused sign-in").toEqual([]);
+    expect(await violationsInBothModes(signedOut), "refused sign-in").toEqual([]);
 
     await signedOut.getByRole("link", { name: "Create an account" }).click();
     await signedOut.getByLabel("Confirm password").waitFor();
-    expect(await seriousViolations(signedOut), "sign-up page").toEqual([]);
+    expect(await violationsInBothModes(signedOut), "sign-up page").toEqual([]);
 
     await signedOut.getByRole("link", { name: "Sign in", exact: true }).click();
     await signedOut.getByRole("link", { name: "Forgot your password?" }).click();
     await signedOut.getByRole("button", { name: "Send the link" }).waitFor();
-    expect(await seriousViolations(signedOut), "password reset page").toEqual([]);
+    expect(await violationsInBothModes(signedOut), "password reset page").toEqual([]);
     await signedOut.getByLabel("Email").fill(`nobody.${Date.now()}@example.com`);
     await signedOut.getByRole("button", { name: "Send the link" }).click();
     await signedOut.getByRole("heading", { name: "Check your email" }).waitFor();
-    expect(await seriousViolations(signedOut), "reset link sent page").toEqual([]);
+    expect(await violationsInBothModes(signedOut), "reset link sent page").toEqual([]);
     await signedOut.context().close();
   });
 
-  it("the app follows the colour mode", async () => {
+  it("the app follows the colour mode, also when the system's changes", async () => {
     await page.goto("/");
     await heading(page, "Overview");
-    expect(await isDark(page)).toBe(mode === "dark");
+    expect(await isDark(page)).toBe(false);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForFunction(() => document.documentElement.classList.contains("dark"));
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.waitForFunction(() => !document.documentElement.classList.contains("dark"));
+    // A page loaded while the system is dark starts dark.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload();
+    await heading(page, "Overview");
+    expect(await isDark(page)).toBe(true);
+    await page.emulateMedia({ colorScheme: "light" });
   });
 
   /** A screen: where it is, and what shows once it has loaded (scanning a skeleton proves little). */
@@ -156,7 +189,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
   it.each(screens)("$name", async ({ name, path, ready }) => {
     await page.goto(path());
     await ready(page);
-    expect(await seriousViolations(page), name).toEqual([]);
+    expect(await violationsInBothModes(page), name).toEqual([]);
   });
 
   it("settings: members, a member's dialog and the permission editor", async () => {
@@ -166,14 +199,14 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     await page.getByRole("gridcell", { name: "demo@toolbox.local" }).click({ timeout: 20_000 });
     const dialog = page.getByRole("dialog");
     await dialog.getByText(/nobody changes their own access/i).waitFor();
-    expect(await seriousViolations(page, '[role="dialog"]'), "member dialog").toEqual([]);
+    expect(await violationsInBothModes(page, '[role="dialog"]'), "member dialog").toEqual([]);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     // The permission editor, in the invitation form: a custom role shows the module × permission table.
     await page.getByRole("combobox", { name: "Role" }).click();
     await page.getByRole("option", { name: "Custom" }).click();
     await page.getByRole("table", { name: "Permissions by module" }).waitFor();
-    expect(await seriousViolations(page), "invitation's permission editor").toEqual([]);
+    expect(await violationsInBothModes(page), "invitation's permission editor").toEqual([]);
   });
 
   it("the Trades Blotter: its call to action, streaming and historical modes with the side panel", async () => {
@@ -183,11 +216,11 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     await cta.or(cell).first().waitFor({ timeout: 30_000 });
     // Whichever test file runs first assigns the app; until then the page is a call to action.
     if (await cta.isVisible()) {
-      expect(await seriousViolations(page), "blotter call to action").toEqual([]);
+      expect(await violationsInBothModes(page), "blotter call to action").toEqual([]);
       await cta.click();
       const dialog = page.getByRole("dialog");
       await dialog.getByRole("checkbox").first().waitFor({ timeout: 20_000 });
-      expect(await seriousViolations(page, '[role="dialog"]'), "assign the blotter").toEqual([]);
+      expect(await violationsInBothModes(page, '[role="dialog"]'), "assign the blotter").toEqual([]);
       for (const box of await dialog.getByRole("checkbox").all()) if (!(await box.isDisabled())) await box.check();
       await dialog.getByRole("button", { name: /^Assign to \d+ platforms?$/ }).click();
       await dialog.waitFor({ state: "detached", timeout: 20_000 });
@@ -197,7 +230,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     await page.getByRole("complementary", { name: "Totals and exposure" }).getByRole("rowheader").first().waitFor({ timeout: 30_000 });
     // Live rows keep arriving (and flashing): held still while axe reads the page.
     await page.getByRole("button", { name: "Pause" }).click();
-    expect(await seriousViolations(page), "blotter, streaming (paused)").toEqual([]);
+    expect(await violationsInBothModes(page), "blotter, streaming (paused)").toEqual([]);
     await page.getByRole("button", { name: "Resume" }).click();
 
     await page.getByRole("button", { name: "Historical" }).click();
@@ -206,7 +239,7 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
       .getByRole("status")
       .filter({ hasText: /^\d[\d,]* deals?$/ })
       .waitFor({ timeout: 30_000 });
-    expect(await seriousViolations(page), "blotter, historical").toEqual([]);
+    expect(await violationsInBothModes(page), "blotter, historical").toEqual([]);
   });
 
   it("a trading account's panel and its balance operation dialog", async () => {
@@ -219,10 +252,10 @@ describe.each(MODES)("accessibility in %s mode", (mode) => {
     // AG Grid keeps the overlay's wrapper in the page once loaded, hidden, so wait for hidden.
     await page.locator('[role="dialog"] .ag-overlay-loading-wrapper').waitFor({ state: "hidden", timeout: 20_000 });
     // The list behind the panel was checked as "users"; scan only what opened over it.
-    expect(await seriousViolations(page, '[role="dialog"]'), "account panel").toEqual([]);
+    expect(await violationsInBothModes(page, '[role="dialog"]'), "account panel").toEqual([]);
 
     await page.getByRole("button", { name: "Balance operation" }).click();
     await page.getByLabel("Amount").waitFor();
-    expect(await seriousViolations(page, '[role="dialog"]'), "balance operation dialog").toEqual([]);
+    expect(await violationsInBothModes(page, '[role="dialog"]'), "balance operation dialog").toEqual([]);
   });
 });
