@@ -5,6 +5,8 @@
  * the protocol server does the reverse.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { ConnectorError, connectorErrors } from "../errors.ts";
+import { retcodeNumber } from "./format.ts";
 
 const md5 = (...parts: Buffer[]) => createHash("md5").update(Buffer.concat(parts)).digest();
 
@@ -29,4 +31,25 @@ export function sameAnswer(expected: string, given: string): boolean {
   const a = Buffer.from(expected.toLowerCase());
   const b = Buffer.from(given.toLowerCase());
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Vendor retcodes on the handshake, in a dealer's words. */
+export function handshakeError(retcode: string): ConnectorError {
+  const code = retcodeNumber(retcode);
+  if (code === 8)
+    return new ConnectorError(
+      "credentialsRefused",
+      'The trading server refused the manager: it lacks the rights Toolbox needs (MT5 retcode 8). In MT5 Administrator, allow "Connect via Manager" and the rights for accounts, trades and balance operations.',
+    );
+  if (code === 1012)
+    return new ConnectorError(
+      "credentialsRefused",
+      "The trading server refused the manager login from this address: the IP is not on the manager's whitelist (MT5 retcode 1012). Add Toolbox's address in MT5 Administrator.",
+    );
+  if (code === 1034)
+    return new ConnectorError(
+      "credentialsRefused",
+      "The trading server refused the login: the Web API is switched off on this access server (MT5 retcode 1034).",
+    );
+  return connectorErrors.credentialsRefused();
 }

@@ -56,6 +56,12 @@ const NUMERIC_FIELDS = new Set([
   "Price",
   "PriceOrder",
   "PriceDeviation",
+  // orders
+  "TypeTime",
+  "TimeExpiration",
+  "TimeSetupMsc",
+  "TimeDoneMsc",
+  "State",
   // time and the Toolbox event feed
   "TimeZone",
   "Daylight",

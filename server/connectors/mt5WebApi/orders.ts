@@ -17,8 +17,17 @@
  * docs/connectors.md ("Orders exactly once").
  */
 import { connectorErrors } from "../errors.ts";
-import { MT5_DEAL_ENTRY, MT5_REQUEST_ACTION, type Mt5Deal, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Position } from "../mt5/native.ts";
+import {
+  MT5_DEAL_ENTRY,
+  MT5_REQUEST_ACTION,
+  type Mt5Deal,
+  type Mt5DealerAnswer,
+  type Mt5DealerRequest,
+  type Mt5PendingRequest,
+  type Mt5Position,
+} from "../mt5/native.ts";
 import { OncePerOperation, operationAlreadyUsed, operationTag, taggedComment } from "../operationOnce.ts";
+import { pendingOnce, type PendingWire } from "./pending.ts";
 
 export const MAX_TAGGED_ORDER_COMMENT = 20;
 
@@ -48,6 +57,12 @@ export class OrdersOnce {
   run(request: Mt5DealerRequest, wire: OrderWire): Promise<Mt5DealerAnswer> {
     const { RequestId: _id, ...fingerprint } = request;
     return this.once.run(request.RequestId, JSON.stringify(fingerprint), () => this.perform(request, wire));
+  }
+
+  /** A pending order placed, changed or cancelled (pending.ts); one request id is one operation of any kind. */
+  runPending(request: Mt5PendingRequest, wire: PendingWire): Promise<Mt5DealerAnswer> {
+    const { RequestId: _id, ...fingerprint } = request;
+    return this.once.run(request.RequestId, JSON.stringify(fingerprint), () => pendingOnce(request, wire));
   }
 
   private perform(request: Mt5DealerRequest, wire: OrderWire): Promise<Mt5DealerAnswer> {

@@ -9,11 +9,11 @@ import type { Client } from "undici";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
-import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5User } from "../mt5/native.ts";
+import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5Order, Mt5PendingRequest, Mt5User } from "../mt5/native.ts";
 import { OPERATION_TAG } from "../operationOnce.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
-import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
+import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
@@ -35,29 +35,9 @@ const ORDER_LOOKBACK_MS = 24 * 3600_000;
 const CLOSED_LOOKBACK_MS = 3600_000;
 
 const DEALER_DONE = 10009;
+const DEALER_PLACED = 10008;
 const MT5_NOT_FOUND = 13;
 const NOT_MT5_ANSWER = "The server's answer is not the MT5 Web API's: check the address and port.";
-
-/** Vendor retcodes on the handshake, in a dealer's words. */
-function handshakeError(retcode: string): ConnectorError {
-  const code = retcodeNumber(retcode);
-  if (code === 8)
-    return new ConnectorError(
-      "credentialsRefused",
-      'The trading server refused the manager: it lacks the rights Toolbox needs (MT5 retcode 8). In MT5 Administrator, allow "Connect via Manager" and the rights for accounts, trades and balance operations.',
-    );
-  if (code === 1012)
-    return new ConnectorError(
-      "credentialsRefused",
-      "The trading server refused the manager login from this address: the IP is not on the manager's whitelist (MT5 retcode 1012). Add Toolbox's address in MT5 Administrator.",
-    );
-  if (code === 1034)
-    return new ConnectorError(
-      "credentialsRefused",
-      "The trading server refused the login: the Web API is switched off on this access server (MT5 retcode 1034).",
-    );
-  return connectorErrors.credentialsRefused();
-}
 
 /** The server answered, but not Toolbox's feed: a plain MT5 Web API without the plugin. */
 function isMissingPlugin(error: unknown): boolean {
@@ -66,6 +46,8 @@ function isMissingPlugin(error: unknown): boolean {
 }
 
 type Params = Record<string, string | number>;
+/** IMTConfirm, as `get_request_result` serves it (`Message` is the protocol server's words, absent at the vendor). */
+type DealerConfirm = { Retcode: string; DealID?: string; OrderID?: string; Message?: string };
 /** IMTUser as served: the account without its trade state and currency. */
 type UserRecord = Omit<Mt5User, "Currency" | "Equity" | "Margin" | "MarginFree" | "MarginLevel" | "SOActivation">;
 /** IMTAccount as served. */
@@ -129,6 +111,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
         positions: () => this.openPositions(null),
         deals: async (from, to) => ((await this.call("/api/deal/get_batch", { group: "*", from, to })) as Mt5Deal[]).map(untagged),
         accounts: (logins) => this.accountsOf(logins),
+        orders: () => this.pendingOrders(null),
+        historyOrders: async (from, to) => (await this.call("/api/history/get_batch", { group: "*", from, to })) as Mt5Order[],
       };
       this.vendor = this.transport.vendor ??= new VendorEventPoller(reads);
       this.vendor.use(reads);
@@ -341,25 +325,40 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       deals: (login, fromSeconds, toSeconds) => this.paged<Mt5Deal>("/api/deal", { login, from: fromSeconds, to: toSeconds }),
       allDeals: async (from, to) => (await this.call("/api/deal/get_batch", { group: "*", from, to })) as Mt5Deal[],
       position: async (ticket) => ((await this.call("/api/position/get_batch", { ticket })) as Mt5Native["position"][])[0] ?? null,
-      send: (wireRequest) => this.dealer(wireRequest),
+      send: async (wireRequest) => String((await this.dealerOutcome(wireRequest)).DealID ?? "0"),
     });
   }
 
-  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
-  pendingOrders(_login: string | null): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  async pendingOrders(login: string | null) {
+    if (login === null) return (await this.call("/api/order/get_batch", { group: "*" })) as Mt5Order[];
+    return this.paged<Mt5Order>("/api/order", { login });
   }
 
-  placePendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  placePendingOrder = (request: Mt5PendingRequest) => this.pending(request);
+  modifyPendingOrder = (request: Mt5PendingRequest) => this.pending(request);
+  cancelPendingOrder = (request: Mt5PendingRequest) => this.pending(request);
+
+  /** Once per request id (pending.ts): looked up in the account's orders and order history before it is sent. */
+  private pending(request: Mt5PendingRequest) {
+    return this.transport.orders.runPending(request, {
+      now: () => this.clock.now() + this.transport.timeZoneOffsetMinutes * 60_000,
+      lookback: ORDER_LOOKBACK_MS,
+      openOrders: (login) => this.paged<Mt5Order>("/api/order", { login }),
+      historyOrders: (login, from, to) => this.paged<Mt5Order>("/api/history", { login, from, to }),
+      order: (ticket) => this.found<Mt5Order>("/api/order/get", { ticket }),
+      historyOrder: (ticket) => this.found<Mt5Order>("/api/history/get", { ticket }),
+      send: async (wireRequest) => (await this.dealerOutcome(wireRequest)).OrderID ?? "0",
+    });
   }
 
-  modifyPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
-  }
-
-  cancelPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
+  /** One record, or null where the server answers 13 Not found. */
+  private async found<T>(path: string, params: Params): Promise<T | null> {
+    try {
+      return (await this.call(path, params)) as T;
+    } catch (error) {
+      if (error instanceof NativeError && retcodeNumber((error.native as Mt5Native["error"]).retcode) === MT5_NOT_FOUND) return null;
+      throw error;
+    }
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt5Event>> {
@@ -371,18 +370,17 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   // ---- helpers ----
 
   /**
-   * A dealer request: sent, then its result read back (the server answers with its own request
-   * number). Resolves with the deal it made ("0" for a stops change); orders.ts reads the rest.
+   * A dealer request: sent, then its result (IMTConfirm) read back under the server's own request
+   * number: done (10009) or placed (10008); anything else is the server's refusal. orders.ts and
+   * pending.ts read the rest from the deal or the order it made.
    */
-  private async dealer(request: Mt5WireRequest): Promise<string> {
+  private async dealerOutcome(request: Mt5WireRequest | Omit<Mt5PendingRequest, "RequestId">): Promise<DealerConfirm> {
     const { ID } = (await this.call("/api/dealer/send_request", {}, request)) as { ID: string };
-    const [outcome] = (await this.call("/api/dealer/get_request_result", { id: ID })) as {
-      result: { Retcode: string; DealID?: string; Message?: string };
-    }[];
+    const [outcome] = (await this.call("/api/dealer/get_request_result", { id: ID })) as { result: DealerConfirm }[];
     if (!outcome) throw connectorErrors.unreachable("The trading server lost the result of a dealer request.");
-    if (retcodeNumber(outcome.result.Retcode) !== DEALER_DONE)
-      throw new NativeError({ retcode: outcome.result.Retcode, message: outcome.result.Message ?? "" });
-    return String(outcome.result.DealID ?? "0");
+    const code = retcodeNumber(outcome.result.Retcode);
+    if (code !== DEALER_DONE && code !== DEALER_PLACED) throw new NativeError({ retcode: outcome.result.Retcode, message: outcome.result.Message ?? "" });
+    return outcome.result;
   }
 
   private async feed(after: number, total: number): Promise<PacketBatch<Mt5Event>> {

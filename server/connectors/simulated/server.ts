@@ -68,6 +68,8 @@ const READS = new Set([
   "positions",
   "positionsOf",
   "history",
+  "pendingOrders",
+  "orderHistory",
   "journal",
   "populateFor",
 ]);

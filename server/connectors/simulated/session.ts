@@ -141,15 +141,15 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   }
 
   placePendingOrder(request: N["placePendingRequest"]) {
-    return this.write(() => this.codec.pendingResult.encode(this.engine.placePendingOrder(this.codec.placePendingRequest.decode(request))));
+    return this.order(() => this.codec.pendingResult.encode(this.engine.placePendingOrder(this.codec.placePendingRequest.decode(request))));
   }
 
   modifyPendingOrder(request: N["modifyPendingRequest"]) {
-    return this.write(() => this.codec.pendingResult.encode(this.engine.modifyPendingOrder(this.codec.modifyPendingRequest.decode(request))));
+    return this.order(() => this.codec.pendingResult.encode(this.engine.modifyPendingOrder(this.codec.modifyPendingRequest.decode(request))));
   }
 
   cancelPendingOrder(request: N["cancelPendingRequest"]) {
-    return this.write(() => this.codec.pendingResult.encode(this.engine.cancelPendingOrder(this.codec.cancelPendingRequest.decode(request))));
+    return this.order(() => this.codec.pendingResult.encode(this.engine.cancelPendingOrder(this.codec.cancelPendingRequest.decode(request))));
   }
 
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>> {

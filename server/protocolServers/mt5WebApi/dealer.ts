@@ -4,7 +4,7 @@
  * kept under the server's own request number. The faults that drop or delay the answer are the
  * server's (server/protocolServers/mt5WebApi/server.ts).
  */
-import { MT5_REASON, MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5DealerRequest, type Mt5Native } from "../../connectors/mt5/native.ts";
+import { MT5_REASON, MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerAnswer, type Mt5Native, type Mt5PendingRequest } from "../../connectors/mt5/native.ts";
 import { NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord } from "../common/https.ts";
 import { CommandError, number, text } from "./params.ts";
@@ -27,13 +27,8 @@ export class DealerQueue {
     const id = String(this.nextId++);
     const { RequestId: _engineId, ...sent } = request;
     try {
-      const answer =
-        request.Action === MT5_REQUEST_ACTION.positionModify
-          ? await session.modifyPosition(request)
-          : request.Position !== "0"
-            ? await session.closePosition(request)
-            : await session.placeOrder(request);
-      this.results.set(id, dealerResult(sent, DEALER_DONE, "", answer));
+      const answer = await run(session, request);
+      this.results.set(id, dealerResult(sent, request.Action === MT5_REQUEST_ACTION.orderPending ? DEALER_PLACED : DEALER_DONE, "", answer));
     } catch (error) {
       if (!(error instanceof NativeError)) throw error;
       const native = error.native as Mt5Native["error"];
@@ -53,6 +48,26 @@ export class DealerQueue {
 }
 
 const DEALER_DONE = "10009 Request completed";
+/** TRADE_RETCODE_PLACED: a pending order was put in the book. */
+const DEALER_PLACED = "10008 Order placed";
+
+/** The dealer actions this server serves: open or close at market, stops, and pending orders placed, changed and removed. */
+function run(session: WireSession<Mt5Native>, request: Mt5PendingRequest): Promise<Mt5DealerAnswer> {
+  switch (request.Action) {
+    case MT5_REQUEST_ACTION.positionModify:
+      return session.modifyPosition(request);
+    case MT5_REQUEST_ACTION.orderPending:
+      return session.placePendingOrder(request);
+    case MT5_REQUEST_ACTION.orderModify:
+      return session.modifyPendingOrder(request);
+    case MT5_REQUEST_ACTION.orderRemove:
+      return session.cancelPendingOrder(request);
+    case MT5_REQUEST_ACTION.positionExecute:
+      return request.Position !== "0" ? session.closePosition(request) : session.placeOrder(request);
+    default:
+      throw new CommandError(MT5_RETCODE.params, `Dealer action ${request.Action} is not served.`);
+  }
+}
 
 /**
  * What the dealer queue reports for a request: IMTConfirm (the retcode, the deal and order made,
@@ -60,7 +75,7 @@ const DEALER_DONE = "10009 Request completed";
  * are not in it; a client reads them from the deal. `Message` explains a refusal in words (the
  * vendor gives only the retcode's text); a client copes without it.
  */
-function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string, message: string, answer: Mt5DealerAnswer | null) {
+function dealerResult(sent: Omit<Mt5PendingRequest, "RequestId">, retcode: string, message: string, answer: Mt5DealerAnswer | null) {
   const deal = answer?.Deal ?? "0";
   const order = answer?.Order ?? "0";
   const volume = answer?.Volume ?? "0";
@@ -75,7 +90,7 @@ function dealerResult(sent: Omit<Mt5DealerRequest, "RequestId">, retcode: string
  * The IMTRequest fields this server serves, read as the vendor reads them; anything else in the
  * body (a client's `RequestId`, a `Reason`) is ignored.
  */
-function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerRequest {
+function imtRequest(body: Record<string, unknown>, engineId: string): Mt5PendingRequest {
   const whole = (value: unknown, fallback: number) => (value === undefined ? fallback : number(value));
   return {
     RequestId: engineId,
@@ -85,6 +100,9 @@ function imtRequest(body: Record<string, unknown>, engineId: string): Mt5DealerR
     Type: whole(body.Type, -1),
     Volume: text(body.Volume) || "0",
     Position: text(body.Position) || "0",
+    Order: text(body.Order) || "0",
+    TypeTime: whole(body.TypeTime, 0),
+    TimeExpiration: whole(body.TimeExpiration, 0),
     PriceOrder: whole(body.PriceOrder, 0),
     PriceDeviation: whole(body.PriceDeviation, -1),
     PriceSL: whole(body.PriceSL, 0),

@@ -14,7 +14,7 @@
  *
  * One idea, at length: the vendor's commands. The HTTPS plumbing (listening, refused connections,
  * the idle drop, bodies) is server/protocolServers/common/; reading parameters is ./params.ts and
- * the dealer queue ./dealer.ts.
+ * the dealer queue ./dealer.ts, the order commands ./orders.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -27,6 +27,7 @@ import { LinkError, NativeError, type WireSession } from "../../connectors/wire/
 import { isRecord, readBody, sendJson as send } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
 import { DealerQueue } from "./dealer.ts";
+import { OrderCommands } from "./orders.ts";
 import { at, CommandError, list, login, number, page, text } from "./params.ts";
 
 export interface Mt5WebApiServerOptions extends ManagerServerOptions {
@@ -93,11 +94,13 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
   private readonly connections = new Map<Socket, Connection>();
   private readonly codec;
   private readonly dealer = new DealerQueue();
+  private readonly orders: OrderCommands;
   private nextOperation = 1;
 
   constructor(options: Mt5WebApiServerOptions) {
     super(options, { name: "The MT5 Web API server", platform: "MT5", idleTimeoutMs: options.idleTimeoutMs ?? MT5_WEB_API_IDLE_MS });
     this.codec = mt5Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
+    this.orders = new OrderCommands(options.simulated);
   }
 
   /** Each connection holds its own handshake and session: the vendor ties a session to the connection that authenticated it. */
@@ -310,8 +313,11 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
         const packets = this.simulated.faults.duplicateEvents ? batch.packets.flatMap((p) => [p, p]) : batch.packets;
         return { Events: packets.map((p) => ({ Sequence: p.sequence, Event: p.event })), Complete: batch.complete ? 1 : 0, Latest: batch.latestSequence };
       }
-      default:
+      default: {
+        const orders = await this.orders.command(path, params, session);
+        if (orders) return orders.answer;
         throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);
+      }
     }
   }
 

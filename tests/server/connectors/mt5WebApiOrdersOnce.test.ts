@@ -179,6 +179,45 @@ describe("MT5 Web API protocol server: only what the vendor's server knows", () 
     expect(results[0]?.answer).toMatchObject({ Symbol: "EURUSD", ResultDeal: results[0]?.result.DealID });
     expect(JSON.stringify(results)).not.toMatch(/RequestId|same-id/);
   });
+
+  it("places a pending order sent twice twice, and serves orders and their history as IMTOrder records", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector);
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const call = await rawSession(h);
+    const request = {
+      RequestId: "same-id",
+      Action: 201,
+      Login: login,
+      Symbol: "EURUSD",
+      Type: 2,
+      Volume: "100",
+      PriceOrder: 1.095,
+      TypeTime: 0,
+      Comment: "twice",
+    };
+    const ids: string[] = [];
+    for (const _ of [1, 2]) ids.push(((await call("/api/dealer/send_request", request)).answer as { ID: string }).ID);
+    const results = (await call(`/api/dealer/get_request_result?id=${ids.join(",")}`)).answer as { result: Record<string, string> }[];
+    expect(results.map((r) => r.result.Retcode)).toEqual(["10008 Order placed", "10008 Order placed"]);
+    const [first, second] = results.map((r) => r.result.OrderID);
+    expect(first).not.toBe(second);
+    expect((await call(`/api/order/get_total?login=${login}`)).answer).toEqual({ Total: "2" });
+    const page = (await call(`/api/order/get_page?login=${login}&offset=0&total=100`)).answer as Record<string, string>[];
+    expect(page.map((o) => [o.Order, o.Type, o.State, o.PriceOrder, o.Comment])).toEqual([
+      [first, "2", "1", "1.095", "twice"],
+      [second, "2", "1", "1.095", "twice"],
+    ]);
+    const removed = (await call("/api/dealer/send_request", { Action: 204, Order: first })).answer as { ID: string };
+    expect(((await call(`/api/dealer/get_request_result?id=${removed.ID}`)).answer as { result: Record<string, string> }[])[0]?.result.Retcode).toBe(
+      "10009 Request completed",
+    );
+    const to = Math.ceil(h.now() / 1000) + 86_400;
+    const history = (await call(`/api/history/get_page?login=${login}&from=0&to=${to}&offset=0&total=100`)).answer as Record<string, string>[];
+    expect(history.map((o) => [o.Order, o.State])).toEqual([[first, "2"]]);
+    expect(((await call(`/api/history/get?ticket=${first}`)).answer as Record<string, string>).State).toBe("2");
+    expect((await call(`/api/order/get?ticket=${first}`)).retcode).toBe("13 Not found");
+  });
 });
 
 describe.each(OPERATIONS)("MT5 Web API connector: $name exactly once per request id", ({ setup }) => {

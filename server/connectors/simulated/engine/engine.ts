@@ -37,7 +37,7 @@ import { balanceOperation } from "./money.ts";
 import * as orders from "./orders.ts";
 import { PriceFeed } from "./prices.ts";
 import { RememberedResults } from "./remembered.ts";
-import { EngineState } from "./state.ts";
+import { EngineState, type FinishedOrder } from "./state.ts";
 import * as trading from "./trading.ts";
 import { TransactionLog } from "./transactions.ts";
 import { snapshotAccount, snapshotPosition } from "./valuation.ts";
@@ -205,6 +205,16 @@ export class SimulatedEngine {
 
   pendingOrders(login: string | null): PendingOrder[] {
     return orders.pendingOrders(this.ctx, login);
+  }
+
+  /**
+   * Pending orders that left the book (filled, cancelled, expired) within [from, to], of one
+   * account or of all, oldest first per account.
+   */
+  orderHistory(login: string | null, from: number, to: number): FinishedOrder[] {
+    if (login !== null) this.ctx.state.account(login);
+    const lists = login === null ? [...this.ctx.state.finishedOrdersByLogin.values()] : [this.ctx.state.finishedOrdersByLogin.get(login) ?? []];
+    return lists.flatMap((list) => list.filter((f) => f.time >= from && f.time <= to).map((f) => structuredClone(f)));
   }
 
   placePendingOrder(request: PlacePendingOrderRequest): PendingOrderResult {

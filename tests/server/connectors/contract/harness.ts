@@ -32,6 +32,8 @@ export interface ConnectorHarness {
    * contract then checks that asking says why, instead of filtering.
    */
   noJournal?: boolean;
+  /** The connector carries pending orders: the pending-order cases run (contract/pendingOrders.ts). */
+  pendingOrders?: boolean;
   faults: {
     /** Drops the link; the server accepts a new connection right away. */
     dropConnection(): void;

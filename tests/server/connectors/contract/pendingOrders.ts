@@ -1,0 +1,234 @@
+/**
+ * Contract, for connectors that carry pending orders (`harness.pendingOrders`): placing, changing
+ * and cancelling an order exactly once per request id, whatever happens to the answer (lost, late,
+ * the same request twice at once, a fresh connector), and a reused id refused; then an order
+ * placed, modified, cancelled and one triggered by the market, each seen once on the stream and in
+ * the history. What the server did is counted on the simulation behind it, apart from the
+ * connector under test.
+ */
+import { expect, it, type TestContext } from "vitest";
+import type { PendingOrderResult, PlacePendingOrderRequest } from "../../../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../../../server/connectors/connector.ts";
+import { ConnectorError } from "../../../../server/connectors/errors.ts";
+import type { ConnectorHarness } from "./harness.ts";
+import { collect, expectConnectorError, fundedAccount, settle, uniqueId } from "./helpers.ts";
+
+const FAR = 10 * 365 * 86_400_000;
+const SYMBOL = "EURUSD";
+/** The market the cases start from; their orders wait 500 points or more away from it. */
+const BID = 1.1;
+const ASK = 1.10012;
+
+interface PendingOperation {
+  call(connector: TradePlatformConnector): Promise<PendingOrderResult>;
+  /** The same request id for another request. */
+  other(connector: TradePlatformConnector): Promise<PendingOrderResult>;
+  /** How many times the server ran it. */
+  times(): number;
+}
+
+function placeRequest(login: string, price = 1.095, extra: Partial<PlacePendingOrderRequest> = {}): PlacePendingOrderRequest {
+  return {
+    requestId: uniqueId("pending"),
+    login,
+    symbol: SYMBOL,
+    type: "buyLimit",
+    volume: 1000,
+    price,
+    sl: null,
+    tp: null,
+    expiration: null,
+    comment: "contract",
+    ...extra,
+  };
+}
+
+/** Orders the account ever had: open, and gone to the history. */
+function placed(h: ConnectorHarness, login: string): number {
+  return h.simulation.engine.pendingOrders(login).length + h.simulation.engine.orderHistory(login, 0, h.now() + FAR).length;
+}
+
+/** The server journal's lines about one order that say what was done to it. */
+function journalled(h: ConnectorHarness, orderId: string, done: (message: string) => boolean): number {
+  return h.simulation.engine.journal(0, h.now() + FAR, { text: `order #${orderId} ` }, 1000).filter((e) => done(e.message)).length;
+}
+
+async function account(h: ConnectorHarness): Promise<string> {
+  const login = await fundedAccount(h.connector);
+  h.simulation.engine.setQuote(SYMBOL, BID, ASK);
+  return login;
+}
+
+async function placeOne(h: ConnectorHarness, login: string, price = 1.095): Promise<string> {
+  return (await h.connector.placePendingOrder(placeRequest(login, price))).orderId;
+}
+
+const OPERATIONS: [string, (h: ConnectorHarness) => Promise<PendingOperation>][] = [
+  [
+    "pending order placed",
+    async (h) => {
+      const login = await account(h);
+      const request = placeRequest(login);
+      return {
+        call: (c) => c.placePendingOrder(request),
+        other: (c) => c.placePendingOrder({ ...request, volume: 2000 }),
+        times: () => placed(h, login),
+      };
+    },
+  ],
+  [
+    "pending order modified",
+    async (h) => {
+      const login = await account(h);
+      const orderId = await placeOne(h, login);
+      const request = { requestId: uniqueId("pmod"), orderId, price: 1.094, sl: 1.09, tp: 1.098, expiration: null };
+      return {
+        call: (c) => c.modifyPendingOrder(request),
+        other: (c) => c.modifyPendingOrder({ ...request, price: 1.093 }),
+        times: () => journalled(h, orderId, (m) => m.includes("modify order")),
+      };
+    },
+  ],
+  [
+    "pending order cancelled",
+    async (h) => {
+      const login = await account(h);
+      const orderId = await placeOne(h, login);
+      const second = await placeOne(h, login, 1.094);
+      const request = { requestId: uniqueId("pcancel"), orderId };
+      return {
+        call: (c) => c.cancelPendingOrder(request),
+        other: (c) => c.cancelPendingOrder({ ...request, orderId: second }),
+        times: () => journalled(h, orderId, (m) => m.endsWith(" cancelled")),
+      };
+    },
+  ],
+];
+
+/** The same result, read by another connector (times may be the moment a read answered). */
+const same = (r: PendingOrderResult) => [r.requestId, r.orderId, r.volume, r.price];
+
+/** Waits (in real time: the request may travel over a socket) until the server has run the operation. */
+async function untilRun(op: PendingOperation): Promise<void> {
+  for (let i = 0; i < 300 && op.times() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(op.times()).toBe(1);
+}
+
+export function pendingOrdersContract(h: () => ConnectorHarness): void {
+  /** The harness, or the case skipped where the connector does not carry pending orders yet. */
+  const carrying = (context: TestContext): ConnectorHarness => {
+    const harness = h();
+    if (!harness.pendingOrders) context.skip();
+    return harness;
+  };
+
+  for (const [name, setup] of OPERATIONS) {
+    it(`${name}: once after a lost answer, retried by this connector and by a fresh one`, async (context) => {
+      const harness = carrying(context);
+      const op = await setup(harness);
+      harness.faults.loseNextOrderAnswer();
+      const failure = await op.call(harness.connector).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (failure !== null) {
+        expect(failure).toBeInstanceOf(ConnectorError);
+        expect((failure as ConnectorError).code).toBe("unreachable");
+      }
+      expect(op.times()).toBe(1);
+      await harness.advance(0);
+      await harness.connector.connect();
+      const retried = await op.call(harness.connector);
+      expect(op.times()).toBe(1);
+      const fresh = await op.call(await harness.restarted());
+      expect(op.times()).toBe(1);
+      expect(same(fresh)).toEqual(same(retried));
+    });
+
+    it(`${name}: once after a timeout, retried by this connector and by a fresh one`, async (context) => {
+      const harness = carrying(context);
+      const op = await setup(harness);
+      harness.faults.slowNextOrder(harness.requestTimeoutMs * 2);
+      const outcome = expectConnectorError(op.call(harness.connector), "timeout");
+      await untilRun(op);
+      await harness.tick(harness.requestTimeoutMs + 1);
+      await outcome;
+      await harness.advance(harness.requestTimeoutMs * 2);
+      const retried = await op.call(harness.connector);
+      const fresh = await op.call(await harness.restarted());
+      expect(op.times()).toBe(1);
+      expect(same(fresh)).toEqual(same(retried));
+    });
+
+    it(`${name}: once when the same request is sent concurrently`, async (context) => {
+      const harness = carrying(context);
+      const op = await setup(harness);
+      const [first, second] = await Promise.all([op.call(harness.connector), op.call(harness.connector)]);
+      expect(second).toEqual(first);
+      expect(op.times()).toBe(1);
+    });
+
+    it(`${name}: once from a fresh connector, which refuses the id for a different request`, async (context) => {
+      const harness = carrying(context);
+      const op = await setup(harness);
+      const first = await op.call(harness.connector);
+      const fresh = await harness.restarted();
+      expect(same(await op.call(fresh))).toEqual(same(first));
+      expect((await expectConnectorError(op.other(harness.connector), "invalidRequest")).message).toMatch(/already used/);
+      await expectConnectorError(op.other(fresh), "invalidRequest");
+      expect(op.times()).toBe(1);
+    });
+  }
+
+  it("pending orders placed, modified, cancelled and triggered are each seen once on the stream and in the history", async (context) => {
+    const harness = carrying(context);
+    const { connector } = harness;
+    const login = await account(harness);
+    const stream = collect(connector.subscribe());
+    try {
+      // The stream is given the time to see each step (a server polled without Toolbox's plugin shows only what a poll sees).
+      const first = await connector.placePendingOrder(placeRequest(login, 1.09));
+      await settle(harness);
+      await connector.modifyPendingOrder({ requestId: uniqueId("pmod"), orderId: first.orderId, price: 1.091, sl: null, tp: null, expiration: null });
+      await settle(harness);
+      await connector.cancelPendingOrder({ requestId: uniqueId("pcancel"), orderId: first.orderId });
+      const second = await connector.placePendingOrder(placeRequest(login, 1.095, { comment: "fills" }));
+      await settle(harness);
+      // The market comes down to the buy limit: the server fills it.
+      harness.simulation.engine.setQuote(SYMBOL, 1.09488, 1.095);
+      expect(await connector.pendingOrders(login)).toEqual([]);
+      const [position] = await connector.openPositions(login);
+      expect(position).toMatchObject({ symbol: SYMBOL, side: "buy", volume: 1000, comment: "fills" });
+      for (let i = 0; i < 20 && !stream.events.some((e) => e.type === "orderFilled" && e.login === login); i++) await settle(harness);
+
+      const mine = stream.events.filter((e) => e.login === login && e.type !== "accountChanged");
+      const orderEvents = mine.filter((e) => e.type.startsWith("order"));
+      expect(orderEvents.map((e) => e.type)).toEqual(["orderPlaced", "orderModified", "orderCancelled", "orderPlaced", "orderFilled"]);
+      expect(orderEvents.map((e) => ("order" in e ? e.order.id : null))).toEqual([first.orderId, first.orderId, first.orderId, second.orderId, second.orderId]);
+      const [, modified, cancelled, , filled] = orderEvents;
+      expect(modified).toMatchObject({ order: { price: 1.091 } });
+      expect(cancelled).toMatchObject({ cause: "cancelled" });
+      if (filled?.type !== "orderFilled") throw new Error("no fill");
+      expect(filled.order).toMatchObject({ type: "buyLimit", price: 1.095, comment: "fills" });
+      expect(filled.position).toMatchObject({ id: position?.id, orderId: second.orderId });
+      // Toolbox's tag is kept apart from the comment a dealer reads.
+      expect(orderEvents.every((e) => "order" in e && !e.order.comment.includes("~"))).toBe(true);
+      const opened = mine.filter((e) => e.type === "positionOpened");
+      expect(opened).toHaveLength(1);
+      expect(opened[0]).toMatchObject({ position: { id: position?.id, orderId: second.orderId } });
+      const streamedDeals = mine.filter((e) => e.type === "dealAdded" && e.deal.entry === "in");
+      expect(streamedDeals).toHaveLength(1);
+
+      const history = await connector.dealHistory({ login, from: 0, to: harness.now() + 1000 });
+      const entries = history.filter((d) => d.entry === "in");
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ positionId: position?.id, volume: 1000, price: 1.095 });
+      expect(harness.simulation.engine.orderHistory(login, 0, harness.now() + FAR).map((f) => [f.order.id, f.state])).toEqual([
+        [first.orderId, "cancelled"],
+        [second.orderId, "filled"],
+      ]);
+    } finally {
+      await stream.stop();
+    }
+  });
+}
