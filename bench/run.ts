@@ -45,6 +45,7 @@ import { tradeHistoryBench } from "./tradeHistory.ts";
 import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
+import { simulatedHostCostBench } from "./simulatedHostCost.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { runHttpBenchmark } from "./http.ts";
@@ -226,19 +227,21 @@ const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind)
     ? customersStallBench({ adminUrl, line, databases: stallDatabases.length > 0 ? (stallDatabases as CustomersBenchDatabase[]) : undefined })
     : only.includes("blotter")
       ? tradesBlotterBench({ adminUrl, line })
-      : only.includes("writer")
-        ? historyWriterBench({ adminUrl, line })
-        : only.includes("rowmodels")
-          ? rowModelsBench({ line })
-          : only.includes("stall")
-            ? creationStallBench({
-                adminUrl,
-                accounts: ACCOUNTS,
-                runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-                databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-                line,
-              })
-            : main()
+      : only.includes("simhost")
+        ? simulatedHostCostBench({ adminUrl, line })
+        : only.includes("writer")
+          ? historyWriterBench({ adminUrl, line })
+          : only.includes("rowmodels")
+            ? rowModelsBench({ line })
+            : only.includes("stall")
+              ? creationStallBench({
+                  adminUrl,
+                  accounts: ACCOUNTS,
+                  runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                  databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                  line,
+                })
+              : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -123,6 +123,12 @@ export const LinkedAccountSchema = z.object({
   balance: MoneySchema.nullable(),
   equity: MoneySchema.nullable(),
   linkedAt: z.iso.datetime(),
+  /**
+   * The account no longer exists on its server: the accounts' mirror removed it when a complete
+   * sync did not find it there (an account is linked only while the mirror has it). The link stays,
+   * for the dealer to see and unlink.
+   */
+  missing: z.boolean(),
 });
 export type LinkedAccount = z.infer<typeof LinkedAccountSchema>;
 

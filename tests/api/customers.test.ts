@@ -263,6 +263,33 @@ describeDb("customers", () => {
     expect((await call("POST", `/api/customers/${second.id}/accounts`, { platformId: platforms[0], login: a!.login })).statusCode).toBe(201);
   });
 
+  it("shows a linked account that no longer exists on its server as missing, and keeps the link", async () => {
+    const holder = await create({ name: "Missing Moreau" });
+    const [gone, kept] = (await loginsOf(platforms[1]!)).slice(2);
+    for (const account of [gone!, kept!])
+      expect((await call("POST", `/api/customers/${holder.id}/accounts`, { platformId: platforms[1], login: account.login })).statusCode).toBe(201);
+    const before = (await call("GET", `/api/customers/${holder.id}`)).json().accounts as { login: string; missing: boolean }[];
+    expect(before.map((a) => [a.login, a.missing])).toEqual([
+      [gone!.login, false],
+      [kept!.login, false],
+    ]);
+
+    // The account vanishes from its server (as a simulated server rebuilt from its seed lost one);
+    // the mirror's next complete sync no longer finds it.
+    const books = t.app.platforms.simulatedServer(platforms[1]!)!.engine.ctx.state;
+    expect(books.accounts.delete(gone!.login)).toBe(true);
+    books.logins.splice(books.logins.indexOf(Number(gone!.login)), 1);
+    await accountsMirrorOf(t.ctx)!.resync(platforms[1]!);
+
+    const after = (await call("GET", `/api/customers/${holder.id}`)).json().accounts as { login: string; missing: boolean; balance: string | null }[];
+    expect(after.map((a) => [a.login, a.missing, a.balance === null])).toEqual([
+      [gone!.login, true, true],
+      [kept!.login, false, false],
+    ]);
+    // Still linked, so it can be unlinked.
+    expect((await call("DELETE", `/api/customers/${holder.id}/accounts/${platforms[1]}/${gone!.login}`)).statusCode).toBe(204);
+  });
+
   it("keeps a notes timeline, newest first", async () => {
     const c = await create({ name: "Noted Nilsson" });
     expect((await call("POST", `/api/customers/${c.id}/notes`, { text: "Called, wants a demo" })).statusCode).toBe(201);

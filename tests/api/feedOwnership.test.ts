@@ -174,15 +174,15 @@ describeDb("one node publishes each platform's trade feed", () => {
     await waitFor(async () => node1.app.tradeFeed.status(id)?.phase === "standby", "node 1 standing by");
   });
 
-  // With one server for both nodes (decision 0069), a fault that makes the server refuse node 1
-  // refuses node 2 as well: this needs a fault that cuts one node's connection only (to come).
-  it.skip("gives the feed up to a node that is connected when the holder loses its connection to the platform", async () => {
+  // One server for both nodes (decision 0069): the fault cuts node 1's connection only; node 2 stays connected.
+  it("gives the feed up to a node that is connected when the holder loses its connection to the platform", async () => {
     // Renewals every 10 s, a lapse only after 30 s: within the wait below only a release hands the feed over.
     const { node1, node2, id, onNode2 } = await twoNodes(30_000);
     await trade(node1, id, onNode2, 5, "node 1's trades");
     const before = onNode2.length;
 
-    node1.app.platforms.simulatedServer(id)!.faults.disconnect({ refuseReconnect: true });
+    const server = nodes.map((n) => n.app.platforms.simulatedServer(id)).find((s) => s !== undefined)!;
+    server.faults.disconnect({ node: "node-1", refuseReconnect: true });
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the released lease", 25_000);
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
     expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");

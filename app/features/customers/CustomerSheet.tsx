@@ -5,6 +5,7 @@ import { Link2, Pencil, Trash2, Unlink, X } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "~/api";
 import { useAccess, useCurrentOrganizationId } from "~/profile";
+import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
 import { DescriptionList } from "~/ui/DescriptionList";
 import { Field } from "~/ui/Field";
@@ -175,7 +176,14 @@ function LinkedAccounts({ customer, canWrite, onChanged }: { customer: CustomerD
               {customer.accounts.map((a) => (
                 <tr key={`${a.platformId}:${a.login}`} className="border-t border-border" data-account={`${a.platformName}:${a.login}`}>
                   <td className="px-3 py-1.5">{a.platformName}</td>
-                  <td className="px-3 py-1.5 font-mono tabular-nums">{a.login}</td>
+                  <td className="px-3 py-1.5 font-mono tabular-nums">
+                    {a.login}
+                    {a.missing ? (
+                      <span className="ml-2 font-sans" title="This account no longer exists on its server. Unlink it if it is not coming back.">
+                        <Badge tone="danger">Missing on its server</Badge>
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="px-3 py-1.5">{a.name ?? "—"}</td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{a.balance === null ? "—" : `${formatMoney(a.balance)} ${a.currency ?? ""}`}</td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{a.equity === null ? "—" : `${formatMoney(a.equity)} ${a.currency ?? ""}`}</td>

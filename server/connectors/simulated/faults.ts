@@ -10,6 +10,8 @@ export class Faults {
   delayMs = 0;
   /** New connections are refused as if the host were down. */
   refusingConnections = false;
+  /** Nodes (NODE_ID) cut off from the server: their new connections are refused, the others' are not. */
+  readonly cutNodes = new Set<string>();
   /** Each live event is delivered twice; connectors must drop the repeat. */
   duplicateEvents = false;
   /** The next order (open, stops change, close) is applied, then the connection drops before its answer. */
@@ -23,13 +25,28 @@ export class Faults {
 
   constructor(
     private readonly random: Random,
-    private readonly dropSessions: () => void,
+    private readonly dropSessions: (node?: string) => void,
   ) {}
 
-  /** Drops every connection now; with `refuseReconnect`, also refuses new ones until restore(). */
-  disconnect(options: { refuseReconnect?: boolean } = {}): void {
+  /**
+   * Drops every connection now; with `refuseReconnect`, also refuses new ones until restore().
+   * With `node`: only that Toolbox node's connections (a cut between one node and the server; the
+   * other nodes stay connected), and with `refuseReconnect` only that node's new ones are refused.
+   */
+  disconnect(options: { refuseReconnect?: boolean; node?: string } = {}): void {
+    if (options.node !== undefined) {
+      if (options.refuseReconnect) this.cutNodes.add(options.node);
+      else this.cutNodes.delete(options.node);
+      this.dropSessions(options.node);
+      return;
+    }
     this.refusingConnections = options.refuseReconnect ?? false;
     this.dropSessions();
+  }
+
+  /** Whether a connection from this node (undefined: not known) is refused now. */
+  refuses(node: string | undefined): boolean {
+    return this.refusingConnections || (node !== undefined && this.cutNodes.has(node));
   }
 
   slowAnswers(delayMs: number): void {
@@ -66,6 +83,7 @@ export class Faults {
   restore(): void {
     this.delayMs = 0;
     this.refusingConnections = false;
+    this.cutNodes.clear();
     this.duplicateEvents = false;
     this.dropAfterNextOrder = false;
     this.slowNextOrderMs = 0;

@@ -96,7 +96,8 @@ export class SimulatedServer {
   /** Resolves once the starting accounts are all in (at once unless `populateInSlices`); never rejects. */
   readonly ready: Promise<void>;
   private populationFailed = false;
-  private readonly sessions = new Set<SimulatedSession<NativeTypes>>();
+  /** The open sessions, with the Toolbox node each came from (undefined: not said). */
+  private readonly sessions = new Map<SimulatedSession<NativeTypes>, string | undefined>();
   private readonly timers: TimerHandle[] = [];
   private running = false;
   /** Stopped for good: whatever of it still runs (a late event) is no one's concern any more. */
@@ -137,7 +138,7 @@ export class SimulatedServer {
     });
     this.engine = options.store ? this.recorded(engine) : engine;
     this.traders = new SimulatedTraders(engine.ctx, engine.traderRandom);
-    this.faults = new Faults(engine.faultRandom, () => this.dropSessions());
+    this.faults = new Faults(engine.faultRandom, (node) => this.dropSessions(node));
     this.raw = engine;
     this.ready = options.store ? this.restoreOrPopulate(options.store) : this.engine.populated ? Promise.resolve() : this.populateInSlices();
   }
@@ -297,17 +298,17 @@ export class SimulatedServer {
     this.dropSessions();
   }
 
-  /** How a connector reaches this server, speaking the platform through `codec`. */
-  transport<N extends NativeTypes>(codec: PlatformCodec<N>): WireTransport<N> {
+  /** How a connector reaches this server, speaking the platform through `codec`; `node`: the Toolbox node it connects from (per-node faults). */
+  transport<N extends NativeTypes>(codec: PlatformCodec<N>, node?: string): WireTransport<N> {
     if (codec.platform !== this.platform) throw new Error(`A ${codec.platform} codec cannot talk to a ${this.platform} server`);
     return {
       open: async (credentials, handlers) => {
         // A server still building its accounts is starting up: the client waits (within its connect timeout).
         await this.ready;
         if (this.populationFailed || this.retired) throw new LinkError("unreachable");
-        if (this.faults.refusingConnections) throw new LinkError("unreachable");
+        if (this.faults.refuses(node)) throw new LinkError("unreachable");
         if (this.faults.delayMs > 0) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.faults.delayMs));
-        if (this.faults.refusingConnections) throw new LinkError("unreachable");
+        if (this.faults.refuses(node)) throw new LinkError("unreachable");
         const manager = this.options.manager ?? DEFAULT_MANAGER;
         if (credentials.login !== manager.login || credentials.password !== manager.password)
           throw new NativeError(codec.error.encode(connectorErrors.credentialsRefused()));
@@ -321,7 +322,7 @@ export class SimulatedServer {
           (error) => this.fault(error),
           () => this.durable(),
         );
-        this.sessions.add(session as never);
+        this.sessions.set(session as never, node);
         this.engine.recordManagerLogin(credentials.login, "127.0.0.1");
         return session;
       },
@@ -347,8 +348,9 @@ export class SimulatedServer {
     this.options.onFault(error);
   }
 
-  private dropSessions(): void {
-    for (const session of [...this.sessions]) session.drop();
+  /** Drops the open sessions (only those from `node`, if given). */
+  private dropSessions(node?: string): void {
+    for (const [session, from] of [...this.sessions]) if (node === undefined || from === node) session.drop();
   }
 
   private every(ms: number, task: () => void): void {

@@ -14,7 +14,7 @@ export interface AccountRef {
   login: string;
 }
 
-/** The customer's linked accounts, by platform name then login, with the mirror's figures. */
+/** The customer's linked accounts, by platform name then login, with the mirror's figures (`missing`: the mirror no longer has it). */
 export async function linkedAccountRows(db: DbOrTx, organizationId: string, customerId: string) {
   const a = tradingAccounts;
   return db
@@ -29,6 +29,7 @@ export async function linkedAccountRows(db: DbOrTx, organizationId: string, cust
       balance: a.balance,
       equity: a.equity,
       linkedAt: customerAccounts.linkedAt,
+      missing: sql<boolean>`${a.login} is null`,
     })
     .from(customerAccounts)
     .innerJoin(tradePlatforms, eq(tradePlatforms.id, customerAccounts.platformId))

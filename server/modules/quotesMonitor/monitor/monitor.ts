@@ -87,7 +87,14 @@ export class QuotesMonitor {
   private readonly o: Required<Omit<QuotesMonitorOptions, "platforms" | "sources" | "bus" | "clock" | "log">> & QuotesMonitorOptions;
 
   constructor(options: QuotesMonitorOptions) {
-    this.o = { evaluateEveryMs: 1_000, refreshEveryMs: 5_000, serverTimeEveryMs: 10_000, ...options };
+    // `??`, not a spread over defaults: the plugin passes its options through, undefined when unset,
+    // and an undefined period is a timer of 1 ms (it read the database ~100 times a second).
+    this.o = {
+      ...options,
+      evaluateEveryMs: options.evaluateEveryMs ?? 1_000,
+      refreshEveryMs: options.refreshEveryMs ?? 5_000,
+      serverTimeEveryMs: options.serverTimeEveryMs ?? 10_000,
+    };
   }
 
   async start(): Promise<void> {

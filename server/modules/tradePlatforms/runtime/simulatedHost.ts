@@ -77,7 +77,7 @@ export class SimulatedHost implements SimulatedTransports {
     return {
       open: async (credentials, handlers) => {
         const hosted = await this.host(serverKey, options);
-        if (hosted) return hosted.server.transport(codec).open(credentials, handlers);
+        if (hosted) return hosted.server.transport(codec, this.options.nodeId).open(credentials, handlers);
         return this.openRemote(serverKey, credentials, handlers);
       },
     };
@@ -219,7 +219,7 @@ export class SimulatedHost implements SimulatedTransports {
           const sessionId = randomUUID();
           const events = `sim.${hosted.key}.ev.${sessionId}`;
           const codec = simulatedCodec(hosted.server.platform, hosted.server.timeZoneOffsetMinutes);
-          const session = await hosted.server.transport(codec).open(message.credentials, {
+          const session = await hosted.server.transport(codec, message.node).open(message.credentials, {
             onPacket: (packet) => link.send(events, { packet }),
             onClose: () => {
               hosted.sessions.delete(sessionId);
@@ -260,7 +260,7 @@ export class SimulatedHost implements SimulatedTransports {
     if (!link || this.stopped) throw new LinkError("unreachable");
     const subject = `sim.${key}`;
     const timeoutMs = this.options.requestTimeoutMs ?? 10_000;
-    const opened = await request(link, subject, { kind: "open", credentials }, timeoutMs, "unreachable");
+    const opened = await request(link, subject, { kind: "open", credentials, node: this.options.nodeId }, timeoutMs, "unreachable");
     if (!("sessionId" in opened)) throw new LinkError("unreachable");
     const { sessionId, openedAtSequence } = opened;
     let closed = false;
@@ -313,7 +313,7 @@ export class SimulatedHost implements SimulatedTransports {
 }
 
 type Message =
-  | { kind: "open"; credentials: WireCredentials }
+  | { kind: "open"; credentials: WireCredentials; node?: string }
   | { kind: "close"; sessionId: string }
   | { kind: "ping"; sessionId: string }
   | { kind: "call"; sessionId: string; method: string; args: unknown[] };
