@@ -226,6 +226,8 @@ export interface MtPendingOrder {
   comment: string;
   reason: MtReason;
   createdTime: string;
+  /** Toolbox's own, never on the wire: the tag of the request that placed it, from the connector's order journal. */
+  tag?: string;
 }
 
 export interface MtPendingOrderRequest {

@@ -60,6 +60,7 @@ export function matchTraderOrderCodecs(time: Codec<number, string>, reason: Code
     expiration: expirationIn(o.expiration),
     placedTime: time.decode(o.createdTime),
     comment: o.comment,
+    ...(o.tag === undefined ? {} : { tag: o.tag }),
     reason: reason.decode(o.reason),
     native: { platform: "MatchTrader", orderId: o.id },
   });

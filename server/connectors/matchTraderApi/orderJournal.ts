@@ -11,28 +11,38 @@
  * A journal kept in memory lasts as long as the process; a host that keeps it in its database makes
  * the guarantee hold across a restart (docs/connectors.md, "Orders exactly once", Match-Trader).
  */
-import type { MtError, MtOperationResult } from "../matchTrader/native.ts";
+import type { MtError, MtOperationResult, MtOrderResult } from "../matchTrader/native.ts";
 
 export interface OrderIntent {
   requestId: string;
   /** What makes two requests the same. */
   fingerprint: string;
-  kind: "open" | "close";
+  /** Market orders (orders.ts): open, close. Pending orders (pendingOrders.ts): place, cancel. */
+  kind: "open" | "close" | "place" | "cancel";
   login: string;
   instrument: string;
   /** Server time (ISO) read just before the request was first sent. */
   startedAt: string;
-  /** An open: the account's open positions then. A close: the position's closings then. */
+  /** An open: the account's open positions then. A close: the position's closings then. A place: the account's active orders then. */
   before: string[];
   result?: MtOperationResult;
+  /** A place's or a cancel's answer. */
+  orderResult?: MtOrderResult;
   refusal?: MtError;
+}
+
+/** What the request made, once known: the position an open opened, or the order a place placed (each claimed by one request). */
+export function madeBy(intent: OrderIntent): string | null {
+  if (intent.kind === "open") return intent.result?.positionId ?? null;
+  if (intent.kind === "place") return intent.orderResult?.orderId ?? null;
+  return null;
 }
 
 export interface OrderJournal {
   get(requestId: string): Promise<OrderIntent | null>;
   /** Writes (or overwrites) the intent; it must be durable before the order is sent. */
   put(intent: OrderIntent): Promise<void>;
-  /** The request ids that opened these positions, for those the journal knows. */
+  /** The request ids that opened these positions (or placed these orders), for those the journal knows. */
   openedBy(positionIds: readonly string[]): Promise<Map<string, string>>;
 }
 
@@ -51,12 +61,14 @@ export class MemoryOrderJournal implements OrderJournal {
   put(intent: OrderIntent): Promise<void> {
     this.intents.delete(intent.requestId);
     this.intents.set(intent.requestId, structuredClone(intent));
-    if (intent.kind === "open" && intent.result) this.opened.set(intent.result.positionId, intent.requestId);
+    const made = madeBy(intent);
+    if (made !== null) this.opened.set(made, intent.requestId);
     if (this.intents.size > KEPT) {
       const [oldest] = this.intents.values();
       if (oldest) {
         this.intents.delete(oldest.requestId);
-        if (oldest.result) this.opened.delete(oldest.result.positionId);
+        const made = madeBy(oldest);
+        if (made !== null) this.opened.delete(made);
       }
     }
     return Promise.resolve();

@@ -6,8 +6,8 @@
  * The vendor has no operation id for money or orders. Money carries its id as a tag in its
  * comment (`[tb:<id>]`), looked up before it is sent and again when its answer is lost (here).
  * Orders carry nothing (the vendor's order bodies have no comment): orders.ts writes each one down
- * before sending it and recognises what it made. Answers are remembered per id for the
- * connector's lifetime (exactlyOnce.ts).
+ * before sending it and recognises what it made; pending orders the same way (pendingOrders.ts).
+ * Answers are remembered per id for the connector's lifetime (exactlyOnce.ts).
  */
 import type * as grpc from "@grpc/grpc-js";
 import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts";
@@ -28,7 +28,8 @@ import type { RestClient } from "./rest.ts";
 import { operationTag } from "../operationOnce.ts";
 import { alreadyUsed, cleanEvents, cleanPosition, tag, tagOf, type ExactlyOnce } from "./exactlyOnce.ts";
 import type { OrderJournal } from "./orderJournal.ts";
-import { EPOCH, FAR, LOST_ANSWER_RETRIES, MatchTraderOrders } from "./orders.ts";
+import { EPOCH, FAR, LOST_ANSWER_RETRIES, MatchTraderOrders, type OrderLink } from "./orders.ts";
+import { MatchTraderPendingOrders } from "./pendingOrders.ts";
 
 export interface FeedClient {
   since(fromSequence: number, limit: number): Promise<FeedBatch>;
@@ -57,21 +58,21 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
   private closed = false;
 
   private readonly orders: MatchTraderOrders;
+  private readonly pending: MatchTraderPendingOrders;
 
   constructor(private readonly parts: SessionParts) {
     this.openedAtSequence = parts.openedAtSequence;
-    this.orders = new MatchTraderOrders(
-      {
-        get: (path, query) => this.get(path, query),
-        post: (path, body) => this.post(path, body),
-        serverTime: () => this.serverTime(),
-        getQuotes: (symbols) => this.getQuotes(symbols),
-        listSymbols: () => this.listSymbols(),
-        openPositions: (login) => this.openPositions(login),
-        closed: () => this.closed,
-      },
-      parts,
-    );
+    const link: OrderLink = {
+      get: (path, query) => this.get(path, query),
+      post: (path, body) => this.post(path, body),
+      serverTime: () => this.serverTime(),
+      getQuotes: (symbols) => this.getQuotes(symbols),
+      listSymbols: () => this.listSymbols(),
+      openPositions: (login) => this.openPositions(login),
+      closed: () => this.closed,
+    };
+    this.orders = new MatchTraderOrders(link, parts);
+    this.pending = new MatchTraderPendingOrders(link, parts);
   }
 
   private get system() {
@@ -231,21 +232,21 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.orders.closePosition(request);
   }
 
-  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
-  pendingOrders(_login: string | null): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  pendingOrders(login: string | null) {
+    return this.pending.pendingOrders(login);
   }
 
-  placePendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  placePendingOrder(request: MatchTraderNative["placePendingRequest"]) {
+    return this.pending.placePendingOrder(request);
   }
 
-  modifyPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
+  /** The Broker API has no call that changes a pending order (only create and cancel): refused before anything is sent. */
+  modifyPendingOrder(_request: MatchTraderNative["modifyPendingRequest"]): Promise<never> {
+    return Promise.reject(connectorErrors.notSupported("Changing a pending order (the Match-Trader Broker API has no such call: cancel it and place another)"));
   }
 
-  cancelPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
+  cancelPendingOrder(request: MatchTraderNative["cancelPendingRequest"]) {
+    return this.pending.cancelPendingOrder(request);
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<MtEvent[]>> {

@@ -5,7 +5,8 @@ import { tradePlatforms } from "./platforms.ts";
  * What a connector wrote down before sending an order to a platform whose vendor carries no
  * request id for orders (Match-Trader: server/connectors/matchTraderApi/orderJournal.ts): kept
  * here so a Toolbox that restarted recognises an order its previous process sent. `intent` is the
- * connector's record as it wrote it; `position_id` the position an open made, once known.
+ * connector's record as it wrote it; `position_id` the position an open made (or the order a
+ * pending-order place made), once known.
  */
 export const connectorOrderJournal = pgTable(
   "connector_order_journal",

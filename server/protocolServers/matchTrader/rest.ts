@@ -7,7 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { JOURNAL_LEVELS, type JournalLevel, type PasswordKind } from "../../../core/trading/index.ts";
 import type { MatchTraderNative, MtError, MtLedgerType, MtNewTradingAccount } from "../../connectors/matchTrader/native.ts";
+import type { SimulatedEngine } from "../../connectors/simulated/engine/engine.ts";
 import { NativeError, type WireSession } from "../../connectors/wire/wire.ts";
+import { orderRoute } from "./orders.ts";
 
 export const SYSTEM_UUID = "5d0c9c8e-8b9d-4f4e-9a43-1f0e6f7c2a01";
 export const MANUAL_GATEWAY_UUID = "0b7a3f52-3c1e-4d7f-8f4e-9d6a2b1c5e11";
@@ -94,7 +96,8 @@ async function trading(run: () => Promise<MatchTraderNative["orderResult"]>): Pr
   }
 }
 
-export async function route(session: WireSession<MatchTraderNative>, request: RestRequest): Promise<RestAnswer | null> {
+/** `engine`: the simulation behind the session, for the order history (its finished orders); none: an empty history. */
+export async function route(session: WireSession<MatchTraderNative>, request: RestRequest, engine: SimulatedEngine | null = null): Promise<RestAnswer | null> {
   const { method, path, query } = request;
   const key = `${method} ${path}`;
   switch (key) {
@@ -282,6 +285,6 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
       );
     }
     default:
-      return null;
+      return orderRoute(session, request, { object, text, price, lots, checkSystem }, engine);
   }
 }

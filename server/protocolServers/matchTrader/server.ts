@@ -278,7 +278,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       } catch {
         throw badRequest("The request body is not valid JSON.");
       }
-      const answer = await route(session, { method: req.method ?? "GET", path, query: url.searchParams, body: parsed });
+      const answer = await route(session, { method: req.method ?? "GET", path, query: url.searchParams, body: parsed }, simulated.engine);
       if (answer) ({ status, body } = answer);
       else
         ({ status, body } = {

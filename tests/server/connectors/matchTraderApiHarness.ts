@@ -106,6 +106,8 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         await quiet();
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      // The Broker API places and cancels pending orders; it has no call that changes one.
+      pendingOrders: { modify: false },
       faults: {
         dropConnection: () => protocolServer.faults.dropConnections(),
         refuseConnections: () => protocolServer.faults.refuseConnections(true),

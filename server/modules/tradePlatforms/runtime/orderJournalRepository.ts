@@ -4,7 +4,7 @@
  * restart is recognised after it (docs/connectors.md, "Orders exactly once", Match-Trader).
  */
 import { and, eq, inArray } from "drizzle-orm";
-import type { OrderIntent, OrderJournal } from "../../../connectors/matchTraderApi/orderJournal.ts";
+import { madeBy, type OrderIntent, type OrderJournal } from "../../../connectors/matchTraderApi/orderJournal.ts";
 import type { Db } from "../../../db/client.ts";
 import { connectorOrderJournal } from "../../../db/tables/orderJournal.ts";
 
@@ -23,7 +23,8 @@ export class DbOrderJournal implements OrderJournal {
   }
 
   async put(intent: OrderIntent): Promise<void> {
-    const positionId = intent.kind === "open" && intent.result ? intent.result.positionId : null;
+    // The position an open made, or the order a place made (both UUIDs, in one column).
+    const positionId = madeBy(intent);
     await this.db
       .insert(connectorOrderJournal)
       .values({ platformId: this.platformId, requestId: intent.requestId, positionId, intent })

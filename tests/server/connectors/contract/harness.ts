@@ -32,8 +32,11 @@ export interface ConnectorHarness {
    * contract then checks that asking says why, instead of filtering.
    */
   noJournal?: boolean;
-  /** The connector carries pending orders: the pending-order cases run (contract/pendingOrders.ts). */
-  pendingOrders?: boolean;
+  /**
+   * The pending-order operations the connector carries (contract/pendingOnce.ts); absent: none yet,
+   * and those tests are skipped. `modify: false`: the platform has no call to change an order.
+   */
+  pendingOrders?: { modify: boolean };
   faults: {
     /** Drops the link; the server accepts a new connection right away. */
     dropConnection(): void;
