@@ -32,6 +32,8 @@ export interface ConnectorHarness {
    * contract then checks that asking says why, instead of filtering.
    */
   noJournal?: boolean;
+  /** The connector carries pending orders: the pending-order contract (contract/pendingOrdersOnce.ts) runs for it. */
+  pendingOrders?: boolean;
   faults: {
     /** Drops the link; the server accepts a new connection right away. */
     dropConnection(): void;

@@ -12,6 +12,7 @@ import type { TradePlatformConnector } from "../../../../server/connectors/conne
 import { ConnectorError } from "../../../../server/connectors/errors.ts";
 import type { ConnectorHarness } from "./harness.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./helpers.ts";
+import { pendingOrdersOnceContract } from "./pendingOrdersOnce.ts";
 
 const FAR = 10 * 365 * 86_400_000;
 
@@ -111,6 +112,7 @@ async function untilRun(op: Operation): Promise<void> {
 const same = (r: OrderResult) => [r.requestId, r.positionId, r.dealId, r.volume, r.dealId === null ? null : r.price];
 
 export function ordersOnceContract(h: () => ConnectorHarness): void {
+  pendingOrdersOnceContract(h);
   for (const [name, setup] of OPERATIONS) {
     it(`${name}: once after a lost answer, retried by this connector and by a fresh one`, async () => {
       const harness = h();
