@@ -26,8 +26,31 @@ const KINDS = new Map<unknown, "open" | "modify" | "close" | "delete">([
   [MT4_TT.brOrderDelete, "delete"],
 ]);
 
+/**
+ * What each modify's request id was sent to, so a retry goes where the first went even after the
+ * ticket changed (a pending order that filled since is a trade under the same ticket). Bounded as
+ * the ids themselves are.
+ */
+export class ModifyTargets {
+  private readonly targets = new Map<string, boolean>();
+
+  constructor(private readonly capacity = 1_000_000) {}
+
+  async isPending(requestId: string, decide: () => Promise<boolean>): Promise<boolean> {
+    const known = this.targets.get(requestId);
+    if (known !== undefined) return known;
+    const pending = await decide();
+    this.targets.set(requestId, pending);
+    if (this.targets.size > this.capacity) {
+      const oldest = this.targets.keys().next().value;
+      if (oldest !== undefined) this.targets.delete(oldest);
+    }
+    return pending;
+  }
+}
+
 /** Runs one TT_BR_ORDER_* transaction; the answer's fields in the wire's units. */
-export async function runOrder(session: WireSession<Mt4Native>, body: Record<string, unknown>) {
+export async function runOrder(session: WireSession<Mt4Native>, body: Record<string, unknown>, modifies: ModifyTargets) {
   const kind = KINDS.get(body.type);
   if (!kind)
     throw new CommandError(
@@ -64,7 +87,7 @@ export async function runOrder(session: WireSession<Mt4Native>, body: Record<str
         ? await session.placePendingOrder({ ...transaction, type: "open" })
         : await session.placeOrder({ ...market, type: "open" })
       : kind === "modify"
-        ? (await isWaitingOrder(session, transaction.order))
+        ? (await modifies.isPending(requestId, () => isWaitingOrder(session, transaction.order)))
           ? await session.modifyPendingOrder({ ...transaction, type: "modify" })
           : await session.modifyPosition({ ...market, type: "modify" })
         : kind === "close"

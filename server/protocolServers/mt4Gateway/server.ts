@@ -25,7 +25,7 @@ import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeRecord } from "../../conn
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord, readBody, sendJson } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
-import { CommandError, login, runOrder, text } from "./orders.ts";
+import { CommandError, login, ModifyTargets, runOrder, text } from "./orders.ts";
 
 export interface Mt4GatewayServerOptions extends ManagerServerOptions {
   /** A request connection silent this long is closed (the pumping stream is exempt: it pings). */
@@ -88,6 +88,7 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly codec;
   private nextOperation = 1;
+  private readonly modifyTargets = new ModifyTargets();
   /**
    * CfgRequestCommon tells a daylight correction on top of the simulated zone: the server's clock
    * moved an hour ahead. Tests flip it to check a connector follows inside a session; the
@@ -332,7 +333,7 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
       }
       return { order: result.order };
     }
-    const answer = await runOrder(session, body);
+    const answer = await runOrder(session, body, this.modifyTargets);
     const slow = this.faults.slowNextOrderMs;
     if (slow > 0) {
       this.faults.slowNextOrderMs = 0;

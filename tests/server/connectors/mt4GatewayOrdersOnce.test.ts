@@ -209,4 +209,18 @@ describe("MT4 orders exactly once", () => {
     const modifies = await restarted.journal({ from: 0, to: h.now() + 1, text: `modify #${opened.positionId}` });
     expect(modifies).toHaveLength(1);
   });
+
+  it("answers a change of a pending order retried after the order filled with the first result, not as a change of the trade", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector);
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const placed = await h.connector.placePendingOrder({ requestId: uniqueId("po"), login, symbol: "EURUSD", type: "buyStop", volume: 1000, price: 1.102 });
+    const modify = { requestId: uniqueId("pm"), orderId: placed.orderId, price: 1.101, sl: null, tp: null, expiration: null };
+    const modified = await h.connector.modifyPendingOrder(modify);
+    h.simulated.engine.setQuote("EURUSD", 1.10088, 1.101);
+    await h.advance(0);
+    expect((await h.connector.openPositions(login)).map((p) => p.id)).toEqual([placed.orderId]);
+    expect(await h.connector.modifyPendingOrder(modify)).toEqual(modified);
+    expect(await h.connector.journal({ from: 0, to: h.now() + 1, text: `modify order #${placed.orderId} ` })).toHaveLength(1);
+  });
 });
