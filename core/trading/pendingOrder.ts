@@ -110,6 +110,11 @@ export interface CancelPendingOrderRequest {
 export interface PendingOrderResult {
   requestId: string;
   orderId: string;
+  /**
+   * Which operation this answers, where the platform's answer says it (MT4's TradeTransaction
+   * result: open, modify, delete); absent where it does not.
+   */
+  operation?: "place" | "modify" | "cancel";
   /** The order's level after the operation. */
   price: number;
   volume: Volume;

@@ -134,8 +134,7 @@ export function mt4OrderCodecs(time: Codec<number, number>): Mt4OrderCodecs {
     pendingResult: {
       encode: (r) => ({
         request_id: r.requestId,
-        // The result does not say which operation it answers; "open" is what the gateway answers to all three.
-        type: "open",
+        type: r.operation === "modify" ? "modify" : r.operation === "cancel" ? "delete" : "open",
         order: numericId(r.orderId, "Ticket"),
         price: r.price,
         volume: volumeAsLots(r.volume, "MT4"),
@@ -144,6 +143,7 @@ export function mt4OrderCodecs(time: Codec<number, number>): Mt4OrderCodecs {
       decode: (r) => ({
         requestId: r.request_id,
         orderId: mt4Ids.position(r.order),
+        operation: r.type === "modify" ? ("modify" as const) : r.type === "delete" ? ("cancel" as const) : ("place" as const),
         price: r.price,
         volume: lotsToVolume(r.volume),
         time: time.decode(r.time),

@@ -4,7 +4,7 @@
  * MT4 itself has on the wire: volume in lots × 100 (1 lot = 100, 0.01 lot = 1), where the
  * in-process native shapes hold plain lots. Every answer is `{"ret": <MT4 return code>, ...}`.
  */
-import type { Mt4Event, Mt4Pump, Mt4Symbol, Mt4TradeRecord, Mt4TradeTransaction, Mt4TransactionResult } from "../mt4/native.ts";
+import type { Mt4Event, Mt4Pump, Mt4Symbol, Mt4TradeRecord } from "../mt4/native.ts";
 
 /** Manager API return codes the gateway answers with (MT4ManagerAPI.h), beyond the trade codes in MT4_RET. */
 export const MT4_GATEWAY_RET = {
@@ -19,7 +19,7 @@ export const MT4_GATEWAY_RET = {
 } as const;
 
 /** TradeTransInfo.type values the gateway serves. */
-export const MT4_TT = { brOrderOpen: 75, brOrderClose: 76, brOrderModify: 80, brBalance: 83 } as const;
+export const MT4_TT = { brOrderOpen: 75, brOrderClose: 76, brOrderDelete: 77, brOrderModify: 80, brBalance: 83 } as const;
 
 /**
  * The gateway's rule for an order's `request_id` (docs/mt4-gateway.md): 1 to 100 letters, digits,
@@ -27,6 +27,9 @@ export const MT4_TT = { brOrderOpen: 75, brOrderClose: 76, brOrderModify: 80, br
  * with RET_INVALID_DATA.
  */
 export const MT4_GATEWAY_REQUEST_ID = /^[\w:.-]{1,100}$/;
+
+/** MT4 comments hold 31 characters (TradeTransInfo.comment[32]); the gateway refuses longer ones. */
+export const MT4_COMMENT_MAX = 31;
 
 /** Lots (in-process native) → the wire's lots × 100. */
 export const lotsToWire = (lots: number): number => Math.round(lots * 100);
@@ -53,8 +56,9 @@ export const toWire = {
   trade: tradeWith(lotsToWire),
   event: (e: Mt4Event): Mt4Event => ({ ...e, pumps: e.pumps.map(pumpWith(lotsToWire)) }),
   symbol: symbolWith(lotsToWire),
-  transaction: (t: Mt4TradeTransaction): Mt4TradeTransaction => ({ ...t, volume: lotsToWire(t.volume) }),
-  result: (r: Mt4TransactionResult): Mt4TransactionResult => ({ ...r, volume: lotsToWire(r.volume) }),
+  /** A TradeTransaction (market or pending) and its answer. */
+  transaction: <T extends { volume: number }>(t: T): T => ({ ...t, volume: lotsToWire(t.volume) }),
+  result: <R extends { volume: number }>(r: R): R => ({ ...r, volume: lotsToWire(r.volume) }),
 };
 
 /** Wire (lots × 100) → native (lots). */
@@ -62,8 +66,8 @@ export const fromWire = {
   trade: tradeWith(wireToLots),
   event: (e: Mt4Event): Mt4Event => ({ ...e, pumps: e.pumps.map(pumpWith(wireToLots)) }),
   symbol: symbolWith(wireToLots),
-  transaction: (t: Mt4TradeTransaction): Mt4TradeTransaction => ({ ...t, volume: wireToLots(t.volume) }),
-  result: (r: Mt4TransactionResult): Mt4TransactionResult => ({ ...r, volume: wireToLots(r.volume) }),
+  transaction: <T extends { volume: number }>(t: T): T => ({ ...t, volume: wireToLots(t.volume) }),
+  result: <R extends { volume: number }>(r: R): R => ({ ...r, volume: wireToLots(r.volume) }),
 };
 
 /** One line of the pumping stream (NDJSON). */

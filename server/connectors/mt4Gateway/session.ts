@@ -11,10 +11,12 @@ import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
 import {
   isMarketTrade,
+  isPendingOrder,
   MT4_CMD,
   MT4_RET,
   type Mt4Event,
   type Mt4Native,
+  type Mt4PendingTransaction,
   type Mt4TradeRecord,
   type Mt4TradeTransaction,
   type Mt4UserRecord,
@@ -303,21 +305,23 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return this.transaction(MT4_TT.brOrderClose, request);
   }
 
-  // Pending orders: not carried by this connector yet (the vendor connectors' work); refused before anything is sent.
-  pendingOrders(_login: number | null): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Reading pending orders"));
+  /** Waiting pending orders: the records of TradesRequest with cmd 2–5. */
+  async pendingOrders(login: number | null) {
+    return (await this.trades("/api/TradesRequest", login === null ? {} : { login })).filter(isPendingOrder);
   }
 
-  placePendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Placing a pending order"));
+  /** TT_BR_ORDER_OPEN with a pending command: the order waits at `price` until `expiration` (0: none). */
+  placePendingOrder(request: Mt4PendingTransaction) {
+    return this.transaction(MT4_TT.brOrderOpen, request);
   }
 
-  modifyPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Changing a pending order"));
+  /** TT_BR_ORDER_MODIFY on a waiting order's ticket: its price, stops and expiration. */
+  modifyPendingOrder(request: Mt4PendingTransaction) {
+    return this.transaction(MT4_TT.brOrderModify, request);
   }
 
-  cancelPendingOrder(_request: unknown): Promise<never> {
-    return Promise.reject(connectorErrors.notSupported("Cancelling a pending order"));
+  cancelPendingOrder(request: Mt4PendingTransaction) {
+    return this.transaction(MT4_TT.brOrderDelete, request);
   }
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt4Event>> {
@@ -336,7 +340,8 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
 
   // ---- helpers ----
 
-  private async transaction(type: number, request: Mt4TradeTransaction) {
+  /** A TT_BR_ORDER_* with the gateway's request id; the answer names the transaction it answers, as the in-process shapes do. */
+  private async transaction<T extends Mt4TradeTransaction | Mt4PendingTransaction>(type: number, request: T) {
     const { type: _kind, deviation, ...fields } = toWire.transaction(request);
     const answer = (await this.call("/api/TradeTransaction", { ...fields, type, ie_deviation: deviation })) as {
       order: number;
@@ -346,7 +351,7 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     };
     return fromWire.result({
       request_id: request.request_id,
-      type: request.type,
+      type: request.type as T["type"],
       order: answer.order,
       price: answer.price,
       volume: answer.volume,

@@ -2,7 +2,8 @@
  * A local MT4 manager gateway (docs/mt4-gateway.md) backed by the simulation engine: HTTPS only,
  * a manager login that yields a session token, JSON endpoints named after the Manager API
  * operations (UserRecordsRequest, UserRecordNew, UserRecordUpdate, TradesRequest,
- * TradesUserHistory, JournalRequest, TradeTransaction with TT_BR_BALANCE and the OP_* commands),
+ * TradesUserHistory, JournalRequest, TradeTransaction with TT_BR_BALANCE and the OP_* commands,
+ * market and pending, in orders.ts),
  * MT4's units (volume in lots × 100, times in seconds of server time), MT4 return codes, and the
  * pumping stream as chunked NDJSON with a sequence number to resume from.
  *
@@ -18,12 +19,13 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { sleep, type TimerHandle } from "../../connectors/clock.ts";
-import { fromWire, MT4_GATEWAY_REQUEST_ID, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
+import { MT4_COMMENT_MAX, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
-import { MT4_CMD, type Mt4Error, type Mt4Native, type Mt4NewUser, type Mt4TradeTransaction } from "../../connectors/mt4/native.ts";
+import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeRecord } from "../../connectors/mt4/native.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
 import { isRecord, readBody, sendJson } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
+import { CommandError, login, ModifyTargets, runOrder, text } from "./orders.ts";
 
 export interface Mt4GatewayServerOptions extends ManagerServerOptions {
   /** A request connection silent this long is closed (the pumping stream is exempt: it pings). */
@@ -51,7 +53,7 @@ export class Mt4GatewayFaults {
   nextRet: number | null = null;
   /** The next balance operation is applied, then its session's connections drop before the answer. */
   dropAfterNextBalance = false;
-  /** The next order (TT_BR_ORDER_OPEN, _MODIFY, _CLOSE) is applied, then its session's connections drop before the answer. */
+  /** The next order (TT_BR_ORDER_OPEN, _MODIFY, _CLOSE, _DELETE; market or pending) is applied, then its session's connections drop before the answer. */
   dropAfterNextOrder = false;
   /** The next order is applied at once, then its answer waits this long (a client times out; the order happened). */
   slowNextOrderMs = 0;
@@ -71,15 +73,6 @@ export function retFromText(text: string | undefined): number | null {
   return match?.[1] ? Number(match[1]) : null;
 }
 
-class CommandError extends Error {
-  constructor(
-    readonly ret: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 interface GatewaySession {
   token: string;
   session: WireSession<Mt4Native>;
@@ -95,6 +88,7 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly codec;
   private nextOperation = 1;
+  private readonly modifyTargets = new ModifyTargets();
   /**
    * CfgRequestCommon tells a daylight correction on top of the simulated zone: the server's clock
    * moved an hour ahead. Tests flip it to check a connector follows inside a session; the
@@ -285,13 +279,8 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         return { symbols: (await session.listSymbols()).map(toWire.symbol) };
       case "/api/TickInfoLast":
         return { ticks: await session.getQuotes(Array.isArray(body.symbols) ? body.symbols.map(text) : null) };
-      case "/api/TradesRequest": {
-        const trades =
-          body.logins !== undefined
-            ? await session.openPositionsOf(logins(body.logins))
-            : await session.openPositions(body.login === undefined ? null : login(body.login));
-        return { trades: trades.map(toWire.trade) };
-      }
+      case "/api/TradesRequest":
+        return { trades: (await this.openTrades(session, body)).map(toWire.trade) };
       case "/api/TradesUserHistory":
         return { trades: (await session.history(login(body.login), seconds(body.from), seconds(body.to))).map(toWire.trade) };
       case "/api/JournalRequest": {
@@ -331,7 +320,7 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
       const cmd = body.cmd;
       if (cmd !== 6 && cmd !== 7) throw new CommandError(MT4_GATEWAY_RET.invalidData, "TT_BR_BALANCE takes cmd OP_BALANCE (6) or OP_CREDIT (7).");
       const comment = text(body.comment);
-      if (comment.length > 31) throw new CommandError(MT4_GATEWAY_RET.invalidData, "A comment holds at most 31 characters.");
+      if (comment.length > MT4_COMMENT_MAX) throw new CommandError(MT4_GATEWAY_RET.invalidData, `A comment holds at most ${MT4_COMMENT_MAX} characters.`);
       const amount = body.price;
       if (typeof amount !== "number" || !Number.isFinite(amount) || amount === 0 || Math.round(amount * 100) !== amount * 100)
         throw new CommandError(MT4_GATEWAY_RET.invalidData, "The amount (price) must be a non-zero number with at most 2 decimals.");
@@ -344,39 +333,7 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
       }
       return { order: result.order };
     }
-    const kind = type === MT4_TT.brOrderOpen ? "open" : type === MT4_TT.brOrderModify ? "modify" : type === MT4_TT.brOrderClose ? "close" : null;
-    if (!kind)
-      throw new CommandError(
-        MT4_GATEWAY_RET.invalidData,
-        "Served transaction types: TT_BR_ORDER_OPEN 75, TT_BR_ORDER_CLOSE 76, TT_BR_ORDER_MODIFY 80, TT_BR_BALANCE 83.",
-      );
-    const requestId = text(body.request_id);
-    if (!MT4_GATEWAY_REQUEST_ID.test(requestId))
-      throw new CommandError(MT4_GATEWAY_RET.invalidData, "request_id is required (1 to 100 letters, digits, _ : . -).");
-    // A market order is OP_BUY or OP_SELL; a pending command (2–5) would be a pending order, which this gateway does not place.
-    if (kind === "open" && body.cmd !== MT4_CMD.buy && body.cmd !== MT4_CMD.sell)
-      throw new CommandError(MT4_GATEWAY_RET.invalidData, "TT_BR_ORDER_OPEN takes cmd OP_BUY (0) or OP_SELL (1); pending orders are not served.");
-    const transaction = fromWire.transaction({
-      request_id: requestId,
-      type: kind,
-      login: orZero(body.login),
-      order: orZero(body.order),
-      symbol: text(body.symbol),
-      cmd: typeof body.cmd === "number" ? body.cmd : 0,
-      volume: typeof body.volume === "number" ? body.volume : 0,
-      price: typeof body.price === "number" ? body.price : 0,
-      deviation: typeof body.ie_deviation === "number" ? body.ie_deviation : -1,
-      sl: typeof body.sl === "number" ? body.sl : 0,
-      tp: typeof body.tp === "number" ? body.tp : 0,
-      comment: text(body.comment),
-      reason: typeof body.reason === "number" ? body.reason : 2,
-    } satisfies Mt4TradeTransaction);
-    const result =
-      kind === "open"
-        ? await session.placeOrder(transaction)
-        : kind === "modify"
-          ? await session.modifyPosition(transaction)
-          : await session.closePosition(transaction);
+    const answer = await runOrder(session, body, this.modifyTargets);
     const slow = this.faults.slowNextOrderMs;
     if (slow > 0) {
       this.faults.slowNextOrderMs = 0;
@@ -387,8 +344,18 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
       this.endSession(entry);
       return DROPPED;
     }
-    const wire = toWire.result(result);
-    return { order: wire.order, price: wire.price, volume: wire.volume, time: wire.time };
+    return answer;
+  }
+
+  /** TradesRequest: every open trade record, market trades and waiting pending orders (cmd 2–5) alike. */
+  private async openTrades(session: WireSession<Mt4Native>, body: Record<string, unknown>): Promise<Mt4TradeRecord[]> {
+    if (body.logins !== undefined) {
+      const wanted = logins(body.logins);
+      const among = new Set(wanted);
+      return [...(await session.openPositionsOf(wanted)), ...(await session.pendingOrders(null)).filter((o) => among.has(o.login))];
+    }
+    const who = body.login === undefined ? null : login(body.login);
+    return [...(await session.openPositions(who)), ...(await session.pendingOrders(who))];
   }
 
   /** UserRecordsRequest: the records of these logins; logins the server does not know are left out. */
@@ -415,21 +382,6 @@ function jsonObject(text: string): Record<string, unknown> {
   const parsed: unknown = JSON.parse(text);
   if (!isRecord(parsed)) throw new Error("Not an object");
   return parsed;
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function login(value: unknown): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0)
-    throw new CommandError(MT4_GATEWAY_RET.invalidData, "A login or ticket is a positive integer.");
-  return value;
-}
-
-/** A login or ticket where 0 means "none" (TradeTransInfo's convention). */
-function orZero(value: unknown): number {
-  return value === undefined || value === 0 ? 0 : login(value);
 }
 
 function logins(value: unknown): number[] {

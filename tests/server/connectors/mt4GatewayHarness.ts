@@ -73,6 +73,7 @@ export function mt4GatewayHarness(options: Partial<SimulatedServerOptions> = {})
         await clock.advance(0);
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      pendingOrders: { modify: true, comment: true },
       faults: {
         dropConnection: () => simulated.faults.disconnect(),
         refuseConnections: () => simulated.faults.disconnect({ refuseReconnect: true }),

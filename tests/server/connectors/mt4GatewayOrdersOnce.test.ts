@@ -85,7 +85,7 @@ describe("MT4 commands", () => {
     expect(opened.map((e) => e.type)).toEqual(["positionOpened", "dealAdded"]);
   });
 
-  it("the gateway places no pending order as a market trade: TT_BR_ORDER_OPEN takes OP_BUY or OP_SELL only", async () => {
+  it("the gateway places a pending command as a waiting order, never a market trade, and refuses an open without cmd", async () => {
     const h = await harness();
     const login = await fundedAccount(h.connector);
     const tls = await testCertificate();
@@ -98,18 +98,34 @@ describe("MT4 commands", () => {
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
       });
-      return (await response.body.json()) as { ret: number; error?: string; token?: string };
+      return (await response.body.json()) as { ret: number; error?: string; token?: string; trades?: { cmd: number; volume: number }[] };
     };
     const { token } = await post("/api/Login", { login: Number(DEFAULT_MANAGER.login), password: DEFAULT_MANAGER.password });
-    for (const cmd of [...PENDING, undefined]) {
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const prices = [1.099, 1.101, 1.101, 1.099];
+    for (const [i, cmd] of PENDING.entries()) {
       const answer = await post(
         "/api/TradeTransaction",
-        { type: 75, request_id: uniqueId("pending"), login: Number(login), symbol: "EURUSD", cmd, volume: 10, price: 1.2, ie_deviation: -1 },
+        { type: 75, request_id: uniqueId("pending"), login: Number(login), symbol: "EURUSD", cmd, volume: 10, price: prices[i], ie_deviation: -1 },
         token,
       );
-      expect(answer).toMatchObject({ ret: 3, error: expect.stringMatching(/OP_BUY \(0\) or OP_SELL \(1\)/) });
+      expect(answer).toMatchObject({ ret: 0, volume: 10, price: prices[i] });
     }
+    const missing = await post(
+      "/api/TradeTransaction",
+      { type: 75, request_id: uniqueId("pending"), login: Number(login), symbol: "EURUSD", volume: 10, price: 1.2, ie_deviation: -1 },
+      token,
+    );
+    expect(missing).toMatchObject({ ret: 3, error: expect.stringMatching(/OP_BUY \(0\), OP_SELL \(1\) or a pending command/) });
+    const open = await post("/api/TradesRequest", { login: Number(login) }, token);
+    expect(open.trades?.map((t) => [t.cmd, t.volume])).toEqual(PENDING.map((cmd) => [cmd, 10]));
     expect(await h.connector.openPositions(login)).toEqual([]);
+    expect((await h.connector.pendingOrders(login)).map((o) => [o.type, o.volume])).toEqual([
+      ["buyLimit", 1000],
+      ["sellLimit", 1000],
+      ["buyStop", 1000],
+      ["sellStop", 1000],
+    ]);
   });
 });
 
@@ -192,5 +208,19 @@ describe("MT4 orders exactly once", () => {
     expect(deals.filter((d) => d.entry === "out").map((d) => d.volume)).toEqual([400, 600]);
     const modifies = await restarted.journal({ from: 0, to: h.now() + 1, text: `modify #${opened.positionId}` });
     expect(modifies).toHaveLength(1);
+  });
+
+  it("answers a change of a pending order retried after the order filled with the first result, not as a change of the trade", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector);
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const placed = await h.connector.placePendingOrder({ requestId: uniqueId("po"), login, symbol: "EURUSD", type: "buyStop", volume: 1000, price: 1.102 });
+    const modify = { requestId: uniqueId("pm"), orderId: placed.orderId, price: 1.101, sl: null, tp: null, expiration: null };
+    const modified = await h.connector.modifyPendingOrder(modify);
+    h.simulated.engine.setQuote("EURUSD", 1.10088, 1.101);
+    await h.advance(0);
+    expect((await h.connector.openPositions(login)).map((p) => p.id)).toEqual([placed.orderId]);
+    expect(await h.connector.modifyPendingOrder(modify)).toEqual(modified);
+    expect(await h.connector.journal({ from: 0, to: h.now() + 1, text: `modify order #${placed.orderId} ` })).toHaveLength(1);
   });
 });

@@ -75,7 +75,7 @@ export function mt5WebApiHarness(options: Partial<SimulatedServerOptions> = {}, 
         await clock.advance(0);
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      pendingOrders: { modify: true },
+      pendingOrders: { modify: true, comment: true },
       ...(serverOptions.toolboxPlugin === false ? { noJournal: true } : {}),
       faults: {
         dropConnection: () => simulated.faults.disconnect(),

@@ -39,7 +39,7 @@ export function simulatedHarness(platform: TradePlatformType, options: Partial<S
         await clock.advance(0);
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      pendingOrders: { modify: true },
+      pendingOrders: { modify: true, comment: true },
       faults: {
         dropConnection: () => server.faults.disconnect(),
         refuseConnections: () => server.faults.disconnect({ refuseReconnect: true }),

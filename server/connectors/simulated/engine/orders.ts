@@ -68,7 +68,7 @@ export function placePendingOrder(ctx: EngineContext, request: PlacePendingOrder
   ctx.state.orders.set(order.id, order);
   ctx.journal.write(time, "trade", `'${account.login}': order #${order.id} ${describe(order)} placed`, account.login);
   commit(ctx, [{ type: "orderPlaced", time, login: account.login, order }]);
-  return { requestId: request.requestId, orderId: order.id, price: order.price, volume: order.volume, time };
+  return { requestId: request.requestId, orderId: order.id, operation: "place", price: order.price, volume: order.volume, time };
 }
 
 export function modifyPendingOrder(ctx: EngineContext, request: ModifyPendingOrderRequest): PendingOrderResult {
@@ -86,14 +86,14 @@ export function modifyPendingOrder(ctx: EngineContext, request: ModifyPendingOrd
   order.expiration = expiration;
   ctx.journal.write(time, "trade", `'${order.login}': modify order #${order.id} ${describe(order)}`, order.login);
   commit(ctx, [{ type: "orderModified", time, login: order.login, order }]);
-  return { requestId: request.requestId, orderId: order.id, price: order.price, volume: order.volume, time };
+  return { requestId: request.requestId, orderId: order.id, operation: "modify", price: order.price, volume: order.volume, time };
 }
 
 export function cancelPendingOrder(ctx: EngineContext, request: CancelPendingOrderRequest): PendingOrderResult {
   const order = ctx.state.order(request.orderId);
   const time = now(ctx);
   finish(ctx, order, "cancelled", time);
-  return { requestId: request.requestId, orderId: order.id, price: order.price, volume: order.volume, time };
+  return { requestId: request.requestId, orderId: order.id, operation: "cancel", price: order.price, volume: order.volume, time };
 }
 
 /**

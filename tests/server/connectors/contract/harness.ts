@@ -32,11 +32,8 @@ export interface ConnectorHarness {
    * contract then checks that asking says why, instead of filtering.
    */
   noJournal?: boolean;
-  /**
-   * The pending-order operations the connector carries (contract/pendingOnce.ts); absent: none yet,
-   * and those tests are skipped. `modify: false`: the platform has no call to change an order.
-   */
-  pendingOrders?: { modify: boolean };
+  /** The pending-order operations the connector carries (contract/pendingOrders.ts); absent: none yet, and those tests are skipped. */
+  pendingOrders?: PendingOrdersCarried;
   faults: {
     /** Drops the link; the server accepts a new connection right away. */
     dropConnection(): void;
@@ -54,3 +51,10 @@ export interface ConnectorHarness {
 }
 
 export type MakeHarness = () => Promise<ConnectorHarness>;
+
+export interface PendingOrdersCarried {
+  /** The platform has a call that changes a waiting order (Match-Trader's Broker API has none). */
+  modify: boolean;
+  /** An order keeps the trader's comment (Match-Trader's order bodies carry none). */
+  comment: boolean;
+}

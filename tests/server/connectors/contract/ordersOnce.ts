@@ -13,7 +13,6 @@ import { ConnectorError } from "../../../../server/connectors/errors.ts";
 import type { ConnectorHarness } from "./harness.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./helpers.ts";
 import { pendingOrdersContract } from "./pendingOrders.ts";
-import { pendingOnceContract } from "./pendingOnce.ts";
 
 const FAR = 10 * 365 * 86_400_000;
 
@@ -114,7 +113,6 @@ const same = (r: OrderResult) => [r.requestId, r.positionId, r.dealId, r.volume,
 
 export function ordersOnceContract(h: () => ConnectorHarness): void {
   pendingOrdersContract(h);
-  pendingOnceContract(h);
   for (const [name, setup] of OPERATIONS) {
     it(`${name}: once after a lost answer, retried by this connector and by a fresh one`, async () => {
       const harness = h();

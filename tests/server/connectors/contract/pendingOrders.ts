@@ -1,6 +1,6 @@
 /**
  * Contract, for connectors that carry pending orders (`harness.pendingOrders`): placing, changing
- * and cancelling an order exactly once per request id, whatever happens to the answer (lost, late,
+ * (where the platform has a call for it) and cancelling an order exactly once per request id, whatever happens to the answer (lost, late,
  * the same request twice at once, a fresh connector), and a reused id refused; then an order
  * placed, modified, cancelled and one triggered by the market, each seen once on the stream and in
  * the history. What the server did is counted on the simulation behind it, apart from the
@@ -10,7 +10,7 @@ import { expect, it, type TestContext } from "vitest";
 import type { PendingOrderResult, PlacePendingOrderRequest } from "../../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../../server/connectors/connector.ts";
 import { ConnectorError } from "../../../../server/connectors/errors.ts";
-import type { ConnectorHarness } from "./harness.ts";
+import type { ConnectorHarness, PendingOrdersCarried } from "./harness.ts";
 import { collect, expectConnectorError, fundedAccount, settle, uniqueId } from "./helpers.ts";
 
 const FAR = 10 * 365 * 86_400_000;
@@ -63,9 +63,10 @@ async function placeOne(h: ConnectorHarness, login: string, price = 1.095): Prom
   return (await h.connector.placePendingOrder(placeRequest(login, price))).orderId;
 }
 
-const OPERATIONS: [string, (h: ConnectorHarness) => Promise<PendingOperation>][] = [
+const OPERATIONS: [string, { modify: boolean }, (h: ConnectorHarness) => Promise<PendingOperation>][] = [
   [
     "pending order placed",
+    { modify: false },
     async (h) => {
       const login = await account(h);
       const request = placeRequest(login);
@@ -78,6 +79,7 @@ const OPERATIONS: [string, (h: ConnectorHarness) => Promise<PendingOperation>][]
   ],
   [
     "pending order modified",
+    { modify: true },
     async (h) => {
       const login = await account(h);
       const orderId = await placeOne(h, login);
@@ -91,6 +93,7 @@ const OPERATIONS: [string, (h: ConnectorHarness) => Promise<PendingOperation>][]
   ],
   [
     "pending order cancelled",
+    { modify: false },
     async (h) => {
       const login = await account(h);
       const orderId = await placeOne(h, login);
@@ -115,16 +118,16 @@ async function untilRun(op: PendingOperation): Promise<void> {
 }
 
 export function pendingOrdersContract(h: () => ConnectorHarness): void {
-  /** The harness, or the case skipped where the connector does not carry pending orders yet. */
-  const carrying = (context: TestContext): ConnectorHarness => {
+  /** The harness, or the case skipped where the connector does not carry pending orders (or the change of one) yet. */
+  const carrying = (context: TestContext, needs = { modify: false }): ConnectorHarness & { pendingOrders: PendingOrdersCarried } => {
     const harness = h();
-    if (!harness.pendingOrders) context.skip();
-    return harness;
+    if (!harness.pendingOrders || (needs.modify && !harness.pendingOrders.modify)) context.skip();
+    return harness as ConnectorHarness & { pendingOrders: PendingOrdersCarried };
   };
 
-  for (const [name, setup] of OPERATIONS) {
+  for (const [name, needs, setup] of OPERATIONS) {
     it(`${name}: once after a lost answer, retried by this connector and by a fresh one`, async (context) => {
-      const harness = carrying(context);
+      const harness = carrying(context, needs);
       const op = await setup(harness);
       harness.faults.loseNextOrderAnswer();
       const failure = await op.call(harness.connector).then(
@@ -146,7 +149,7 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
     });
 
     it(`${name}: once after a timeout, retried by this connector and by a fresh one`, async (context) => {
-      const harness = carrying(context);
+      const harness = carrying(context, needs);
       const op = await setup(harness);
       harness.faults.slowNextOrder(harness.requestTimeoutMs * 2);
       const outcome = expectConnectorError(op.call(harness.connector), "timeout");
@@ -161,7 +164,7 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
     });
 
     it(`${name}: once when the same request is sent concurrently`, async (context) => {
-      const harness = carrying(context);
+      const harness = carrying(context, needs);
       const op = await setup(harness);
       const [first, second] = await Promise.all([op.call(harness.connector), op.call(harness.connector)]);
       expect(second).toEqual(first);
@@ -169,7 +172,7 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
     });
 
     it(`${name}: once from a fresh connector, which refuses the id for a different request`, async (context) => {
-      const harness = carrying(context);
+      const harness = carrying(context, needs);
       const op = await setup(harness);
       const first = await op.call(harness.connector);
       const fresh = await harness.restarted();
@@ -189,8 +192,11 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
       // The stream is given the time to see each step (a server polled without Toolbox's plugin shows only what a poll sees).
       const first = await connector.placePendingOrder(placeRequest(login, 1.09));
       await settle(harness);
-      await connector.modifyPendingOrder({ requestId: uniqueId("pmod"), orderId: first.orderId, price: 1.091, sl: null, tp: null, expiration: null });
-      await settle(harness);
+      const { modify, comment } = harness.pendingOrders;
+      if (modify) {
+        await connector.modifyPendingOrder({ requestId: uniqueId("pmod"), orderId: first.orderId, price: 1.091, sl: null, tp: null, expiration: null });
+        await settle(harness);
+      }
       await connector.cancelPendingOrder({ requestId: uniqueId("pcancel"), orderId: first.orderId });
       const second = await connector.placePendingOrder(placeRequest(login, 1.095, { comment: "fills" }));
       await settle(harness);
@@ -198,18 +204,25 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
       harness.simulation.engine.setQuote(SYMBOL, 1.09488, 1.095);
       expect(await connector.pendingOrders(login)).toEqual([]);
       const [position] = await connector.openPositions(login);
-      expect(position).toMatchObject({ symbol: SYMBOL, side: "buy", volume: 1000, comment: "fills" });
+      expect(position).toMatchObject({ symbol: SYMBOL, side: "buy", volume: 1000, ...(comment ? { comment: "fills" } : {}) });
       for (let i = 0; i < 20 && !stream.events.some((e) => e.type === "orderFilled" && e.login === login); i++) await settle(harness);
 
       const mine = stream.events.filter((e) => e.login === login && e.type !== "accountChanged");
       const orderEvents = mine.filter((e) => e.type.startsWith("order"));
-      expect(orderEvents.map((e) => e.type)).toEqual(["orderPlaced", "orderModified", "orderCancelled", "orderPlaced", "orderFilled"]);
-      expect(orderEvents.map((e) => ("order" in e ? e.order.id : null))).toEqual([first.orderId, first.orderId, first.orderId, second.orderId, second.orderId]);
-      const [, modified, cancelled, , filled] = orderEvents;
-      expect(modified).toMatchObject({ order: { price: 1.091 } });
+      const changed = modify ? (["orderModified"] as const) : [];
+      expect(orderEvents.map((e) => e.type)).toEqual(["orderPlaced", ...changed, "orderCancelled", "orderPlaced", "orderFilled"]);
+      expect(orderEvents.map((e) => ("order" in e ? e.order.id : null))).toEqual([
+        first.orderId,
+        ...changed.map(() => first.orderId),
+        first.orderId,
+        second.orderId,
+        second.orderId,
+      ]);
+      const [cancelled, , filled] = orderEvents.slice(modify ? 2 : 1);
+      if (modify) expect(orderEvents[1]).toMatchObject({ order: { price: 1.091 } });
       expect(cancelled).toMatchObject({ cause: "cancelled" });
       if (filled?.type !== "orderFilled") throw new Error("no fill");
-      expect(filled.order).toMatchObject({ type: "buyLimit", price: 1.095, comment: "fills" });
+      expect(filled.order).toMatchObject({ type: "buyLimit", price: 1.095, ...(comment ? { comment: "fills" } : {}) });
       expect(filled.position).toMatchObject({ id: position?.id, orderId: second.orderId });
       // Toolbox's tag is kept apart from the comment a dealer reads.
       expect(orderEvents.every((e) => "order" in e && !e.order.comment.includes("~"))).toBe(true);
