@@ -8,7 +8,8 @@
  *  - the accounts list at 100,000 accounts on PostgreSQL (`groupMask=real*&balanceMin=5000&sort=equity`
  *    descending, 100 rows): ≥ 1,000 req/s, p99 ≤ 100 ms;
  *  - the customers list at 100,000, first page by name: ≥ 1,000 req/s, p99 ≤ 100 ms;
- *  - the JavaScript a signed-in person loads for `/` (from the build; ≤ 160 KB).
+ *  - the JavaScript a signed-in person loads for `/` (≤ 160 KB): from the build's manifest, and as a
+ *    signed-in Chromium receives it, after load too (./shellLoad.ts; BENCH_SHELL_BROWSER=0 skips it).
  *
  * The real server as `npm start` runs it (NODE_ENV=production, info logging written asynchronously
  * to a file, every plugin), on a fresh PostgreSQL database, a real access token. Autocannon: 100
@@ -29,6 +30,7 @@ import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
 import { apiHeaders, newPerson, tokenFactory } from "../tests/helpers/tokens.ts";
 import { shellSize } from "../scripts/shellSize.ts";
 import { withBenchDatabase } from "./benchDatabase.ts";
+import { shellLoadBench } from "./shellLoad.ts";
 import { measureLoads, ROUNDS, startBareFastify, type LoadFigures, type LoadTarget } from "./http.ts";
 
 export interface ApiSpeedOptions {
@@ -117,6 +119,8 @@ export async function apiSpeedBench(options: ApiSpeedOptions = {}): Promise<void
         const shell = shellSize("build");
         line(`${"JavaScript for / (the build's manifest; Brotli as sent)".padEnd(84)} ${shell.servedKb} KB (gzip -9: ${shell.totalKb} KB)  target ≤ 160 KB`);
       } else line("JavaScript for /: no build (run `npm run build` first)");
+      // As the browser counts it: what a signed-in Chromium receives for `/`, after load too (./shellLoad.ts).
+      if (process.env.BENCH_SHELL_BROWSER !== "0") await shellLoadBench({ adminUrl, line });
       line(
         `load average after: ${os
           .loadavg()

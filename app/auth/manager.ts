@@ -1,5 +1,6 @@
 import type { PublicConfig } from "@core/publicConfig";
 import type { VerifyingUserManager } from "./client/createUserManager";
+import { OIDC_STORAGE_PREFIX } from "./constants";
 
 export type { VerifyingUserManager };
 
@@ -20,6 +21,15 @@ export function configureAuth(next: PublicConfig): void {
 
 export function isAuthConfigured(): boolean {
   return config !== null;
+}
+
+/**
+ * Local storage key of the user record, as oidc-client-ts names it (`user:<authority>:<client_id>`,
+ * under our prefix); null before the provider is configured. tests/unit/auth/userManager.test.ts
+ * checks it against the manager's own `storageKey`.
+ */
+export function storedUserKey(): string | null {
+  return config ? `${OIDC_STORAGE_PREFIX}user:${config.authority}:${config.clientId}` : null;
 }
 
 /**

@@ -50,7 +50,7 @@ export async function startLoginRedirect(opts: { fresh?: boolean } = {}): Promis
   try {
     const um = await userManager();
     // The warning raised just before (docs/requirements.md#r-errors "Authentication expired") must reach the screen before
-    // the page leaves; the toaster loads after hydration, so wait for it, briefly.
+    // the page leaves; the toaster loads when first needed, so wait for it, briefly.
     await toastsOnScreen(TOAST_WAIT_MS);
     // signinRedirect settles only if the page comes back (bfcache) or the request could not be made.
     um.signinRedirect(opts.fresh ? { prompt: "login" } : undefined).then(stopLeaving, (error: unknown) => {

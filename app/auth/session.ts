@@ -1,5 +1,5 @@
 import type { User } from "oidc-client-ts";
-import { nowSeconds, raiseSilentRenewError, renewShared, userManager } from "./connect";
+import { nowSeconds, raiseSilentRenewError, renewShared, storedUserWithoutManager, userManager } from "./connect";
 import { isAuthConfigured, type VerifyingUserManager } from "./manager";
 import { showAuthExpired, showAuthFailure } from "./notify";
 import { isLeaving, rememberReturnPath, startLoginRedirect } from "./redirects";
@@ -20,6 +20,21 @@ async function loadFreshUser(um: VerifyingUserManager): Promise<User | null> {
   }
 }
 
+/**
+ * The signed-in user: straight from storage while its token is good and oidc-client-ts has not been
+ * needed yet (connect.ts), else through the manager. When the stored token comes due, the manager
+ * loads and renews it (as its own expiring event would).
+ */
+async function currentUser(): Promise<AuthUser | null> {
+  const stored = storedUserWithoutManager(() => void getFreshUser());
+  if (stored) {
+    if (useAuthStore.getState().access_token !== stored.access_token) setAuthUser(toAuthUser(stored));
+    return toAuthUser(stored);
+  }
+  const user = await loadFreshUser(await userManager());
+  return user ? toAuthUser(user) : null;
+}
+
 /** Keep the store on the user oidc-client-ts holds (without re-rendering for an unchanged token). */
 function mirror(user: User | null): User | null {
   if (!user) setAuthUser(null);
@@ -33,9 +48,9 @@ function mirror(user: User | null): User | null {
  */
 export async function ensureSignedIn(fullPath: string): Promise<void> {
   rememberReturnPath(fullPath);
-  let user: User | null = null;
+  let user: AuthUser | null = null;
   try {
-    user = await loadFreshUser(await userManager());
+    user = await currentUser();
   } catch (error) {
     showAuthFailure(error); // docs/requirements.md#r-errors: fetching the user failed
   }
@@ -48,8 +63,7 @@ export async function ensureSignedIn(fullPath: string): Promise<void> {
 export async function getFreshUser(): Promise<AuthUser | null> {
   if (typeof window === "undefined" || !isAuthConfigured()) return null;
   try {
-    const user = await loadFreshUser(await userManager());
-    return user ? toAuthUser(user) : null;
+    return await currentUser();
   } catch (error) {
     showAuthFailure(error);
     return null;

@@ -4,10 +4,10 @@ import { BarChart } from "~/ui/charts/BarChart";
 import { Sparkline } from "~/ui/charts/Sparkline";
 import { withAlpha } from "~/ui/charts/theme";
 
-describe("charts (uPlot on a canvas; the figures in text for screen readers)", () => {
+describe("charts (bars as elements, lines with uPlot on a canvas; the figures in text for screen readers)", () => {
   afterEach(cleanup);
 
-  it("a bar chart reads as a named list of label and value, its canvas hidden from screen readers", () => {
+  it("a bar chart reads as a named list of label and value, its drawing hidden from screen readers", () => {
     const { container } = render(
       <BarChart
         label="Platforms by type"
@@ -27,6 +27,13 @@ describe("charts (uPlot on a canvas; the figures in text for screen readers)", (
     expect(container.querySelector("figcaption")?.textContent).toBe("Platforms by type");
     const drawing = container.querySelector("[aria-hidden]") as HTMLElement;
     expect(drawing.style.height).toBe("160px");
+    // Drawn with plain elements (no chart library on the overview's first screen): each bar's height is its share of the largest.
+    const bars = [...drawing.querySelectorAll<HTMLElement>("[data-testid=bar]")];
+    expect(bars.map((b) => [b.dataset.value, b.style.height])).toEqual([
+      ["2", "40%"],
+      ["5", "100%"],
+    ]);
+    expect(drawing.textContent).toBe("2 servers" + "MT4" + "5 servers" + "MT5");
   });
 
   it("a sparkline is one image whose name summarises the series", () => {

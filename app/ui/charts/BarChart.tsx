@@ -1,7 +1,4 @@
-import { useCallback, useMemo } from "react";
-import type uPlot from "uplot";
 import { cn } from "../cn";
-import { Chart, type ChartOptions } from "./Chart";
 import type { ChartTone } from "./theme";
 
 export interface BarDatum {
@@ -22,80 +19,44 @@ interface BarChartProps {
   className?: string;
 }
 
-const COLOR = 3 as uPlot.Series.BarsPathBuilderFacetUnit.Color;
+const FILL: Record<ChartTone, string> = { primary: "bg-primary", success: "bg-primary", info: "bg-info", warning: "bg-warning", danger: "bg-danger" };
 
-/** Vertical bars with their values on top and labels below (uPlot), and the same figures as a list for screen readers. */
+/**
+ * Vertical bars from zero with their values on top and labels below, and the same figures as a list
+ * for screen readers. Plain elements, not a canvas (like HorizontalBarChart): a handful of bars, on
+ * the overview's first screen, which then needs no chart library (issue 30: uPlot is a fifth of
+ * that screen's JavaScript). Values below zero draw no bar.
+ */
 export function BarChart({ data, label, format = String, height = 160, className }: BarChartProps) {
-  // The drawing changes with the labels, tones and format; the values alone are new data.
-  const shape = JSON.stringify(data.map((d) => ({ label: d.label, tone: d.tone ?? "primary" })));
-  const bars = useMemo(() => JSON.parse(shape) as { label: string; tone: ChartTone }[], [shape]);
-  const options = useCallback<ChartOptions>(
-    (theme, UPlot) => {
-      const font = `12px ${theme.fontFamily}`;
-      return {
-        legend: { show: false },
-        cursor: { show: false },
-        padding: [22, 8, 0, 8],
-        scales: {
-          x: { time: false, range: [-0.5, bars.length - 0.5] },
-          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
-        },
-        axes: [
-          {
-            stroke: theme.muted,
-            font,
-            size: 24,
-            gap: 4,
-            grid: { show: false },
-            ticks: { show: false },
-            splits: () => bars.map((_, i) => i),
-            values: (_u, splits) => splits.map((i) => bars[i]?.label ?? ""),
-          },
-          { show: false },
-        ],
-        series: [
-          {},
-          {
-            label,
-            // No outline: uPlot then fills each bar with its own colour (disp.fill).
-            width: 0,
-            fill: theme.tone("primary"),
-            paths: UPlot.paths.bars!({
-              size: [0.6, 48],
-              radius: [0.08, 0],
-              disp: { fill: { unit: COLOR, values: () => bars.map((b) => theme.tone(b.tone)) } },
-            }),
-            points: { show: false },
-          },
-        ],
-        hooks: {
-          // The value above each bar.
-          draw: [
-            (u) => {
-              const ratio = UPlot.pxRatio;
-              const values = u.data[1] ?? [];
-              u.ctx.save();
-              u.ctx.fillStyle = theme.fg;
-              u.ctx.font = `500 ${Math.round(12 * ratio)}px ${theme.fontFamily}`;
-              u.ctx.textAlign = "center";
-              u.ctx.textBaseline = "bottom";
-              values.forEach((value, i) => {
-                if (value == null) return;
-                u.ctx.fillText(format(value), u.valToPos(i, "x", true), u.valToPos(value, "y", true) - 4 * ratio);
-              });
-              u.ctx.restore();
-            },
-          ],
-        },
-      };
-    },
-    [bars, label, format],
-  );
-  const chartData = useMemo<uPlot.AlignedData>(() => [data.map((_, i) => i), data.map((d) => d.value)], [data]);
+  const max = Math.max(1, ...data.map((d) => d.value));
   return (
     <figure className={cn("grid", className)}>
       <figcaption className="sr-only">{label}</figcaption>
-      <Chart options={options} data={chartData} height={height} />
+      <div aria-hidden className="flex w-full gap-2 px-2" style={{ height }}>
+        {data.map((d) => {
+          const share = `${(Math.max(0, d.value) / max) * 100}%`;
+          return (
+            <div key={d.label} className="flex min-w-0 flex-1 flex-col">
+              <div className="flex flex-1 flex-col pt-5">
+                <div className="relative flex-1">
+                  <span className="absolute inset-x-0 text-center text-xs font-medium tabular-nums" style={{ bottom: `calc(${share} + 4px)` }}>
+                    {format(d.value)}
+                  </span>
+                  <span
+                    data-testid="bar"
+                    data-value={d.value}
+                    className={cn("absolute bottom-0 left-1/2 w-3/5 max-w-12 -translate-x-1/2 rounded-t-sm", FILL[d.tone ?? "primary"])}
+                    style={{ height: share }}
+                  />
+                </div>
+              </div>
+              <span className="truncate pt-1 text-center text-xs text-muted" title={d.label}>
+                {d.label}
+              </span>
+            </div>
+          );
+        })}
+      </div>
       <ul className="sr-only" aria-label={label}>
         {data.map((d) => (
           <li key={d.label}>

@@ -27,7 +27,8 @@ interface ChartProps {
 /**
  * The canvas of a uPlot chart, sized to its box and redrawn in the other colour mode. It is
  * decoration for sighted readers (aria-hidden): every chart built on it gives screen readers its
- * own text alternative. uPlot loads lazily, in the browser only; until then the box keeps its size.
+ * own text alternative. uPlot loads lazily, in the browser only, once the box comes into view (a
+ * chart below the fold costs a first screen nothing: issue 30); until then the box keeps its size.
  */
 export function Chart({ options, data, height, className, onCursor, cursorAt = null }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -50,21 +51,27 @@ export function Chart({ options, data, height, className, onCursor, cursorAt = n
     if (!element || !canDraw()) return;
     let cancelled = false;
     let observer: ResizeObserver | undefined;
-    void import("./uplot").then(({ default: UPlot }) => {
-      if (cancelled) return;
-      const size = () => ({ width: Math.max(1, Math.floor(element.clientWidth)), height });
-      const built = options(chartTheme(element), UPlot);
-      const hooks: uPlot.Hooks.Arrays = {
-        ...built.hooks,
-        setCursor: [...(built.hooks?.setCursor ?? []), (u: uPlot) => cursorListener.current?.(u.cursor.idx ?? null)],
-      };
-      const u = new UPlot({ ...built, hooks, ...size() }, latest.current, element);
-      chart.current = u;
-      observer = new ResizeObserver(() => u.setSize(size()));
-      observer.observe(element);
-    });
+    const seen = whenInView(element);
+    void seen.promise
+      .then(() => (cancelled ? null : import("./uplot")))
+      .then((lib) => {
+        if (!lib) return;
+        const UPlot = lib.default;
+        if (cancelled) return;
+        const size = () => ({ width: Math.max(1, Math.floor(element.clientWidth)), height });
+        const built = options(chartTheme(element), UPlot);
+        const hooks: uPlot.Hooks.Arrays = {
+          ...built.hooks,
+          setCursor: [...(built.hooks?.setCursor ?? []), (u: uPlot) => cursorListener.current?.(u.cursor.idx ?? null)],
+        };
+        const u = new UPlot({ ...built, hooks, ...size() }, latest.current, element);
+        chart.current = u;
+        observer = new ResizeObserver(() => u.setSize(size()));
+        observer.observe(element);
+      });
     return () => {
       cancelled = true;
+      seen.stop();
       observer?.disconnect();
       chart.current?.destroy();
       chart.current = null;
@@ -86,4 +93,22 @@ export function Chart({ options, data, height, className, onCursor, cursorAt = n
 /** A browser with a 2D canvas (not the server render, not a DOM emulation without one). */
 function canDraw(): boolean {
   return typeof window !== "undefined" && typeof ResizeObserver !== "undefined" && !navigator.userAgent.includes("jsdom");
+}
+
+/** Resolves once `element` is in (or within 200 px of) the viewport; at once without IntersectionObserver. */
+function whenInView(element: Element): { promise: Promise<void>; stop(): void } {
+  if (typeof IntersectionObserver === "undefined") return { promise: Promise.resolve(), stop: () => undefined };
+  let observer: IntersectionObserver | undefined;
+  const promise = new Promise<void>((resolve) => {
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer?.disconnect();
+        resolve();
+      },
+      { rootMargin: "200px" },
+    );
+    observer.observe(element);
+  });
+  return { promise, stop: () => observer?.disconnect() };
 }

@@ -77,8 +77,8 @@ export function registerToaster(): () => void {
 
 /**
  * Resolves once the toasts waiting in the store are on screen (in the page and painted), or after
- * `waitMs`; at once when none is waiting, no toaster is on the page, or outside a browser. The toaster loads after hydration
- * and Radix draws a toast one render after the toaster mounts, so a toast raised just before the
+ * `waitMs`; at once when none is waiting, no toaster is on the page, or outside a browser. The toaster loads when first needed
+ * (DeferredToaster.tsx) and Radix draws a toast one render after the toaster mounts, so a toast raised just before the
  * page leaves (the sign-in redirect's warning, docs/requirements.md#r-errors) waits here to be seen.
  */
 export function toastsOnScreen(waitMs: number): Promise<void> {

@@ -4,8 +4,7 @@
  */
 import type { Customer, ListCustomersQuery } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
-import { view } from "./customerViews.ts";
-import { countWhere, pageOf, where, type Filters } from "./repository.ts";
+import { countWhere, pageOf, where, type Filters, type ListedDriverRow } from "./repository.ts";
 
 /** How long a count answers the same organization and filters: one count at a time, however many ask. */
 const COUNT_FRESH_MS = 3000;
@@ -28,9 +27,31 @@ function countOf(db: Db, organizationId: string, q: Filters, filter: ReturnType<
 export async function listCustomers(db: Db, organizationId: string, q: ListCustomersQuery): Promise<{ items: Customer[]; total: number }> {
   const filter = where(organizationId, q);
   const rows = await pageOf(db, filter, q, q.limit, q.offset);
+  const items = rows.map(listedView);
   const seen = q.offset + rows.length;
   // A short page ends the list: the total is exact without counting.
-  if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items: rows.map(view), total: seen };
+  if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items, total: seen };
   // Otherwise the count (maybe a few seconds old) is never less than what this page shows.
-  return { items: rows.map(view), total: Math.max(await countOf(db, organizationId, q, filter), seen) };
+  return { items, total: Math.max(await countOf(db, organizationId, q, filter), seen) };
+}
+
+/** The API's customer from the driver's row, field by field (as customerViews.ts `view` from Drizzle's). */
+function listedView(r: ListedDriverRow): Customer {
+  return {
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    country: r.country,
+    status: r.status,
+    kyc: r.kyc,
+    tags: r.tags,
+    ownerSub: r.owner_sub,
+    ownerName: r.owner_sub ? (r.owner_name ?? r.owner_sub) : null,
+    accountCount: Number(r.account_count),
+    version: r.version,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }

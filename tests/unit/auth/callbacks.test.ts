@@ -3,6 +3,8 @@ import { fakeManager, type FakeManager } from "./support/fakeManager";
 
 vi.mock("~/auth/manager", () => ({
   loadUserManager: vi.fn(),
+  // Nothing is stored under it (localStorage is cleared): every read goes through the fake manager.
+  storedUserKey: () => "oidc.user:https://idp.test:client-1",
   isAuthConfigured: () => true,
   configureAuth: vi.fn(),
 }));

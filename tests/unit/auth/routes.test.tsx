@@ -6,6 +6,8 @@ import { config } from "./support/fakeProvider";
 
 vi.mock("~/auth/manager", () => ({
   loadUserManager: vi.fn(),
+  // Nothing is stored under it (localStorage is cleared): every read goes through the fake manager.
+  storedUserKey: () => "oidc.user:https://idp.test:client-1",
   isAuthConfigured: () => true,
   configureAuth: vi.fn(),
 }));

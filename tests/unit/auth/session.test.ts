@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeManager, user, type FakeManager } from "./support/fakeManager";
 
+const STORED_USER_KEY = "oidc.user:https://idp.test:client-1";
+
 vi.mock("~/auth/manager", () => ({
   loadUserManager: vi.fn(),
+  storedUserKey: () => STORED_USER_KEY,
   isAuthConfigured: () => true,
   configureAuth: vi.fn(),
 }));
@@ -69,6 +72,63 @@ describe("getFreshUser", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     await expect(auth.getFreshUser()).resolves.toBeNull();
     expect(toastTitles()).toContainEqual(["Error", "invalid_grant"]);
+  });
+});
+
+describe("a returning person's stored user, without oidc-client-ts", () => {
+  /** The record as oidc-client-ts stores it (User.toStorageString). */
+  const storeRecord = (u: ReturnType<typeof user>) => localStorage.setItem(STORED_USER_KEY, u.toStorageString());
+  const managerLoads = async () => vi.mocked((await import("~/auth/manager")).loadUserManager).mock.calls.length;
+  beforeEach(async () => vi.mocked((await import("~/auth/manager")).loadUserManager).mockClear());
+
+  it("is read from storage while its token is good: the manager (and its chunk) is not loaded", async () => {
+    storeRecord(user({ access_token: "at-stored" }));
+    await expect(auth.getFreshUser()).resolves.toMatchObject({ access_token: "at-stored", profile: { sub: "user-1" } });
+    expect(auth.useAuthStore.getState()).toMatchObject({ isAuthenticated: true, access_token: "at-stored" });
+    expect(await managerLoads()).toBe(0);
+  });
+
+  it("a token within its 60 s notice goes through the manager, which renews it", async () => {
+    storeRecord(user({ expires_at: Math.floor(Date.now() / 1000) + 30 }));
+    um.stored = user({ expires_at: Math.floor(Date.now() / 1000) + 30 });
+    um.signinSilent.mockImplementation(async () => (um.stored = user({ access_token: "at-2" })));
+    await expect(auth.getFreshUser()).resolves.toMatchObject({ access_token: "at-2" });
+    expect(um.signinSilent).toHaveBeenCalledTimes(1);
+  });
+
+  it("when the token comes due, the manager loads and renews it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const expiresAt = Math.floor(Date.now() / 1000) + 120;
+      storeRecord(user({ expires_at: expiresAt }));
+      um.stored = user({ expires_at: expiresAt });
+      um.signinSilent.mockImplementation(async () => (um.stored = user({ access_token: "at-2", expires_at: expiresAt + 3600 })));
+      await auth.getFreshUser();
+      expect(await managerLoads()).toBe(0);
+      await vi.advanceTimersByTimeAsync(61_000);
+      await vi.waitFor(() => expect(um.signinSilent).toHaveBeenCalledTimes(1));
+      expect(auth.useAuthStore.getState().access_token).toBe("at-2");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("another tab's sign-out loads the manager and signs this tab out too", async () => {
+    storeRecord(user());
+    await auth.getFreshUser();
+    expect(auth.useAuthStore.getState().isAuthenticated).toBe(true);
+    um.stored = null;
+    localStorage.removeItem(STORED_USER_KEY);
+    window.dispatchEvent(new StorageEvent("storage", { key: STORED_USER_KEY }));
+    await vi.waitFor(() => expect(auth.useAuthStore.getState().isAuthenticated).toBe(false));
+  });
+
+  it("once the manager is in use, it alone reads the user", async () => {
+    storeRecord(user({ access_token: "at-stored" }));
+    await auth.logout();
+    await flush();
+    um.stored = user({ access_token: "at-manager" });
+    await expect(auth.getFreshUser()).resolves.toMatchObject({ access_token: "at-manager" });
   });
 });
 

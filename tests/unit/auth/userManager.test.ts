@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { createUserManager } from "~/auth/client/createUserManager";
 import type { VerifyingUserManager } from "~/auth/client/VerifyingUserManager";
 import { authErrorText } from "~/auth/errors";
+import { configureAuth, storedUserKey } from "~/auth/manager";
 import { atHashFor, claims, createKey, sign, type TestKey } from "./support/idp";
 import { capturingNavigator, config, fakeProvider, nowSeconds, ORIGIN, s256 } from "./support/fakeProvider";
 
@@ -27,6 +28,11 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const storedUser = () => localStorage.getItem(um.storageKey);
+
+it("names the stored user record as the sign-in layer reads it without oidc-client-ts (app/auth/connect.ts)", () => {
+  configureAuth(config);
+  expect(storedUserKey()).toBe(um.storageKey);
+});
 
 /** Starts a sign-in and returns the authorize request's parameters. */
 async function authorize(): Promise<URLSearchParams> {
