@@ -75,6 +75,10 @@ export const PositionSchema = z.object({
   comment: z.string(),
   reason: z.string(),
   native,
+  /** The symbol's trading rules, for a partial close's volume and the stops' digits (absent when the platform does not list the symbol). */
+  digits: z.number().int().optional(),
+  volumeMin: lots.optional(),
+  volumeStep: lots.optional(),
 });
 export type PositionRow = z.infer<typeof PositionSchema>;
 

@@ -10,6 +10,7 @@ export type {
   BalanceOperationRecord,
   BalanceOperationUnreconciled,
 } from "@core/schemas/balanceOperations";
+export type { ClosePositionBody, ModifyPositionBody, PositionOperationResult } from "@core/schemas/positionOperations";
 
 /** `<platformId>:<login>`: how an account is named in the URL (/users?account=…). */
 export function accountKey(a: { platformId: string; login: string }): string {

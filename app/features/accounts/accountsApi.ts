@@ -1,6 +1,18 @@
 import { api } from "~/api";
 import type { AccountsQuery } from "./accountFilters";
-import type { AccountDetail, AccountPage, AccountRow, BalanceOperationRecord, BalanceOperationResult, DealRow, JournalRow, PositionRow } from "./accountTypes";
+import type {
+  AccountDetail,
+  AccountPage,
+  AccountRow,
+  BalanceOperationRecord,
+  BalanceOperationResult,
+  ClosePositionBody,
+  DealRow,
+  JournalRow,
+  ModifyPositionBody,
+  PositionOperationResult,
+  PositionRow,
+} from "./accountTypes";
 import type { CreateAccountSchema, PatchAccountSchema, PlatformGroup } from "@core/schemas/accounts";
 import type { BalanceOperationBodySchema } from "@core/schemas/balanceOperations";
 import type { z } from "zod";
@@ -33,6 +45,18 @@ export const accountsApi = {
       silent: true,
       headers: { "Idempotency-Key": idempotencyKey },
     }),
+  /** New stops, a close or a partial close of a position: exactly once per Idempotency-Key, like money. */
+  positionOperation: (
+    platformId: string,
+    login: string,
+    positionId: string,
+    request: { action: "modify"; body: ModifyPositionBody } | { action: "close"; body: ClosePositionBody },
+    idempotencyKey: string,
+  ) =>
+    api.post<PositionOperationResult>(`${accountPath(platformId, login)}/positions/${encodeURIComponent(positionId)}/${request.action}`, request.body, {
+      silent: true,
+      headers: { "Idempotency-Key": idempotencyKey },
+    }),
   balanceOperations: (platformId: string, login: string, signal?: AbortSignal) =>
     api.get<BalanceOperationRecord[]>(`${accountPath(platformId, login)}/balance-operations`, { signal }),
 };
@@ -41,5 +65,9 @@ export const accountQueryKey = (organizationId: string | null, platformId: strin
 /** Under the account's key, so whatever refreshes the account refreshes these too. */
 export const balanceOperationsQueryKey = (organizationId: string | null, platformId: string, login: string) =>
   [...accountQueryKey(organizationId, platformId, login), "balance-operations"] as const;
+
+/** Under the account's key, so whatever refreshes the account refreshes its positions too. */
+export const positionsQueryKey = (organizationId: string | null, platformId: string, login: string) =>
+  [...accountQueryKey(organizationId, platformId, login), "positions"] as const;
 
 export const platformGroupsQueryKey = (organizationId: string | null, platformId: string) => ["platformGroups", organizationId, platformId] as const;

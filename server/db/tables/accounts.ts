@@ -196,3 +196,48 @@ export const memberPreferences = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/**
+ * A dealer's change to an open position (new stops, a close, a partial close), one row per
+ * Idempotency-Key and organization, with the same lease as `balance_operations`: the row's id is
+ * the order's request id at the platform, so a retry that takes an abandoned row over asks again
+ * under the same id and the platform answers with its first result
+ * (server/modules/accounts/positionOperations.ts).
+ */
+export const positionOperations = pgTable(
+  "position_operations",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    platformId: uuid("platform_id").notNull(),
+    login: text("login").notNull(),
+    positionId: text("position_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** SHA-256 of the canonical request {platformId, login, positionId, kind, request}. */
+    requestHash: text("request_hash").notNull(),
+    kind: text("kind", { enum: ["modify", "close", "partialClose"] }).notNull(),
+    /** What was asked: `{sl, tp}` or `{volume}` (model units). */
+    request: jsonb("request").notNull(),
+    /** The position as it stood when the key was first seen: the audit record's "before". */
+    before: jsonb("before").notNull(),
+    /** pending → done (applied and audited) or rejected (the platform or a rule refused it). */
+    status: text("status", { enum: ["pending", "done", "rejected"] }).notNull(),
+    leaseToken: uuid("lease_token")
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }).notNull(),
+    /** The answer once done; the refusal once rejected. */
+    result: jsonb("result"),
+    actorSub: text("actor_sub").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("position_operations_org_key_idx").on(t.organizationId, t.idempotencyKey),
+    index("position_operations_account_idx").on(t.platformId, t.login, t.createdAt),
+  ],
+);

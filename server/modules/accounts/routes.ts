@@ -6,6 +6,7 @@ import { accountsMirrorOf, accountsMirrorPlugin } from "./mirror/plugin.ts";
 import { platformRuntimeOf } from "./platformPort.ts";
 import { listAccounts } from "./accountListRepository.ts";
 import * as accounts from "./service.ts";
+import { positionRequestOf } from "./positionOperations.ts";
 import {
   AccountDetailSchema,
   AccountListSchema,
@@ -24,6 +25,10 @@ import {
   PatchAccountSchema,
   PlatformGroupSchema,
   PlatformGroupsQuerySchema,
+  ClosePositionBodySchema,
+  ModifyPositionBodySchema,
+  PositionOperationResultSchema,
+  PositionParamsSchema,
   PositionSchema,
   RangeQuerySchema,
   ResetPasswordSchema,
@@ -123,6 +128,45 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => accounts.openPositions(deps(request), refOf(request)),
   );
+
+  const positionOnce =
+    "Exactly once per Idempotency-Key: the order goes to the platform under one request id, so a retry with the same key answers with the first result " +
+    "(header `Idempotent-Replayed: true`) and does nothing twice; the same key with a different request is refused (422), as is the platform's own refusal " +
+    '(replayed to a retry); 409 means the same request is still in progress (retry with the same key); a 503 ending in "Retry with the same Idempotency-Key" ' +
+    "means the outcome is not known yet.";
+  for (const [action, body, summary] of [
+    ["modify", ModifyPositionBodySchema, "Change an open position's stop loss and take profit (null removes one)"],
+    ["close", ClosePositionBodySchema, "Close an open position, or only `volume` lots of it (within the symbol's minimum and volume step)"],
+  ] as const) {
+    api.post(
+      `/accounts/:platformId/:login/positions/:positionId/${action}`,
+      {
+        config: write,
+        schema: {
+          tags,
+          summary,
+          description: positionOnce,
+          params: PositionParamsSchema,
+          headers: IdempotencyHeadersSchema,
+          body,
+          response: { 200: PositionOperationResultSchema },
+        },
+      },
+      async (request, reply) => {
+        const { positionId, ...ref } = request.params;
+        const { answer, replayed } = await accounts.positionOperation(
+          deps(request),
+          actorOf(request),
+          { organizationId: request.organization.id, ...ref },
+          positionId,
+          request.headers["idempotency-key"],
+          positionRequestOf(action, request.body),
+        );
+        if (replayed) reply.header("Idempotent-Replayed", "true");
+        return answer;
+      },
+    );
+  }
 
   api.get(
     "/accounts/:platformId/:login/deals",

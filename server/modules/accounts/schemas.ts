@@ -11,6 +11,7 @@ export { ACCOUNT_SORT_FIELDS, type AccountSortField } from "../../../core/schema
 export * from "../../../core/schemas/accounts.ts";
 export * from "../../../core/schemas/accountViews.ts";
 export * from "../../../core/schemas/balanceOperations.ts";
+export * from "../../../core/schemas/positionOperations.ts";
 
 /** Decimal amounts with at most two decimals ("1000", "1250.50"), as money travels in this API. */
 const DECIMAL = AMOUNT_FILTER_PATTERN;

@@ -13,6 +13,7 @@ import { recordAudit, type Actor, type AuditChange } from "../audit/record.ts";
 import { recentBalanceOperations, type BalanceOperationOutcome } from "./balanceOperationOutcomes.ts";
 import { performBalanceOperation, type BalanceOperationDeps, type BalanceOperationLog } from "./balanceOperations.ts";
 import { columnsOf } from "./mirror/rows.ts";
+import { performPositionOperation, type PositionOperationOutcome, type PositionRequest } from "./positionOperations.ts";
 import { upsertAccounts } from "./mirror/writeRepository.ts";
 import { findAccount, platformOf } from "./repository.ts";
 import type {
@@ -105,7 +106,26 @@ export async function getAccountDetail(deps: AccountsDeps, ref: AccountRef): Pro
 
 export async function openPositions(deps: AccountsDeps, ref: AccountRef) {
   const connector = await connectorOf(deps, ref);
-  return (await viaConnector(() => connector.openPositions(ref.login))).map(positionView);
+  const positions = await viaConnector(() => connector.openPositions(ref.login));
+  // The symbols' rules ride along for the row actions; without them the positions still show.
+  const symbols = positions.length ? await connector.listSymbols().catch(() => []) : [];
+  const bySymbol = new Map(symbols.map((s) => [s.name, s]));
+  return positions.map((p) => positionView(p, bySymbol.get(p.symbol)));
+}
+
+/** New stops, a close or a partial close of one of the account's open positions, exactly once per Idempotency-Key. */
+export function positionOperation(
+  deps: AccountsDeps,
+  actor: Actor,
+  ref: AccountRef,
+  positionId: string,
+  idempotencyKey: string,
+  request: PositionRequest,
+): Promise<PositionOperationOutcome> {
+  return performPositionOperation(
+    { db: deps.db, connectorFor: deps.connectorFor, afterDone: deps.refreshLater },
+    { ...ref, positionId, idempotencyKey, request, actor },
+  );
 }
 
 export async function dealHistory(deps: AccountsDeps, ref: AccountRef, query: RangeQuery) {

@@ -2,7 +2,7 @@
  * The platform's normalized records (core/trading) as the API shows them: money and volumes as
  * decimal strings, times as ISO text.
  */
-import { formatLots, moneyToDecimal, type Account, type Deal, type JournalEntry, type Position } from "../../../core/trading/index.ts";
+import { formatLots, moneyToDecimal, type Account, type Deal, type JournalEntry, type Position, type TradeSymbol } from "../../../core/trading/index.ts";
 
 const DEFAULT_RANGE_MS = 30 * 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -27,7 +27,8 @@ export function auditedFields(account: Account) {
   };
 }
 
-export function positionView(p: Position) {
+/** A position as the API shows it; with its symbol, the rules a partial close and new stops follow. */
+export function positionView(p: Position, symbol?: Pick<TradeSymbol, "digits" | "volumeMin" | "volumeStep">) {
   return {
     id: p.id,
     login: p.login,
@@ -44,6 +45,7 @@ export function positionView(p: Position) {
     comment: p.comment,
     reason: p.reason,
     native: { ...p.native },
+    ...(symbol ? { digits: symbol.digits, volumeMin: formatLots(symbol.volumeMin), volumeStep: formatLots(symbol.volumeStep) } : {}),
   };
 }
 

@@ -196,7 +196,7 @@ function BalanceOperationForm({ account, submission, onDone }: { account: Accoun
 }
 
 /** Confirming is progress, not a failure; in doubt, the person is told what "Check again" does. */
-function SubmissionStatus({ phase, error }: { phase: SubmissionPhase; error: unknown }) {
+export function SubmissionStatus({ phase, error }: { phase: SubmissionPhase; error: unknown }) {
   if (phase === "confirming")
     return (
       <div role="status" className="flex gap-3 rounded-md border border-info/30 bg-info/5 p-3 text-sm">

@@ -153,7 +153,7 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
               <AccountTradingSwitches account={a} canWrite={canWrite} onChanged={changed} />
             </div>
           </div>
-          <AccountHistoryTabs account={a} />
+          <AccountHistoryTabs account={a} canWrite={canWrite} onChanged={() => changed({})} />
         </div>
       </div>
     </div>
