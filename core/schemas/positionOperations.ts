@@ -2,7 +2,7 @@
  * A dealer's changes to an open position (POST /api/accounts/{platformId}/{login}/positions/
  * {positionId}/modify and …/close), written once for the API, the OpenAPI document and the
  * account panel's dialogs: new stops, a close, a partial close. Each is done exactly once per
- * Idempotency-Key (docs/decisions/XXXX-position-operations.md).
+ * Idempotency-Key (docs/decisions/0075-position-operations-once-per-idempotency-key.md).
  */
 import { z } from "zod";
 import { formatLots, lotsToVolume, type Volume } from "../trading/volume.ts";
