@@ -1,11 +1,44 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { loadConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { buildApp } from "./http/app.ts";
-import { seedDemo } from "./seed.ts";
+import { seedDemo, type SeedResult } from "./seed.ts";
 import { secretCipherOf } from "./secrets/context.ts";
 import { reencryptPlatformSecrets } from "./secrets/rotation.ts";
 import type { AppContext } from "./context.ts";
+
+/** How long the banner waits for the platforms' first connections at most (a slow server does not hold it longer). */
+const STARTUP_BANNER_WAIT_MS = 15_000;
+
+/** Until every enabled platform's first connection has an outcome and, for those connected, the trade feed first tried its lease. */
+async function afterConnectionLines(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const connected = await app.platforms.whenFirstConnected(timeoutMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await Promise.race([Promise.all(connected.map((id) => app.tradeFeed.firstLeaseAttempt(id))), late]);
+  clearTimeout(timer);
+  // The log is written asynchronously (server/http/logging.ts): what it holds goes out before the banner.
+  const log = app.log as FastifyBaseLogger & { flush?: (cb?: (err?: Error) => void) => void };
+  await new Promise<void>((resolve) => (log.flush ? log.flush(() => resolve()) : resolve()));
+}
+
+/** The start-up banner: plain lines (never JSON), where to go and how to sign in. */
+function startupBanner({ url, config, database, seeded }: { url: string; config: Config; database: { kind: string }; seeded: SeedResult }): string {
+  const lines = [
+    "",
+    `  Toolbox is running at ${url}`,
+    `  Database: ${database.kind === "pglite" ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)"}`,
+    config.oidc.embedded ? `  Identity provider: embedded, at ${config.oidc.authority}` : `  Identity provider: ${config.oidc.authority}`,
+  ];
+  if (seeded.demo) {
+    lines.push(`  Sign in as ${seeded.demo.email} with password ${seeded.demo.password ?? "(DEMO_PASSWORD)"}`);
+    if (seeded.demo.password) lines.push("  This password is shown only once; set DEMO_PASSWORD to choose your own.");
+  } else if (config.oidc.embedded) {
+    lines.push("  Sign in as demo@toolbox.local (password printed at first start, or DEMO_PASSWORD), or create an account.");
+  }
+  return lines.join("\n") + "\n";
+}
 
 export interface Running {
   app: FastifyInstance;
@@ -15,7 +48,10 @@ export interface Running {
 }
 
 /** Composition root: config → database (migrated) → seed → HTTP (API, provider, pages). */
-export async function startToolbox(config: Config = loadConfig(), opts: { dev?: boolean; quiet?: boolean; web?: boolean } = {}): Promise<Running> {
+export async function startToolbox(
+  config: Config = loadConfig(),
+  opts: { dev?: boolean; quiet?: boolean; web?: boolean; bannerWaitMs?: number } = {},
+): Promise<Running> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const ctx: AppContext = { config, database };
   const seeded = await seedDemo(ctx, opts.quiet ? { log: () => {} } : {});
@@ -33,19 +69,9 @@ export async function startToolbox(config: Config = loadConfig(), opts: { dev?: 
   await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl;
   if (!opts.quiet) {
-    const lines = [
-      "",
-      `  Toolbox is running at ${url}`,
-      `  Database: ${database.kind === "pglite" ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)"}`,
-      config.oidc.embedded ? `  Identity provider: embedded, at ${config.oidc.authority}` : `  Identity provider: ${config.oidc.authority}`,
-    ];
-    if (seeded.demo) {
-      lines.push(`  Sign in as ${seeded.demo.email} with password ${seeded.demo.password ?? "(DEMO_PASSWORD)"}`);
-      if (seeded.demo.password) lines.push("  This password is shown only once; set DEMO_PASSWORD to choose your own.");
-    } else if (config.oidc.embedded) {
-      lines.push("  Sign in as demo@toolbox.local (password printed at first start, or DEMO_PASSWORD), or create an account.");
-    }
-    console.log(lines.join("\n") + "\n");
+    // Last, after the connection lines (each platform's first outcome and trade feed), so it is not lost among them.
+    await afterConnectionLines(app, opts.bannerWaitMs ?? STARTUP_BANNER_WAIT_MS);
+    console.log(startupBanner({ url, config, database, seeded }));
   }
   let closed = false;
   return {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { AppContext } from "./context.ts";
-import { tradePlatforms, users } from "./db/schema.ts";
+import { tradePlatformApps, tradePlatforms, users } from "./db/schema.ts";
 import { createAccount, findAccountByEmail } from "./idp/people.ts";
 import { createOrganizationWithAdmin, upsertUser } from "./modules/organizations/repository.ts";
 
@@ -33,7 +33,8 @@ function generatePassword(): string {
 /**
  * First start with the embedded provider: the demo administrator (DEMO_PASSWORD, or a generated
  * password returned once so the start can print it) and "Demo Brokerage" with them as its
- * administrator, with one simulated server of each platform type (DEMO_PLATFORMS). The person
+ * administrator, with one simulated server of each platform type (DEMO_PLATFORMS), the Trades
+ * Blotter assigned to each. The person
  * is mirrored into `users` already provisioned, so their first sign-in does not create a second,
  * empty organization. Idempotent: later starts find the account and do
  * nothing; concurrent first starts serialize on an advisory lock. `log` (default: console) says
@@ -54,15 +55,20 @@ export async function seedDemo(ctx: AppContext, opts: { log?: (message: string) 
     await upsertUser(tx, { sub: account.id, email: account.email, name: account.name });
     const organization = await createOrganizationWithAdmin(tx, { name: DEMO_ORGANIZATION, adminSub: account.id });
     // Seeded with the organization, once: a demo platform the administrator deletes stays deleted.
-    await tx.insert(tradePlatforms).values(
-      DEMO_PLATFORMS.map((p) => ({
-        organizationId: organization.id,
-        name: p.name,
-        type: p.type,
-        timeZone: p.timeZone,
-        connection: { kind: "simulated" as const, accounts: 300, tradeRate: 3, seed: p.seed },
-      })),
-    );
+    const platforms = await tx
+      .insert(tradePlatforms)
+      .values(
+        DEMO_PLATFORMS.map((p) => ({
+          organizationId: organization.id,
+          name: p.name,
+          type: p.type,
+          timeZone: p.timeZone,
+          connection: { kind: "simulated" as const, accounts: 300, tradeRate: 3, seed: p.seed },
+        })),
+      )
+      .returning({ id: tradePlatforms.id });
+    // With the Trades Blotter assigned, so a newcomer's first blotter and the overview's volume are not empty.
+    await tx.insert(tradePlatformApps).values(platforms.map((p) => ({ platformId: p.id, app: "tradesBlotter" as const, enabled: true })));
     await tx.update(users).set({ provisionedAt: new Date() }).where(eq(users.sub, account.id));
     return { demo: { email: DEMO_EMAIL, password: generated } };
   });

@@ -1,4 +1,5 @@
 import type { User } from "oidc-client-ts";
+import { INVITATION_LINK_HASH, INVITATION_SIGN_IN_PARAM } from "@core/schemas/members";
 import { SILENT_REQUEST_TIMEOUT_SECONDS } from "./constants";
 import { userManager } from "./connect";
 import type { VerifyingUserManager } from "./manager";
@@ -53,7 +54,13 @@ export async function startLoginRedirect(opts: { fresh?: boolean } = {}): Promis
     // the page leaves; the toaster loads when first needed, so wait for it, briefly.
     await toastsOnScreen(TOAST_WAIT_MS);
     // signinRedirect settles only if the page comes back (bfcache) or the request could not be made.
-    um.signinRedirect(opts.fresh ? { prompt: "login" } : undefined).then(stopLeaving, (error: unknown) => {
+    // Following an invitation link: the provider's sign-up page then says they join the inviting organization.
+    const invited = new RegExp(`#${INVITATION_LINK_HASH}=`).test(useAuthStore.getState().redirect_uri ?? "");
+    const args = {
+      ...(opts.fresh ? { prompt: "login" } : {}),
+      ...(invited ? { extraQueryParams: { ...um.settings.extraQueryParams, [INVITATION_SIGN_IN_PARAM]: "1" } } : {}),
+    };
+    um.signinRedirect(Object.keys(args).length ? args : undefined).then(stopLeaving, (error: unknown) => {
       stopLeaving();
       showAuthFailure(error);
     });

@@ -48,6 +48,8 @@ export const AuditEventSchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string(),
+  /** What the target is called now (a platform's or customer's name, a member's name, "platform · login" for an account); null when it no longer exists. */
+  targetName: z.string().nullable(),
   before: z.unknown(),
   after: z.unknown(),
   sourceIp: z.string().nullable(),
@@ -68,6 +70,7 @@ export const AUDIT_CSV_COLUMNS = [
   ["action", "Action"],
   ["targetType", "Target type"],
   ["targetId", "Target"],
+  ["targetName", "Target name"],
   ["sourceIp", "Source IP"],
   ["before", "Before"],
   ["after", "After"],

@@ -91,6 +91,8 @@ export class TradeFeed {
   private readonly processId = randomUUID();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
+  /** Each platform's first attempt to take its lease on this node (the start's banner waits for it). */
+  private readonly firstAttempts = new Map<string, Promise<void>>();
 
   constructor(options: TradeFeedOptions) {
     const { leases, ...rest } = options;
@@ -130,8 +132,14 @@ export class TradeFeed {
       // after the connection (the history store's backfill) then covers everything before the gap.
       // Not taken: the feed halts.
       this.startRun(tenure, true);
-      void this.check(tenure);
+      const attempt = this.check(tenure);
+      if (!this.firstAttempts.has(platform.id)) this.firstAttempts.set(platform.id, attempt);
     }
+  }
+
+  /** Resolves once this node first tried to take the platform's lease (at once without leases, or for a platform never attached). */
+  firstLeaseAttempt(platformId: string): Promise<void> {
+    return this.firstAttempts.get(platformId) ?? Promise.resolve();
   }
 
   /** The platform was removed: stop publishing its events (and give its lease up). */

@@ -23,6 +23,7 @@ import { secondFactorRoutes } from "./secondFactor.ts";
 import { emailVerification } from "./emailVerification.ts";
 import type { IdentityMail } from "./mail.ts";
 import { PASSWORD_PATH } from "./passwordReset.ts";
+import { INVITATION_SIGN_IN_PARAM } from "../../core/schemas/members.ts";
 
 /** Sign-in attempts per client address and email; sign-ups per client address. */
 export const SIGN_IN_LIMIT = { max: 10, timeWindow: 60_000 };
@@ -116,9 +117,12 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       }),
     );
 
+  /** Whether the sign-in started from an invitation link (the app's `invitation=1`). */
+  const signUpOf = (interaction: Interaction) => ({ uid: interaction.uid, invited: interaction.params[INVITATION_SIGN_IN_PARAM] === "1" });
+
   const renderSignUp = (
     reply: FastifyReply,
-    uid: string,
+    interaction: { uid: string; invited?: boolean },
     status: number,
     values?: { name?: string; email?: string },
     errors?: FormErrors<"name" | "email" | "password" | "confirmPassword">,
@@ -128,13 +132,14 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       status,
       signUpPage({
         homeUrl,
-        action: urls(uid).signUp,
-        signInUrl: urls(uid).page,
+        action: urls(interaction.uid).signUp,
+        signInUrl: urls(interaction.uid).page,
         values,
         errors,
         minPasswordLength: MIN_PASSWORD_LENGTH,
         maxPasswordLength: MAX_PASSWORD_LENGTH,
         inviteOnly: config.signUp === "invite-only",
+        invited: interaction.invited,
       }),
     );
 
@@ -197,7 +202,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
         return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message: "Please wait a minute, then go back and try again." }));
       if (/\/verify-email(\/|$)/.test(request.url)) return sendPage(reply, 429, errorPage({ homeUrl, title: "Too many attempts", message }));
       if (request.url.endsWith("/signup")) {
-        return renderSignUp(reply, uid, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
+        return renderSignUp(reply, { uid }, 429, { name: formValue(request.body, "name"), email: formValue(request.body, "email") }, { form: message });
       }
       return renderSignIn(reply, uid, 429, formValue(request.body, "email"), { form: message });
     }
@@ -294,7 +299,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
     const interaction = await loadInteraction(request, reply);
     if (!interaction) return sendExpired(reply);
     if (config.signUp === "off") return sendSignUpOff(reply);
-    return renderSignUp(reply, interaction.uid, 200);
+    return renderSignUp(reply, signUpOf(interaction), 200);
   });
 
   app.post(
@@ -310,9 +315,9 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
       if (config.signUp === "off") return sendSignUpOff(reply);
       const values = { name: formValue(request.body, "name"), email: formValue(request.body, "email") };
       const parsed = await SignUpForm.safeParseAsync(request.body ?? {});
-      if (!parsed.success) return renderSignUp(reply, interaction.uid, 400, values, fieldErrors(parsed.error));
+      if (!parsed.success) return renderSignUp(reply, signUpOf(interaction), 400, values, fieldErrors(parsed.error));
       if (config.signUp === "invite-only" && !(await hasPendingInvitation(db, parsed.data.email))) {
-        return renderSignUp(reply, interaction.uid, 403, values, {
+        return renderSignUp(reply, signUpOf(interaction), 403, values, {
           email:
             "No invitation is waiting for this email address. Use the address your invitation was sent to, or ask the organization's administrator to invite you.",
         });
@@ -322,7 +327,7 @@ export async function interactionRoutes(app: FastifyInstance, opts: Options) {
         return await finishLogin(request, reply, account.id);
       } catch (err) {
         if (!(err instanceof EmailTakenError)) throw err;
-        return renderSignUp(reply, interaction.uid, 409, values, {
+        return renderSignUp(reply, signUpOf(interaction), 409, values, {
           email: "An account with this email already exists. Sign in instead, or use another email.",
         });
       }

@@ -12,6 +12,7 @@ import { OIDC_PREFIX } from "./mount.ts";
 import { renderProviderError } from "./errors.ts";
 import { idpPageCsp } from "./views/csp.ts";
 import { signedOutPage, signOutPage } from "./views/pages.ts";
+import { INVITATION_SIGN_IN_PARAM } from "../../core/schemas/members.ts";
 
 const MINUTE = 60;
 const DAY = 24 * 60 * MINUTE;
@@ -93,6 +94,8 @@ export function createProvider(opts: ProviderOptions): Provider {
     // The client must name its redirect_uri; it is then compared exactly with the registered ones.
     allowOmittingSingleRegisteredRedirectUri: false,
     clientBasedCORS: (_ctx, origin) => origin === publicOrigin,
+    // Kept on the interaction: the sign-up page's wording for someone following an invitation link.
+    extraParams: [INVITATION_SIGN_IN_PARAM],
     features: {
       devInteractions: { enabled: false },
       // API clients of an organization (server/idp/apiClients.ts, docs/api.md).

@@ -507,6 +507,16 @@ describeDb("demo seed", () => {
     const tokens = await signIn(t.app, { email: DEMO_EMAIL, password });
     const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(await jwksOf(t)), { audience: API_AUDIENCE });
     expect(payload.sub).toBe(account.id);
+
+    // Its three simulated platforms have the Trades Blotter assigned: a newcomer's blotter and overview volume are not empty.
+    const headers = { authorization: `Bearer ${tokens.access_token}`, organizationid: org.id };
+    const platforms = (await t.app.inject({ method: "GET", url: "/api/tradePlatforms", headers })).json<{ id: string; name: string }[]>();
+    expect(platforms.map((p) => p.name).sort()).toEqual(["Demo MT4", "Demo MT5", "Demo Match-Trader"]);
+    for (const platform of platforms) {
+      const apps = await t.app.inject({ method: "GET", url: `/api/tradePlatforms/${platform.id}/apps`, headers });
+      expect(apps.statusCode).toBe(200);
+      expect(apps.json()).toContainEqual(expect.objectContaining({ app: "tradesBlotter", enabled: true }));
+    }
   });
 
   it("uses DEMO_PASSWORD without printing it, and seeds nothing for an external provider", async () => {

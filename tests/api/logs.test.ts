@@ -82,12 +82,23 @@ describeDb("logs: the audit log and the server journals", () => {
       action: "tradePlatform.created",
       targetType: "tradePlatform",
       targetId: platformId,
+      // Shown by name (as it is called now), not only by id.
+      targetName: "Sim MT5",
       before: null,
       after: expect.objectContaining({ name: "Sim MT5" }),
       sourceIp: "127.0.0.1",
     });
     // The other organization's platform creation is not in this organization's log.
     expect(JSON.stringify(items)).not.toContain(otherPlatformId);
+
+    // A trading account is named by its platform and login; a renamed platform by its new name.
+    const login = (await asAdmin("GET", `/api/accounts?platformId=${platformId}&limit=1`)).json().items[0].login as string;
+    expect((await asAdmin("PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 55 })).statusCode).toBe(200);
+    const changed = (await asAdmin("GET", "/api/logs/audit?target=tradingAccount")).json().items[0];
+    expect(changed).toMatchObject({ targetId: `${platformId}/${login}`, targetName: `Sim MT5 · ${login}` });
+    // The CSV has both: the id and the name.
+    const csv = await asAdmin("GET", "/api/logs/audit.csv?action=tradePlatform.created");
+    expect(csv.body).toContain(`${platformId},Sim MT5,`);
   });
 
   it("filters by time range, actor, action (any part), target and free text; sorts by time; pages with a total", async () => {
@@ -232,10 +243,10 @@ describeDb("logs: the audit log and the server journals", () => {
     expect(res.headers["content-type"]).toContain("text/csv");
     expect(res.headers["x-total-count"]).toBe("1");
     const lines = res.body.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("Time,Actor,Actor id,Action,Target type,Target,Source IP,Before,After");
+    expect(lines[0]).toBe("Time,Actor,Actor id,Action,Target type,Target,Target name,Source IP,Before,After");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe(
-      `2026-02-01T00:00:00.000Z,'=HYPERLINK(evil),sub-eve,customer.updated,customer,cust-csv,,"{""note"":""said \\""hi\\"", left""}","{""note"":""bye""}"`,
+      `2026-02-01T00:00:00.000Z,'=HYPERLINK(evil),sub-eve,customer.updated,customer,cust-csv,,,"{""note"":""said \\""hi\\"", left""}","{""note"":""bye""}"`,
     );
 
     const window = await asAdmin("GET", "/api/logs/audit.csv?from=2026-03-01T10:00:00Z&to=2026-03-01T10:24:00Z&sort=asc");

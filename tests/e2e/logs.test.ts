@@ -30,7 +30,9 @@ describe("logs: the audit log and the server journal", () => {
     const grid = page.getByRole("region", { name: "Audit log" });
     const row = grid.getByRole("row").filter({ hasText: "tradePlatform.created" });
     await row.first().waitFor({ timeout: 20_000 });
-    await expect.poll(() => grid.getByText(platformId).count()).toBe(1);
+    // The target is shown by its name, not its id.
+    await expect.poll(() => grid.getByRole("gridcell", { name: "Journal MT5" }).count()).toBe(1);
+    expect(await grid.getByText(platformId).count()).toBe(0);
     await row.first().click();
     const panel = page.getByRole("dialog", { name: "tradePlatform.created" });
     await panel.waitFor();
@@ -39,6 +41,18 @@ describe("logs: the audit log and the server journal", () => {
     await expect.poll(() => nameLine.textContent()).toContain("Journal MT5");
     expect(await nameLine.getAttribute("data-change")).toBe("added");
     await page.keyboard.press("Escape");
+
+    // A date preset fills the range (today, in the member's zone); the creation is today's.
+    await page.getByRole("group", { name: "Date presets" }).getByRole("button", { name: "Today" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("from")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await row.first().waitFor({ timeout: 20_000 });
+    // A range the API refuses clears the rows and says why (never the old rows under "No records match").
+    await page.goto(`/logs?action=tradePlatform.created&from=2026-02-01T00:00:00.000Z&to=2026-01-01T00:00:00.000Z`);
+    await page
+      .getByRole("status")
+      .filter({ hasText: /from must not be after to/i })
+      .waitFor({ timeout: 20_000 });
+    expect(await grid.getByRole("row").filter({ hasText: "tradePlatform.created" }).count()).toBe(0);
 
     // The server journal shows the platform's entries, then a new one without a reload.
     await page.getByRole("navigation", { name: "Logs" }).getByRole("link", { name: "Server journal" }).click();
@@ -52,6 +66,13 @@ describe("logs: the audit log and the server journal", () => {
     const login = accounts.json.items[0]!.login;
     expect((await api.call("PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 77 })).status).toBe(200);
     await journal.getByText(`'${login}': account changed`).first().waitFor({ timeout: 15_000 });
+
+    // Filtered by that login, only its entries stay.
+    await page.getByLabel("Login").fill(login);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("login")).toBe(login);
+    await journal.getByText(`'${login}': account changed`).first().waitFor({ timeout: 15_000 });
+    await expect.poll(() => journal.getByText(/connected from/).count()).toBe(0);
 
     // Paused, a further change does not appear; resumed, it does.
     await page.getByRole("button", { name: "Pause live tail" }).click();

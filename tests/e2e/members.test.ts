@@ -17,7 +17,7 @@ describe("an administrator invites a colleague as Viewer", () => {
     await browser?.close();
   });
 
-  it("e-mails the link; the colleague signs up, confirms the address with the e-mailed code, lands in the organization, reads /users and is refused a deposit", async () => {
+  it("e-mails the link; the colleague signs up (told they join the inviting organization), confirms the address with the e-mailed code, lands in the organization and sees its platforms, reads /users and is refused a deposit", async () => {
     const email = `colleague.${Date.now()}@example.com`;
 
     // The administrator invites.
@@ -42,9 +42,21 @@ describe("an administrator invites a colleague as Viewer", () => {
     // The colleague follows it, signs up, and lands in Demo Brokerage.
     const colleague = await (await newContext(browser)).newPage();
     // An invitation waits for this address: the provider asks to confirm it with the code it e-mails.
-    await signUp(colleague, { name: "Carla Colleague", email, password: "teal-harbour-violin-58" }, { from: link, confirmWith: smtp });
+    let lead = "";
+    await signUp(
+      colleague,
+      { name: "Carla Colleague", email, password: "teal-harbour-violin-58" },
+      { from: link, confirmWith: smtp, onSignUpPage: async (page) => void (lead = (await page.locator("p.lead").textContent()) ?? "") },
+    );
+    expect(lead).toBe("You will join the organization that invited you: use the email address your invitation was sent to.");
     await expect.poll(() => colleague.getByRole("button", { name: /^Organization: Demo Brokerage/ }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(toastsSeen(colleague).some((t) => t.includes("Invitation accepted"))).toBe(true);
+    // Their first screen is the organization's overview with its three platforms, not a first-run page.
+    await colleague.getByRole("heading", { name: "Trade platforms" }).waitFor({ timeout: 15_000 });
+    expect(await colleague.getByRole("heading", { name: "Connect your first trade platform" }).count()).toBe(0);
+    const theirs = await apiAs(colleague).get<{ organizationId: string }[]>("/api/tradePlatforms");
+    expect(theirs.length).toBeGreaterThanOrEqual(3);
+    expect(await colleague.getByRole("region", { name: "Trade platforms" }).getByRole("listitem").count()).toBe(theirs.length);
 
     // As a Viewer: /users lists the accounts; no deposit is offered, and the API refuses one clearly.
     await colleague.goto("/users");

@@ -7,4 +7,7 @@
 import { loadConfig } from "../../server/config.ts";
 import { startToolbox } from "../../server/main.ts";
 
-await startToolbox(loadConfig(), { web: false, quiet: true });
+// TOOLBOX_TEST_LOUD=1: logs and the start-up banner, as `npm start` prints them (startupBanner.test.ts),
+// the banner waiting longer for the platforms on a busy test machine.
+const loud = process.env.TOOLBOX_TEST_LOUD === "1";
+await startToolbox(loadConfig(), { web: false, quiet: !loud, bannerWaitMs: loud ? 120_000 : undefined });

@@ -13,6 +13,8 @@ import { DateTimeInput } from "~/ui/DateInput";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { DataGrid, dateTimeColumn, formatDateTime, textColumn } from "~/ui/grid";
+import { useFormat } from "~/ui/format";
+import { DATE_PRESETS, presetRange, type DatePreset } from "@core/datePresets";
 import { AuditDiff } from "./AuditDiff";
 import { logsApi, logsKey, queryOf, type AuditEvent } from "./logsApi";
 
@@ -28,9 +30,13 @@ const COLUMNS: ColDef<AuditEvent>[] = [
   textColumn<AuditEvent>({ field: "actorName", headerName: "Actor", sortable: false, valueGetter: (p) => p.data?.actorName ?? p.data?.actorSub, width: 180 }),
   textColumn<AuditEvent>({ field: "action", headerName: "Action", sortable: false, width: 220 }),
   textColumn<AuditEvent>({ field: "targetType", headerName: "Target type", sortable: false, width: 140 }),
-  textColumn<AuditEvent>({ field: "targetId", headerName: "Target", sortable: false, flex: 1 }),
+  // The target's name when it still exists ("Demo MT5", "Demo MT5 · 10007", a member's name), else its id.
+  textColumn<AuditEvent>({ field: "targetId", headerName: "Target", sortable: false, flex: 1, valueGetter: (p) => p.data?.targetName ?? p.data?.targetId }),
   textColumn<AuditEvent>({ field: "sourceIp", headerName: "Source IP", sortable: false, width: 140 }),
 ];
+
+/** A preset's range as of now (on a click, never during render). */
+const presetNow = (id: DatePreset, timeZone: string) => presetRange(id, Date.now(), timeZone);
 
 /** The audit log: filters in the URL, server-side pages, the before/after diff in a side panel, CSV export. */
 export function AuditLog() {
@@ -46,6 +52,7 @@ export function AuditLog() {
     placeholderData: keepPreviousData,
   });
   const [open, setOpen] = useState<AuditEvent | null>(null);
+  const format = useFormat();
   const [exporting, setExporting] = useState(false);
 
   const update = (next: Record<string, string>) => {
@@ -75,10 +82,13 @@ export function AuditLog() {
     });
   };
 
-  const total = page.data?.total ?? 0;
+  // A refused query (a range from after to) shows no rows: never the last result under its message.
+  const failed = page.isError;
+  const total = failed ? 0 : (page.data?.total ?? 0);
   // Past 10,000 matches beyond this page the API stops counting: the total is then "more than".
   const capped = page.data?.totalCapped ?? false;
-  const rows = page.data?.items;
+  const rows = failed ? [] : page.data?.items;
+  const preset = (id: DatePreset) => update({ ...presetNow(id, format.timeZone), offset: "" });
   const columns = useMemo(() => COLUMNS.map((c) => (c.field === "at" ? { ...c, sort } : c)), [sort]);
 
   async function exportCsv() {
@@ -118,6 +128,13 @@ export function AuditLog() {
         <Field label="Text">
           <Input type="search" name="q" defaultValue={filters.q} placeholder="Anywhere, also in before/after" />
         </Field>
+        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-7" role="group" aria-label="Date presets">
+          {DATE_PRESETS.map((p) => (
+            <Button key={p.id} type="button" size="sm" variant="secondary" onClick={() => preset(p.id)}>
+              {p.label}
+            </Button>
+          ))}
+        </div>
         <div className="flex gap-2">
           <Button type="submit">Apply</Button>
           <Button type="button" variant="ghost" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
@@ -128,11 +145,15 @@ export function AuditLog() {
 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-muted" role="status" aria-live="polite">
-          {page.isPending
-            ? "Loading…"
-            : total === 0
-              ? "No records match."
-              : `${offset + 1}–${Math.min(offset + AUDIT_PAGE_SIZE, total)} of ${capped ? "more than " : ""}${total.toLocaleString("en")}`}
+          {failed
+            ? page.error instanceof ApiError && page.error.status
+              ? page.error.message
+              : "The audit log could not be read."
+            : page.isPending
+              ? "Loading…"
+              : total === 0
+                ? "No records match."
+                : `${offset + 1}–${Math.min(offset + AUDIT_PAGE_SIZE, total)} of ${capped ? "more than " : ""}${total.toLocaleString("en")}`}
         </p>
         <div className="flex items-center gap-2">
           <Button variant="ghost" size="sm" disabled={offset === 0} onClick={() => update({ offset: String(Math.max(0, offset - AUDIT_PAGE_SIZE)) || "" })}>
@@ -172,7 +193,7 @@ export function AuditLog() {
             <DescriptionList
               items={[
                 { term: "Actor", value: `${open.actorName ?? "—"} (${open.actorSub})` },
-                { term: "Target", value: `${open.targetType} ${open.targetId}` },
+                { term: "Target", value: `${open.targetType} ${open.targetName ? `${open.targetName} (${open.targetId})` : open.targetId}` },
                 { term: "Source IP", value: open.sourceIp ?? "—" },
               ]}
             />

@@ -10,11 +10,16 @@ import { Button } from "~/ui/Button";
 import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
+import { DateTimeInput } from "~/ui/DateInput";
+import { ApiError } from "~/api";
 import { Select } from "~/ui/Select";
 import { DataGrid, dateTimeColumn, textColumn } from "~/ui/grid";
 import { JOURNAL_LEVELS } from "@core/trading/journal";
 import { ScrollText } from "lucide-react";
 import { logsApi, logsKey, queryOf, type JournalEntryView } from "./logsApi";
+
+/** The range fields (DateTimeInput) hand over ISO UTC, typed in the member's format and zone. */
+const isoOf = (value: string) => (value && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : "");
 
 /** At most this many lines stay in the grid while tailing. */
 const MAX_ROWS = 2000;
@@ -35,7 +40,7 @@ const STATUS_TEXT: Record<StreamStatus, string> = {
   stopped: "Paused.",
 };
 
-/** One platform's server journal: the last hour (or a chosen window), filtered, with a live tail. */
+/** One platform's server journal: the last hour (or a chosen window, From/To), filtered by level, text and login, with a live tail. */
 export function ServerJournal() {
   const organizationId = useCurrentOrganizationId();
   const platforms = useTradePlatforms();
@@ -43,7 +48,10 @@ export function ServerJournal() {
   const platformId = params.get("platform") ?? platforms[0]?.id ?? "";
   const level = params.get("level") ?? "";
   const text = params.get("text") ?? "";
-  const query = queryOf({ platformId, levels: level, text });
+  const login = params.get("login") ?? "";
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  const query = queryOf({ platformId, levels: level, text, login, from, to });
   const list = useQuery({
     queryKey: logsKey(organizationId, "journal", query),
     queryFn: ({ signal }) => logsApi.journal(query, signal),
@@ -62,8 +70,9 @@ export function ServerJournal() {
   }, [list.data]);
 
   useEffect(() => {
-    if (!platformId || paused || !list.data) return;
-    const tail = queryOf({ platformId, levels: level, text, since: newest ?? new Date().toISOString() });
+    // A window that ends (`to`) is history: no live tail.
+    if (!platformId || paused || !list.data || to) return;
+    const tail = queryOf({ platformId, levels: level, text, login, since: newest ?? new Date().toISOString() });
     return openLiveStream({
       url: `/api/logs/journal/live?${new URLSearchParams(tail)}`,
       headers: () => apiHeaders(),
@@ -83,7 +92,7 @@ export function ServerJournal() {
         setLive((prev) => ({ base, rows: [entry, ...(prev.base === base ? prev.rows : [])].slice(0, MAX_ROWS) }));
       },
     });
-  }, [platformId, level, text, paused, list.data, newest]);
+  }, [platformId, level, text, login, to, paused, list.data, newest]);
 
   const rows = useMemo(() => [...(tailed.base === list.data ? tailed.rows : []), ...(list.data?.items ?? [])], [tailed, list.data]);
 
@@ -97,8 +106,12 @@ export function ServerJournal() {
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const value = new FormData(event.currentTarget).get("text");
-    update({ text: typeof value === "string" ? value.trim() : "" });
+    const form = new FormData(event.currentTarget);
+    const value = (name: string) => {
+      const v = form.get(name);
+      return typeof v === "string" ? v.trim() : "";
+    };
+    update({ text: value("text"), login: value("login"), from: isoOf(value("from")), to: isoOf(value("to")) });
   };
 
   if (!platforms.length) {
@@ -106,7 +119,12 @@ export function ServerJournal() {
   }
   return (
     <div className="grid gap-4">
-      <form onSubmit={submit} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Server journal filters" key={params.toString()}>
+      <form
+        onSubmit={submit}
+        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7"
+        aria-label="Server journal filters"
+        key={params.toString()}
+      >
         <Field label="Platform">
           <Select options={platforms.map((p) => ({ value: p.id, label: p.name }))} value={platformId} onValueChange={(v) => update({ platform: v })} />
         </Field>
@@ -120,6 +138,15 @@ export function ServerJournal() {
         <Field label="Text">
           <Input type="search" name="text" defaultValue={text} placeholder="In the message" />
         </Field>
+        <Field label="Login">
+          <Input name="login" defaultValue={login} inputMode="numeric" placeholder="Account login" />
+        </Field>
+        <Field label="From">
+          <DateTimeInput name="from" defaultValue={from} />
+        </Field>
+        <Field label="To">
+          <DateTimeInput name="to" defaultValue={to} />
+        </Field>
         <div className="flex gap-2">
           <Button type="submit">Apply</Button>
           <Button type="button" variant="secondary" onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
@@ -129,15 +156,21 @@ export function ServerJournal() {
         </div>
       </form>
       <p className="text-sm text-muted" role="status" aria-live="polite">
-        {problem ?? (paused ? STATUS_TEXT.stopped : STATUS_TEXT[status])}
-        {list.data?.truncated ? " Only the newest entries of the last hour are shown; narrow the filters to see more." : ""}
+        {list.isError
+          ? list.error instanceof ApiError && list.error.status
+            ? list.error.message
+            : "The journal could not be read."
+          : (problem ?? (to ? "The chosen window (no live tail)." : paused ? STATUS_TEXT.stopped : STATUS_TEXT[status]))}
+        {list.data?.truncated
+          ? ` Only the newest entries ${from || to ? "of the chosen window" : "of the last hour"} are shown; narrow the filters to see more.`
+          : ""}
       </p>
       <DataGrid<JournalEntryView>
         label="Server journal"
         columnDefs={COLUMNS}
-        rowData={rows}
+        rowData={list.isError ? [] : rows}
         getRowId={(p) => p.data.id}
-        emptyText={list.isPending ? "Loading…" : "No journal entries in the last hour match."}
+        emptyText={list.isPending ? "Loading…" : from || to ? "No journal entries in the chosen window match." : "No journal entries in the last hour match."}
         className="h-[36rem]"
       />
     </div>

@@ -14,8 +14,9 @@ export function queryOf(values: Record<string, string | number | undefined | nul
 
 /** The /logs endpoints (module `logs` read; the retention setting: settings write). */
 export const logsApi = {
-  audit: (query: Record<string, string>, signal?: AbortSignal) => api.get<AuditPage>("/api/logs/audit", { query, signal }),
-  journal: (query: Record<string, string>, signal?: AbortSignal) => api.get<JournalPage>("/api/logs/journal", { query, signal }),
+  // Silent: a refused query's message is shown where the rows would be (AuditLog).
+  audit: (query: Record<string, string>, signal?: AbortSignal) => api.get<AuditPage>("/api/logs/audit", { query, signal, silent: true }),
+  journal: (query: Record<string, string>, signal?: AbortSignal) => api.get<JournalPage>("/api/logs/journal", { query, signal, silent: true }),
   settings: (signal?: AbortSignal) => api.get<LogSettings>("/api/logs/settings", { signal }),
   saveSettings: (body: LogSettings) => api.put<LogSettings>("/api/logs/settings", body, { silent: true }),
 };

@@ -104,6 +104,14 @@ export interface SignUpView {
   maxPasswordLength: number;
   /** SIGN_UP=invite-only: only invited e-mail addresses may create an account. */
   inviteOnly?: boolean;
+  /** The person follows an invitation link: they join the organization that invited them. */
+  invited?: boolean;
+}
+
+function signUpLead(v: SignUpView): string {
+  if (v.invited) return "You will join the organization that invited you: use the email address your invitation was sent to.";
+  if (v.inviteOnly) return "Accounts are by invitation: use the email address your invitation was sent to.";
+  return "You will get your own organization to try everything.";
 }
 
 export function signUpPage(v: SignUpView): string {
@@ -112,7 +120,7 @@ export function signUpPage(v: SignUpView): string {
   // Focus lands on the first field to fix, or on the first field of a fresh form.
   const focus = (["name", "email", "password", "confirmPassword"] as const).find((k) => e[k]) ?? "name";
   const body = html`<h1>Create your Toolbox account</h1>
-<p class="lead">${v.inviteOnly ? "Accounts are by invitation: use the email address your invitation was sent to." : "You will get your own organization to try everything."}</p>
+<p class="lead">${signUpLead(v)}</p>
 ${formAlert(e.form)}
 <form method="post" action="${v.action}">
 ${field({ id: "name", label: "Full name", type: "text", autocomplete: "name", value: values.name ?? "", error: e.name, autofocus: focus === "name", maxlength: 100 })}

@@ -9,6 +9,7 @@ import type { AuditEvent, AuditFilters, AuditPage, AuditQuery } from "../../../c
 import type { Db } from "../../db/client.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { auditEvents, auditSearchText, DEFAULT_AUDIT_RETENTION_DAYS, logSettings } from "../../db/schema.ts";
+import { targetNames } from "./targetNamesRepository.ts";
 
 const a = auditEvents;
 
@@ -33,7 +34,7 @@ const order = (dir: "asc" | "desc") => (dir === "asc" ? [asc(a.at), asc(a.id)] :
 
 type Row = typeof auditEvents.$inferSelect;
 
-export function auditView(row: Row): AuditEvent {
+export function auditView(row: Row, names?: ReadonlyMap<string, string>): AuditEvent {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -42,6 +43,7 @@ export function auditView(row: Row): AuditEvent {
     action: row.action,
     targetType: row.targetType,
     targetId: row.targetId,
+    targetName: names?.get(`${row.targetType}|${row.targetId}`) ?? null,
     before: row.before ?? null,
     after: row.after ?? null,
     sourceIp: row.sourceIp,
@@ -68,9 +70,10 @@ export const auditPageQuery = (db: Db, organizationId: string, query: AuditQuery
 export async function listAudit(db: Db, organizationId: string, query: AuditQuery): Promise<AuditPage> {
   const filter = where(organizationId, query);
   const rows = await auditPageQuery(db, organizationId, query);
+  const names = await targetNames(db, organizationId, rows);
+  const items = rows.map((row) => auditView(row, names));
   // A short page tells the total; otherwise count the matches, up to the cap past the offset.
-  if (rows.length < query.limit && (rows.length > 0 || query.offset === 0))
-    return { items: rows.map(auditView), total: query.offset + rows.length, totalCapped: false };
+  if (rows.length < query.limit && (rows.length > 0 || query.offset === 0)) return { items, total: query.offset + rows.length, totalCapped: false };
   const bound = query.offset + AUDIT_COUNT_CAP;
   const matching = db
     .select({ one: sql`1` })
@@ -80,7 +83,7 @@ export async function listAudit(db: Db, organizationId: string, query: AuditQuer
     .as("matching");
   const [counted] = await db.select({ n: count() }).from(matching);
   const n = Number(counted?.n ?? 0);
-  return { items: rows.map(auditView), total: Math.min(n, bound), totalCapped: n > bound };
+  return { items, total: Math.min(n, bound), totalCapped: n > bound };
 }
 
 const EXPORT_PAGE = 1000;
@@ -103,7 +106,10 @@ export async function allAudit(db: Db, organizationId: string, filters: AuditFil
         .orderBy(...order(bounded.sort))
         .limit(EXPORT_PAGE)
         .offset(offset);
-      if (rows.length > 0) yield rows.map(auditView);
+      if (rows.length > 0) {
+        const names = await targetNames(db, organizationId, rows);
+        yield rows.map((row) => auditView(row, names));
+      }
       if (rows.length < EXPORT_PAGE) return;
     }
   }

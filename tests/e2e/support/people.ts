@@ -25,10 +25,15 @@ export const layoutShown = (page: Page) => page.getByRole("button", { name: /^Or
  * e-mails first: pass the mailbox the e-2-e server mails to (`confirmWith`, ./mail.ts), and the code is
  * read from the message and typed in.
  */
-export async function signUp(page: Page, person: Person, options: { from?: string; confirmWith?: Mailbox } = {}): Promise<void> {
+export async function signUp(
+  page: Page,
+  person: Person,
+  options: { from?: string; confirmWith?: Mailbox; onSignUpPage?: (page: Page) => Promise<void> } = {},
+): Promise<void> {
   await page.goto(options.from ?? "/");
   await onProvider(page);
   await page.getByRole("link", { name: "Create an account" }).click();
+  await options.onSignUpPage?.(page);
   await page.getByLabel("Full name").fill(person.name);
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password", { exact: true }).fill(person.password);

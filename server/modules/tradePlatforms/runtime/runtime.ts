@@ -47,6 +47,9 @@ import { PlatformSupervisor } from "./supervisor.ts";
 import { testConnection, type TestConnectionInput, type TestConnectionResult } from "./testConnection.ts";
 import type { PlatformRuntimeOptions } from "./types.ts";
 
+/** whenFirstConnected: a platform that failed this many attempts in a row no longer holds the start-up banner. */
+const FIRST_CONNECT_TRIES = 3;
+
 /** The runtime's simulated servers are its host's, never a registry of the connector factory. */
 const NO_LOCAL_SERVERS = new SimulatedServerRegistry();
 
@@ -216,6 +219,35 @@ export class PlatformRuntime {
   /** The in-process simulated server behind a simulated platform (demo tools and tests switch its faults). */
   simulatedServer(platformId: string): SimulatedServer | undefined {
     return this.simulatedServers.get(platformId);
+  }
+
+  /**
+   * Resolves once every enabled platform is connected, has failed FIRST_CONNECT_TRIES attempts in
+   * a row, or cannot connect at all — or after `timeoutMs`: the start waits for it so its banner
+   * comes after the connection lines. (One failed attempt is not enough: a simulated server still
+   * starting may refuse the first.) The ids of the platforms connected by then.
+   */
+  whenFirstConnected(timeoutMs: number): Promise<string[]> {
+    const settled = (id: string): boolean => {
+      if (this.unavailable.has(id) || this.supervisor.isDown(id)) return true;
+      const status = this.manager.status(id);
+      return status?.state === "connected" || (status?.failures ?? 0) >= FIRST_CONNECT_TRIES;
+    };
+    const connected = () => [...this.managed.keys()].filter((id) => this.manager.status(id)?.state === "connected");
+    return new Promise((resolve) => {
+      let off: () => void = () => {};
+      const timer = setTimeout(() => done(), timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve(connected());
+      };
+      const check = () => {
+        if ([...this.managed.keys()].every(settled)) done();
+      };
+      off = this.manager.onStatus(check);
+      check();
+    });
   }
 
   // ── Subscriptions ────────────────────────────────────────────────────────────────────────
