@@ -16,6 +16,7 @@ import { LinkError, NativeError, type PacketBatch, type WireCredentials, type Wi
 import { challengeAnswer, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
+import { pollLastTicks } from "./quotes.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
 import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
 
@@ -282,6 +283,11 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     for (let i = 0; i < names.length; i += PAGE)
       ticks.push(...((await this.call("/api/tick/last", { symbol: names.slice(i, i + PAGE).join(",") })) as Mt5Native["quote"][]));
     return ticks;
+  }
+
+  /** Live quotes: `/api/tick/last` polled (quotes.ts), the Web API has no push. */
+  quoteStream(onTicks: (ticks: readonly Mt5Native["quote"][]) => void, symbols: readonly string[] | null = null): () => void {
+    return pollLastTicks(this, this.clock, onTicks, { symbols, intervalMs: this.transport.options.quotePollIntervalMs });
   }
 
   async openPositions(login: string | null) {
