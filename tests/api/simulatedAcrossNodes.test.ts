@@ -109,6 +109,13 @@ describe.skipIf(testDbKind() !== "postgres")("a simulated platform across two no
     await waitFor(async () => node2.app.platforms.state(platformId).state === "connected", "node 2 connected", 30_000);
     expect(node2.app.platforms.simulatedServer(platformId)).toBeUndefined();
 
+    // Node 2's live quotes come from node 1's server, over the node link.
+    const quotes = (await connector()).quotes({ symbols: ["EURUSD", "BTCUSD"] });
+    const firstBatch = await quotes[Symbol.asyncIterator]().next();
+    expect(firstBatch.done).toBe(false);
+    expect(firstBatch.value!.every((q: { symbol: string }) => ["EURUSD", "BTCUSD"].includes(q.symbol))).toBe(true);
+    quotes.close();
+
     const trades: BusMessage[] = [];
     (await stream.bus()).subscribe({ types: ["trade"], platformIds: [platformId] }, (m) => trades.push(m));
 

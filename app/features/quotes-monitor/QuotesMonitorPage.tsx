@@ -22,6 +22,7 @@ import { AlertRulesSection } from "./AlertRulesSection";
 import { quoteColumns, quoteCsvColumns, FLASH_MS, type MonitorRow } from "./quoteColumns";
 import { openQuoteStream } from "./quoteStream";
 import { SymbolDetail } from "./SymbolDetail";
+import { inGroup, learnGroups } from "./symbolGroups";
 
 export const QUOTES_GRID_STATE_KEY = "quotesMonitor.grid.columns";
 const ALL = "all";
@@ -108,6 +109,7 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
   const [params, setParams] = useSearchParams();
   const platform = params.get("platform") ?? ALL;
   const mask = params.get("symbol") ?? "";
+  const group = params.get("group") ?? ALL;
   const problemsOnly = params.get("problems") === "1";
   const setParam = (key: string, value: string | null) =>
     setParams(
@@ -126,12 +128,21 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
   const [serverClock] = useState(createServerClock);
   const columns = useMemo(() => quoteColumns(serverClock.now), [serverClock]);
   const problemPlatforms = useMemo(() => new Set(platforms.filter((p) => p.problem).map((p) => p.id)), [platforms]);
+  const [knownGroups] = useState(() => new Set<string>());
+  const [groups, setGroups] = useState<string[]>([]);
 
   // The stream feeds the grid directly (a transaction per frame); React renders only the chrome.
   useEffect(() => {
     if (!gridApi) return;
     const stop = openQuoteStream({
       onRows(rows, replace) {
+        if (
+          learnGroups(
+            knownGroups,
+            rows.map((r) => r.path),
+          )
+        )
+          setGroups([...knownGroups].sort());
         if (replace) gridApi.setGridOption("rowData", rows);
         else {
           const update: MonitorRow[] = [];
@@ -150,19 +161,20 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
       stop();
       clearInterval(tick);
     };
-  }, [gridApi, serverClock]);
+  }, [gridApi, serverClock, knownGroups]);
 
   const matches = useMemo(() => (mask.trim() ? compileMask(mask.trim().toUpperCase()) : null), [mask]);
-  const filter = useRef({ platform, matches, problemsOnly, problemPlatforms });
+  const filter = useRef({ platform, group, matches, problemsOnly, problemPlatforms });
   useEffect(() => {
-    filter.current = { platform, matches, problemsOnly, problemPlatforms };
+    filter.current = { platform, group, matches, problemsOnly, problemPlatforms };
     gridApi?.onFilterChanged();
-  }, [gridApi, platform, matches, problemsOnly, problemPlatforms]);
+  }, [gridApi, platform, group, matches, problemsOnly, problemPlatforms]);
   const passes = useCallback((node: IRowNode<MonitorRow>) => {
     const row = node.data;
     if (!row) return false;
     const f = filter.current;
     if (f.platform !== ALL && row.platformId !== f.platform) return false;
+    if (f.group !== ALL && !inGroup(row.path, f.group)) return false;
     if (f.matches && !f.matches(row.symbol.toUpperCase())) return false;
     if (f.problemsOnly && row.alerts.length === 0 && !f.problemPlatforms.has(row.platformId)) return false;
     return true;
@@ -197,6 +209,16 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
                 value={platform}
                 onValueChange={(v) => setParam("platform", v === ALL ? null : v)}
                 options={[{ value: ALL, label: "All platforms" }, ...platforms.map((p) => ({ value: p.id, label: p.name }))]}
+              />
+            </Field>
+            <Field label="Symbol group" className="w-48">
+              <Select
+                value={group}
+                onValueChange={(v) => setParam("group", v === ALL ? null : v)}
+                options={[
+                  { value: ALL, label: "All groups" },
+                  ...(group === ALL || groups.includes(group) ? groups : [...groups, group]).map((g) => ({ value: g, label: g })),
+                ]}
               />
             </Field>
             <Field label="Symbols" className="w-48">

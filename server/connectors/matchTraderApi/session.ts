@@ -51,6 +51,8 @@ export interface SessionParts {
   positions: Map<string, { login: string; instrument: string }>;
   /** Releases the session's HTTP and gRPC connections. */
   onClose: () => void;
+  /** Live quotes: the vendor's gRPC quotations stream (quotes.ts). */
+  quotes?: (onTicks: (ticks: readonly MatchTraderNative["quote"][]) => void, symbols: readonly string[] | null) => () => void;
 }
 
 export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
@@ -133,6 +135,10 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
 
   listSymbols() {
     return this.get<MatchTraderNative["symbol"][]>("/v1/symbols");
+  }
+
+  quoteStream(onTicks: (ticks: readonly MatchTraderNative["quote"][]) => void, symbols: readonly string[] | null = null): () => void {
+    return this.closed || !this.parts.quotes ? () => undefined : this.parts.quotes(onTicks, symbols);
   }
 
   getQuotes(symbols: readonly string[] | null) {

@@ -23,6 +23,7 @@ import { httpsUrl, untrustedCertificate } from "../transport/client.ts";
 import { HTTPS_ONLY, RestClient } from "./rest.ts";
 import { cleanEvents, ExactlyOnce } from "./exactlyOnce.ts";
 import { MemoryOrderJournal, type OrderJournal } from "./orderJournal.ts";
+import { QuotationsService, streamQuotations } from "./quotes.ts";
 import { MatchTraderApiSession } from "./session.ts";
 
 export const MATCH_TRADER_REQUESTS_PER_MINUTE = 500;
@@ -50,6 +51,8 @@ export interface MatchTraderApiOptions {
    * default; the host's durable one makes orders exactly once across a restart.
    */
   orderJournal?: OrderJournal;
+  /** The quotations stream's `throttlingMs` (at most one quote per instrument that often); 0, every tick, by default. */
+  quotesThrottlingMs?: number;
 }
 
 /** What the connector has under way (tests wait on it). */
@@ -128,10 +131,11 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
     });
     let client: grpc.Client | null = null;
     try {
-      const offers = await rest.call<{ system?: { uuid?: string } }[]>("GET", "/v1/offers").catch((error: unknown) => {
+      const offers = await rest.call<{ system?: { uuid?: string }; groupName?: string }[]>("GET", "/v1/offers").catch((error: unknown) => {
         throw error instanceof LinkError ? new LinkError("unreachable") : error;
       });
-      const systemUuid = Array.isArray(offers.body) ? offers.body.find((o) => o.system?.uuid)?.system?.uuid : undefined;
+      const offer = Array.isArray(offers.body) ? offers.body.find((o) => o.system?.uuid) : undefined;
+      const systemUuid = offer?.system?.uuid;
       if (!systemUuid)
         throw new NativeError<MtError>({
           status: 404,
@@ -231,7 +235,23 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
           rest.close();
           feedClient.close();
         },
+        // The vendor streams a group's prices: the first offer's group (docs/quotes-monitor.md).
+        quotes: (onTicks, symbols): (() => void) =>
+          streamQuotations(
+            {
+              client: new QuotationsService(feedAt.target, channel, { ...feedAt.options, channelOverride: feedClient.getChannel() }),
+              metadata,
+              systemUuid,
+              group: offer?.groupName ?? "",
+              instruments: async (): Promise<string[]> => (symbols ? [...symbols] : (await opened.listSymbols()).map((s) => s.symbol)),
+              throttlingMs: this.options.quotesThrottlingMs,
+              clock: this.clock,
+              alive: () => !ended,
+            },
+            onTicks,
+          ),
       });
+      const opened: MatchTraderApiSession = session;
       return session;
     } catch (error) {
       rest.close();
@@ -259,8 +279,6 @@ export function createMatchTraderApiConnector(options: MatchTraderApiConnectorOp
     clock: options.clock,
     requestTimeoutMs: options.requestTimeoutMs,
     connectTimeoutMs: options.connectTimeoutMs,
-    quotesRefusal:
-      "Live quotes from a Match-Trader server (the Broker API's gRPC quotations stream) are not available in Toolbox yet; the Quotes Monitor shows simulated Match-Trader servers only.",
   });
   return Object.assign(connector, { transport });
 }

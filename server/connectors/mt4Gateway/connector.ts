@@ -16,13 +16,9 @@ import { Mt4GatewayTransport, type Mt4GatewayTransportOptions } from "./transpor
 
 export interface Mt4GatewayConnectorOptions extends Omit<Mt4GatewayTransportOptions, "clock">, ZonedConnectorOptions {}
 
-/** Live quotes through the gateway are the Manager API's pumped ticks (docs/quotes-monitor.md): not built yet. */
-export const MT4_QUOTES_REFUSAL =
-  "Live quotes from an MT4 server through the manager gateway (pumped ticks) are not available in Toolbox yet; the Quotes Monitor shows simulated MT4 servers only.";
-
 export function createMt4GatewayConnector(options: Mt4GatewayConnectorOptions): TradePlatformConnector & { transport: Mt4GatewayTransport } {
   // The server's zone (daylight time included) is learnt at each login; times convert with the latest one.
-  const connector = zonedConnector({ ...options, quotesRefusal: MT4_QUOTES_REFUSAL }, (clock) => new Mt4GatewayTransport({ ...options, clock }), mt4Codec);
+  const connector = zonedConnector(options, (clock) => new Mt4GatewayTransport({ ...options, clock }), mt4Codec);
   // Orders, market and pending, are exactly once through the gateway's request_id, so an id it
   // would refuse is refused here, before anything is sent (and whether or not the gateway is
   // reachable); so is a comment longer than MT4 keeps.

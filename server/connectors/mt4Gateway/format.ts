@@ -4,7 +4,7 @@
  * MT4 itself has on the wire: volume in lots × 100 (1 lot = 100, 0.01 lot = 1), where the
  * in-process native shapes hold plain lots. Every answer is `{"ret": <MT4 return code>, ...}`.
  */
-import type { Mt4Event, Mt4Pump, Mt4Symbol, Mt4TradeRecord } from "../mt4/native.ts";
+import type { Mt4Event, Mt4Pump, Mt4Quote, Mt4Symbol, Mt4TradeRecord } from "../mt4/native.ts";
 
 /** Manager API return codes the gateway answers with (MT4ManagerAPI.h), beyond the trade codes in MT4_RET. */
 export const MT4_GATEWAY_RET = {
@@ -30,6 +30,9 @@ export const MT4_GATEWAY_REQUEST_ID = /^[\w:.-]{1,100}$/;
 
 /** MT4 comments hold 31 characters (TradeTransInfo.comment[32]); the gateway refuses longer ones. */
 export const MT4_COMMENT_MAX = 31;
+
+/** PumpingSwitchEx's flag that keeps ticks off a pumping stream (`/api/Pumping?flags=`). */
+export const CLIENT_FLAGS_HIDETICKS = 1;
 
 /** Lots (in-process native) → the wire's lots × 100. */
 export const lotsToWire = (lots: number): number => Math.round(lots * 100);
@@ -75,5 +78,7 @@ export type PumpLine =
   | { type: "start"; sequence: number }
   | { type: "event"; sequence: number; event: Mt4Event }
   | { type: "ping"; time: number }
+  /** PUMP_UPDATE_BIDASK: the symbols that ticked, the latest of each; unless CLIENT_FLAGS_HIDETICKS. */
+  | { type: "bidask"; ticks: Mt4Quote[] }
   /** The events after `after` are no longer held: read a snapshot, then pump from now. */
   | { type: "gap"; sequence: number };

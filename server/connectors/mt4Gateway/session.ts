@@ -25,7 +25,8 @@ import { OPERATION_TAG } from "../operationOnce.ts";
 import { networkError } from "../transport/client.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
-import { fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "./format.ts";
+import { CLIENT_FLAGS_HIDETICKS, fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "./format.ts";
+import { pumpTicks } from "./quotes.ts";
 import type { Mt4GatewayTransport } from "./transport.ts";
 
 export const MT4_GATEWAY_PING_MS = 20_000;
@@ -132,7 +133,11 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
   private async openStream(): Promise<number> {
     let response;
     try {
-      response = await this.stream.request({ path: "/api/Pumping", method: "GET", headers: { authorization: `Bearer ${this.token ?? ""}` } });
+      response = await this.stream.request({
+        path: `/api/Pumping?flags=${CLIENT_FLAGS_HIDETICKS}`,
+        method: "GET",
+        headers: { authorization: `Bearer ${this.token ?? ""}` },
+      });
     } catch (error) {
       throw networkError(error, true);
     }
@@ -215,6 +220,12 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
   }
 
   // ---- WireSession ----
+
+  /** Live quotes: a pumping connection of their own, with ticks (quotes.ts). */
+  quoteStream(onTicks: (ticks: readonly Mt4Native["quote"][]) => void, symbols: readonly string[] | null = null): () => void {
+    const { url, ca, targets } = this.transport.options;
+    return pumpTicks({ url, tls: { ca, targets }, token: this.token ?? "", clock: this.clock, alive: () => !this.closed, symbols }, onTicks);
+  }
 
   async serverTime() {
     return ((await this.call("/api/ServerTime")) as { time: number }).time;
@@ -349,9 +360,9 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
       volume: number;
       time: number;
     };
-    return fromWire.result({
+    return fromWire.result<{ request_id: string; type: T["type"]; order: number; price: number; volume: number; time: number }>({
       request_id: request.request_id,
-      type: request.type as T["type"],
+      type: request.type,
       order: answer.order,
       price: answer.price,
       volume: answer.volume,

@@ -16,6 +16,7 @@ import { LinkError, NativeError, type PacketBatch, type WireCredentials, type Wi
 import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
+import { pollLastTicks, readLastTicks } from "./quotes.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
 import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
 
@@ -261,11 +262,12 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
 
   async getQuotes(symbols: readonly string[] | null) {
     const names = symbols ?? this.symbolNames ?? (await this.listSymbols()).map((s) => s.Symbol);
-    if (names.length === 0) return [];
-    const ticks: Mt5Native["quote"][] = [];
-    for (let i = 0; i < names.length; i += PAGE)
-      ticks.push(...((await this.call("/api/tick/last", { symbol: names.slice(i, i + PAGE).join(",") })) as Mt5Native["quote"][]));
-    return ticks;
+    return readLastTicks((symbol) => this.call("/api/tick/last", { symbol }) as Promise<Mt5Native["quote"][]>, names);
+  }
+
+  /** Live quotes: `/api/tick/last` polled (quotes.ts), the Web API has no push. */
+  quoteStream(onTicks: (ticks: readonly Mt5Native["quote"][]) => void, symbols: readonly string[] | null = null): () => void {
+    return pollLastTicks(this, this.clock, onTicks, { symbols, intervalMs: this.transport.options.quotePollIntervalMs });
   }
 
   async openPositions(login: string | null) {

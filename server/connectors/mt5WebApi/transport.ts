@@ -32,6 +32,8 @@ export interface Mt5WebApiTransportOptions {
   pingIntervalMs?: number;
   /** How often the event feed is read for the live stream. */
   pollIntervalMs?: number;
+  /** How often `/api/tick/last` is polled for a live quote stream (quotes.ts); 500 ms by default. */
+  quotePollIntervalMs?: number;
   /** The Web API client build sent in the handshake (484 is the vendor's minimum). */
   version?: number;
   agent?: string;

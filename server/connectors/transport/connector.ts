@@ -17,8 +17,6 @@ export interface ZonedConnectorOptions {
   connectTimeoutMs?: number;
   retainedEvents?: number;
   onProtocolError?: (error: unknown) => void;
-  /** Why `quotes()` is refused on this transport (live quotes not built for it yet). */
-  quotesRefusal?: string;
 }
 
 export interface ZonedTransport<N extends NativeTypes> extends WireTransport<N> {
@@ -45,7 +43,6 @@ export function zonedConnector<N extends NativeTypes, T extends ZonedTransport<N
     connectTimeoutMs: options.connectTimeoutMs,
     retainedEvents: options.retainedEvents,
     onProtocolError: options.onProtocolError,
-    quotesRefusal: options.quotesRefusal,
   });
   return Object.assign(connector, { transport: made });
 }

@@ -79,11 +79,12 @@ export interface WireSession<N extends NativeTypes> {
   /** Events after `sequence`, at most `limit`, oldest first. */
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
   /**
-   * Live quotes as the server pushes them (every tick), until the returned function is called or
-   * the session ends. Absent where the transport cannot stream quotes yet: the connector refuses
-   * `quotes()` with a message that says so.
+   * Live quotes as the server gives them (pushed, pumped or polled: each vendor's way), until the
+   * returned function is called or the session ends; `symbols` narrows them where the protocol can
+   * (null: all of the server's). Absent where the transport cannot stream quotes: the connector
+   * refuses `quotes()` with a message that says so.
    */
-  quoteStream?(onTicks: (ticks: readonly N["quote"][]) => void): () => void;
+  quoteStream?(onTicks: (ticks: readonly N["quote"][]) => void, symbols?: readonly string[] | null): () => void;
   close(): void;
 }
 

@@ -171,7 +171,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
       if (!current?.quoteStream || current === attachedTo) return;
       detach?.();
       attachedTo = current;
-      detach = current.quoteStream((ticks) => buffer.push(ticks.map((q) => this.codec.quote.decode(q))));
+      detach = current.quoteStream((ticks) => buffer.push(ticks.map((q) => this.codec.quote.decode(q))), options.symbols ?? null);
     };
     const unlisten = this.link.onStateChange((change) => {
       if (change.state === "connected") attach();

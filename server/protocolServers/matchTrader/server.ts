@@ -22,6 +22,7 @@ import { hostPort } from "../../connectors/transport/address.ts";
 import { NativeError, type NativePacket, type WireSession } from "../../connectors/wire/wire.ts";
 import { selfSignedCertificate } from "../certificates.ts";
 import { BodyTooLarge, HttpsEndpoint, readBody as readText, sendJson } from "../common/https.ts";
+import { serveQuotations } from "./quotations.ts";
 import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
@@ -393,6 +394,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
       callback(null, { serverTime: new Date(clock.now()).toISOString() });
     },
   });
+  const quotations = serveQuotations(grpcServer, { simulated, codec, clock, systemUuid: SYSTEM_UUID, idleMs: FEED_IDLE_MS, refuse: refuseCall });
   const grpcPort = await new Promise<number>((resolve, reject) =>
     grpcServer.bindAsync(
       hostPort(host, options.grpcPort ?? 0),
@@ -402,6 +404,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
   );
 
   const dropStreams = () => {
+    quotations.dropAll();
     for (const subscriber of [...subscribers]) endStream(subscriber, grpc.status.UNAVAILABLE, "Connection dropped");
   };
 

@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { sleep, type TimerHandle } from "../../connectors/clock.ts";
-import { MT4_COMMENT_MAX, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
+import { CLIENT_FLAGS_HIDETICKS, MT4_COMMENT_MAX, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
 import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeRecord } from "../../connectors/mt4/native.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
@@ -190,6 +190,9 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
    * `after` when asked (or a `gap` line when they are no longer held), then live events and pings.
    */
   private async pump(session: GatewaySession, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const flagsText = url.searchParams.get("flags");
+    const flags = flagsText === null ? 0 : Number(flagsText);
+    if (!Number.isSafeInteger(flags) || flags < 0) throw new CommandError(MT4_GATEWAY_RET.invalidData, "flags is PumpingSwitchEx's CLIENT_FLAGS_* mask.");
     const after = url.searchParams.get("after");
     const from = after === null ? null : Number(after);
     if (from !== null && (!Number.isSafeInteger(from) || from < 0 || from > (await session.session.eventsSince(Number.MAX_SAFE_INTEGER, 0)).latestSequence))
@@ -210,8 +213,17 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         schedulePing();
       }, this.options.streamPingMs ?? MT4_GATEWAY_STREAM_PING_MS);
     };
+    // PUMP_UPDATE_BIDASK unless hidden: the symbols that ticked, the latest of each (SymbolInfoUpdated).
+    const stopTicks =
+      flags & CLIENT_FLAGS_HIDETICKS
+        ? () => undefined
+        : (session.session.quoteStream?.((ticks) => {
+            const latest = new Map(ticks.map((t) => [t.symbol, t]));
+            write({ type: "bidask", ticks: [...latest.values()] });
+          }) ?? (() => undefined));
     res.on("close", () => {
       session.streams.delete(write);
+      stopTicks();
       if (ping) clock.clearTimeout(ping);
     });
     res.writeHead(200, { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" });

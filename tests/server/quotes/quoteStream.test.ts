@@ -2,15 +2,11 @@
  * The connectors' live quotes (TradePlatformConnector.quotes, docs/quotes-monitor.md): every tick of
  * a simulated server of each flavour, conflated to the latest per symbol for a slower consumer,
  * per-symbol tick rates and faults (a stopped feed, a widened spread), the server's clock moved to
- * a weekend, and a clear refusal from the vendor connectors that do not stream quotes yet.
+ * a weekend. The vendor connectors' quotes are vendorQuotes.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { priceDistancePoints, sessionState, TRADE_PLATFORM_TYPES, type Quote } from "../../../core/trading/index.ts";
 import { ManualClock } from "../../../server/connectors/clock.ts";
-import { isConnectorError } from "../../../server/connectors/errors.ts";
-import { createMt4GatewayConnector } from "../../../server/connectors/mt4Gateway/connector.ts";
-import { createMt5WebApiConnector } from "../../../server/connectors/mt5WebApi/connector.ts";
-import { createMatchTraderApiConnector } from "../../../server/connectors/matchTraderApi/transport.ts";
 import { QuoteBuffer } from "../../../server/connectors/quotes/quoteStream.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
 import { SimulatedServer } from "../../../server/connectors/simulated/server.ts";
@@ -132,25 +128,5 @@ describe("live quotes from the simulated servers", () => {
     await connector.disconnect();
     await expect(done).resolves.toBe("ended");
     server.stop();
-  });
-});
-
-describe("vendor connectors that do not stream quotes yet", () => {
-  const credentials = { login: "1", password: "p" };
-  const targets = { allows: () => true } as never;
-  it.each([
-    ["MT5 Web API", () => createMt5WebApiConnector({ url: "https://mt5.invalid:443", credentials, targets }), /MT5.*tick\/last/],
-    ["MT4 gateway", () => createMt4GatewayConnector({ url: "https://mt4.invalid:443", credentials, targets }), /MT4.*pumped ticks/],
-    ["Match-Trader", () => createMatchTraderApiConnector({ apiUrl: "https://mtr.invalid", token: "t", targets }), /Match-Trader.*gRPC/],
-  ])("%s refuses quotes() at once, saying so", (_name, make, words) => {
-    const connector = make();
-    let error: unknown;
-    try {
-      connector.quotes();
-    } catch (e) {
-      error = e;
-    }
-    expect(isConnectorError(error, "rejected")).toBe(true);
-    expect((error as Error).message).toMatch(words);
   });
 });

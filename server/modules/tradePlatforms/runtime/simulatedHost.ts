@@ -51,13 +51,13 @@ interface Hosted {
   server: SimulatedServer;
   renewal: NodeJS.Timeout;
   unserve: () => void;
-  sessions: Map<string, { session: WireSession<NativeTypes>; lastSeen: number }>;
+  sessions: Map<string, { session: WireSession<NativeTypes>; lastSeen: number; stopQuotes?: () => void }>;
 }
 
 type Answer = { value: unknown } | { native: object } | { link: "closed" | "unreachable" } | { sessionId: string; openedAtSequence: number };
 
 /** Methods of a native session a remote node may call (all but closing, which has its own message). */
-const NOT_CALLABLE = new Set(["constructor", "close", "drop"]);
+const NOT_CALLABLE = new Set(["constructor", "close", "drop", "quoteStream"]);
 const REMOTE_SESSION_IDLE_MS = 20_000;
 const PING_MS = 3_000;
 const SAVE_ON_STOP_MS = 2_000;
@@ -234,6 +234,16 @@ export class SimulatedHost implements SimulatedTransports {
           hosted.sessions.delete(message.sessionId);
           return { value: null };
         }
+        case "quotes": {
+          // The session's live quotes, sent to the node that asked as they come (core NATS: none kept, as a quote is only worth its latest).
+          const entry = hosted.sessions.get(message.sessionId);
+          if (!entry) return { link: "closed" };
+          entry.stopQuotes?.();
+          entry.stopQuotes = message.on
+            ? entry.session.quoteStream?.((ticks) => link.send(`sim.${hosted.key}.q.${message.sessionId}`, { ticks }), message.symbols)
+            : undefined;
+          return { value: null };
+        }
         case "ping":
         case "call": {
           const entry = hosted.sessions.get(message.sessionId);
@@ -269,12 +279,15 @@ export class SimulatedHost implements SimulatedTransports {
       closed = true;
       clearInterval(ping);
       unlisten();
+      for (const stopQuotes of quoteListeners) stopQuotes();
+      quoteListeners.clear();
       return true;
     };
     // The server or the link went away: the connector hears it once, and connects again.
     const drop = () => {
       if (stop()) queueMicrotask(() => handlers.onClose());
     };
+    const quoteListeners = new Set<() => void>();
     const unlisten = link.listen(`${subject}.ev.${sessionId}`, (payload) => {
       const message = payload as { packet?: { sequence: number; event: N["event"] }; closed?: boolean };
       if (closed) return;
@@ -296,6 +309,21 @@ export class SimulatedHost implements SimulatedTransports {
         throw error;
       }
     };
+    // Live quotes: the host sends them to this node as its session hears them.
+    const remoteQuotes = (onTicks: (ticks: readonly N["quote"][]) => void, symbols: readonly string[] | null = null) => {
+      const unlistenQuotes = link.listen(`${subject}.q.${sessionId}`, (payload) => {
+        if (!closed) onTicks((payload as { ticks: N["quote"][] }).ticks);
+      });
+      const asked = (on: boolean) => request(link, subject, { kind: "quotes", sessionId, on, symbols }, timeoutMs, "closed").catch(() => {});
+      void asked(true);
+      const stopQuotes = () => {
+        if (!quoteListeners.delete(stopQuotes)) return;
+        unlistenQuotes();
+        if (!closed) void asked(false);
+      };
+      quoteListeners.add(stopQuotes);
+      return stopQuotes;
+    };
     // Every method of the native session is one call, whatever the session has (pending orders included).
     return new Proxy({} as WireSession<N>, {
       get: (_target, name) => {
@@ -305,6 +333,7 @@ export class SimulatedHost implements SimulatedTransports {
           return () => {
             if (stop()) void request(link, subject, { kind: "close", sessionId }, timeoutMs, "closed").catch(() => {});
           };
+        if (name === "quoteStream") return remoteQuotes;
         if (typeof name !== "string") return undefined;
         return (...args: unknown[]) => call(name, args);
       },
@@ -316,6 +345,7 @@ type Message =
   | { kind: "open"; credentials: WireCredentials; node?: string }
   | { kind: "close"; sessionId: string }
   | { kind: "ping"; sessionId: string }
+  | { kind: "quotes"; sessionId: string; on: boolean; symbols: readonly string[] | null }
   | { kind: "call"; sessionId: string; method: string; args: unknown[] };
 
 /** One request to the node running the server; its refusal as the platform's own error, a missing answer as a lost link. */
