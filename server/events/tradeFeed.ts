@@ -60,8 +60,8 @@ interface Tenure {
   feed: PlatformFeed | null;
   /** The current feed's run: the lease it publishes under (null while it waits for one). */
   run: Run | null;
-  /** A call to the lease store is under way. */
-  busy: boolean;
+  /** The call to the lease store under way, if any. */
+  busy: Promise<void> | null;
 }
 
 interface Run {
@@ -91,8 +91,8 @@ export class TradeFeed {
   private readonly processId = randomUUID();
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
-  /** Each platform's first attempt to take its lease on this node (the start's banner waits for it). */
-  private readonly firstAttempts = new Map<string, Promise<void>>();
+  /** Each platform's first attempt to take its lease on this node (the start's banner waits for it), settled once made. */
+  private readonly firstAttempts = new Map<string, { promise: Promise<void>; done: () => void }>();
 
   constructor(options: TradeFeedOptions) {
     const { leases, ...rest } = options;
@@ -118,7 +118,7 @@ export class TradeFeed {
       existing.feed.resume();
       return;
     }
-    const tenure: Tenure = existing ?? { platform, connector, lease: null, validUntil: 0, runs: 0, feed: null, run: null, busy: false };
+    const tenure: Tenure = existing ?? { platform, connector, lease: null, validUntil: 0, runs: 0, feed: null, run: null, busy: null };
     tenure.platform = platform;
     tenure.connector = connector;
     this.tenures.set(platform.id, tenure);
@@ -126,20 +126,35 @@ export class TradeFeed {
     void tenure.feed?.stop();
     if (!this.leases || tenure.lease) {
       this.startRun(tenure);
+      this.firstAttemptOf(platform.id).done();
     } else {
       // Follow the connector from now already (its gap says so at once), and publish once the lease
       // is this node's (the next attempt to take it settles it): a follower that reads the platform
       // after the connection (the history store's backfill) then covers everything before the gap.
       // Not taken: the feed halts.
       this.startRun(tenure, true);
-      const attempt = this.check(tenure);
-      if (!this.firstAttempts.has(platform.id)) this.firstAttempts.set(platform.id, attempt);
+      void this.check(tenure);
     }
   }
 
-  /** Resolves once this node first tried to take the platform's lease (at once without leases, or for a platform never attached). */
+  /**
+   * Resolves once this node first asked the lease store for the platform's lease (taken or not; at
+   * once without leases), which waits for the platform to be attached and connected: the caller
+   * bounds the wait (a platform never attached never settles it).
+   */
   firstLeaseAttempt(platformId: string): Promise<void> {
-    return this.firstAttempts.get(platformId) ?? Promise.resolve();
+    return this.firstAttemptOf(platformId).promise;
+  }
+
+  private firstAttemptOf(platformId: string) {
+    let first = this.firstAttempts.get(platformId);
+    if (!first) {
+      let done = () => {};
+      const promise = new Promise<void>((resolve) => (done = resolve));
+      first = { promise, done: () => done() };
+      this.firstAttempts.set(platformId, first);
+    }
+    return first;
   }
 
   /** The platform was removed: stop publishing its events (and give its lease up). */
@@ -197,16 +212,21 @@ export class TradeFeed {
   }
 
   /** Renews the lease held, or tries to take it. Never rejects. */
-  private async check(tenure: Tenure): Promise<void> {
+  /** One check at a time per platform: a call while one runs gets that one (the banner's first attempt waits for it whole). */
+  private check(tenure: Tenure): Promise<void> {
     const leases = this.leases;
-    if (!leases || tenure.busy || this.stopped) return;
-    tenure.busy = true;
-    try {
-      if (tenure.lease) await this.renew(tenure, leases);
-      else await this.acquire(tenure, leases);
-    } finally {
-      tenure.busy = false;
-    }
+    if (!leases || this.stopped) return Promise.resolve();
+    if (tenure.busy) return tenure.busy;
+    const run = (async () => {
+      try {
+        if (tenure.lease) await this.renew(tenure, leases);
+        else await this.acquire(tenure, leases);
+      } finally {
+        tenure.busy = null;
+      }
+    })();
+    tenure.busy = run;
+    return run;
   }
 
   private async renew(tenure: Tenure, leases: FeedLeaseOptions): Promise<void> {
@@ -255,10 +275,14 @@ export class TradeFeed {
     } catch (err) {
       // The platform may just have been deleted; or the database is away: the next round tries again.
       this.log.warn({ platformId: id, err: messageOf(err) }, "cannot take the trade feed's lease");
+      this.firstAttemptOf(id).done();
       settle(tenure.run, false);
       return;
     }
-    if (!lease) return settle(tenure.run, false);
+    if (!lease) {
+      this.firstAttemptOf(id).done();
+      return settle(tenure.run, false);
+    }
     if (this.stopped || this.tenures.get(id) !== tenure) {
       settle(tenure.run, false);
       await leases.store.release(lease).catch(() => {});
@@ -268,6 +292,7 @@ export class TradeFeed {
     tenure.validUntil = started + leases.ttlMs;
     tenure.runs = 0;
     this.log.info({ platformId: id, epoch: lease.epoch, nodeId: leases.nodeId }, "this node publishes the platform's trade feed");
+    this.firstAttemptOf(id).done();
     const waiting = tenure.run?.settle && tenure.feed && !tenure.feed.stopped ? tenure.run : null;
     if (waiting) {
       // The feed started when the platform connected publishes under this lease, from its start.

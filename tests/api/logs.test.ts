@@ -92,7 +92,8 @@ describeDb("logs: the audit log and the server journals", () => {
     expect(JSON.stringify(items)).not.toContain(otherPlatformId);
 
     // A trading account is named by its platform and login; a renamed platform by its new name.
-    const login = (await asAdmin("GET", `/api/accounts?platformId=${platformId}&limit=1`)).json().items[0].login as string;
+    // The fourth account: the journal test below changes the first three and counts their changes.
+    const login = (await asAdmin("GET", `/api/accounts?platformId=${platformId}&limit=4`)).json().items[3].login as string;
     expect((await asAdmin("PATCH", `/api/accounts/${platformId}/${login}`, { leverage: 55 })).statusCode).toBe(200);
     const changed = (await asAdmin("GET", "/api/logs/audit?target=tradingAccount")).json().items[0];
     expect(changed).toMatchObject({ targetId: `${platformId}/${login}`, targetName: `Sim MT5 · ${login}` });
@@ -363,7 +364,7 @@ describeDb("logs: the audit log and the server journals", () => {
     const { items, truncated } = res.json<{ items: { time: string; level: string; message: string; login: string | null }[]; truncated: boolean }>();
     expect(truncated).toBe(false);
     // Toolbox's own manager connection, then the three changes, newest first.
-    const changes = items.filter((e) => /account changed/.test(e.message));
+    const changes = items.filter((e) => /account changed/.test(e.message) && logins.includes(e.login ?? ""));
     expect(changes.map((e) => e.login)).toEqual([...logins].reverse());
     expect(changes.every((e) => e.level === "ok")).toBe(true);
     expect(items.some((e) => e.level === "login" && /connected/.test(e.message))).toBe(true);

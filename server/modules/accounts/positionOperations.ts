@@ -107,7 +107,12 @@ export async function performPositionOperation(deps: PositionOperationDeps, call
     if (!(await findAccount(db, call.organizationId, call.platformId, call.login))) throw new NotFoundError("No such account");
     const connector = await deps.connectorFor(call.organizationId, call.platformId);
     const position = (await viaConnector(() => connector.openPositions(call.login))).find((p) => p.id === call.positionId);
-    if (!position) throw new NotFoundError(NO_SUCH_POSITION);
+    if (!position) {
+      // A request with the same key may have closed it meanwhile (MT4 gives a partly closed
+      // position's rest a new ticket): its answer is this one's.
+      if (await store.findByKey(db, call.organizationId, call.idempotencyKey)) continue;
+      throw new NotFoundError(NO_SUCH_POSITION);
+    }
     if (call.request.kind === "partialClose") await checkPartialVolume(connector, position, call.request.volume);
     const inserted = await store.insertPending(
       db,
