@@ -73,7 +73,15 @@ describeDb("bad input on every route", () => {
   function urlOf(op: Operation, fill?: string): string {
     return op.url.replace(/:(\w+)/g, (_, name: string) => {
       if (fill !== undefined) return fill;
-      const value = { id: platformId, platformId, login: "1001", key: "users.grid.columns", sub: ada.sub, clientId: `tbc_${"A".repeat(16)}` }[name];
+      const value = {
+        id: platformId,
+        platformId,
+        login: "1001",
+        positionId: "5001",
+        key: "users.grid.columns",
+        sub: ada.sub,
+        clientId: `tbc_${"A".repeat(16)}`,
+      }[name];
       if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
       return value;
     });

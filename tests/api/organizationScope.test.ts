@@ -64,9 +64,15 @@ describeDb("organization scope of every API operation", () => {
   /** Path parameters filled with values that look right (ids of Bob's organization). */
   function urlOf(op: Operation): string {
     return op.url.replace(/:(\w+)/g, (_, name: string) => {
-      const value = { id: bobPlatform, platformId: bobPlatform, login: "1001", key: "users.grid.columns", sub: bob.sub, clientId: `tbc_${"A".repeat(16)}` }[
-        name
-      ];
+      const value = {
+        id: bobPlatform,
+        platformId: bobPlatform,
+        login: "1001",
+        positionId: "5001",
+        key: "users.grid.columns",
+        sub: bob.sub,
+        clientId: `tbc_${"A".repeat(16)}`,
+      }[name];
       if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
       return value;
     });

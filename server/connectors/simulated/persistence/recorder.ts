@@ -93,11 +93,7 @@ export class CommandRecorder {
 
   private schedule(): void {
     if (this.next || this.failure) return;
-    // A group commit: the batch is cut once this turn of the event loop is over and the write
-    // before it is done, so a server recording faster than its database writes sends fewer, larger
-    // batches instead of a queue of small ones (one write in flight, the next one gathering).
-    const previous = this.tail.catch(() => {});
-    const gathered = Promise.all([new Promise<void>((resolve) => setImmediate(resolve)), previous]).then(() => this.write());
+    const gathered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
     gathered.catch(() => {});
     this.next = gathered;
   }

@@ -7,7 +7,6 @@
 import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { SavedSimulation, RecordedCommand } from "../../../connectors/simulated/persistence/recorder.ts";
 import type { Db, DbOrTx } from "../../../db/client.ts";
-import { rowsOf } from "../../../db/rows.ts";
 import { simulatedServerCommands, simulatedServers } from "../../../db/schema.ts";
 
 export interface HostLease {
@@ -104,27 +103,11 @@ async function stillHolding(tx: DbOrTx, lease: HostLease): Promise<void> {
   if (!row) throw new Error("This node no longer runs the simulated server (its lease lapsed or was taken over).");
 }
 
-/**
- * One statement, not a transaction of four (begin, lock the lease, insert, commit): the lease's row
- * is locked and the commands inserted only where this node holds it at its epoch, so nothing is
- * written otherwise. A running simulated server writes a batch a few times a second (decision 0069).
- */
 export async function appendCommands(db: Db, lease: HostLease, commands: readonly RecordedCommand[]): Promise<void> {
-  const rows = rowsOf<{ n: number }>(
-    await db.execute(sql`
-      with lease as (
-        select 1 from simulated_servers
-        where platform_id = ${lease.platformId} and node_id = ${lease.nodeId} and epoch = ${lease.epoch} and expires_at > now()
-        for update
-      ), added as (
-        insert into simulated_server_commands (platform_id, seq, op, args, at)
-        select ${lease.platformId}::uuid, c.seq, c.op, c.args, c.at
-        from lease, jsonb_to_recordset(${JSON.stringify(commands)}::jsonb) as c(seq bigint, op text, args jsonb, at bigint)
-        returning 1
-      )
-      select count(*)::int as n from added`),
-  );
-  if (rows[0]?.n !== commands.length) throw new Error("This node no longer runs the simulated server (its lease lapsed or was taken over).");
+  await db.transaction(async (tx) => {
+    await stillHolding(tx, lease);
+    await tx.insert(simulatedServerCommands).values(commands.map((command) => ({ platformId: lease.platformId, ...command })));
+  });
 }
 
 export async function saveSnapshot(db: Db, lease: HostLease, snapshot: Uint8Array, seq: number): Promise<void> {
