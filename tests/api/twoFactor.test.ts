@@ -113,6 +113,8 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
     let ada: Someone;
     let secret: string;
     let recoveryCodes: string[];
+    /** The code that confirmed the enrolment (a later test replays exactly it, whatever step it is then). */
+    let enrolmentCode: string;
 
     beforeAll(async () => {
       ada = await someone("Ada Lovelace");
@@ -149,7 +151,8 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json().message).toMatch(/6-digit/);
 
-      const confirmed = await call(ada, "POST", "/api/profile/two-factor/enrolment/confirm", { code: codeAt(secret, -1) });
+      enrolmentCode = codeAt(secret, -1);
+      const confirmed = await call(ada, "POST", "/api/profile/two-factor/enrolment/confirm", { code: enrolmentCode });
       expect(confirmed.statusCode).toBe(200);
       recoveryCodes = confirmed.json().recoveryCodes;
       expect(recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
@@ -196,8 +199,9 @@ describeDb("two-factor sign-in (TOTP) with the embedded provider", () => {
       expect(wrong.body).toContain("This code is not correct");
       expect(wrong.body).toContain('aria-invalid="true"');
 
-      // The code that confirmed the enrolment was used already.
-      const replayed = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: codeAt(secret, -1) });
+      // The code that confirmed the enrolment was used already. (Not "the previous step's code": the
+      // step may have moved on since the enrolment, and a later step's code would rightly pass.)
+      const replayed = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: enrolmentCode });
       expect(replayed.statusCode).toBe(401);
 
       const empty = await browse(t.app, flow.jar, "POST", `${page}/two-factor`, { code: "" });
