@@ -16,3 +16,8 @@ export const ApiErrorSchema = z.object({
       "Machine-readable reason, where a client acts on it: `address_not_allowed`, `two_factor_required`, `session_time_unknown` (403), `session_expired` (401), `excludes_own_address` (409)",
   }),
 });
+
+/** A route's own refusal for its `response` map, e.g. `409: refusal("The name is taken")`. */
+export function refusal(description: string) {
+  return ApiErrorSchema.meta({ description });
+}

@@ -11,6 +11,7 @@ import { accessStatePlugin } from "./auth/accessState.ts";
 import { authGuard } from "./auth/guard.ts";
 import { registerApiDocs } from "./docs.ts";
 import { responseSerializerCompiler } from "./serializer.ts";
+import { checkDocumentedStatuses } from "./contract.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
 import { registerWeb, type WebOptions } from "../web/index.ts";
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, { global: false });
   registerErrorHandling(app);
+  if (ctx.config.env === "test") checkDocumentedStatuses(app);
   registerJsonParser(app);
   refuseNulInApiUrls(app);
   await registerApiDocs(app);

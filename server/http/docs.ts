@@ -36,7 +36,7 @@ const apiError = (description: string) => ({
  * route may answer 400 (a malformed URL, server/http/json.ts). The API tests check every answer
  * against this document (server/http/contract.ts), so a wrong guess here fails them.
  */
-function completeResponses(url: string, response: Responses): Responses {
+export function completeResponses(url: string, response: Responses): Responses {
   const out: Responses = { ...response };
   const codes = Object.keys(out);
   if (!codes.some((c) => c.startsWith("2"))) {

@@ -11,19 +11,30 @@ type Responses = Record<string | number, unknown>;
  * The OpenAPI document says what the guard enforces, derived from the same route config:
  * security requirements, the permission needed and the error answers the guard can give.
  */
-export function documentAccess(schema: FastifySchema | undefined, access: ResolvedRouteAccess): FastifySchema {
+export function documentAccess(
+  schema: FastifySchema | undefined,
+  access: ResolvedRouteAccess,
+  limits: { rateLimited: boolean } = { rateLimited: false },
+): FastifySchema {
   const s = { ...(schema ?? {}) } as FastifySchema & { security?: unknown; description?: string; response?: Responses };
-  if (!access.auth) return { ...s, security: [] };
-
   const response: Responses = { ...(s.response ?? {}) };
   const add = (status: number, description: string) => {
     response[status] ??= ApiErrorSchema.meta({ description });
   };
+  if (s.body) {
+    add(413, "The body is larger than this operation accepts (1 MB unless it says otherwise)");
+    add(415, "The body is not JSON (Content-Type: application/json)");
+  }
+  if (!access.auth) return { ...s, security: [], response };
+
   add(401, "Missing, expired or otherwise invalid access token");
+  add(503, "Unavailable for now: the identity provider's keys or the database could not be reached; try again");
+  if (limits.rateLimited) add(429, "Too many requests from this caller; try again after the seconds in Retry-After");
   let description = s.description;
   if (access.organization === "none") {
     s.security = [{ bearer: [] }];
     if (s.body || s.querystring || s.params) add(400, "Invalid request: a field is missing or malformed");
+    add(403, "An API client: routes outside an organization are for people signed in only");
   } else {
     s.security =
       access.callers === "all"

@@ -67,7 +67,7 @@ export const authGuard = fp(
     // Checked when each route is registered, so a contradictory declaration stops the start.
     api.addHook("onRoute", (route: RouteOptions) => {
       const access = resolveRouteAccess(route.config, `${String(route.method)} ${route.url}`);
-      route.schema = documentAccess(route.schema, access);
+      route.schema = documentAccess(route.schema, access, { rateLimited: Boolean((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) });
     });
 
     api.addHook("onRequest", async (request, reply) => {

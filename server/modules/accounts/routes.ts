@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../audit/record.ts";
@@ -149,7 +150,11 @@ export async function accountRoutes(app: FastifyInstance) {
           params: PositionParamsSchema,
           headers: IdempotencyHeadersSchema,
           body,
-          response: { 200: PositionOperationResultSchema },
+          response: {
+            200: PositionOperationResultSchema,
+            409: refusal("The same operation is still in progress: retry with the same Idempotency-Key"),
+            422: refusal("Refused by the platform (its reason in the message), or the same Idempotency-Key with a different request"),
+          },
         },
       },
       async (request, reply) => {
@@ -216,7 +221,7 @@ export async function accountRoutes(app: FastifyInstance) {
         summary: "Change an account's group, leverage, trading rights, or the client's name, e-mail, phone and country",
         params: AccountParamsSchema,
         body: PatchAccountSchema,
-        response: { 200: AccountRowSchema },
+        response: { 200: AccountRowSchema, 409: refusal("The platform is disabled in Toolbox: enable it to change its accounts") },
       },
     },
     async (request) => accounts.changeAccount(deps(request), actorOf(request), refOf(request), request.body),
@@ -256,7 +261,12 @@ export async function accountRoutes(app: FastifyInstance) {
         params: AccountParamsSchema,
         headers: IdempotencyHeadersSchema,
         body: BalanceOperationBodySchema,
-        response: { 201: BalanceOperationResultSchema, 202: BalanceOperationUnreconciledSchema },
+        response: {
+          201: BalanceOperationResultSchema,
+          202: BalanceOperationUnreconciledSchema,
+          409: refusal("The same operation is still in progress: retry with the same Idempotency-Key"),
+          422: refusal("Refused by the platform (its reason in the message), or the same Idempotency-Key with a different request"),
+        },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiClientCreatedSchema, ApiClientParamsSchema, ApiClientSchema, CreateApiClientSchema } from "../../../core/schemas/apiClients.ts";
@@ -41,7 +42,7 @@ export async function apiClientRoutes(app: FastifyInstance) {
         description:
           "The client gets tokens from the identity provider's token endpoint with the client-credentials grant (HTTP Basic with its id and secret), and may then call the API in this organization with the permissions given here.",
         body: CreateApiClientSchema,
-        response: { 201: ApiClientCreatedSchema },
+        response: { 201: ApiClientCreatedSchema, 422: refusal("Permissions the caller does not have cannot be given") },
       },
     },
     async (request, reply) => {

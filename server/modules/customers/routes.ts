@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -105,7 +106,10 @@ export async function customerRoutes(app: FastifyInstance) {
           "Import customers from CSV: every row validated (line and field), all or nothing (staged, then published at once); one import at a time per organization (409)",
         description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
         body: ImportCustomersSchema,
-        response: { 200: ImportReportSchema },
+        response: {
+          200: ImportReportSchema,
+          409: refusal("Another import runs in the organization, or this import's claim was taken over: try again when it ends"),
+        },
       },
     },
     async (request) => importCustomers(db, actorOf(request), app.ctx.config.quotas, request.body),
@@ -134,7 +138,7 @@ export async function customerRoutes(app: FastifyInstance) {
         summary: "Change a customer; `version` must be the one read (409 when someone changed it meanwhile)",
         params: IdParams,
         body: PatchCustomerSchema,
-        response: { 200: CustomerSchema },
+        response: { 200: CustomerSchema, 409: refusal("Someone else changed the customer since it was read (a stale `version`): read it again") },
       },
     },
     async (request) => updateCustomer(db, actorOf(request), request.params.id, request.body),
@@ -161,7 +165,7 @@ export async function customerRoutes(app: FastifyInstance) {
         summary: "Link a trading account to the customer (409 when another customer has it)",
         params: IdParams,
         body: LinkAccountSchema,
-        response: { 201: z.array(LinkedAccountSchema) },
+        response: { 201: z.array(LinkedAccountSchema), 409: refusal("The account is already linked to another customer: unlink it there first") },
       },
     },
     async (request, reply) => reply.status(201).send(await linkAccount(db, actorOf(request), request.params.id, request.body)),

@@ -1,5 +1,7 @@
 import { ORGANIZATION_WIDE } from "../../events/types.ts";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { accessOfClaims } from "../../../core/roles.ts";
 import { createMailer } from "../../mail/mailer.ts";
@@ -109,7 +111,7 @@ export async function memberRoutes(app: FastifyInstance) {
           'Only what the caller may give, to a member whose access the caller could have given, never to themselves: 403 otherwise (docs/security.md "Who may grant what").',
         params: MemberParamsSchema,
         body: AccessInputSchema,
-        response: { 200: MemberSchema },
+        response: { 200: MemberSchema, 422: refusal("The last administrator cannot be demoted") },
       },
     },
     async (request) => memberView(await service.changeMemberAccess(deps, actorOf(request), request.params.sub, request.body), request.organization.id),
@@ -141,11 +143,15 @@ export async function memberRoutes(app: FastifyInstance) {
         description:
           "Audited in every organization of the member, whose administrators get an inbox notice; the member is told by e-mail when SMTP_URL is set. 409 when the member does not use two-factor or a reset already waits for their enrolment. 403 for oneself, or a member holding more than the caller may give (an administrator's: administrators only).",
         params: MemberParamsSchema,
+        response: {
+          204: z.null().meta({ description: "Reset; the member enrols a new device at their next sign-in" }),
+          409: refusal("The member does not use two-factor sign-in, or a reset already waits for their enrolment"),
+        },
       },
     },
     async (request, reply) => {
       await service.resetMemberTwoFactor(deps, actorOf(request), request.params.sub);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -165,7 +171,7 @@ export async function memberRoutes(app: FastifyInstance) {
         description:
           "Only access the caller may give (403 otherwise). E-mailed through SMTP_URL; without it the message, without the link, goes to the outbox and the link is in the answer, once.",
         body: InviteSchema,
-        response: { 201: InvitationSentSchema },
+        response: { 201: InvitationSentSchema, 409: refusal("The person is already a member, or already has a pending invitation") },
       },
     },
     async (request, reply) => reply.status(201).send(sentView(await invitations.invite(deps, actorOf(request), request.body))),
@@ -215,7 +221,11 @@ export async function memberRoutes(app: FastifyInstance) {
         tags,
         summary: "Accept an invitation as the signed-in person (its e-mail address must be the invited one)",
         body: AcceptInvitationSchema,
-        response: { 200: InvitationAcceptedSchema },
+        response: {
+          200: InvitationAcceptedSchema,
+          404: refusal("No such invitation"),
+          422: refusal("The invitation cannot be accepted: expired, revoked, used, for another e-mail address, or the address is not verified"),
+        },
       },
     },
     async (request) => invitations.acceptInvitation(deps, { ...request.auth, ip: request.ip ?? null }, request.body.token),

@@ -1,4 +1,5 @@
 import { findMemberAccess } from "../organizations/repository.ts";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import { hasModuleAccess } from "../../../core/access.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -75,7 +76,12 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
     "/tradePlatforms",
     {
       config: write,
-      schema: { tags, summary: "Connect a trade platform", body: CreatePlatformSchema, response: { 201: PlatformDetailSchema } },
+      schema: {
+        tags,
+        summary: "Connect a trade platform",
+        body: CreatePlatformSchema,
+        response: { 201: PlatformDetailSchema, 409: refusal("The organization already has a platform with this name") },
+      },
     },
     async (request, reply) => reply.status(201).send(await service.createPlatform(deps, actorOf(request), request.body)),
   );
@@ -136,7 +142,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
         summary: "Change a platform's name, time zone, connection or enable switch (a connection change reconnects)",
         params: PlatformIdParams,
         body: UpdatePlatformSchema,
-        response: { 200: PlatformDetailSchema },
+        response: { 200: PlatformDetailSchema, 409: refusal("The organization already has a platform with this name") },
       },
     },
     async (request) => service.updatePlatform(deps, actorOf(request), request.params.id, request.body),

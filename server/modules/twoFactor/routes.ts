@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
+import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ConflictError, InvalidRequestError } from "../../errors.ts";
 import { findAccountById, type Account } from "../../idp/people.ts";
@@ -77,7 +79,7 @@ export async function twoFactorRoutes(app: FastifyInstance) {
         summary: "Start turning on two-factor sign-in: a new secret, its otpauth URI and QR code",
         description:
           "Nothing changes at sign-in until a code from the new secret confirms it. Starting again replaces the unconfirmed secret. 409 when two-factor is already on.",
-        response: { 200: EnrolmentSchema },
+        response: { 200: EnrolmentSchema, 409: refusal("Two-factor sign-in is already on") },
       },
     },
     async (request) => {
@@ -100,7 +102,7 @@ export async function twoFactorRoutes(app: FastifyInstance) {
         tags,
         summary: "Confirm the enrolment with a current code: two-factor sign-in is on, and the answer holds 10 single-use recovery codes (shown once)",
         body: ConfirmEnrolmentSchema,
-        response: { 200: RecoveryCodesSchema },
+        response: { 200: RecoveryCodesSchema, 409: refusal("Two-factor sign-in is already on") },
       },
     },
     async (request) => {
@@ -126,6 +128,11 @@ export async function twoFactorRoutes(app: FastifyInstance) {
         tags,
         summary: "Turn two-factor sign-in off; needs a current code (or a recovery code)",
         body: DisableSchema,
+        response: {
+          204: z.null().meta({ description: "Two-factor sign-in is off" }),
+          409: refusal("Two-factor sign-in is not on"),
+          429: refusal("Too many wrong codes in a row: wait the seconds in Retry-After"),
+        },
       },
     },
     async (request, reply) => {
@@ -154,7 +161,7 @@ export async function twoFactorRoutes(app: FastifyInstance) {
       }
       await db.transaction((tx) => removeTwoFactor(tx, account.id));
       log.info({ sub: account.id }, "two-factor sign-in turned off");
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }
