@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { CopyLink, CopyLinkBody } from "../../../core/schemas/copier.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { copyFollowers, copyLinks, tradePlatformApps, tradePlatforms, tradingAccounts } from "../../db/schema.ts";
+import { copyFollowers, copyLinks, organizations, tradePlatformApps, tradePlatforms, tradingAccounts } from "../../db/schema.ts";
 
 type LinkRow = typeof copyLinks.$inferSelect;
 type FollowerRow = typeof copyFollowers.$inferSelect;
@@ -164,4 +164,9 @@ export async function mirroredLogins(db: DbOrTx, organizationId: string, platfor
     .from(tradingAccounts)
     .where(and(eq(tradingAccounts.organizationId, organizationId), eq(tradingAccounts.platformId, platformId), inArray(tradingAccounts.login, [...logins])));
   return new Set(rows.map((r) => r.login));
+}
+
+/** Holds the organization's row until the transaction ends: its link changes go one at a time (no two close a cycle together). */
+export async function lockOrganization(tx: DbOrTx, organizationId: string): Promise<void> {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for("update");
 }

@@ -3,10 +3,8 @@
  * transaction holding the organization's row lock (so two links cannot close a cycle together)
  * checks cycles and the version read, writes, and records the audit row with before and after.
  */
-import { eq } from "drizzle-orm";
 import type { CopyLink, CopyLinkBody } from "../../../core/schemas/copier.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { organizations } from "../../db/schema.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
 import * as repo from "./repository.ts";
@@ -19,10 +17,6 @@ export interface CopierDeps {
 
 const TARGET = "copyLink";
 const NOT_FOUND = "No such copy link";
-
-async function lockOrganization(tx: DbOrTx, organizationId: string) {
-  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for("update");
-}
 
 async function lockedLink(tx: DbOrTx, organizationId: string, id: string, version?: number): Promise<CopyLink> {
   const before = await repo.findLink(tx, organizationId, id, { forUpdate: true });
@@ -39,7 +33,7 @@ export async function createLink(deps: CopierDeps, actor: Actor, input: CopyLink
   const body = normalized(input);
   await checkAccounts(deps.db, deps.connectorFor, actor.organizationId, body);
   return deps.db.transaction(async (tx) => {
-    await lockOrganization(tx, actor.organizationId);
+    await repo.lockOrganization(tx, actor.organizationId);
     await checkNoCycle(tx, actor.organizationId, body, await repo.listLinks(tx, actor.organizationId));
     const after = await repo.insertLink(tx, actor.organizationId, body);
     await recordAudit(tx, actor, { action: "copyLink.created", targetType: TARGET, targetId: after.id, after });
@@ -53,7 +47,7 @@ export async function replaceLink(deps: CopierDeps, actor: Actor, id: string, ve
   if (!(await repo.findLink(deps.db, actor.organizationId, id))) throw new NotFoundError(NOT_FOUND);
   await checkAccounts(deps.db, deps.connectorFor, actor.organizationId, body);
   return deps.db.transaction(async (tx) => {
-    await lockOrganization(tx, actor.organizationId);
+    await repo.lockOrganization(tx, actor.organizationId);
     const before = await lockedLink(tx, actor.organizationId, id, version);
     const others = (await repo.listLinks(tx, actor.organizationId)).filter((l) => l.id !== id);
     await checkNoCycle(tx, actor.organizationId, body, others);
