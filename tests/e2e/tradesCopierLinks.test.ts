@@ -4,6 +4,7 @@
  * seen in the grid, edited, and a self-follow (the schema) and an unknown login (the server) each
  * refused on the follower's login field.
  */
+import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser, newContext } from "./browser.ts";
@@ -110,6 +111,18 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
     await again.getByRole("button", { name: "Save link" }).click();
     await selfFollower.getByText("No account 399999 on Copier MTR").waitFor({ timeout: 20_000 });
     expect(await login.getAttribute("aria-invalid")).toBe("true");
+
+    // The dialog, errors shown, has no serious accessibility fault in light or dark mode.
+    for (const mode of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: mode });
+      await page.waitForFunction((dark) => document.documentElement.classList.contains("dark") === dark, mode === "dark");
+      const { violations } = await new AxeBuilder({ page })
+        .options({ resultTypes: ["violations"] })
+        .include('[role="dialog"]')
+        .analyze();
+      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.flatMap((v) => v.nodes.map((n) => `[${mode}] ${v.id} ${n.target.join(" ")}: ${v.help}`))).toEqual([]);
+    }
     expect((await api.get<Link[]>("/api/tradesCopier/links"))[0]).toMatchObject({ version: 2, followers: [{ account: { platformId: mtr, login: "300001" } }] });
-  }, 240_000);
+  }, 360_000);
 });
