@@ -1,0 +1,147 @@
+import { Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+import { Button } from "~/ui/Button";
+import { Field } from "~/ui/Field";
+import { Input } from "~/ui/Input";
+import { Select, type SelectOption } from "~/ui/Select";
+import { Switch } from "~/ui/Switch";
+import type { FieldErrors, FollowerDraft } from "./draft";
+
+const VOLUME_MODES: SelectOption[] = [
+  { value: "same", label: "Same as source" },
+  { value: "multiplier", label: "Multiplier" },
+  { value: "fixed", label: "Fixed lots" },
+  { value: "equity", label: "Proportional to equity" },
+  { value: "balance", label: "Proportional to balance" },
+  { value: "riskPercent", label: "Risk percent" },
+];
+const VOLUME_VALUE_LABEL: Record<FollowerDraft["volumeMode"], string | null> = {
+  same: null,
+  multiplier: "Multiplier",
+  fixed: "Lots",
+  equity: "Factor",
+  balance: "Factor",
+  riskPercent: "Risk (% of equity)",
+};
+const RISK_ACTIONS: SelectOption[] = [
+  { value: "off", label: "Off" },
+  { value: "suspend", label: "Suspend the follower" },
+  { value: "closeAndSuspend", label: "Close copies and suspend" },
+];
+
+function Group({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="grid gap-3 rounded-md border border-border p-3 sm:grid-cols-2 lg:grid-cols-3">
+      <legend className="px-1 text-sm font-medium">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+interface Props {
+  index: number;
+  draft: FollowerDraft;
+  platforms: SelectOption[];
+  errors: FieldErrors;
+  disabled: boolean;
+  onChange: (next: FollowerDraft) => void;
+  onRemove?: () => void;
+}
+
+/** One follower of a link: its account and every setting of FollowerSettingsSchema, grouped as a dealer thinks of them. */
+export function FollowerFields({ index, draft, platforms, errors, disabled, onChange, onRemove }: Props) {
+  const err = (field: keyof FollowerDraft) => errors[`followers.${index}.${field}`];
+  const set = <K extends keyof FollowerDraft>(field: K, value: FollowerDraft[K]) => onChange({ ...draft, [field]: value });
+  const text = (field: keyof FollowerDraft, label: string, opts: { placeholder?: string; inputMode?: "decimal" | "numeric"; description?: string } = {}) => (
+    <Field label={label} error={err(field)} description={opts.description}>
+      <Input
+        value={draft[field] as string}
+        placeholder={opts.placeholder}
+        inputMode={opts.inputMode}
+        disabled={disabled}
+        onChange={(e) => set(field, e.target.value as never)}
+      />
+    </Field>
+  );
+  const toggle = (field: keyof FollowerDraft, label: string) => (
+    <Field label={label} error={err(field)}>
+      <Switch checked={draft[field] as boolean} disabled={disabled} onCheckedChange={(v) => set(field, v as never)} />
+    </Field>
+  );
+  const choose = (field: keyof FollowerDraft, label: string, options: SelectOption[]) => (
+    <Field label={label} error={err(field)}>
+      <Select value={draft[field] as string} disabled={disabled} options={options} onValueChange={(v) => set(field, v as never)} />
+    </Field>
+  );
+  const valueLabel = VOLUME_VALUE_LABEL[draft.volumeMode];
+
+  return (
+    <section aria-label={`Follower ${index + 1}`} className="grid gap-3 rounded-lg border border-border bg-subtle/40 p-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <h4 className="text-sm font-semibold">Follower {index + 1}</h4>
+        {onRemove ? (
+          <Button variant="ghost" size="sm" className="ml-auto" disabled={disabled} onClick={onRemove} aria-label={`Remove follower ${index + 1}`}>
+            <Trash2 aria-hidden />
+            Remove
+          </Button>
+        ) : null}
+      </div>
+      <div className="grid gap-3 sm:grid-cols-3">
+        {choose("platformId", "Follower platform", platforms)}
+        {text("login", "Follower login", { inputMode: "numeric", placeholder: "300001" })}
+        {toggle("enabled", "Follower enabled")}
+      </div>
+      <Group legend="Volume">
+        {choose("volumeMode", "Volume mode", VOLUME_MODES)}
+        {valueLabel ? text("volumeValue", valueLabel, { inputMode: "decimal" }) : null}
+        {toggle("alignContractSize", "Align contract sizes")}
+        {text("minLots", "Minimum lots", { inputMode: "decimal", placeholder: "none" })}
+        {text("maxLots", "Maximum lots", { inputMode: "decimal", placeholder: "none" })}
+        {toggle("forceMinimum", "Force the minimum")}
+        {choose("direction", "Direction", [
+          { value: "same", label: "Same" },
+          { value: "reverse", label: "Reverse (SL and TP swap)" },
+        ])}
+      </Group>
+      <Group legend="Symbols">
+        <Field label="Symbol pairs" error={err("pairs")} description="One a line: SOURCE=FOLLOWER, used before prefix and suffix rules">
+          <textarea
+            className="min-h-16 w-full rounded-md border border-input bg-surface px-3 py-2 text-sm text-fg aria-[invalid=true]:border-danger"
+            value={draft.pairs}
+            disabled={disabled}
+            onChange={(e) => set("pairs", e.target.value)}
+          />
+        </Field>
+        {text("sourcePrefix", "Source prefix")}
+        {text("sourceSuffix", "Source suffix")}
+        {text("followerPrefix", "Follower prefix")}
+        {text("followerSuffix", "Follower suffix", { placeholder: ".m" })}
+        {text("allowedSymbols", "Allowed symbols", { placeholder: "all", description: "A mask such as EUR*,XAU*" })}
+        {text("blockedSymbols", "Blocked symbols", { placeholder: "none" })}
+      </Group>
+      <Group legend="Stops and orders">
+        {choose("stopsMode", "SL and TP", [
+          { value: "copy", label: "Copy the source's" },
+          { value: "none", label: "None" },
+          { value: "fixed", label: "Fixed distance" },
+        ])}
+        {draft.stopsMode === "fixed" ? text("slPoints", "SL distance (points)", { inputMode: "numeric", placeholder: "none" }) : null}
+        {draft.stopsMode === "fixed" ? text("tpPoints", "TP distance (points)", { inputMode: "numeric", placeholder: "none" }) : null}
+        {toggle("copyPendingOrders", "Copy pending orders")}
+        {toggle("copyPartialCloses", "Copy partial closes")}
+        {toggle("copyExistingPositions", "Copy positions already open")}
+      </Group>
+      <Group legend="Timing">
+        {text("maxDelaySeconds", "Maximum delay (s)", { inputMode: "numeric", placeholder: "none" })}
+        {text("maxDeviationPoints", "Maximum price deviation (points)", { inputMode: "numeric", placeholder: "none" })}
+      </Group>
+      <Group legend="Risk">
+        {choose("equityFloorAction", "Equity floor", RISK_ACTIONS)}
+        {draft.equityFloorAction !== "off" ? text("equityFloorAmount", "Equity floor amount", { inputMode: "decimal" }) : null}
+        {choose("dailyLossAction", "Daily loss limit", RISK_ACTIONS)}
+        {draft.dailyLossAction !== "off" ? text("dailyLossAmount", "Daily loss amount", { inputMode: "decimal" }) : null}
+        {toggle("closeOnly", "Close-only")}
+      </Group>
+    </section>
+  );
+}
