@@ -18,3 +18,4 @@ export * from "./tables/security.ts";
 export * from "./tables/customers.ts";
 export * from "./tables/simulatedServers.ts";
 export * from "./tables/quotesMonitor.ts";
+export * from "./tables/quoteMonitorSettings.ts";
