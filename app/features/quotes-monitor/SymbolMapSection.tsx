@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { SymbolMapSchema, type SymbolMap } from "@core/schemas/quoteComparison";
 import type { QuotePlatform } from "@core/schemas/quotesMonitor";
 import { api } from "~/api";
@@ -30,24 +30,24 @@ export function SymbolMapSection({ platforms, canWrite }: { platforms: QuotePlat
   const queryClient = useQueryClient();
   const key = ["quotesMonitor", organizationId, "symbolMap"];
   const map = useQuery({ queryKey: key, queryFn: ({ signal }) => api.get<SymbolMap>("/api/quotesMonitor/symbol-map", { signal }) });
-  const [prefixes, setPrefixes] = useState("");
-  const [suffixes, setSuffixes] = useState("");
-  const [strip, setStrip] = useState(true);
-  const [pairs, setPairs] = useState<SymbolMap["pairs"]>([]);
+  // What the member typed, over what is stored (null: not changed here).
+  const [prefixesDraft, setPrefixes] = useState<string | null>(null);
+  const [suffixesDraft, setSuffixes] = useState<string | null>(null);
+  const [stripDraft, setStrip] = useState<boolean | null>(null);
+  const prefixes = prefixesDraft ?? map.data?.prefixes.join(", ") ?? "";
+  const suffixes = suffixesDraft ?? map.data?.suffixes.join(", ") ?? "";
+  const strip = stripDraft ?? map.data?.stripAfterSeparator ?? true;
+  const pairs = map.data?.pairs ?? [];
   const [draft, setDraft] = useState({ platformId: platforms[0]?.id ?? "", symbol: "", instrument: "" });
   const [error, setError] = useState<string | null>(null);
   const stripId = useId();
-  useEffect(() => {
-    if (!map.data) return;
-    setPrefixes(map.data.prefixes.join(", "));
-    setSuffixes(map.data.suffixes.join(", "));
-    setStrip(map.data.stripAfterSeparator);
-    setPairs(map.data.pairs);
-  }, [map.data]);
   const save = useMutation({
     mutationFn: (body: SymbolMap) => api.put<SymbolMap>("/api/quotesMonitor/symbol-map", body),
     onSuccess: (saved) => {
       queryClient.setQueryData(key, saved);
+      setPrefixes(null);
+      setSuffixes(null);
+      setStrip(null);
       void queryClient.invalidateQueries({ queryKey: ["quotesMonitor", organizationId, "comparison"] });
     },
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
