@@ -101,6 +101,12 @@ export const CaCertificate = z
 const ApiUrl = z.url({ protocol: /^https$/, error: "apiUrl must be an https:// URL, such as https://broker-api.example.com" });
 
 const GrpcAddress = hostPort("grpcAddress", "grpc-broker-api.example.com:443");
+/** Match-Trader: the group whose prices (with its markup) the Quotes Monitor streams; the first offer's group when absent. */
+const QuotesGroup = z
+  .string({ error: "quotesGroup must be text" })
+  .trim()
+  .min(1, "quotesGroup must not be empty: leave it out for the first offer's group")
+  .max(100, "quotesGroup has at most 100 characters");
 
 const SimulatedAccounts = z
   .number({ error: `accounts must be a whole number from 0 to ${SIMULATED_ACCOUNTS_MAX}` })
@@ -154,6 +160,7 @@ function connectionSchema<S extends z.ZodType<string | undefined>>(secretOf: (wh
         apiUrl: ApiUrl,
         /** The live feed (gRPC over TLS); the API URL's host and port when absent. */
         grpcAddress: GrpcAddress.optional(),
+        quotesGroup: QuotesGroup.optional(),
         apiKey: secretOf("API key"),
         caCertificate: CaCertificate.optional(),
       }),
@@ -183,7 +190,13 @@ export const StoredConnectionSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("mt5WebApi"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
   z.object({ kind: z.literal("mt4Gateway"), address: z.string(), login: z.string(), caCertificate: z.string().optional() }),
-  z.object({ kind: z.literal("matchTraderApi"), apiUrl: z.string(), grpcAddress: z.string().optional(), caCertificate: z.string().optional() }),
+  z.object({
+    kind: z.literal("matchTraderApi"),
+    apiUrl: z.string(),
+    grpcAddress: z.string().optional(),
+    quotesGroup: z.string().optional(),
+    caCertificate: z.string().optional(),
+  }),
 ]);
 
 /** What the API shows of a connection: never the secret, only whether one is stored. */
@@ -194,6 +207,8 @@ export const PublicConnectionSchema = z.object({
   apiUrl: z.string().optional(),
   /** Match-Trader: the live feed's host:port, when not the API URL's. */
   grpcAddress: z.string().optional(),
+  /** Match-Trader: the group whose prices the Quotes Monitor streams, when not the first offer's. */
+  quotesGroup: z.string().optional(),
   /** MT5 Web API, MT4 gateway and Match-Trader: the CA certificate trusted for the server (public data). */
   caCertificate: z.string().optional(),
   accounts: z.number().optional(),

@@ -63,6 +63,8 @@ export const matchTraderApiConnectorConfigSchema = z.object({
   apiUrl: z.url({ protocol: /^https$/ }),
   /** host:port of the gRPC feed; the REST host and port by default. */
   grpcAddress: z.string().min(3).max(300).optional(),
+  /** The group whose prices the quotes stream asks for (with its markup); the first offer's group by default. */
+  quotesGroup: z.string().min(1).max(100).optional(),
   /** The decrypted API token: stored encrypted by the platform service, never logged or returned. */
   apiKey: z.string().min(1),
   /** The CA that signed the server's certificates (REST and feed); the system's CAs when absent. Never "any certificate". */

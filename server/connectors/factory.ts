@@ -83,6 +83,7 @@ export function createConnector(
       return createMatchTraderApiConnector({
         apiUrl: config.apiUrl,
         grpcAddress: config.grpcAddress,
+        quotesGroup: config.quotesGroup,
         token: config.apiKey,
         ca: config.caCertificate,
         targets: dependencies.tradeServerTargets ?? NO_INTERNAL_TARGETS,

@@ -19,3 +19,4 @@ export * from "./tables/customers.ts";
 export * from "./tables/simulatedServers.ts";
 export * from "./tables/quotesMonitor.ts";
 export * from "./tables/tradesCopier.ts";
+export * from "./tables/quoteMonitorSettings.ts";

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
+import { systemClock, type Clock } from "../../server/connectors/clock.ts";
 import type { QuoteFrame, QuoteRow } from "../../core/schemas/quotesMonitor.ts";
 import { describeDb } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
@@ -13,6 +14,10 @@ import { addMember, rowCounts, signUp } from "./support/fixtures.ts";
 import { startPlatformsApp, waitFor, type PlatformsApp } from "./platformsHarness.ts";
 
 const RULES = "/api/quotesMonitor/alert-rules";
+/** The monitor's clock: real time plus what the test moves it on by (never back). */
+let movedOnMs = 0;
+const monitorClock: Clock = { ...systemClock, now: () => Date.now() + movedOnMs };
+
 const stale = (extra: Record<string, unknown> = {}) => ({ kind: "staleFeed", name: "Stale feed", staleSeconds: 2, cooldownSeconds: 0, ...extra });
 
 describeDb("Quotes Monitor API", () => {
@@ -28,7 +33,7 @@ describeDb("Quotes Monitor API", () => {
   beforeAll(async () => {
     // Judged five times a second, assignments read again every 300 ms, servers' clocks every second:
     // the test waits for what a dealer would see.
-    t = await startPlatformsApp({ quotesMonitor: { evaluateEveryMs: 200, refreshEveryMs: 300, serverTimeEveryMs: 1_000 } });
+    t = await startPlatformsApp({ quotesMonitor: { evaluateEveryMs: 200, refreshEveryMs: 300, serverTimeEveryMs: 1_000, clock: monitorClock } });
     tokens = await tokenFactory(t.ctx);
   });
   beforeEach(async () => {
@@ -199,7 +204,13 @@ describeDb("Quotes Monitor API", () => {
       await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { serverClock: "2026-11-28T12:00:00Z" });
       await waitFor(async () => (await rowOf(id, "EURUSD"))?.session === "closed", "EURUSD closed on Saturday");
       expect((await rowOf(id, "BTCUSD"))?.session).toBe("open");
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      // A minute passes on the monitor's clock, and it judges at once: an open market's feed silent
+      // that long would be stale (the rule says 2 s); the closed one is not. All in one turn of the
+      // event loop, so no tick and no timer comes between.
+      movedOnMs += 60_000;
+      t.app.quotesMonitor.evaluate();
+      const judged = t.app.quotesMonitor.rowsOf(adaOrg).find((r) => r.platformId === id && r.symbol === "EURUSD");
+      expect(judged).toMatchObject({ session: "closed", alerts: [] });
       expect((await rowOf(id, "EURUSD"))?.alerts).toEqual([]);
       expect(await inbox("quoteAlert")).toHaveLength(1);
       await adaApi().post(`/api/tradePlatforms/${id}/simulator/quotes`, { restore: true });

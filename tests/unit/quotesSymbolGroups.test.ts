@@ -1,6 +1,6 @@
 /** The Quotes Monitor's symbol-group filter (app/features/quotes-monitor/symbolGroups.ts). */
 import { describe, expect, it } from "vitest";
-import { groupsOfPath, inGroup, learnGroups } from "../../app/features/quotes-monitor/symbolGroups.ts";
+import { groupPathOf, groupsOfPath, inGroup, learnGroups } from "../../app/features/quotes-monitor/symbolGroups.ts";
 
 describe("symbol groups of the quotes grid", () => {
   it("offers every group and parent group the rows have shown, once", () => {
@@ -17,5 +17,12 @@ describe("symbol groups of the quotes grid", () => {
     expect(inGroup("Forex\\Minors", "Forex\\Majors")).toBe(false);
     expect(inGroup("ForexExotics", "Forex")).toBe(false);
     expect(inGroup("Crypto", "Forex")).toBe(false);
+  });
+
+  it("takes MT5's symbol name off the end of its path: the symbol is no group", () => {
+    expect(groupPathOf("Forex\\Majors\\EURUSD", "EURUSD")).toBe("Forex\\Majors");
+    expect(groupPathOf("Forex\\Majors", "EURUSD")).toBe("Forex\\Majors");
+    expect(groupPathOf("EURUSD", "EURUSD")).toBe("");
+    expect(groupsOfPath(groupPathOf("Forex\\Majors\\EURUSD", "EURUSD"))).toEqual(["Forex", "Forex\\Majors"]);
   });
 });

@@ -19,10 +19,12 @@ import { Switch } from "~/ui/Switch";
 import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridSkeleton, GridToolbar, saveCsv } from "~/ui/grid";
 import { Page } from "~/ui/Page";
 import { AlertRulesSection } from "./AlertRulesSection";
+import { ComparisonView } from "./ComparisonView";
 import { quoteColumns, quoteCsvColumns, FLASH_MS, type MonitorRow } from "./quoteColumns";
 import { openQuoteStream } from "./quoteStream";
 import { SymbolDetail } from "./SymbolDetail";
-import { inGroup, learnGroups } from "./symbolGroups";
+import { groupPathOf, inGroup, learnGroups } from "./symbolGroups";
+import { ViewTabs } from "./ViewTabs";
 
 export const QUOTES_GRID_STATE_KEY = "quotesMonitor.grid.columns";
 const ALL = "all";
@@ -96,12 +98,47 @@ export function QuotesMonitorPage() {
   return (
     <ColumnPreferenceProvider store={preferences}>
       <Page title={TITLE} description={DESCRIPTION} className="max-w-none">
-        <div className="grid gap-6">
-          <LiveQuotes key={organizationId ?? ""} initialPlatforms={platformsQuery.data ?? []} />
-          <AlertRulesSection platforms={platformsQuery.data ?? []} canWrite={hasModule("quotesMonitor", "write")} />
-        </div>
+        <MonitorViews key={organizationId ?? ""} platforms={platformsQuery.data ?? []} canWrite={hasModule("quotesMonitor", "write")} />
       </Page>
     </ColumnPreferenceProvider>
+  );
+}
+
+type View = "quotes" | "comparison";
+
+/** The monitor's two views, the choice in the URL (`view=comparison`): every row live, and the same instruments across servers. */
+function MonitorViews({ platforms, canWrite }: { platforms: QuotePlatform[]; canWrite: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const view: View = params.get("view") === "comparison" ? "comparison" : "quotes";
+  const select = (next: View) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        if (next === "quotes") out.delete("view");
+        else out.set("view", next);
+        return out;
+      },
+      { replace: true },
+    );
+  return (
+    <ViewTabs<View>
+      label="Quotes Monitor views"
+      selected={view}
+      onSelect={select}
+      tabs={[
+        {
+          id: "quotes",
+          label: "Quotes",
+          content: () => (
+            <div className="grid gap-6">
+              <LiveQuotes initialPlatforms={platforms} />
+              <AlertRulesSection platforms={platforms} canWrite={canWrite} />
+            </div>
+          ),
+        },
+        { id: "comparison", label: "Comparison across servers", content: () => <ComparisonView platforms={platforms} canWrite={canWrite} /> },
+      ]}
+    />
   );
 }
 
@@ -139,7 +176,7 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
         if (
           learnGroups(
             knownGroups,
-            rows.map((r) => r.path),
+            rows.map((r) => groupPathOf(r.path, r.symbol)),
           )
         )
           setGroups([...knownGroups].sort());
@@ -174,7 +211,7 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
     if (!row) return false;
     const f = filter.current;
     if (f.platform !== ALL && row.platformId !== f.platform) return false;
-    if (f.group !== ALL && !inGroup(row.path, f.group)) return false;
+    if (f.group !== ALL && !inGroup(groupPathOf(row.path, row.symbol), f.group)) return false;
     if (f.matches && !f.matches(row.symbol.toUpperCase())) return false;
     if (f.problemsOnly && row.alerts.length === 0 && !f.problemPlatforms.has(row.platformId)) return false;
     return true;

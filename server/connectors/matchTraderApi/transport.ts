@@ -53,6 +53,8 @@ export interface MatchTraderApiOptions {
   orderJournal?: OrderJournal;
   /** The quotations stream's `throttlingMs` (at most one quote per instrument that often); 0, every tick, by default. */
   quotesThrottlingMs?: number;
+  /** The group whose prices the quotations stream asks for (the vendor adds its markup); the first offer's group when absent. */
+  quotesGroup?: string;
 }
 
 /** What the connector has under way (tests wait on it). */
@@ -235,14 +237,14 @@ export class MatchTraderApiTransport implements WireTransport<MatchTraderNative>
           rest.close();
           feedClient.close();
         },
-        // The vendor streams a group's prices: the first offer's group (docs/quotes-monitor.md).
+        // The vendor streams a group's prices: the platform's setting, else the first offer's group (docs/quotes-monitor.md).
         quotes: (onTicks, symbols): (() => void) =>
           streamQuotations(
             {
               client: new QuotationsService(feedAt.target, channel, { ...feedAt.options, channelOverride: feedClient.getChannel() }),
               metadata,
               systemUuid,
-              group: offer?.groupName ?? "",
+              group: this.options.quotesGroup ?? offer?.groupName ?? "",
               instruments: async (): Promise<string[]> => (symbols ? [...symbols] : (await opened.listSymbols()).map((s) => s.symbol)),
               throttlingMs: this.options.quotesThrottlingMs,
               clock: this.clock,

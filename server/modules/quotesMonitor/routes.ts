@@ -11,6 +11,7 @@ import { sseHub } from "../../streams/sse.ts";
 import { actorOf } from "../audit/record.ts";
 import { listRules } from "./repository.ts";
 import * as service from "./service.ts";
+import { quoteSettingsRoutes } from "./settingsRoutes.ts";
 
 const tags = ["quotesMonitor"];
 const read = { permission: { module: "quotesMonitor", value: "read" } } as const;
@@ -163,4 +164,6 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
       return reply.status(204).send(null);
     },
   );
+
+  await quoteSettingsRoutes(app);
 }

@@ -76,4 +76,14 @@ describe("connections", () => {
       unavailable: "Enter the manager password for this connection.",
     });
   });
+
+  it("keeps a Match-Trader platform's quotes group from the form to its connector (the quotes stream asks for that group's prices)", () => {
+    const { stored } = splitConnection({ kind: "matchTraderApi", apiUrl: "https://x", apiKey: "k", quotesGroup: "real\\retail" }, { seed: () => 9 });
+    expect(stored).toEqual({ kind: "matchTraderApi", apiUrl: "https://x", quotesGroup: "real\\retail" });
+    expect(publicConnection(stored, true)).toEqual({ kind: "matchTraderApi", apiUrl: "https://x", quotesGroup: "real\\retail", hasSecret: true });
+    const built = connectorConfigOf({ id: "p-2", type: "MatchTrader", timeZone: "UTC", connection: stored }, "k");
+    expect(built).toMatchObject({ config: { kind: "matchTraderApi", quotesGroup: "real\\retail" } });
+    // Without it, nothing is stored: the first offer's group.
+    expect(splitConnection({ kind: "matchTraderApi", apiUrl: "https://x", apiKey: "k" }, { seed: () => 9 }).stored).not.toHaveProperty("quotesGroup");
+  });
 });

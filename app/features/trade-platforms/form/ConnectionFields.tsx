@@ -92,6 +92,13 @@ export function ConnectionFields({ form, secretStored = false, disabled }: { for
               disabled={disabled}
             />
           </Field>
+          <Field
+            label="Quotes group (optional)"
+            error={errors.quotesGroup}
+            description="The group whose prices, with its markup, the Quotes Monitor shows; the first offer's group when empty."
+          >
+            <Input value={v.quotesGroup} onChange={(e) => set("quotesGroup", e.target.value)} autoComplete="off" spellCheck={false} disabled={disabled} />
+          </Field>
           <CaCertificateField form={form} disabled={disabled} className="sm:col-span-2" />
         </div>
       ) : (

@@ -25,6 +25,7 @@ export interface PlatformFormValues {
   apiKey: string;
   /** Match-Trader: host:port of the live feed (gRPC); empty for the API URL's host and port. */
   grpcAddress: string;
+  quotesGroup: string;
 }
 
 export type PlatformFormField = keyof PlatformFormValues;
@@ -62,6 +63,7 @@ export function emptyPlatformForm(type: TradePlatformType = "MT5"): PlatformForm
     apiUrl: "",
     apiKey: "",
     grpcAddress: "",
+    quotesGroup: "",
   };
 }
 
@@ -81,6 +83,7 @@ export function platformFormFrom(p: PlatformDetail): PlatformFormValues {
     caCertificate: c.caCertificate ?? "",
     apiUrl: c.apiUrl ?? "",
     grpcAddress: c.grpcAddress ?? "",
+    quotesGroup: c.quotesGroup ?? "",
   };
 }
 
@@ -105,6 +108,7 @@ export function connectionFrom(v: PlatformFormValues): ConnectionInput {
       kind: "matchTraderApi",
       apiUrl: v.apiUrl.trim(),
       ...(v.grpcAddress.trim() ? { grpcAddress: v.grpcAddress.trim() } : {}),
+      ...(v.quotesGroup.trim() ? { quotesGroup: v.quotesGroup.trim() } : {}),
       ...(v.apiKey.trim() ? { apiKey: v.apiKey.trim() } : {}),
       ...(v.caCertificate.trim() ? { caCertificate: v.caCertificate.trim() } : {}),
     };
@@ -159,6 +163,7 @@ export const CONNECTION_FIELDS: readonly PlatformFormField[] = [
   "apiUrl",
   "apiKey",
   "grpcAddress",
+  "quotesGroup",
 ];
 
 export function connectionErrors(errors: PlatformFormErrors): PlatformFormErrors {

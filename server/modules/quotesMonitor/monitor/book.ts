@@ -4,8 +4,9 @@
  * detail chart are read. The last minute is the last six slices, the last hour the last 360 (so an
  * average moves in 10-second steps). Spreads are in points of the symbol's digits.
  */
+import type { Holiday } from "../../../../core/schemas/quoteHolidays.ts";
 import type { QuoteHistoryPoint, QuoteRow } from "../../../../core/schemas/quotesMonitor.ts";
-import { sessionState, type Quote, type Session, type SessionState, type TradeSymbol } from "../../../../core/trading/index.ts";
+import { compileMask, sessionState, type Quote, type Session, type SessionState, type TradeSymbol } from "../../../../core/trading/index.ts";
 
 export const SLICE_MS = 10_000;
 export const HOUR_SLICES = 360;
@@ -29,6 +30,8 @@ export class SymbolStats {
   lastArrivalAt: number | null = null;
   /** Grows with every change; the live stream sends rows whose version moved. */
   version = 0;
+  /** The organization's holidays that close this symbol (server-local dates). */
+  holidays: readonly string[] = [];
   private readonly slices: Slice[] = [];
 
   constructor(
@@ -123,8 +126,11 @@ export class PlatformBook {
   readonly symbols = new Map<string, SymbolStats>();
   /** The server's local time minus this node's clock, learnt from `serverTime()`. */
   serverLocalOffsetMs = 0;
-  /** Server-local dates without trading (organization-wide holidays are not stored yet: none). */
-  holidays: readonly string[] = [];
+  /** The organization's holidays (each closes the symbols of its mask on its server-local date). */
+  private holidays: readonly Holiday[] = [];
+  /** Read sequence of the server's clock: only the latest read started sets the offset. */
+  clockReads = 0;
+  clockAnswered = 0;
   /** Why quotes do not arrive; null while they do. */
   problem: string | null = "Connecting…";
   /** When the current quote stream started (a symbol with no tick since is judged from then). */
@@ -137,9 +143,17 @@ export class PlatformBook {
 
   setSymbols(symbols: readonly TradeSymbol[]): void {
     for (const s of symbols) if (!this.symbols.has(s.name)) this.symbols.set(s.name, new SymbolStats(s.name, s.path, s.digits, s.sessions));
+    this.setHolidays(this.holidays);
+  }
+
+  /** Gives each symbol the dates of the holidays whose mask names it. */
+  setHolidays(holidays: readonly Holiday[]): void {
+    this.holidays = holidays;
+    const masks = holidays.map((h) => ({ date: h.date, matches: compileMask(h.symbolMask) }));
+    for (const stats of this.symbols.values()) stats.holidays = masks.filter((h) => h.matches(stats.symbol)).map((h) => h.date);
   }
 
   session(stats: SymbolStats, now: number): SessionState {
-    return sessionState(stats.sessions, now + this.serverLocalOffsetMs, this.holidays);
+    return sessionState(stats.sessions, now + this.serverLocalOffsetMs, stats.holidays);
   }
 }

@@ -13,6 +13,8 @@
  * One idea: from the platforms' ticks to rows and alerts.
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { Holiday } from "../../../../core/schemas/quoteHolidays.ts";
+import { EMPTY_SYMBOL_MAP, instrumentResolver, type ComparisonFrame, type SymbolMap } from "../../../../core/schemas/quoteComparison.ts";
 import type { AlertKind, AlertRule, QuoteHistoryPoint, QuotePlatform, QuoteRow } from "../../../../core/schemas/quotesMonitor.ts";
 import { compileMask } from "../../../../core/trading/index.ts";
 import type { Clock, TimerHandle } from "../../../connectors/clock.ts";
@@ -20,6 +22,7 @@ import type { QuoteStream, TradePlatformConnector } from "../../../connectors/co
 import type { EventBus } from "../../../events/bus.ts";
 import type { PlatformRef, PlatformState, QuoteAlertBusEvent } from "../../../events/types.ts";
 import { PlatformBook, type SymbolStats } from "./book.ts";
+import { comparisonOf, crossServerVerdicts } from "./comparison.ts";
 
 export interface QuotesMonitorPlatforms {
   onConnected(listener: (platform: PlatformRef, connector: TradePlatformConnector) => void): () => void;
@@ -38,6 +41,13 @@ export interface QuotesMonitorSources {
   assigned(): Promise<AssignedPlatform[]>;
   /** Every organization's enabled alert rules. */
   rules(): Promise<(AlertRule & { organizationId: string })[]>;
+  /** The organizations' symbol maps and holidays (those that set any). */
+  settings?(): Promise<Map<string, MonitorSettings>>;
+}
+
+export interface MonitorSettings {
+  symbolMap: SymbolMap;
+  holidays: Holiday[];
 }
 
 export interface QuotesMonitorOptions {
@@ -61,6 +71,8 @@ interface Active {
   kind: AlertKind;
   episode: string;
   message: string;
+  /** A cross-server alert's instrument (its other platforms' rows show it too). */
+  instrument?: string;
 }
 
 interface Following {
@@ -76,6 +88,7 @@ export class QuotesMonitor {
   private readonly refused = new WeakSet<TradePlatformConnector>();
   private assigned = new Map<string, AssignedPlatform>();
   private rules: (AlertRule & { organizationId: string })[] = [];
+  private settings = new Map<string, MonitorSettings>();
   private readonly active = new Map<string, Active>();
   private readonly lastRaised = new Map<string, number>();
   private timers: TimerHandle[] = [];
@@ -139,10 +152,16 @@ export class QuotesMonitor {
 
   private async readSources(): Promise<void> {
     try {
-      const [assigned, rules] = await Promise.all([this.o.sources.assigned(), this.o.sources.rules()]);
+      const [assigned, rules, settings] = await Promise.all([
+        this.o.sources.assigned(),
+        this.o.sources.rules(),
+        this.o.sources.settings?.() ?? new Map<string, MonitorSettings>(),
+      ]);
       if (this.stopped) return;
       this.assigned = new Map(assigned.map((p) => [p.id, p]));
       this.rules = rules;
+      this.settings = settings;
+      for (const book of this.books.values()) book.setHolidays(settings.get(book.organizationId)?.holidays ?? []);
       for (const [id, f] of this.following)
         if (!this.assigned.has(id)) {
           f.stream?.close();
@@ -165,6 +184,7 @@ export class QuotesMonitor {
     let book = this.books.get(platformId);
     if (!book) {
       book = new PlatformBook(platformId, this.assigned.get(platformId)?.organizationId ?? "");
+      book.setHolidays(this.settings.get(book.organizationId)?.holidays ?? []);
       this.books.set(platformId, book);
     }
     return book;
@@ -208,9 +228,17 @@ export class QuotesMonitor {
     if (f && book) await this.readServerTime(book, f.connector).catch(() => undefined);
   }
 
+  /**
+   * Learns the server's local time against this node's clock. Reads can overlap (the periodic one
+   * and the control route's): an answer is taken only if no read started after it has answered,
+   * so a slow answer from before a clock move never undoes the move.
+   */
   private async readServerTime(book: PlatformBook, connector: TradePlatformConnector): Promise<void> {
+    const read = ++book.clockReads;
     const asked = this.o.clock.now();
     const t = await connector.serverTime();
+    if (read < book.clockAnswered) return;
+    book.clockAnswered = read;
     book.serverLocalOffsetMs = t.time + t.timeZoneOffsetMinutes * 60_000 - asked;
   }
 
@@ -231,7 +259,7 @@ export class QuotesMonitor {
         (b) => b.organizationId === rule.organizationId && b.problem === null && (rule.platformIds === "all" || rule.platformIds.includes(b.platformId)),
       );
       if (rule.kind === "crossServer") {
-        this.judgeCrossServer(rule, books, matches, now, seen);
+        this.judgeCrossServer(rule, books, now, seen);
         continue;
       }
       for (const book of books)
@@ -277,36 +305,16 @@ export class QuotesMonitor {
   private judgeCrossServer(
     rule: Extract<AlertRule, { kind: "crossServer" }> & { organizationId: string },
     books: PlatformBook[],
-    matches: (name: string) => boolean,
     now: number,
     seen: Set<string>,
   ): void {
-    const bySymbol = new Map<string, { book: PlatformBook; stats: SymbolStats }[]>();
-    for (const book of books)
-      for (const stats of book.symbols.values())
-        if (matches(stats.symbol) && stats.mid !== null && book.session(stats, now) === "open") {
-          const list = bySymbol.get(stats.symbol) ?? [];
-          list.push({ book, stats });
-          bySymbol.set(stats.symbol, list);
-        }
-    for (const [symbol, list] of bySymbol) {
-      if (list.length < 2) continue;
-      list.sort((a, b) => a.stats.mid! - b.stats.mid!);
-      const low = list[0]!;
-      const high = list.at(-1)!;
-      const digits = Math.min(low.stats.digits, high.stats.digits);
-      const points = Math.round((high.stats.mid! - low.stats.mid!) * 10 ** digits);
-      const key = `${rule.id}:${high.book.platformId}:${symbol}`;
+    const map = this.symbolMapOf(rule.organizationId);
+    const instrumentOf = instrumentResolver(map);
+    const nameOf = (id: string) => this.assigned.get(id)?.name ?? "another platform";
+    for (const { platformId, symbol, verdict } of crossServerVerdicts(rule, books, map, now, nameOf)) {
+      const key = `${rule.id}:${platformId}:${symbol}`;
       seen.add(key);
-      const lowName = this.assigned.get(low.book.platformId)?.name ?? "another platform";
-      const verdict =
-        points > rule.differencePoints
-          ? {
-              episode: String(Math.max(low.stats.lastTickAt ?? 0, high.stats.lastTickAt ?? 0)),
-              message: `${symbol} differs by ${points} points between this platform and ${lowName} (threshold ${rule.differencePoints}).`,
-            }
-          : null;
-      this.settle(key, rule, high.book.platformId, symbol, verdict, now);
+      this.settle(key, rule, platformId, symbol, verdict, now, instrumentOf(platformId, symbol));
     }
   }
 
@@ -317,6 +325,7 @@ export class QuotesMonitor {
     symbol: string,
     verdict: { episode: string; message: string } | null,
     now: number,
+    instrument?: string,
   ): void {
     const active = this.active.get(key);
     if (!verdict) {
@@ -334,6 +343,7 @@ export class QuotesMonitor {
       kind: rule.kind,
       episode: verdict.episode,
       message: verdict.message,
+      instrument,
     };
     this.active.set(key, a);
     this.lastRaised.set(key, now);
@@ -387,18 +397,23 @@ export class QuotesMonitor {
   rowsOf(organizationId: string, changedSince?: Map<string, string>): QuoteRow[] {
     const now = this.o.clock.now();
     const alerts = new Map<string, Set<AlertKind>>();
+    let instrumentOf: ((platformId: string, symbol: string) => string) | undefined;
     for (const a of this.active.values()) {
       if (a.organizationId !== organizationId) continue;
       const rowKey = `${a.platformId}:${a.symbol}`;
       const set = alerts.get(rowKey) ?? new Set();
       set.add(a.kind);
       alerts.set(rowKey, set);
-      if (a.kind === "crossServer")
+      if (a.kind === "crossServer") {
+        instrumentOf ??= instrumentResolver(this.symbolMapOf(organizationId));
         for (const book of this.books.values())
-          if (book.organizationId === organizationId && book.symbols.has(a.symbol)) {
-            const other = `${book.platformId}:${a.symbol}`;
-            alerts.set(other, (alerts.get(other) ?? new Set<AlertKind>()).add("crossServer"));
-          }
+          if (book.organizationId === organizationId)
+            for (const symbol of book.symbols.keys())
+              if (instrumentOf(book.platformId, symbol) === a.instrument) {
+                const other = `${book.platformId}:${symbol}`;
+                alerts.set(other, (alerts.get(other) ?? new Set<AlertKind>()).add("crossServer"));
+              }
+      }
     }
     const rows: QuoteRow[] = [];
     for (const book of this.books.values()) {
@@ -423,6 +438,18 @@ export class QuotesMonitor {
     const book = this.books.get(platformId);
     if (!book || book.organizationId !== organizationId) return undefined;
     return book.symbols.get(symbol)?.history(this.o.clock.now());
+  }
+
+  /** The same instruments across the organization's platforms, now (the comparison view). */
+  comparisonOf(organizationId: string): ComparisonFrame {
+    const now = this.o.clock.now();
+    const books = [...this.books.values()].filter((b) => b.organizationId === organizationId && b.problem === null);
+    const rules = this.rules.filter((r) => r.organizationId === organizationId);
+    return { now, rows: comparisonOf(books, this.symbolMapOf(organizationId), rules, now) };
+  }
+
+  private symbolMapOf(organizationId: string): SymbolMap {
+    return this.settings.get(organizationId)?.symbolMap ?? EMPTY_SYMBOL_MAP;
   }
 
   get now(): number {

@@ -2,6 +2,7 @@
 import fp from "fastify-plugin";
 import { systemClock, type Clock } from "../../../connectors/clock.ts";
 import { enabledRules, monitorPlatforms } from "../repository.ts";
+import { allSettings } from "../settingsRepository.ts";
 import { QuotesMonitor } from "./monitor.ts";
 
 export interface QuotesMonitorPluginOptions {
@@ -16,7 +17,7 @@ export const quotesMonitorPlugin = fp<QuotesMonitorPluginOptions>(
     const { db } = app.ctx.database;
     const monitor = new QuotesMonitor({
       platforms: app.platforms,
-      sources: { assigned: () => monitorPlatforms(db), rules: () => enabledRules(db) },
+      sources: { assigned: () => monitorPlatforms(db), rules: () => enabledRules(db), settings: () => allSettings(db) },
       bus: app.bus,
       clock: opts.clock ?? systemClock,
       log: app.log,

@@ -81,6 +81,7 @@ export function splitConnection(
           kind: input.kind,
           apiUrl: input.apiUrl,
           ...(input.grpcAddress ? { grpcAddress: input.grpcAddress } : {}),
+          ...(input.quotesGroup ? { quotesGroup: input.quotesGroup } : {}),
           ...(input.caCertificate ? { caCertificate: input.caCertificate } : {}),
         },
         secret: input.apiKey,
@@ -125,6 +126,7 @@ export function publicConnection(stored: StoredConnection, hasSecret: boolean): 
         kind: stored.kind,
         apiUrl: stored.apiUrl,
         ...(stored.grpcAddress ? { grpcAddress: stored.grpcAddress } : {}),
+        ...(stored.quotesGroup ? { quotesGroup: stored.quotesGroup } : {}),
         ...(stored.caCertificate ? { caCertificate: stored.caCertificate } : {}),
         hasSecret,
       };
@@ -185,6 +187,7 @@ export function connectorConfigOf(platform: ConnectablePlatform, secret: string 
         apiUrl: connection.apiUrl,
         apiKey: secret,
         ...(connection.grpcAddress ? { grpcAddress: connection.grpcAddress } : {}),
+        ...(connection.quotesGroup ? { quotesGroup: connection.quotesGroup } : {}),
         ...(connection.caCertificate ? { caCertificate: connection.caCertificate } : {}),
       },
     };
