@@ -10,10 +10,22 @@ import { SKIP_REASON_TEXTS } from "../schemas/copier.ts";
 import type { PreviewSignal } from "../schemas/copierPreview.ts";
 import { pendingOrderSide } from "../trading/pendingOrder.ts";
 import { formatLots } from "../trading/volume.ts";
+import type { TradeSymbol } from "../trading/symbol.ts";
 import { decide } from "./decide.ts";
+import { findSymbol, mapSymbolName } from "./symbols.ts";
 import type { CopiedOrder, CopiedPosition, Decision, FollowerContext, SourceAction } from "./types.ts";
 
-export type PreviewContext = Omit<FollowerContext, "copied" | "copiedOrder" | "now" | "price" | "dailyProfit">;
+/** What stays the same over the period for one follower; the symbol-specific parts are looked up per action. */
+export interface PreviewContext extends Omit<FollowerContext, "copied" | "copiedOrder" | "now" | "price" | "dailyProfit" | "sourceSymbol" | "profitRate"> {
+  /** The source's symbols on its server, by name. */
+  sourceSymbols: ReadonlyMap<string, TradeSymbol>;
+  /** The follower symbol's profit currency → the follower's account currency, when known. */
+  profitRateOf: (followerSymbol: TradeSymbol) => number | undefined;
+}
+
+function symbolOf(action: SourceAction): string {
+  return "position" in action ? action.position.symbol : action.order.symbol;
+}
 
 function sourceOf(action: SourceAction): PreviewSignal["source"] {
   if (action.type === "orderPlaced" || action.type === "orderModified" || action.type === "orderCancelled") {
@@ -87,7 +99,18 @@ export function previewFollower(actions: readonly SourceAction[], settings: Foll
     const orderId = "order" in action ? action.order.id : null;
     const copied = positionId === null ? null : (copies.get(positionId) ?? null);
     const copiedOrder = orderId === null ? null : (orders.get(orderId) ?? null);
-    const decision = decide(action, settings, { ...base, now: action.time, price: null, dailyProfit: 0, copied, copiedOrder });
+    const { sourceSymbols, profitRateOf, ...fixed } = base;
+    const mapped = findSymbol(base.followerSymbols, mapSymbolName(settings.symbols, symbolOf(action)));
+    const decision = decide(action, settings, {
+      ...fixed,
+      sourceSymbol: sourceSymbols.get(symbolOf(action)),
+      profitRate: mapped ? profitRateOf(mapped) : undefined,
+      now: action.time,
+      price: null,
+      dailyProfit: 0,
+      copied,
+      copiedOrder,
+    });
     if (decision.kind === "copy") {
       const a = decision.action;
       if (a.type === "open" && positionId !== null) {

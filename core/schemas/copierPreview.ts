@@ -52,6 +52,8 @@ export const CopyLinkPreviewSchema = z.object({
   to: z.string(),
   /** Source signals read from the trade history store over the period. */
   sourceSignals: z.int(),
+  /** The source's history had more records than the preview reads (server/modules/tradesCopier/preview.ts): it covers the earliest. */
+  truncated: z.boolean(),
   followers: z.array(FollowerPreviewSchema),
 });
 export type CopyLinkPreview = z.infer<typeof CopyLinkPreviewSchema>;

@@ -19,6 +19,7 @@ import { overviewRoutes } from "./overview/routes.ts";
 import { simulatorRoutes } from "./tradePlatforms/simulatorRoutes.ts";
 import { securityPolicyRoutes } from "./security/routes.ts";
 import { quotesMonitorRoutes } from "./quotesMonitor/routes.ts";
+import { tradesCopierPreviewRoutes } from "./tradesCopier/previewRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository. The API guard
@@ -46,6 +47,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(logRoutes);
   await api.register(overviewRoutes);
   await api.register(quotesMonitorRoutes);
+  await api.register(tradesCopierPreviewRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

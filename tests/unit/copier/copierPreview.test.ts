@@ -5,7 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { previewFollower, sourceActionsOf, type HistoryDeal, type HistoryOrder } from "../../../core/copier/index.ts";
-import { context, settings, symbol } from "./fixtures.ts";
+import { previewContext, settings, symbol } from "./fixtures.ts";
 
 const deal = (
   id: string,
@@ -68,7 +68,7 @@ it("copies, skips and follows each source action of the period with the follower
   };
   const actions = sourceActionsOf(history, 100, 1000);
   const s = settings({ volume: { mode: "multiplier", multiplier: 0.5 }, blockedSymbols: "XAU*" });
-  const signals = previewFollower(actions, s, context({}, [symbol("EURUSD")]));
+  const signals = previewFollower(actions, s, previewContext({}, [symbol("EURUSD")]));
   const brief = signals.map((x) => [
     x.source.action,
     x.source.positionId ?? x.source.orderId,

@@ -22,7 +22,7 @@ import {
 } from "../../../core/copier/index.ts";
 import { SKIP_REASONS, SymbolMappingSchema, type VolumeMode } from "../../../core/schemas/copier.ts";
 import { PENDING_ORDER_TYPES } from "../../../core/trading/index.ts";
-import { context, position, settings, symbol } from "./fixtures.ts";
+import { context, position, previewContext, settings, symbol } from "./fixtures.ts";
 
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20_261_127), numRuns: 300 });
 
@@ -197,7 +197,7 @@ describe("partial closes", () => {
             left -= v;
           }
           const actions = sourceActionsOf({ login: "1", deals, orders: [] }, 0, 1_000_000);
-          const signals = previewFollower(actions, settings({ volume: { mode: "multiplier", multiplier } }), context());
+          const signals = previewFollower(actions, settings({ volume: { mode: "multiplier", multiplier } }), previewContext());
           const openedLots = signals.filter((s) => s.follower?.action === "open").reduce((sum, s) => sum + Number(s.follower!.volume), 0);
           const closedLots = signals.filter((s) => s.follower?.action === "close").reduce((sum, s) => sum + Number(s.follower!.volume), 0);
           expect(closedLots).toBeLessThanOrEqual(openedLots + 1e-9);

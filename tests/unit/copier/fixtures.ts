@@ -1,6 +1,6 @@
 /** Symbols, settings, positions and contexts for the copy rules' tests, written out by hand. */
 import { FollowerSettingsSchema, type FollowerSettings, type FollowerSettingsInput } from "../../../core/schemas/copier.ts";
-import type { FollowerContext } from "../../../core/copier/index.ts";
+import type { FollowerContext, PreviewContext } from "../../../core/copier/index.ts";
 import type { PendingOrder, Position, TradeSymbol } from "../../../core/trading/index.ts";
 
 export const FOLLOWER_PLATFORM = "11111111-1111-4111-8111-111111111111";
@@ -92,4 +92,9 @@ export function context(patch: Partial<FollowerContext> = {}, symbols: TradeSymb
     dailyProfit: 0,
     ...patch,
   };
+}
+
+export function previewContext(patch: Partial<FollowerContext> = {}, symbols: TradeSymbol[] = [symbol("EURUSD")], rate = 1): PreviewContext {
+  const { sourceSymbol: _s, profitRate: _r, copied: _c, copiedOrder: _o, now: _n, price: _p, dailyProfit: _d, ...base } = context(patch, symbols);
+  return { ...base, sourceSymbols: new Map(symbols.map((s) => [s.name, s])), profitRateOf: () => rate };
 }
