@@ -4,6 +4,7 @@
  * order, when a filled order names that position), an exit deal closes it or part of it; an order
  * is placed, then cancelled or expired. Stop changes and order modifications leave no record
  * there, so the preview does not see them. A position opened before the period is not followed.
+ * MT4's partial close (the ticket closed, the rest re-issued) is one partial close of the first ticket.
  */
 import type { DealAction, DealEntry } from "../trading/deal.ts";
 import type { PendingOrder, PendingOrderState, PendingOrderType } from "../trading/pendingOrder.ts";
@@ -23,6 +24,11 @@ export interface HistoryDeal {
   price: number;
   sl: number | null;
   tp: number | null;
+  /**
+   * MT4 closes part of a trade by closing its ticket and re-issuing the rest under a new one
+   * (the exit's comment "to #124"): the position id that continues this one; null elsewhere.
+   */
+  continuedBy?: string | null;
 }
 
 export interface HistoryOrder {
@@ -108,6 +114,8 @@ export function sourceActionsOf(history: SourceHistory, from: Timestamp, to: Tim
     }
   }
   const open = new Map<string, Position>();
+  // MT4's re-issued tickets → the position they continue (as first opened), so the chain is one position.
+  const rootOf = new Map<string, string>();
   const deals = [...history.deals].filter((d) => within(d.time)).sort((a, b) => a.time - b.time);
   for (const d of deals) {
     if ((d.action !== "buy" && d.action !== "sell") || d.positionId === null || d.symbol === null || d.volume <= 0) continue;
@@ -124,14 +132,16 @@ export function sourceActionsOf(history: SourceHistory, from: Timestamp, to: Tim
       if (order && within(order.placedTime)) push({ type: "orderFilled", time: d.time, order: orderOf(history.login, order), position });
       else push({ type: "open", time: d.time, position });
     } else if (d.entry === "out") {
-      const position = open.get(d.positionId);
+      const root = rootOf.get(d.positionId) ?? d.positionId;
+      const position = open.get(root);
       if (!position) continue;
+      if (d.continuedBy) rootOf.set(d.continuedBy, root);
       if (d.volume >= position.volume) {
-        open.delete(d.positionId);
+        open.delete(root);
         push({ type: "close", time: d.time, position: { ...position, closeTime: d.time, closePrice: d.price, closeReason: "client" } });
       } else {
         const rest = { ...position, volume: position.volume - d.volume };
-        open.set(d.positionId, rest);
+        open.set(root, rest);
         push({ type: "partialClose", time: d.time, position: rest, closedVolume: d.volume });
       }
     }

@@ -1,7 +1,9 @@
 /**
  * The source's history for the copier's preview (./preview.ts): one account's trading deals and
  * pending orders over a period, read from the trade history store (trade_deals, trade_orders),
- * oldest first, volumes as whole Volume units (lots × 10,000 in numeric, so exact).
+ * oldest first, volumes as whole Volume units (lots × 10,000 in numeric, so exact). An MT4 exit
+ * whose comment is "to #<ticket>" (a partial close that re-issued the rest) names that ticket, the
+ * position id the MT4 connector gives it (server/connectors/mt4/ids.ts).
  */
 import { sql } from "drizzle-orm";
 import type { HistoryDeal, HistoryOrder } from "../../../core/copier/index.ts";
@@ -19,6 +21,7 @@ interface DealRow {
   price: number;
   sl: number | null;
   tp: number | null;
+  continued_by: string | null;
 }
 
 interface OrderRow {
@@ -50,7 +53,8 @@ export async function sourceDeals(
   limit: number,
 ): Promise<HistoryDeal[]> {
   const result = await db.execute(sql`
-    select d.deal_id, ${ms("d.time")} as t, d.action, d.entry, d.position_id, d.symbol, (d.volume * 10000)::bigint::text as volume, d.price, d.sl, d.tp
+    select d.deal_id, ${ms("d.time")} as t, d.action, d.entry, d.position_id, d.symbol, (d.volume * 10000)::bigint::text as volume, d.price, d.sl, d.tp,
+      case when d.native->>'platform' = 'MT4' and d.entry = 'out' then substring(d.comment from '^to #([0-9]+)') end as continued_by
     from trade_deals d
     where d.organization_id = ${organizationId}::uuid and d.platform_id = ${platformId}::uuid and d.login = ${login}
       and d.action in ('buy', 'sell') and d.time >= ${from.toISOString()}::timestamptz and d.time < ${to.toISOString()}::timestamptz
@@ -67,6 +71,7 @@ export async function sourceDeals(
     price: Number(r.price),
     sl: r.sl === null ? null : Number(r.sl),
     tp: r.tp === null ? null : Number(r.tp),
+    continuedBy: r.continued_by,
   }));
 }
 

@@ -95,3 +95,24 @@ it("copies, skips and follows each source action of the period with the follower
   expect(signals[3]!.reasonText).toBe("The symbol is blocked");
   expect(signals[0]!.time).toBe(new Date(100).toISOString());
 });
+
+it("follows MT4's re-issued ticket: a partial close (exit 'to #124') then the rest closed under ticket 124 is one position", () => {
+  const history = {
+    login: "1001",
+    deals: [
+      deal("123:in", 100, "buy", "in", "123", 10_000),
+      { ...deal("123:out", 200, "sell", "out", "123", 4000), continuedBy: "124" },
+      { ...deal("124:out", 300, "sell", "out", "124", 2000), continuedBy: "125" },
+      deal("125:out", 400, "sell", "out", "125", 4000),
+    ],
+    orders: [],
+  };
+  const signals = previewFollower(sourceActionsOf(history, 0, 1000), settings(), previewContext());
+  expect(signals.map((x) => [x.source.action, x.source.positionId, x.follower?.action, x.follower?.volume])).toEqual([
+    ["open", "123", "open", "1"],
+    ["partialClose", "123", "close", "0.4"],
+    // 0.20 of the 0.60 the source held: a third of the follower's 0.60.
+    ["partialClose", "123", "close", "0.2"],
+    ["close", "123", "close", "0.4"],
+  ]);
+});
