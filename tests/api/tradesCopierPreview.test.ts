@@ -47,7 +47,7 @@ describeDb("the Trades Copier's preview on the source's recorded history", () =>
     });
   }
 
-  async function simulated(person: typeof dealer, organization: string, type: "MT5" | "MatchTrader", name: string, seed: number): Promise<string> {
+  async function simulated(person: typeof dealer, organization: string, type: "MT4" | "MT5" | "MatchTrader", name: string, seed: number): Promise<string> {
     const headers = apiHeaders(await tokens.mint(person), organization);
     const res = await t.app.inject({
       method: "POST",
@@ -77,8 +77,8 @@ describeDb("the Trades Copier's preview on the source's recorded history", () =>
   }
 
   /** Does something on the source and records the events it produced in the store, as the trade feed would. */
-  async function record(action: () => Promise<unknown>, until: TradeEvent["type"]): Promise<TradeEvent[]> {
-    const stream = source.subscribe();
+  async function record(action: () => Promise<unknown>, until: TradeEvent["type"], on = source, platformId = sourcePlatform): Promise<TradeEvent[]> {
+    const stream = on.subscribe();
     await action();
     const events: TradeEvent[] = [];
     for await (const event of stream) {
@@ -86,7 +86,7 @@ describeDb("the Trades Copier's preview on the source's recorded history", () =>
       if (event.type === until) break;
     }
     stream.close();
-    await t.app.bus.publish(events.map((event) => ({ type: "trade" as const, organizationId: org, platformId: sourcePlatform, event })));
+    await t.app.bus.publish(events.map((event) => ({ type: "trade" as const, organizationId: org, platformId, event })));
     await store().settled();
     return events;
   }
@@ -178,6 +178,46 @@ describeDb("the Trades Copier's preview on the source's recorded history", () =>
     ]);
     expect(second.signals[0]!.reasonText).toBe("The symbol is blocked");
     expect([second.copies, second.skipped]).toEqual([0, 5]);
+  });
+
+  it("follows an MT4 source's partial close, which re-issues the ticket, through to the close of the new ticket", async () => {
+    const mt4Platform = await simulated(dealer, org, "MT4", "Copier MT4 source", 34);
+    const mt4 = await t.app.platforms.connectorFor(org, mt4Platform);
+    await waitLive(mt4Platform);
+    const login = await tradingLogin(mt4);
+    t.app.platforms.simulatedServer(mt4Platform)!.engine.setQuote("EURUSD", 1.1, 1.10012);
+    let ticket = "";
+    await record(
+      async () => {
+        ticket = (await mt4.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", side: "sell", volume: 10_000 })).positionId;
+      },
+      "dealAdded",
+      mt4,
+      mt4Platform,
+    );
+    const partial = await record(
+      () => mt4.closePosition({ requestId: crypto.randomUUID(), positionId: ticket, volume: 3000 }),
+      "positionOpened",
+      mt4,
+      mt4Platform,
+    );
+    const reissued = partial.find((e) => e.type === "positionOpened");
+    if (reissued?.type !== "positionOpened") throw new Error("MT4 re-issues the rest under a new ticket");
+    expect(reissued.position.previousId).toBe(ticket);
+    await record(() => mt4.closePosition({ requestId: crypto.randomUUID(), positionId: reissued.position.id }), "dealAdded", mt4, mt4Platform);
+
+    const res = await post({
+      name: "MT4 preview",
+      source: { platformId: mt4Platform, login },
+      followers: [{ account: { platformId: followerPlatform, login: followerLogin }, alignContractSize: false }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [only] = res.json<CopyLinkPreview>().followers as [FollowerPreview];
+    expect(only.signals.map((s) => [s.source.action, s.source.positionId, s.follower?.action ?? null, s.follower?.volume ?? null])).toEqual([
+      ["open", ticket, "open", "1"],
+      ["partialClose", ticket, "close", "0.3"],
+      ["close", ticket, "close", "0.7"],
+    ]);
   });
 
   it("refuses a member without Module.tradesCopier read, another organization's accounts (404) and an invalid link (400)", async () => {
