@@ -203,6 +203,8 @@ export const SKIP_REASONS = [
   "pendingOrdersOff",
   "partialClosesOff",
   "notCopied",
+  "existingPosition",
+  "noConversionRate",
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -223,4 +225,6 @@ export const SKIP_REASON_TEXTS: Record<SkipReason, string> = {
   pendingOrdersOff: "Pending orders are not copied",
   partialClosesOff: "Partial closes are not copied",
   notCopied: "The source position was not copied to this follower",
+  existingPosition: "The position was open before the follower was added",
+  noConversionRate: "Risk percent needs a rate from the symbol's profit currency to the follower's currency",
 };
