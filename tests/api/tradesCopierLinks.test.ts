@@ -1,5 +1,5 @@
 /**
- * The Trades Copier's copy links through the API (docs/trades-copier-links.md), on both databases:
+ * The Trades Copier's copy links through the API (docs/trades-copier.md "Links and the screen"), on both databases:
  * a link from a simulated MT5 account to a simulated Match-Trader account, every validation rule
  * with the field it names, one organization never reaching another's platforms or links, a member
  * without tradesCopier:write changing nothing, optimistic concurrency (If-Match → 409), and an

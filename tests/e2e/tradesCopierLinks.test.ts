@@ -1,5 +1,5 @@
 /**
- * The Trades Copier's links as a dealer uses them (docs/trades-copier-links.md): a link from a
+ * The Trades Copier's links as a dealer uses them (docs/trades-copier.md "Links and the screen"): a link from a
  * simulated MT5 account to a simulated Match-Trader account with multiplier 2, made in the dialog,
  * seen in the grid, edited, and a self-follow (the schema) and an unknown login (the server) each
  * refused on the follower's login field.

@@ -1,5 +1,5 @@
 /**
- * The Trades Copier's copy links (docs/trades-copier-links.md): list, read, create, replace
+ * The Trades Copier's copy links (docs/trades-copier.md "Links and the screen"): list, read, create, replace
  * (If-Match: the version read; 409 when stale), delete, and a link or one follower on or off.
  * Reads need tradesCopier:read, changes tradesCopier:write.
  */

@@ -1,5 +1,5 @@
 /**
- * What a copy link must satisfy beyond its schema (docs/trades-copier-links.md): every account on
+ * What a copy link must satisfy beyond its schema (docs/trades-copier.md "Links and the screen"): every account on
  * one of the organization's platforms (another organization's: 404, as if absent), each platform
  * with the Trades Copier assigned (400), each account existing there (the accounts mirror, else
  * the platform itself), and no cycle across the organization's links. Field-level refusals carry
