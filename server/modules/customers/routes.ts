@@ -91,7 +91,15 @@ export async function customerRoutes(app: FastifyInstance) {
 
   api.post(
     "/customers",
-    { config: write, schema: { tags, summary: "Create a customer", body: CreateCustomerSchema, response: { 201: CustomerSchema } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Create a customer",
+        body: CreateCustomerSchema,
+        response: { 201: CustomerSchema, 422: refusal("Past a quota of this Toolbox (the message names it and its variable)") },
+      },
+    },
     async (request, reply) => reply.status(201).send(await createCustomer(db, actorOf(request), request.body, app.ctx.config.quotas)),
   );
 
@@ -108,6 +116,7 @@ export async function customerRoutes(app: FastifyInstance) {
         body: ImportCustomersSchema,
         response: {
           200: ImportReportSchema,
+          422: refusal("Past a quota of this Toolbox (the message names it and its variable): nothing was imported"),
           409: refusal("Another import runs in the organization, or this import's claim was taken over: try again when it ends"),
         },
       },

@@ -125,11 +125,15 @@ export async function memberRoutes(app: FastifyInstance) {
         tags,
         summary: "Remove a member: their API access and live streams here end at once (not the last administrator: 422)",
         params: MemberParamsSchema,
+        response: {
+          204: z.null().meta({ description: "Removed" }),
+          422: refusal("The last administrator cannot be removed"),
+        },
       },
     },
     async (request, reply) => {
       await service.removeMember(deps, actorOf(request), request.params.sub);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { createOrganizationWithAdmin, listOrganizationsWithRoleOf, upsertUser } from "./repository.ts";
 import { CreateOrganizationSchema, OrganizationListSchema, OrganizationSchema } from "./schemas.ts";
@@ -28,7 +29,7 @@ export async function organizationRoutes(app: FastifyInstance) {
         tags: ["organizations"],
         summary: "Create an organization, with the caller as its administrator (at most TOOLBOX_MAX_ORGANIZATIONS_PER_PERSON per person: 422 past it)",
         body: CreateOrganizationSchema,
-        response: { 201: OrganizationSchema },
+        response: { 201: OrganizationSchema, 422: refusal("Past a quota of this Toolbox (the message names it and its variable)") },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ConflictError, InvalidRequestError, RefusedError } from "../../errors.ts";
@@ -40,6 +41,11 @@ export async function passwordRoutes(app: FastifyInstance) {
         description:
           "The new password follows the sign-up rules: at least 10 characters, not one of the most common passwords, not the e-mail address. 422 when the current password is wrong; 409 with an external identity provider.",
         body: ChangePasswordSchema,
+        response: {
+          204: z.null().meta({ description: "Changed" }),
+          409: refusal("The password is kept by an external identity provider: change it there"),
+          422: refusal("The current password is not correct"),
+        },
       },
     },
     async (request, reply) => {
@@ -60,7 +66,7 @@ export async function passwordRoutes(app: FastifyInstance) {
       });
       const ended = await endAllSessions(db, account.id, app.access.revocations);
       request.log.info({ accountId: account.id, grantsEnded: ended }, "password changed; every session ended");
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { getPreference, putPreference } from "./repository.ts";
 import { PreferenceParamsSchema, PreferenceSchema, PutPreferenceSchema } from "./schemas.ts";
@@ -23,7 +24,7 @@ export async function preferenceRoutes(app: FastifyInstance) {
         tags: ["preferences"],
         summary: "One of the caller's preferences in this organization (value null when never set)",
         params: PreferenceParamsSchema,
-        response: { 200: PreferenceSchema },
+        response: { 200: PreferenceSchema, 422: refusal("Past a quota of this Toolbox (the message names it and its variable)") },
       },
     },
     async (request) => {
@@ -42,7 +43,7 @@ export async function preferenceRoutes(app: FastifyInstance) {
           "Store one of the caller's preferences in this organization (JSON, at most 32 KB; null clears it). At most TOOLBOX_MAX_PREFERENCE_KEYS keys per member: 422 past it",
         params: PreferenceParamsSchema,
         body: PutPreferenceSchema,
-        response: { 200: PreferenceSchema },
+        response: { 200: PreferenceSchema, 422: refusal("Past a quota of this Toolbox (the message names it and its variable)") },
       },
     },
     async (request) => {
