@@ -92,8 +92,18 @@ export interface TradeEventStream extends AsyncIterable<TradeEvent> {
   close(): void;
 }
 
+/**
+ * What a connector can do beyond what every platform does, for a caller that must choose before
+ * it asks (the copier): decision XXXX-match-trader-pending-order-changes.
+ */
+export interface ConnectorCapabilities {
+  /** A pending order's level, stops or expiration can be changed in place (`modifyPendingOrder`); false: refused with `notSupported`, cancel it and place another. */
+  changePendingOrder: boolean;
+}
+
 export interface TradePlatformConnector {
   readonly platform: TradePlatformType;
+  readonly capabilities: ConnectorCapabilities;
   readonly state: ConnectionState;
   /** The error behind the current `reconnecting` or `failed` state, else null. */
   readonly lastError: ConnectorError | null;

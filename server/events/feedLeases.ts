@@ -9,7 +9,7 @@
  * expiry in the past, so the next owner's epoch is still a new one (it is part of the NATS
  * message ids of the feed's events, which must never repeat within the duplicate window).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { platformFeedLeases } from "../db/tables/feedLeases.ts";
 
@@ -31,6 +31,8 @@ export interface FeedLeaseStore {
   release(lease: FeedLease): Promise<void>;
   /** Who holds the platform's lease now (null when nobody). */
   holder(platformId: string): Promise<FeedLease | null>;
+  /** The platforms whose lease another node than `nodeId` holds now (their state is that node's to say). */
+  heldElsewhere(nodeId: string): Promise<string[]>;
 }
 
 export function createFeedLeaseStore(db: Db): FeedLeaseStore {
@@ -72,6 +74,14 @@ export function createFeedLeaseStore(db: Db): FeedLeaseStore {
         .from(t)
         .where(and(eq(t.platformId, platformId), sql`${t.expiresAt} > now()`));
       return row ?? null;
+    },
+
+    async heldElsewhere(nodeId) {
+      const rows = await db
+        .select({ platformId: t.platformId })
+        .from(t)
+        .where(and(ne(t.nodeId, nodeId), sql`${t.expiresAt} > now()`));
+      return rows.map((r) => r.platformId);
     },
   };
 }

@@ -35,6 +35,10 @@ export interface FeedLeaseOptions {
    * nor keeps it (it releases it at the next renewal), so a node that is connected can publish.
    */
   isConnected?: (platformId: string) => boolean;
+  /** This node took the platform's lease (its state on the live pages is now this node's to say). */
+  taken?: (platformId: string) => void;
+  /** This node gave the lease up because it is no longer connected (a node that is takes it over). */
+  givenUp?: (platformId: string) => void;
 }
 
 export interface TradeFeedOptions {
@@ -205,6 +209,13 @@ export class TradeFeed {
     return { platformId, phase: "standby", lastSequence: 0, published: 0, gaps: 0, lastError: null };
   }
 
+  /** Whether this node holds the platform's lease now (always, without leases: one node). */
+  holds(platformId: string): boolean {
+    if (!this.leases) return true;
+    const tenure = this.tenures.get(platformId);
+    return tenure?.lease != null && Date.now() < tenure.validUntil;
+  }
+
   // ── Leases ───────────────────────────────────────────────────────────────────────────────
 
   private checkAll(): void {
@@ -247,6 +258,7 @@ export class TradeFeed {
       tenure.feed = null;
       tenure.run = null;
       await feed?.halt();
+      leases.givenUp?.(tenure.platform.id);
       if (await this.release(tenure)) await this.announceRelease(tenure);
       return;
     }
@@ -292,6 +304,7 @@ export class TradeFeed {
     tenure.validUntil = started + leases.ttlMs;
     tenure.runs = 0;
     this.log.info({ platformId: id, epoch: lease.epoch, nodeId: leases.nodeId }, "this node publishes the platform's trade feed");
+    leases.taken?.(id);
     this.firstAttemptOf(id).done();
     const waiting = tenure.run?.settle && tenure.feed && !tenure.feed.stopped ? tenure.run : null;
     if (waiting) {

@@ -85,7 +85,12 @@ describeDb("one node publishes each platform's trade feed", () => {
       node.app.bus.subscribe({ types: ["trade", "tradeGap"], organizationId: org, platformIds: [id] }, (m) => seen.push(m));
       return seen;
     };
-    return { node1, node2, id, onNode1: follow(node1), onNode2: follow(node2) };
+    const states: { platformId: string; state: string }[] = [];
+    node1.app.bus.subscribe({ types: ["platformState"], organizationId: org }, ({ event }) => {
+      if (event.type === "platformState") states.push({ platformId: event.platformId, state: event.state });
+    });
+    const headers = apiHeaders(await tokens.mint(ada), org);
+    return { node1, node2, id, org, headers, states, onNode1: follow(node1), onNode2: follow(node2) };
   }
 
   /** Steps the platform's simulated server (on whichever node runs it) until the follower has seen `count` more trades. */
@@ -177,18 +182,45 @@ describeDb("one node publishes each platform's trade feed", () => {
   // One server for both nodes (decision 0069): the fault cuts node 1's connection only; node 2 stays connected.
   it("gives the feed up to a node that is connected when the holder loses its connection to the platform", async () => {
     // Renewals every 10 s, a lapse only after 30 s: within the wait below only a release hands the feed over.
-    const { node1, node2, id, onNode2 } = await twoNodes(30_000);
+    const { node1, node2, id, states, onNode2 } = await twoNodes(30_000);
     await trade(node1, id, onNode2, 5, "node 1's trades");
     const before = onNode2.length;
 
     const server = nodes.map((n) => n.app.platforms.simulatedServer(id)).find((s) => s !== undefined)!;
     server.faults.disconnect({ node: "node-1", refuseReconnect: true });
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the released lease", 25_000);
+    // Node 2, the lease's new holder, says the platform's state from now: connected (node 1 went quiet as it gave the lease up).
+    await waitFor(async () => states.filter((s) => s.platformId === id).at(-1)?.state === "connected", "node 2 saying the platform is connected");
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
     expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");
     const takeover = await gapOnTheBus(onNode2, before);
     await trade(node2, id, onNode2, 10, "node 2's trades");
     expectOneRun(onNode2.slice(takeover));
     // Two nodes, then a hand-over that waits for node 1 to give up reconnecting: 11–15 s here.
+  }, 60_000);
+
+  // Each platform's state on the live pages is the lease holder's: a node cut off from a platform another node reaches stays quiet.
+  it("says each platform's state only from the node holding its lease", async () => {
+    const { node1, node2, id, org, headers, states } = await twoNodes(30_000);
+    await waitFor(async () => node1.app.platforms.state(id).state === "connected", "node 1 connected");
+    const before = states.length;
+
+    const server = nodes.map((n) => n.app.platforms.simulatedServer(id)).find((s) => s !== undefined)!;
+    server.faults.disconnect({ node: "node-2", refuseReconnect: true });
+    // Node 2 fails to reconnect: its runtime sees the platform down (and, before the fix, said so on the bus).
+    await waitFor(async () => node2.app.platforms.state(id).state !== "connected", "node 2 cut off", 25_000);
+
+    // A marker said through node 2 after its failures: once node 1 hears it, anything node 2 said before is on the bus too.
+    const marker = "00000000-0000-4000-8000-00000000abcd";
+    await node2.app.bus.publish({ type: "platformState", organizationId: org, platformId: marker, state: "disconnected", lastError: null });
+    await waitFor(async () => states.some((s) => s.platformId === marker), "node 2's marker on node 1");
+    expect(states.slice(before).filter((s) => s.platformId === id && s.state !== "connected")).toEqual([]);
+
+    // Node 2's pages show the holder's state, not its own.
+    expect(node2.app.platforms.liveState(id).state).toBe("connected");
+    const detail = await node2.call({ method: "GET", url: `/api/tradePlatforms/${id}`, headers });
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json<{ state: string }>().state).toBe("connected");
+    server.faults.disconnect({ node: "node-2" });
   }, 60_000);
 });

@@ -40,6 +40,8 @@ export interface OrderLink {
   listSymbols(): Promise<MatchTraderNative["symbol"][]>;
   /** Reads every open position, noting where each lives (for the close and edit calls). */
   openPositions(login: string | null): Promise<MtPosition[]>;
+  /** Every account's login (the vendor reads positions and orders only by login or group). */
+  allLogins(): Promise<string[]>;
   closed(): boolean;
 }
 

@@ -31,6 +31,10 @@ import type { OrderJournal } from "./orderJournal.ts";
 import { EPOCH, FAR, LOST_ANSWER_RETRIES, MatchTraderOrders, type OrderLink } from "./orders.ts";
 import { MatchTraderPendingOrders } from "./pendingOrders.ts";
 
+/** Accounts listed per page when every login is needed; logins per bulk read of positions. */
+const ACCOUNTS_PER_PAGE = 1000;
+const LOGINS_PER_READ = 500;
+
 export interface FeedClient {
   since(fromSequence: number, limit: number): Promise<FeedBatch>;
 }
@@ -71,6 +75,7 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
       getQuotes: (symbols) => this.getQuotes(symbols),
       listSymbols: () => this.listSymbols(),
       openPositions: (login) => this.openPositions(login),
+      allLogins: () => this.allLogins(),
       closed: () => this.closed,
     };
     this.orders = new MatchTraderOrders(link, parts);
@@ -145,13 +150,34 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.get<MatchTraderNative["quote"][]>("/v1/quotations", { symbols: symbols ? symbols.join(",") : null });
   }
 
+  /** One account's positions; all accounts' through the bulk read, by their logins (the vendor's per-account read needs a login). */
   async openPositions(login: string | null) {
+    if (login === null) return this.openPositionsOf(await this.allLogins());
     return this.remember((await this.get<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions", { login })).positions);
   }
 
   async openPositionsOf(logins: readonly string[]) {
-    const answer = await this.post<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions-by-logins-or-groups", { logins, groups: [] });
-    return this.remember(answer.body.positions);
+    const positions: MtPosition[] = [];
+    for (let at = 0; at < logins.length; at += LOGINS_PER_READ) {
+      const chunk = logins.slice(at, at + LOGINS_PER_READ);
+      const answer = await this.post<{ positions: MtPosition[] }>("/v1/trading-accounts/trading-data/open-positions-by-logins-or-groups", {
+        logins: chunk,
+        groups: [],
+      });
+      positions.push(...answer.body.positions);
+    }
+    return this.remember(positions);
+  }
+
+  /** Every account's login, page by page. */
+  async allLogins(): Promise<string[]> {
+    const logins: string[] = [];
+    for (let after: string | null = null; ;) {
+      const page = await this.listAccounts(after, ACCOUNTS_PER_PAGE, null);
+      for (const account of page) logins.push(account.login);
+      if (page.length < ACCOUNTS_PER_PAGE) return logins;
+      after = page.at(-1)!.login;
+    }
   }
 
   private async ledgers(login: string, from: string, to: string, types?: string) {

@@ -18,7 +18,7 @@ import type {
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
-import type { AccountQuery, DealQuery, JournalQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
+import type { AccountQuery, ConnectorCapabilities, DealQuery, JournalQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
 import { connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
@@ -30,6 +30,8 @@ import type { NativeTypes, WireCredentials, WireTransport } from "./wire.ts";
 
 export interface WireConnectorOptions<N extends NativeTypes> {
   codec: PlatformCodec<N>;
+  /** What the platform's API cannot do (everything by default). */
+  capabilities?: Partial<ConnectorCapabilities>;
   transport: WireTransport<N>;
   credentials: WireCredentials;
   /** Reported by serverTime(); the codec already converts times with it. A function when learnt from the server. */
@@ -56,12 +58,14 @@ const MAX_JOURNAL = 10_000;
 
 export class WireConnector<N extends NativeTypes> implements TradePlatformConnector {
   readonly platform: TradePlatformType;
+  readonly capabilities: ConnectorCapabilities;
   private readonly codec: PlatformCodec<N>;
   private readonly link: WireLink<N>;
 
   constructor(private readonly options: WireConnectorOptions<N>) {
     this.codec = options.codec;
     this.platform = options.codec.platform;
+    this.capabilities = { changePendingOrder: true, ...options.capabilities };
     this.link = new WireLink({
       codec: options.codec,
       transport: options.transport,

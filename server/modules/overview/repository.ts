@@ -81,7 +81,7 @@ export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationI
     asOf: now.toISOString(),
     dayStart: dayStart.toISOString(),
     platforms: platforms.map((p) => {
-      const { state, lastError } = runtime.state(p.id);
+      const { state, lastError } = runtime.liveState(p.id);
       const t = todayOf.get(p.id);
       const accountCount = Number(accountsOf.get(p.id)?.n ?? 0);
       if (!history.has(p.id)) {

@@ -32,7 +32,7 @@ export function liveStreams(runtime: PlatformRuntime, bus: EventBus): LiveStream
       const known = new Set(platformIds);
       const stream = hub.open(request, reply);
       const sendState = (platformId: string) => {
-        const { state, lastError, serverTime } = runtime.state(platformId);
+        const { state, lastError, serverTime } = runtime.liveState(platformId);
         stream.send("state", { platformId, state, lastError, ...(serverTime ? { serverTime } : {}) });
       };
       for (const id of known) sendState(id);
@@ -48,7 +48,7 @@ export function liveStreams(runtime: PlatformRuntime, bus: EventBus): LiveStream
         stream.send("state", { platformId, state, lastError, ...(serverTime ? { serverTime } : {}) });
       });
       const tick = setInterval(() => {
-        for (const id of known) if (runtime.state(id).state === "connected") sendState(id);
+        for (const id of known) if (runtime.liveState(id).state === "connected") sendState(id);
       }, TICK_MS);
       stream.onClose(() => {
         clearInterval(tick);

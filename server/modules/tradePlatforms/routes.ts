@@ -66,7 +66,7 @@ export async function tradePlatformRoutes(app: FastifyInstance) {
       return rows
         .filter((row) => admitted.has(row.organizationId))
         .map((row) => {
-          const { state, lastError } = app.platforms.state(row.id);
+          const { state, lastError } = app.platforms.liveState(row.id);
           return { ...row, state, lastError };
         });
     },

@@ -16,7 +16,7 @@ export function detailOf(deps: PlatformDeps, row: PlatformRow, apps: { app: Plat
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     connection: publicConnection(row.connection, row.secretCiphertext !== null),
-    ...deps.platforms.state(row.id),
+    ...deps.platforms.liveState(row.id),
     apps,
   };
 }

@@ -143,7 +143,8 @@ export async function orderRoute(
     }
     case "GET /v1/trading-accounts/trading-data/active-orders":
       read.checkSystem(query);
-      return { status: 200, body: { orders: await session.pendingOrders(query.get("login")) } };
+      // The vendor's read is one account's: a login is required.
+      return { status: 200, body: { orders: await session.pendingOrders(read.text(query, "login")) } };
     case "POST /v1/trading-accounts/trading-data/order-history": {
       const body = read.object(request.body);
       read.checkSystem(body);

@@ -161,7 +161,8 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
     }
     case "GET /v1/trading-accounts/trading-data/open-positions":
       checkSystem(query);
-      return { status: 200, body: { positions: await session.openPositions(query.get("login")) } };
+      // The vendor's read is one account's: a login is required (all accounts: the bulk read below).
+      return { status: 200, body: { positions: await session.openPositions(text(query, "login")) } };
     case "POST /v1/trading-accounts/trading-data/open-positions-by-logins-or-groups": {
       const body = object(request.body);
       checkSystem(body);

@@ -81,6 +81,43 @@ describe("Match-Trader Broker API: 500 requests a minute", () => {
     expect(h.protocolServer.stats.rateLimited).toBe(0);
   });
 
+  it("reads an account's open positions and active orders only with its login, as the vendor's server; the connector reads all accounts' login by login", async () => {
+    const h = await open();
+    const { url, token, systemUuid } = h.protocolServer;
+    const dispatcher = trusting(h);
+    await h.connector.connect();
+    const login = await fundedAccount(h.connector);
+    h.engine.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const buy = await h.connector.placeOrder({ requestId: uniqueId("all-open"), login, symbol: "EURUSD", side: "buy", volume: 1000 });
+    const pending = await h.connector.placePendingOrder({
+      requestId: uniqueId("all-pending"),
+      login,
+      symbol: "EURUSD",
+      type: "buyLimit",
+      volume: 1000,
+      price: 1.095,
+    });
+    for (const path of ["open-positions", "active-orders"]) {
+      const refused = await fetch(`${url}/v1/trading-accounts/trading-data/${path}?systemUuid=${systemUuid}`, {
+        headers: { authorization: token },
+        dispatcher,
+      });
+      expect(refused.status, path).toBe(400);
+      expect(await refused.json()).toMatchObject({ status: 400, detail: '"login" is required.' });
+      const one = await fetch(`${url}/v1/trading-accounts/trading-data/${path}?systemUuid=${systemUuid}&login=${login}`, {
+        headers: { authorization: token },
+        dispatcher,
+      });
+      expect(one.status, path).toBe(200);
+      await one.arrayBuffer();
+    }
+    // Every account's (no login): the position and the order are among them, each once.
+    const positions = (await h.connector.openPositions()).filter((p) => p.login === login);
+    expect(positions.map((p) => p.id)).toEqual([buy.positionId]);
+    const orders = (await h.connector.pendingOrders()).filter((o) => o.login === login);
+    expect(orders.map((o) => o.id)).toEqual([pending.orderId]);
+  });
+
   it("answers the 501st request of a minute with 429 and the error body", async () => {
     const h = await open();
     const { url, token } = h.protocolServer;

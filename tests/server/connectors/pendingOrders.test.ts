@@ -192,4 +192,25 @@ describe.each(TRADE_PLATFORM_TYPES)("pending orders on a simulated %s server", (
     await flush();
     expect(types(ofOrders(stream))).toEqual(["orderPlaced"]);
   });
+
+  it("keeps a refusal under its request id: the same request after the market moved is refused again, not placed or changed", async () => {
+    const { server, connector, login, stream, flush } = await setup(platform);
+    // A buy limit above the ask is refused; once the market rises past it, the same request must not place it.
+    const refused = request(login, "buyLimit", 1.1002);
+    expect((await expectConnectorError(connector.placePendingOrder(refused), "rejected")).reason).toBe("invalidPrice");
+    server.engine.setQuote(SYMBOL, 1.1005, 1.10062);
+    expect((await expectConnectorError(connector.placePendingOrder(refused), "rejected")).reason).toBe("invalidPrice");
+    expect(await connector.pendingOrders(login)).toEqual([]);
+    // A new request for the same order is a new order.
+    const placed = await connector.placePendingOrder({ ...refused, requestId: uniqueId("po") });
+
+    // A change to a level on the wrong side of the market, the same.
+    const modify = { requestId: uniqueId("mod"), orderId: placed.orderId, price: 1.1006, sl: null, tp: null, expiration: null };
+    expect((await expectConnectorError(connector.modifyPendingOrder(modify), "rejected")).reason).toBe("invalidPrice");
+    server.engine.setQuote(SYMBOL, 1.1008, 1.10092);
+    expect((await expectConnectorError(connector.modifyPendingOrder(modify), "rejected")).reason).toBe("invalidPrice");
+    expect((await connector.pendingOrders(login))[0]).toMatchObject({ id: placed.orderId, price: 1.1002 });
+    await flush();
+    expect(types(ofOrders(stream))).toEqual(["orderPlaced"]);
+  });
 });

@@ -218,15 +218,15 @@ export class SimulatedEngine {
   }
 
   placePendingOrder(request: PlacePendingOrderRequest): PendingOrderResult {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.placePendingOrder(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.placePendingOrder(this.ctx, request), ORDERS);
   }
 
   modifyPendingOrder(request: ModifyPendingOrderRequest): PendingOrderResult {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.modifyPendingOrder(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.modifyPendingOrder(this.ctx, request), ORDERS);
   }
 
   cancelPendingOrder(request: CancelPendingOrderRequest): PendingOrderResult {
-    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request));
+    return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request), ORDERS);
   }
 
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */

@@ -12,8 +12,9 @@
  * clocks), listeners.ts (who is handed connectors), supervisor.ts (failures and restarts),
  * refreshQueue.ts and connectionWait.ts.
  *
- * One runtime per process. Several Toolbox nodes each keep their own connections (only publishing
- * a platform's trade feed is owned, by the node holding its lease: server/events/tradeFeed.ts); a
+ * One runtime per process. Several Toolbox nodes each keep their own connections (publishing a
+ * platform's trade feed and its state is owned, by the node holding its lease:
+ * server/events/tradeFeed.ts, `stateSaidBy`); a
  * simulated platform's server runs on one node and is reached from the others over the bus
  * (simulatedHost.ts, decision 0069); a change made on one node reaches the others' runtimes at once
  * (`platformChanged`, `platformRemoved`). See docs/events.md, "Several nodes".
@@ -38,6 +39,7 @@ import type { SecretCipher } from "../../../secrets/cipher.ts";
 import { whenConnected } from "./connectionWait.ts";
 import type { EventBus } from "../../../events/bus.ts";
 import type { DomainEvent, PlatformRef, PlatformState } from "../../../events/types.ts";
+import { HeardStates } from "./heardStates.ts";
 import { ConnectedListeners } from "./listeners.ts";
 import { knownOf, managedOf, serverIdentity, type KnownPlatform, type Managed, type PlatformRow } from "./managedPlatform.ts";
 import { RefreshQueue } from "./refreshQueue.ts";
@@ -68,6 +70,9 @@ export class PlatformRuntime {
   private readonly serverIdentities = new Map<string, string>();
   private readonly lastStates = new Map<string, ConnectionState>();
   private readonly refreshes = new RefreshQueue();
+  /** Whether this node says a platform's state (it holds the platform's feed lease, or nobody else does): see `stateSaidBy`. */
+  private saysState: (platformId: string) => boolean = () => true;
+  private readonly heard = new HeardStates();
   private readonly nodeId: string;
   private unfollow: () => void = () => {};
   private stopped = false;
@@ -121,7 +126,12 @@ export class PlatformRuntime {
   /** Loads every platform of every organization and starts connecting the enabled ones; does not wait for them. */
   async start(): Promise<void> {
     // A change made on another node reaches this one at once (and a removal, which its followers hear too).
-    const changes = this.bus.subscribe({ types: ["platformChanged", "platformRemoved"] }, ({ event }) => {
+    const changes = this.bus.subscribe({ types: ["platformChanged", "platformRemoved", "platformState"] }, ({ event }) => {
+      if (event.type === "platformState") {
+        const { state, lastError, serverTime } = event;
+        return this.heard.hear(event.platformId, { state, lastError, ...(serverTime ? { serverTime } : {}) });
+      }
+      if (event.type === "platformRemoved") this.heard.forget(event.platformId);
       if (event.type === "platformChanged" && event.nodeId === this.nodeId) return;
       void this.refreshQuietly(event.platformId);
     });
@@ -207,6 +217,29 @@ export class PlatformRuntime {
     const serverTime = status.state === "connected" ? this.clocks.serverTime(platformId) : undefined;
     if (serverTime) state.serverTime = serverTime;
     return state;
+  }
+
+  /**
+   * The platform's state as the live pages show it: this node's when this node says it, else the
+   * state the node holding the platform's feed lease said on the bus (see `stateSaidBy`).
+   */
+  liveState(platformId: string): PlatformState {
+    const local = this.state(platformId);
+    return this.saysState(platformId) ? local : this.heard.shown(platformId, local);
+  }
+
+  /**
+   * Several nodes: each platform's state is said (`platformState` on the bus) only by the node
+   * holding its feed lease, or by every node while nobody else holds it (nobody connected: each
+   * says why it cannot connect). The trade feed sets it; without, this node says every platform's.
+   */
+  stateSaidBy(says: (platformId: string) => boolean): void {
+    this.saysState = says;
+  }
+
+  /** Says the platform's state on the bus now (this node just took its feed lease). */
+  sayState(platformId: string): void {
+    this.publishState(platformId);
   }
 
   /** The platforms the runtime knows of one organization (enabled or not), for the live page. */
@@ -380,7 +413,7 @@ export class PlatformRuntime {
 
   private publishState(platformId: string): void {
     const known = this.known.get(platformId);
-    if (!known) return;
+    if (!known || !this.saysState(platformId)) return;
     this.publish({ type: "platformState", platformId, organizationId: known.organizationId, ...this.state(platformId) });
   }
 

@@ -183,6 +183,18 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
     });
   }
 
+  it("says whether a pending order can be changed in place; where not, a change is refused before anything is sent", async (context) => {
+    const harness = carrying(context);
+    expect(harness.connector.capabilities.changePendingOrder).toBe(harness.pendingOrders.modify);
+    if (harness.pendingOrders.modify) return;
+    const login = await account(harness);
+    const orderId = await placeOne(harness, login);
+    const change = { requestId: uniqueId("pmod"), orderId, price: 1.091, sl: null, tp: null, expiration: null };
+    expect((await expectConnectorError(harness.connector.modifyPendingOrder(change), "invalidRequest")).message).toMatch(/cancel it and place another/);
+    expect(journalled(harness, orderId, (m) => /modif/i.test(m))).toBe(0);
+    expect(await harness.connector.pendingOrders(login)).toMatchObject([{ id: orderId, price: 1.095 }]);
+  });
+
   it("pending orders placed, modified, cancelled and triggered are each seen once on the stream and in the history", async (context) => {
     const harness = carrying(context);
     const { connector } = harness;
