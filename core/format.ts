@@ -5,6 +5,8 @@
  * exact text (no float ever rounds a cent), grouped with the locale's own separators.
  */
 
+import { normalizeTimeZone } from "./schemas/timeZone.ts";
+
 /** The preference key (GET/PUT /api/preferences/display). */
 export const DISPLAY_PREFERENCE_KEY = "display";
 
@@ -35,14 +37,10 @@ export function supportedLocale(locale: string | null | undefined): string | und
   }
 }
 
-/** A time zone Intl knows, else undefined. */
+/** A time zone Intl knows, spelled as given (Asia/Kolkata stays so, not Intl's Asia/Calcutta), else undefined. */
 export function supportedTimeZone(timeZone: string | null | undefined): string | undefined {
   if (!timeZone) return undefined;
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
+  return normalizeTimeZone(timeZone) ?? undefined;
 }
 
 export function toDate(value: string | number | Date | null | undefined): Date | null {
@@ -63,6 +61,8 @@ export interface Formatter {
   date: (value: string | number | Date | null | undefined) => string;
   /** "14:03:07". */
   time: (value: string | number | Date | null | undefined) => string;
+  /** "14:03" (en-GB), "02:03 PM" (en-US): hours and minutes, for chart axes and clocks at a glance. */
+  timeShort: (value: string | number | Date | null | undefined) => string;
   /** A time on another clock (a platform's server), with that clock's offset: "27/11/2026, 16:03:07 GMT+2". */
   dateTimeIn: (value: string | number | Date | null | undefined, timeZone: string | undefined) => string;
   /** "1234567.5" → "1,234,567.50" (en-GB), "1.234.567,50" (de-DE); exact on decimal text. */
@@ -102,6 +102,7 @@ export function createFormatter(preference: DisplayPreference = {}, fallback: { 
   const dateFormat = new Intl.DateTimeFormat(locale, { timeZone, ...day });
   const utcDateFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", ...day });
   const timeFormat = new Intl.DateTimeFormat(locale, { timeZone, ...clock, second: "2-digit" });
+  const timeShortFormat = new Intl.DateTimeFormat(locale, { timeZone, ...clock });
   const zoneFormats = new Map<string, Intl.DateTimeFormat>();
   const numberParts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
   const group = numberParts.find((p) => p.type === "group")?.value ?? ",";
@@ -132,6 +133,7 @@ export function createFormatter(preference: DisplayPreference = {}, fallback: { 
     dateTimeShort: fmt(shortFormat),
     date: fmt(dateFormat),
     time: fmt(timeFormat),
+    timeShort: fmt(timeShortFormat),
     dateTimeIn: (value, zone) => {
       const date = toDate(value);
       if (!date || !zone) return EMPTY;

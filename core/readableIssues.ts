@@ -11,7 +11,7 @@ const ACRONYMS = new Set(["grpc", "id", "url", "urls", "ip", "smtp", "csv", "api
 const REQUEST_PARTS = new Set(["body", "querystring", "params", "headers"]);
 
 /** Query parameters whose short names say little to a person. */
-const NAMES: Record<string, string> = { q: "Search text" };
+const NAMES: Record<string, string> = { q: "Search text", dir: "Sort direction" };
 
 /** The field a path ends in, as written in code ("tradeRate"); undefined for the root. */
 function fieldName(path: readonly (string | number)[]): string | undefined {

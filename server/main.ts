@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { symbols } from "pino";
 import { loadConfig, type Config } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { buildApp } from "./http/app.ts";
@@ -18,9 +19,27 @@ async function afterConnectionLines(app: FastifyInstance, timeoutMs: number): Pr
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
   await Promise.race([Promise.all(connected.map((id) => app.tradeFeed.firstLeaseAttempt(id))), late]);
   clearTimeout(timer);
-  // The log is written asynchronously (server/http/logging.ts): what it holds goes out before the banner.
-  const log = app.log as FastifyBaseLogger & { flush?: (cb?: (err?: Error) => void) => void };
-  await new Promise<void>((resolve) => (log.flush ? log.flush(() => resolve()) : resolve()));
+}
+
+type LogStream = { write(text: string): unknown; fd?: unknown };
+
+/**
+ * Prints plain text after every log line written so far. The JSON log is written asynchronously
+ * (server/http/logging.ts: a buffer on stdout), so a console.log could overtake lines still in it:
+ * the text goes into that same buffer instead, behind them, then the buffer is flushed. (While
+ * developing the log goes through pino-pretty's worker: there, the log is flushed first.)
+ */
+async function printAfterLog(app: FastifyInstance, text: string): Promise<void> {
+  const log = app.log as FastifyBaseLogger & { flush?: (cb?: (err?: Error) => void) => void; [symbols.streamSym]?: LogStream };
+  const flush = () => new Promise<void>((resolve) => (log.flush ? log.flush(() => resolve()) : resolve()));
+  const stream = log[symbols.streamSym];
+  if (stream && typeof stream.fd === "number") {
+    stream.write(text);
+    await flush();
+    return;
+  }
+  await flush();
+  console.log(text);
 }
 
 /** The start-up banner: plain lines (never JSON), where to go and how to sign in. */
@@ -71,7 +90,7 @@ export async function startToolbox(
   if (!opts.quiet) {
     // Last, after the connection lines (each platform's first outcome and trade feed), so it is not lost among them.
     await afterConnectionLines(app, opts.bannerWaitMs ?? STARTUP_BANNER_WAIT_MS);
-    console.log(startupBanner({ url, config, database, seeded }));
+    await printAfterLog(app, startupBanner({ url, config, database, seeded }));
   }
   let closed = false;
   return {

@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { DISPLAY_PREFERENCE_KEY, useDisplayStore, type DisplayPreference } from "~/ui/format";
 import { useMemberPreferences } from "./memberPreferences";
+import { selectCurrentOrganization, useCurrentOrganization } from "./selectors";
+import { useProfileStore } from "./store";
 
 const storageKey = (organizationId: string) => `toolbox:display:${organizationId}`;
 
@@ -12,11 +14,16 @@ function parse(value: unknown): DisplayPreference {
 
 /**
  * Applies the member's display preference (GET /api/preferences/display) in this organization;
- * the last one seen is kept in localStorage so the first paint already uses it.
+ * the last one seen is kept in localStorage so the first paint already uses it. The organization's
+ * default time zone (from the organizations list) applies where the member chose no zone.
  */
 export function useDisplayPreferenceSync() {
   const preferences = useMemberPreferences();
   const organizationId = preferences.scope;
+  const organizationTimeZone = useCurrentOrganization()?.timeZone ?? null;
+  useEffect(() => {
+    useDisplayStore.getState().setOrganizationTimeZone(organizationTimeZone);
+  }, [organizationTimeZone]);
   useEffect(() => {
     if (!organizationId) return;
     const { setPreference } = useDisplayStore.getState();
@@ -37,6 +44,24 @@ export function useDisplayPreferenceSync() {
       .catch(() => {}); // silent: the browser's own format stays
     return () => stop.abort();
   }, [organizationId, preferences]);
+}
+
+/**
+ * For pages outside the signed-in layout (/health): the display last seen in the current
+ * organization (the member's preference from localStorage, the organization's zone from the
+ * persisted profile), applied without asking the API. Call it in the browser only.
+ */
+export function applyCachedDisplay() {
+  const organization = selectCurrentOrganization(useProfileStore.getState());
+  const display = useDisplayStore.getState();
+  display.setOrganizationTimeZone(organization?.timeZone ?? null);
+  if (!organization) return;
+  try {
+    const saved = window.localStorage.getItem(storageKey(organization.id));
+    if (saved) display.setPreference(parse(JSON.parse(saved)));
+  } catch {
+    // Storage unavailable: the browser's own format stays.
+  }
 }
 
 function remember(organizationId: string, preference: DisplayPreference) {

@@ -7,6 +7,8 @@ export type { Claim, TradePlatformType };
 export interface Organization {
   id: string;
   name: string;
+  /** Its default time zone (IANA): times show in it for a member who chose no zone of their own. Absent in lists kept from before. */
+  timeZone?: string;
   createdAt: string;
   /** The caller administers it (holds organization:admin for its id). */
   isAdmin: boolean;

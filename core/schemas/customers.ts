@@ -185,8 +185,11 @@ export const ListCustomersQuerySchema = z.object({
   tag: optionalQuery(TagSchema),
   country: optionalQuery(CountrySchema),
   owner: optionalQuery(z.string().trim().max(200).meta({ description: "An owner's sub, or `none` for customers nobody owns" })),
-  sort: z.preprocess(blankToUndefined, z.enum(CUSTOMER_SORT_FIELDS, { error: `sort must be one of: ${CUSTOMER_SORT_FIELDS.join(", ")}` }).default("name")),
-  dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("asc")),
+  sort: z.preprocess(
+    blankToUndefined,
+    z.enum(CUSTOMER_SORT_FIELDS, { error: `sort must name a column to sort by: one of ${CUSTOMER_SORT_FIELDS.join(", ")}` }).default("name"),
+  ),
+  dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc (ascending) or desc (descending)" }).default("asc")),
   ...pagingQuery(CUSTOMER_PAGE_LIMIT_MAX),
 });
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuerySchema>;

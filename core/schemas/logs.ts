@@ -21,7 +21,7 @@ export const AuditFiltersSchema = z
     target: optionalQuery(FilterText("target")),
     /** Free text: action, actor, target, source address, before and after. */
     q: optionalQuery(FilterText("q")),
-    sort: optionalQuery(z.enum(["asc", "desc"], { error: "sort must be asc or desc" })).default("desc"),
+    sort: optionalQuery(z.enum(["asc", "desc"], { error: "sort must be asc (oldest first) or desc (newest first)" })).default("desc"),
   })
   .refine((f) => !f.from || !f.to || Date.parse(f.from) <= Date.parse(f.to), { message: "from must not be after to", path: ["from"] });
 export type AuditFilters = z.output<typeof AuditFiltersSchema>;

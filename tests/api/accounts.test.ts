@@ -309,8 +309,8 @@ describeDb("/api/accounts", () => {
 
   it("refuses bad list input with a readable 400", async () => {
     const cases: [string, RegExp][] = [
-      ["sort=password", /sort must be one of/i],
-      ["dir=up", /dir must be asc or desc/i],
+      ["sort=password", /^Sort must name a column to sort by: one of /],
+      ["dir=up", /^Sort direction must be asc \(ascending\) or desc \(descending\)$/],
       ["limit=501", /limit must be from 1 to 500/i],
       ["limit=abc", /limit/i],
       ["offset=-1", /offset/],

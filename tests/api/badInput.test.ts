@@ -146,6 +146,26 @@ describeDb("bad input on every route", () => {
     expect(await rowCounts(t.ctx)).toEqual(before);
   });
 
+  it("says what a sort or its direction may be in words, on every operation that takes one (not 'dir must be asc or desc')", async () => {
+    const sorted = operations.filter((o) => o.method === "GET" && (o.queryFields.includes("dir") || o.queryFields.includes("sort")));
+    expect(sorted.length).toBeGreaterThanOrEqual(3);
+    for (const op of sorted) {
+      for (const field of op.queryFields.filter((f) => f === "dir" || f === "sort")) {
+        const res = await send(op, `${urlOf(op)}?${field}=sideways`);
+        const what = `${keyOf(op)} ?${field}=sideways`;
+        expect.soft(res.statusCode, what).toBe(400);
+        const message = String(res.json().message);
+        // A sentence about the field in words, starting with a capital, naming what it may be.
+        expect
+          .soft(message, what)
+          .toMatch(
+            field === "dir" ? /^Sort direction must be asc \(ascending\) or desc \(descending\)$/ : /^Sort must (name a column|be asc \(oldest first\))/,
+          );
+        expect.soft(message, what).not.toMatch(/^(Dir|dir|sort)\b/);
+      }
+    }
+  });
+
   it("answers path parameters that name nothing (a NUL, an over-long value) with 400 or 404, never a 500, writing nothing", async () => {
     const before = await rowCounts(t.ctx);
     for (const op of operations.filter((o) => o.url.includes(":"))) {

@@ -471,8 +471,12 @@ describeDb("notifications: the inbox, rules and channels", () => {
       return items.length > 0 ? items : undefined;
     }, "the large operation notice");
     expect(notice).toHaveLength(1);
-    expect(notice[0]).toMatchObject({ severity: "warning", title: `Large deposit: 2500.00 on ${login}` });
-    expect(notice[0]!.body).toMatch(/threshold 1000/);
+    // Figures as core/format.ts writes them, in the account's currency (the threshold is in it too).
+    const currency = (await connector.getAccount(login!)).currency;
+    expect(currency).toMatch(/^[A-Z]{3}$/);
+    expect(notice[0]).toMatchObject({ severity: "warning", title: `Large deposit: 2,500.00 ${currency} on ${login}` });
+    expect(notice[0]!.body).toContain(`of 2,500.00 ${currency} on account ${login}`);
+    expect(notice[0]!.body).toContain(`(threshold 1,000.00 ${currency})`);
     const badThreshold = await adaApi().put("/api/notifications/settings", { retentionDays: 90, largeBalanceThreshold: "lots", rules: {} });
     expect(badThreshold.statusCode).toBe(400);
   }, 60_000);

@@ -1,7 +1,7 @@
 /**
  * The organization profile (docs/administration.md "Organization profile") through the real
  * server: every member reads it; administrators change its name and currency, audited in the same
- * transaction; the blotter's exposure rates follow the new currency at once; members without the
+ * transaction, and its default time zone; the blotter's exposure rates follow the new currency at once; members without the
  * settings permission, API clients, bad input and other organizations change nothing.
  */
 import { and, eq } from "drizzle-orm";
@@ -29,7 +29,7 @@ describeDb("organization profile", () => {
     t.app.inject({ method: "PATCH", url: "/api/organization", headers: headers ?? (await as(admin)), payload: body as object });
   const stored = async (id = org) => {
     const [row] = await t.ctx.database.db
-      .select({ name: organizations.name, currency: organizations.currency })
+      .select({ name: organizations.name, currency: organizations.currency, timeZone: organizations.timeZone })
       .from(organizations)
       .where(eq(organizations.id, id));
     return row;
@@ -103,7 +103,7 @@ describeDb("organization profile", () => {
     const res = await patch({ name: "  Acme Brokers Ltd  ", currency: "EUR" });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: org, name: "Acme Brokers Ltd", currency: "EUR", createdBy: { sub: admin.sub } });
-    expect(await stored()).toEqual({ name: "Acme Brokers Ltd", currency: "EUR" });
+    expect(await stored()).toEqual({ name: "Acme Brokers Ltd", currency: "EUR", timeZone: "UTC" });
     expect((await get("/api/organization", dealer)).json()).toMatchObject({ name: "Acme Brokers Ltd", currency: "EUR" });
     // The switcher's list says the new name.
     const list = (await get("/api/organizations")).json<{ id: string; name: string }[]>();
@@ -137,12 +137,38 @@ describeDb("organization profile", () => {
     expect((await rates()).currency).toBe("USD");
   });
 
+  it("an administrator sets the default time zone (UTC until then): audited, spelled as Intl spells it, in the switcher's list for every member", async () => {
+    expect((await get("/api/organization", dealer)).json()).toMatchObject({ timeZone: "UTC" });
+    expect((await get("/api/organizations", dealer)).json<{ id: string; timeZone: string }[]>().find((o) => o.id === org)?.timeZone).toBe("UTC");
+    const count = (await audits()).length;
+
+    const res = await patch({ timeZone: "europe/athens" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: org, timeZone: "Europe/Athens" });
+    const [row] = await t.ctx.database.db.select({ timeZone: organizations.timeZone }).from(organizations).where(eq(organizations.id, org));
+    expect(row?.timeZone).toBe("Europe/Athens");
+    expect((await get("/api/organization", dealer)).json()).toMatchObject({ timeZone: "Europe/Athens" });
+    // The app applies it from the organizations list (the members without a zone of their own).
+    expect((await get("/api/organizations", dealer)).json<{ id: string; timeZone: string }[]>().find((o) => o.id === org)?.timeZone).toBe("Europe/Athens");
+    const changes = await audits();
+    expect(changes).toHaveLength(count + 1);
+    expect(changes.at(-1)).toMatchObject({ actorSub: admin.sub, before: { timeZone: "UTC" }, after: { timeZone: "Europe/Athens" } });
+    // The same zone again: nothing written, nothing audited.
+    expect((await patch({ timeZone: "Europe/Athens" })).statusCode).toBe(200);
+    expect(await audits()).toHaveLength(count + 1);
+    // Another organization keeps its own.
+    expect((await get("/api/organization", other, otherOrg)).json()).toMatchObject({ timeZone: "UTC" });
+    expect((await patch({ timeZone: "UTC" })).json()).toMatchObject({ timeZone: "UTC" });
+  });
+
   it("a member without the settings permission reads it but gets 403 changing it, and nothing changes", async () => {
     const before = await stored();
     const counts = await rowCounts(t.ctx);
-    const res = await patch({ name: "Dealer's Shop", currency: "JPY" }, await as(dealer));
-    expect(res.statusCode).toBe(403);
-    expect(res.json().message).toBeTruthy();
+    for (const body of [{ name: "Dealer's Shop", currency: "JPY" }, { timeZone: "Asia/Tokyo" }]) {
+      const res = await patch(body, await as(dealer));
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBeTruthy();
+    }
     expect(await stored()).toEqual(before);
     expect(await rowCounts(t.ctx)).toEqual(counts);
   });
@@ -184,8 +210,12 @@ describeDb("organization profile", () => {
       [{ name: "x".repeat(101) }, "Use at most 100 characters."],
       [{ name: "Bad\u0007name" }, "Remove the control characters."],
       [{ name: "Fine", currency: "BTC" }, '"BTC" is not a currency Toolbox offers'],
-      [{}, "Give the name, the currency or both."],
-      [{ name: "Fine", timeZone: "UTC" }, "Only name and currency can be changed here, not time zone."],
+      [{}, "Give the name, the currency or the time zone to change."],
+      [{ name: "Fine", locale: "en-GB" }, "Only the name, currency and time zone can be changed here, not locale."],
+      [{ timeZone: "Mars/Olympus_Mons" }, '"Mars/Olympus_Mons" is not a time zone. Use an IANA name'],
+      [{ timeZone: "+02:00" }, '"+02:00" is not a time zone'],
+      [{ timeZone: "" }, '"" is not a time zone'],
+      [{ timeZone: 2 }, "The time zone must be text"],
       [[], "The body must be a JSON object"],
     ] as const) {
       const res = await patch(body);
@@ -193,6 +223,7 @@ describeDb("organization profile", () => {
       expect(res.json().message, JSON.stringify(body)).toContain(fragment);
     }
     expect((await patch({ currency: "XYZ" })).json().message).toMatch(/^Currency: /);
+    expect((await patch({ timeZone: "Nowhere" })).json().message).toMatch(/^Time zone: /);
     expect(await stored()).toEqual(before);
     expect(await rowCounts(t.ctx)).toEqual(counts);
   });

@@ -1,6 +1,7 @@
 /**
  * The start-up banner (where Toolbox runs, the demo password) is printed plainly and after the
- * start's log lines: after "Server listening" and each demo platform's simulated server — not lost
+ * start's log lines: after "Server listening", each demo platform's simulated server and the trade
+ * feed's lease on it (the last lines before it, still in the asynchronous log's buffer) — not lost
  * among the JSON log lines. Toolbox runs as `npm start` runs it, in a
  * process of its own (tests/helpers/toolboxProcess.ts), on a fresh database, so the demo is seeded.
  */
@@ -50,12 +51,16 @@ describeDb("Start-up banner", () => {
     const count = (text: string) => lines.filter((l) => l.startsWith("{") && l.includes(text)).length;
     expect(count("Server listening")).toBe(1);
     expect(lastIndex("Server listening")).toBeLessThan(banner);
-    // The three demo platforms' simulated servers, before the banner. (The trade feed's lease lines
-    // are waited for too, but the JSON log is written asynchronously and may still trail it.)
+    // The three demo platforms' simulated servers, before the banner.
     expect(
       lines.slice(0, banner).filter((l) => l.includes("simulated server runs on this node")),
       output,
     ).toHaveLength(3);
+    // The trade feed's lease lines, logged just before the banner is let go and still in the
+    // asynchronous log's buffer then: the banner is written behind them, never overtaking them.
+    const lease = "this node publishes the platform's trade feed";
+    expect(count(lease), output).toBe(3);
+    expect(lastIndex(lease), output).toBeLessThan(banner);
     // Plain text: the password line is not a JSON log line.
     const password = lines.find((l) => l.includes("Sign in as demo@toolbox.local with password "));
     expect(password).toMatch(/^ {2}Sign in as demo@toolbox\.local with password \S{24}$/);

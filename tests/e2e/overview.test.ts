@@ -165,12 +165,12 @@ describe("the overview as a dealer reads it", () => {
     expect(await readout.textContent()).toMatch(/^Point at the chart/);
     const box = (await figureOf.locator("canvas").first().boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
-    await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/ UTC/);
+    await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/ \(UTC\)/);
     await expect
       .poll(
         async () => {
           const text = (await readout.textContent()) ?? "";
-          const day = text.slice(0, text.indexOf(" UTC"));
+          const day = text.slice(0, text.indexOf(" (UTC)"));
           const table = page.getByRole("table", { name: /^Volume \(lots\) by platform/ });
           const cols = (await table.locator("thead th").allTextContents()).slice(1);
           const row = (

@@ -1,7 +1,8 @@
 /**
  * Settings → General (docs/administration.md "Organization profile"): an administrator gets the
  * form; a member without the settings permission the same values read-only, with a note saying
- * who can change them; a bad name is refused at its field, tied to it, before anything is sent.
+ * who can change them; a bad name is refused at its field, tied to it, before anything is sent;
+ * the default time zone is a field of its own, read-only for those who cannot change it.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
@@ -16,6 +17,7 @@ vi.mock("~/auth", () => ({
 import { claimsOfAccess, PRESET_ACCESS } from "@core/roles";
 import { OrganizationProfileSection } from "~/features/organization-profile";
 import { organizationProfileKey } from "~/features/organization-profile/organizationProfileApi";
+import { TimeZonePicker } from "~/features/trade-platforms/form/TimeZonePicker";
 import { resetProfile, useProfileStore } from "~/profile/store";
 
 const ORG = "6f1c3c2e-8a55-4b8e-9d7e-2b7c0e6c9a10";
@@ -23,6 +25,7 @@ const PROFILE = {
   id: ORG,
   name: "Acme Brokers",
   currency: "EUR",
+  timeZone: "Europe/Athens",
   createdAt: "2026-01-01T00:00:00.000Z",
   createdBy: { sub: "founder", name: "Fay Founder" },
 };
@@ -33,7 +36,7 @@ function show(access: keyof typeof PRESET_ACCESS) {
   client.setQueryData(organizationProfileKey(ORG), PROFILE);
   render(
     <QueryClientProvider client={client}>
-      <OrganizationProfileSection />
+      <OrganizationProfileSection TimeZonePicker={TimeZonePicker} />
     </QueryClientProvider>,
   );
 }
@@ -52,13 +55,16 @@ describe("the organization profile form", () => {
 
   it("a member without the settings permission sees the values read-only, and who can change them", () => {
     show("viewer");
-    expect(screen.getByText(/Only this organization's administrators can change its name and currency/)).toBeTruthy();
+    expect(screen.getByText(/Only this organization's administrators can change its name, currency and time zone/)).toBeTruthy();
     const name = screen.getByLabelText<HTMLInputElement>("Name");
     expect(name.value).toBe("Acme Brokers");
     expect(name.readOnly).toBe(true);
     const currency = screen.getByRole<HTMLButtonElement>("combobox", { name: "Currency" });
     expect(currency.textContent).toContain("EUR — Euro");
     expect(currency.disabled).toBe(true);
+    const zone = screen.getByLabelText<HTMLButtonElement>("Time zone");
+    expect(zone.textContent).toContain("Europe/Athens");
+    expect(zone.disabled).toBe(true);
     expect(screen.queryByRole("button", { name: "Save profile" })).toBeNull();
     expect(screen.getByText("Fay Founder")).toBeTruthy();
   });
@@ -69,6 +75,7 @@ describe("the organization profile form", () => {
     const name = screen.getByLabelText<HTMLInputElement>("Name");
     expect(name.readOnly).toBe(false);
     expect(screen.getByRole<HTMLButtonElement>("combobox", { name: "Currency" }).disabled).toBe(false);
+    expect(screen.getByLabelText<HTMLButtonElement>("Time zone").disabled).toBe(false);
     fireEvent.change(name, { target: { value: "   " } });
     fireEvent.click(screen.getByRole("button", { name: "Save profile" }));
     expect(name.getAttribute("aria-invalid")).toBe("true");

@@ -1,8 +1,9 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import type { Overview } from "@core/schemas/overview";
 import { OverviewCharts, seriesOf } from "~/features/overview/OverviewCharts";
+import { useDisplayStore } from "~/ui/format";
 
 const platforms = [
   { id: "p1", name: "Alpha MT5" },
@@ -66,7 +67,15 @@ describe("the overview's volume and P/L charts", () => {
     expect(screen.getByRole("radio", { name: "24 h" }).getAttribute("aria-checked")).toBe("true");
   });
 
-  it("reads the values at a time from the keyboard: focus shows the latest bucket, the arrows move through them", async () => {
+  it("reads the values at a time from the keyboard: focus shows the latest bucket, the arrows move through them, hours in the member's zone", async () => {
+    // A member with no zone of their own, in an organization on India's time (UTC+05:30): the
+    // hour starting 05:00 UTC reads 10:30, named.
+    useDisplayStore.getState().setPreference({ locale: "en-GB" });
+    useDisplayStore.getState().setOrganizationTimeZone("Asia/Kolkata");
+    onTestFinished(() => {
+      useDisplayStore.getState().setOrganizationTimeZone(null);
+      useDisplayStore.getState().setPreference({});
+    });
     const user = userEvent.setup();
     render(<OverviewCharts overview={overview} platforms={platforms} />);
     const slider = screen.getByRole("slider", { name: "Volume (lots) at a time" });
@@ -75,12 +84,12 @@ describe("the overview's volume and P/L charts", () => {
 
     await user.tab(); // the period's radio group
     while (document.activeElement !== slider) await user.tab();
-    expect(readout()).toBe("05:00 UTCAlpha MT5: 1.50Beta MT4: 0.00");
-    expect(slider.getAttribute("aria-valuetext")).toBe("05:00 UTC: Alpha MT5 1.50, Beta MT4 0.00");
+    expect(readout()).toBe("10:30 (Asia/Kolkata)Alpha MT5: 1.50Beta MT4: 0.00");
+    expect(slider.getAttribute("aria-valuetext")).toBe("10:30 (Asia/Kolkata): Alpha MT5 1.50, Beta MT4 0.00");
     await user.keyboard("{ArrowLeft}");
-    expect(readout()).toBe("04:00 UTCAlpha MT5: 0.00Beta MT4: 0.00");
+    expect(readout()).toBe("09:30 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.00");
     await user.keyboard("{Home}");
-    expect(readout()).toBe("06:00 UTCAlpha MT5: 0.00Beta MT4: 0.10");
+    expect(readout()).toBe("11:30 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.10");
     expect(slider.getAttribute("aria-valuenow")).toBe("0");
 
     // The P/L chart reads its own figures; leaving a chart clears its readout.
@@ -88,6 +97,6 @@ describe("the overview's volume and P/L charts", () => {
     const profit = screen.getByRole("slider", { name: "P/L at a time" });
     expect(document.activeElement).toBe(profit);
     expect(readout()).toMatch(/^Point at the chart/);
-    expect(within(profit.closest("figure")!).getByTestId("chart-readout").textContent).toBe("05:00 UTCAlpha MT5: -20.25Beta MT4: 0.00");
+    expect(within(profit.closest("figure")!).getByTestId("chart-readout").textContent).toBe("10:30 (Asia/Kolkata)Alpha MT5: -20.25Beta MT4: 0.00");
   });
 });

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fieldLabel, readableIssues } from "@core/readableIssues";
+import { fieldLabel, readableIssue, readableIssues } from "@core/readableIssues";
 
 /** Zod's own wording, as the API's validation hands it over, turned into words a person reads. */
 describe("readableIssues", () => {
@@ -42,5 +42,12 @@ describe("readableIssues", () => {
     expect(fieldLabel(["querystring", "from"])).toBe("From");
     expect(fieldLabel(["body", "settings", "url"])).toBe("URL");
     expect(fieldLabel(["body"])).toBe("");
+  });
+
+  it("says a sort direction in words, not 'Dir must be asc or desc'", () => {
+    expect(readableIssue(["querystring", "dir"], "dir must be asc (ascending) or desc (descending)")).toBe(
+      "Sort direction must be asc (ascending) or desc (descending)",
+    );
+    expect(fieldLabel(["querystring", "dir"])).toBe("Sort direction");
   });
 });

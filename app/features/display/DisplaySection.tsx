@@ -30,9 +30,10 @@ function DisplayForm({ preference, TimeZonePicker }: { preference: DisplayPrefer
   const [locale, setLocale] = useState(preference.locale ?? BROWSER);
   const [timeZone, setTimeZone] = useState(preference.timeZone ?? "");
   const [saving, setSaving] = useState(false);
-  const browserZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const organizationZone = useDisplayStore((s) => s.organizationTimeZone);
+  const defaultZone = organizationZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
   const chosen = { locale: locale === BROWSER ? null : locale, timeZone: timeZone || null };
-  const sample = createFormatter(chosen, { locale: typeof navigator === "undefined" ? undefined : navigator.language });
+  const sample = createFormatter(chosen, { locale: typeof navigator === "undefined" ? undefined : navigator.language, timeZone: defaultZone });
   const changed = chosen.locale !== (preference.locale ?? null) || chosen.timeZone !== (preference.timeZone ?? null);
 
   async function save() {
@@ -57,7 +58,14 @@ function DisplayForm({ preference, TimeZonePicker }: { preference: DisplayPrefer
             options={[{ value: BROWSER, label: "As my browser is set" }, ...DISPLAY_LOCALES.map((l) => ({ value: l.value, label: l.label }))]}
           />
         </Field>
-        <Field label="Time zone" description={`Times are shown in this zone; empty follows your computer (${browserZone}).`}>
+        <Field
+          label="Time zone"
+          description={
+            organizationZone
+              ? `Times and days are shown in this zone; empty follows the organization's (${organizationZone}).`
+              : `Times and days are shown in this zone; empty follows your computer (${defaultZone}).`
+          }
+        >
           <TimeZonePicker value={timeZone} onChange={setTimeZone} />
         </Field>
         <p className="text-sm text-muted" aria-live="polite">
@@ -70,7 +78,7 @@ function DisplayForm({ preference, TimeZonePicker }: { preference: DisplayPrefer
           </Button>
           {timeZone ? (
             <Button variant="ghost" onClick={() => setTimeZone("")}>
-              Follow my computer's zone
+              {organizationZone ? "Follow the organization's zone" : "Follow my computer's zone"}
             </Button>
           ) : null}
         </div>

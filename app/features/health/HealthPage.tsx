@@ -1,13 +1,35 @@
 import { CircleCheck, CircleX, RefreshCw, TriangleAlert } from "lucide-react";
+import { useEffect } from "react";
 import { Link } from "react-router";
+import { createFormatter } from "@core/format";
+import { applyCachedDisplay } from "~/profile/displayPreference";
 import { Badge } from "~/ui/Badge";
 import { buttonClasses } from "~/ui/Button";
 import { Card } from "~/ui/Card";
 import { cn } from "~/ui/cn";
+import { useFormat } from "~/ui/format";
 import { ToolboxMark } from "~/ui/ToolboxMark";
+import { useHydrated } from "~/ui/useHydrated";
 import { dependencyName, type HealthReport } from "./fetchHealth";
 
-const timeFormat = new Intl.DateTimeFormat("en", { timeStyle: "medium", timeZone: "UTC" });
+/** What the server writes (no member known there): UTC, said so. */
+const serverFormat = createFormatter({ locale: "en-GB", timeZone: "UTC" });
+
+/**
+ * When the report was made: in UTC as the server renders it, then, in the browser, through
+ * core/format.ts in the member's zone (their own, else the organization's, as last seen here).
+ */
+function CheckedAt({ at }: { at: string }) {
+  const inBrowser = useHydrated();
+  useEffect(() => applyCachedDisplay(), []);
+  const member = useFormat();
+  const format = inBrowser ? member : serverFormat;
+  return (
+    <time dateTime={at} data-testid="health-checked-at">
+      {format.dateTime(at)} ({format.timeZone})
+    </time>
+  );
+}
 
 /**
  * /health: is the service up, its version, each dependency. Plain HTML from the server, so it
@@ -27,7 +49,7 @@ export function HealthPage({ report }: { report: HealthReport }) {
         <div className="min-w-0 flex-1">
           <p className="text-lg font-semibold">{title}</p>
           <p className="text-sm text-muted">
-            {report.reachable ? `Version ${report.version}` : report.error} · checked {timeFormat.format(new Date(report.checkedAt))} UTC
+            {report.reachable ? `Version ${report.version}` : report.error} · checked <CheckedAt at={report.checkedAt} />
           </p>
         </div>
         <Link to="/health" className={buttonClasses("secondary", "sm")}>

@@ -35,6 +35,12 @@ const COLUMNS: ColDef<AuditEvent>[] = [
   textColumn<AuditEvent>({ field: "sourceIp", headerName: "Source IP", sortable: false, width: 140 }),
 ];
 
+/** A range the API would refuse, in words for the To field; null when it is fine (either end may be open). */
+export function auditRangeProblem(from: string, to: string): string | null {
+  if (from && to && Date.parse(from) > Date.parse(to)) return "The end is before the start: choose a later To or an earlier From.";
+  return null;
+}
+
 /** A preset's range as of now (on a click, never during render). */
 const presetNow = (id: DatePreset, timeZone: string) => presetRange(id, Date.now(), timeZone);
 
@@ -54,6 +60,9 @@ export function AuditLog() {
   const [open, setOpen] = useState<AuditEvent | null>(null);
   const format = useFormat();
   const [exporting, setExporting] = useState(false);
+  // The range as last submitted, when refused in the form (nothing is asked then); else the URL's own.
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const shownRangeError = rangeError ?? auditRangeProblem(filters.from, filters.to);
 
   const update = (next: Record<string, string>) => {
     const merged = new URLSearchParams(params);
@@ -71,15 +80,12 @@ export function AuditLog() {
       const value = form.get(name);
       return typeof value === "string" ? value.trim() : "";
     };
-    update({
-      actor: text("actor"),
-      action: text("action"),
-      target: text("target"),
-      q: text("q"),
-      from: fromLocalInput(text("from")),
-      to: fromLocalInput(text("to")),
-      offset: "",
-    });
+    const range = { from: fromLocalInput(text("from")), to: fromLocalInput(text("to")) };
+    // Checked here, as the blotter does: a field's message, not a refused request and an empty page.
+    const problem = auditRangeProblem(range.from, range.to);
+    setRangeError(problem);
+    if (problem) return;
+    update({ actor: text("actor"), action: text("action"), target: text("target"), q: text("q"), ...range, offset: "" });
   };
 
   // A refused query (a range from after to) shows no rows: never the last result under its message.
@@ -88,7 +94,10 @@ export function AuditLog() {
   // Past 10,000 matches beyond this page the API stops counting: the total is then "more than".
   const capped = page.data?.totalCapped ?? false;
   const rows = failed ? [] : page.data?.items;
-  const preset = (id: DatePreset) => update({ ...presetNow(id, format.timeZone), offset: "" });
+  const preset = (id: DatePreset) => {
+    setRangeError(null);
+    update({ ...presetNow(id, format.timeZone), offset: "" });
+  };
   const columns = useMemo(() => COLUMNS.map((c) => (c.field === "at" ? { ...c, sort } : c)), [sort]);
 
   async function exportCsv() {
@@ -113,7 +122,7 @@ export function AuditLog() {
         <Field label="From">
           <DateTimeInput name="from" defaultValue={filters.from} />
         </Field>
-        <Field label="To">
+        <Field label="To" error={shownRangeError ?? undefined}>
           <DateTimeInput name="to" defaultValue={filters.to} />
         </Field>
         <Field label="Actor">

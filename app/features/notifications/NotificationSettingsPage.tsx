@@ -406,7 +406,10 @@ function RulesForm({ settings, channels, canWrite }: { settings: NotificationSet
         <Field label="Keep notifications for (days)" description="Older ones leave every inbox; 1 to 3650.">
           <Input type="number" min={1} max={3650} value={retention} onChange={(e) => setRetention(e.target.value)} disabled={!canWrite} required />
         </Field>
-        <Field label="Large balance operation from" description="An amount; empty: no such notifications.">
+        <Field
+          label="Large balance operation from"
+          description="An amount in each account's own currency (1000 is 1,000 USD on a USD account, 1,000 EUR on a EUR one); empty: no such notifications."
+        >
           <Input inputMode="decimal" value={threshold} onChange={(e) => setThreshold(e.target.value)} disabled={!canWrite} placeholder="10000" />
         </Field>
       </div>

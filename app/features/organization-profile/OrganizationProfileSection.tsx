@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type ComponentType, type FormEvent } from "react";
 import { CURRENCIES, currencyLabel } from "@core/currencies";
 import { OrganizationProfileInputSchema } from "@core/schemas/organization";
 import { ApiError } from "~/api";
@@ -16,7 +16,12 @@ import { Skeleton } from "~/ui/Skeleton";
 import { toast } from "~/ui/toast";
 import { organizationProfileApi, organizationProfileKey, type OrganizationProfile } from "./organizationProfileApi";
 
-type FieldName = "name" | "currency";
+type FieldName = "name" | "currency" | "timeZone";
+const FIELDS: readonly string[] = ["name", "currency", "timeZone"] satisfies FieldName[];
+const isField = (field: unknown): field is FieldName => typeof field === "string" && FIELDS.includes(field);
+
+/** The platform form's zone picker, handed in by the route (features reach each other through their index). */
+type ZonePicker = ComponentType<{ value: string; onChange: (zone: string) => void; disabled?: boolean; id?: string }>;
 type FieldErrors = Partial<Record<FieldName, string>>;
 
 /** The fixed list, plus a code set in the database outside it, so the form shows what is stored. */
@@ -26,13 +31,13 @@ function currencyOptions(current: string): SelectOption[] {
 }
 
 /** Field errors from the shared schema (the API's own rules); the API stays the judge. */
-function validate(input: { name: string; currency: string }): FieldErrors {
+function validate(input: { name: string; currency: string; timeZone: string }): FieldErrors {
   const result = OrganizationProfileInputSchema.safeParse(input);
   if (result.success) return {};
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const field = issue.path[0];
-    if ((field === "name" || field === "currency") && !errors[field]) errors[field] = issue.message;
+    if (isField(field) && !errors[field]) errors[field] = issue.message;
   }
   return errors;
 }
@@ -46,7 +51,7 @@ function errorsOf(error: unknown): { fields: FieldErrors; form: string | null } 
       const body = JSON.parse(error.body) as { issues?: { path: string; message: string }[] };
       for (const issue of body.issues ?? []) {
         const field = issue.path.replace(/^body\./, "").split(".")[0];
-        if ((field === "name" || field === "currency") && !fields[field]) fields[field] = issue.message;
+        if (isField(field) && !fields[field]) fields[field] = issue.message;
       }
     } catch {
       // Not our JSON: the message below says it.
@@ -56,19 +61,23 @@ function errorsOf(error: unknown): { fields: FieldErrors; form: string | null } 
 }
 
 /**
- * Settings → General: the organization's name and currency (docs/administration.md "Organization
- * profile"). Every member sees them; administrators change them, others read a note saying who can.
+ * Settings → General: the organization's name, currency and default time zone (docs/administration.md
+ * "Organization profile"). Every member sees them; administrators change them, others read a note
+ * saying who can.
  */
-export function OrganizationProfileSection() {
+export function OrganizationProfileSection({ TimeZonePicker }: { TimeZonePicker: ZonePicker }) {
   const organizationId = useCurrentOrganizationId();
   const profile = useQuery({ queryKey: organizationProfileKey(organizationId), queryFn: ({ signal }) => organizationProfileApi.get(signal) });
   const { hasModule } = useAccess();
   const canWrite = hasModule("settings", "write");
   return (
-    <Section title="Organization profile" description="The organization's name, and the currency its figures across trading servers are stated in.">
+    <Section
+      title="Organization profile"
+      description="The organization's name, the currency its figures across trading servers are stated in, and the time zone its members see times in."
+    >
       {profile.data ? (
         // Keyed on what the server holds, so the form starts over from it after a save or a switch.
-        <ProfileForm key={JSON.stringify(profile.data)} profile={profile.data} canWrite={canWrite} />
+        <ProfileForm key={JSON.stringify(profile.data)} profile={profile.data} canWrite={canWrite} TimeZonePicker={TimeZonePicker} />
       ) : profile.isError ? (
         <FormAlert message={errorsOf(profile.error).form ?? "The organization's profile could not be read."} />
       ) : (
@@ -78,27 +87,29 @@ export function OrganizationProfileSection() {
   );
 }
 
-function ProfileForm({ profile, canWrite }: { profile: OrganizationProfile; canWrite: boolean }) {
+function ProfileForm({ profile, canWrite, TimeZonePicker }: { profile: OrganizationProfile; canWrite: boolean; TimeZonePicker: ZonePicker }) {
   const organizationId = useCurrentOrganizationId();
   const queryClient = useQueryClient();
   const [name, setName] = useState(profile.name);
   const [currency, setCurrency] = useState(profile.currency);
+  const [timeZone, setTimeZone] = useState(profile.timeZone);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const nameInput = useRef<HTMLInputElement>(null);
 
   const save = useMutation({
-    mutationFn: () => organizationProfileApi.save({ name, currency }),
+    mutationFn: () => organizationProfileApi.save({ name, currency, timeZone }),
     onSuccess: async (saved) => {
       queryClient.setQueryData(organizationProfileKey(organizationId), saved);
       // What states figures in the currency reads it again; the switcher shows the new name.
       void queryClient.invalidateQueries({ queryKey: ["tradesBlotter", organizationId, "exposureRates"] });
       toast({
         title: "Organization profile saved",
-        description: `${saved.name}, figures in ${currencyLabel(saved.currency)}.`,
+        description: `${saved.name}, figures in ${currencyLabel(saved.currency)}, times in ${saved.timeZone}.`,
         color: "success",
         icon: "success",
       });
+      // The organizations list carries the default zone: members without their own follow it.
       await refreshOrganizations().catch(() => undefined);
     },
     onError: (e) => {
@@ -113,7 +124,7 @@ function ProfileForm({ profile, canWrite }: { profile: OrganizationProfile; canW
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    const errors = validate({ name, currency });
+    const errors = validate({ name, currency, timeZone });
     setFieldErrors(errors);
     // Back to the field, so keyboard and screen-reader users land on what needs fixing.
     if (errors.name) nameInput.current?.focus();
@@ -128,7 +139,7 @@ function ProfileForm({ profile, canWrite }: { profile: OrganizationProfile; canW
       <form onSubmit={submit} noValidate className="grid gap-5" aria-label="Organization profile">
         {canWrite ? null : (
           <p role="note" className="rounded-md border border-border bg-subtle p-3 text-sm">
-            Only this organization&apos;s administrators can change its name and currency. Ask one of them on Settings → Members.
+            Only this organization&apos;s administrators can change its name, currency and time zone. Ask one of them on Settings → Members.
           </p>
         )}
         <Field label="Name" error={fieldErrors.name} description="Shown in the organization switcher, e-mails and notifications.">
@@ -159,6 +170,20 @@ function ProfileForm({ profile, canWrite }: { profile: OrganizationProfile; canW
             options={currencyOptions(profile.currency)}
             disabled={!canWrite}
             className="max-w-72"
+          />
+        </Field>
+        <Field
+          label="Time zone"
+          error={fieldErrors.timeZone}
+          description="Times and days are shown in this zone for members who have not chosen their own under Your display."
+        >
+          <TimeZonePicker
+            value={timeZone}
+            onChange={(zone) => {
+              setTimeZone(zone);
+              if (fieldErrors.timeZone) setFieldErrors(({ timeZone: _, ...rest }) => rest);
+            }}
+            disabled={!canWrite}
           />
         </Field>
         <FormAlert message={formError} />

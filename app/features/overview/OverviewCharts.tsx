@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/
 import { Chart, type ChartOptions } from "~/ui/charts/Chart";
 import type { ChartTone } from "~/ui/charts/theme";
 import { cn, focusRing } from "~/ui/cn";
+import { currentFormat } from "~/ui/format";
 import { formatMoney } from "~/ui/grid/format";
 import type { Overview, OverviewPoint } from "./overviewApi";
 import { formatVolume } from "./PlatformCard";
@@ -15,12 +16,19 @@ const SWATCH: Record<ChartTone, string> = { primary: "bg-primary", success: "bg-
 
 type Range = "24h" | "7d";
 const RANGES: Record<Range, { label: string; long: string }> = {
-  "24h": { label: "24 h", long: "the last 24 hours, by hour (UTC)" },
+  "24h": { label: "24 h", long: "the last 24 hours, by hour" },
   "7d": { label: "7 d", long: "the last 7 days, by UTC day" },
 };
-const hourLabel = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
-const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-const bucketLabel = (range: Range, ms: number) => (range === "24h" ? hourLabel.format(ms) : dayLabel.format(ms));
+/**
+ * A bucket's label through core/format.ts: an hour in the member's zone (their own, else the
+ * organization's), a day as the UTC day it is (the API's daily buckets are UTC days).
+ */
+/** The zone a range's labels are in: the member's for hours, UTC for the API's UTC days. */
+const zoneOf = (range: Range) => (range === "24h" ? currentFormat().timeZone : "UTC");
+const bucketLabel = (range: Range, ms: number) => {
+  const format = currentFormat();
+  return range === "24h" ? format.timeShort(ms) : format.isoDate(new Date(ms).toISOString().slice(0, 10));
+};
 
 const formatLotsValue = (v: number) => formatVolume(String(Number(v.toFixed(2))));
 const formatProfitValue = (v: number) => formatMoney(v);
@@ -68,7 +76,9 @@ export function OverviewCharts({ overview, platforms }: { overview: Overview; pl
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div>
           <CardTitle id={titleId}>Volume and P/L</CardTitle>
-          <CardDescription>By platform, over {RANGES[range].long}. Trades recorded by the Trades Blotter.</CardDescription>
+          <CardDescription>
+            By platform, over {RANGES[range].long} ({zoneOf(range)}). Trades recorded by the Trades Blotter.
+          </CardDescription>
         </div>
         <div className="inline-flex rounded-md border border-border p-0.5" role="radiogroup" aria-label="Period">
           {(Object.keys(RANGES) as Range[]).map((r) => (
@@ -128,7 +138,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
         // The values at the cursor show in the readout under the chart (SeriesChart), not in uPlot's legend.
         cursor: { show: true, x: true, y: false, points: { show: true, size: 7 }, drag: { x: false, y: false } },
         padding: [8, 8, 0, 0],
-        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
+        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), range === "24h" ? currentFormat().timeZone : "Etc/UTC"),
         scales: { x: { time: true }, y: { range: zeroBased } },
         axes: [
           {
@@ -170,7 +180,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
   const [keyed, setKeyed] = useState<number | null>(null);
   const shown = active !== null && active < times.length ? active : null;
   const readoutText = (index: number) =>
-    `${bucketLabel(range, times[index]!)} UTC: ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
+    `${bucketLabel(range, times[index]!)} (${zoneOf(range)}): ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(times.length - 1, index));
     setKeyed(next);
@@ -211,7 +221,9 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
           "Point at the chart, or focus it and use the arrow keys, to read the values at a time."
         ) : (
           <>
-            <span className="font-medium text-fg">{bucketLabel(range, times[shown]!)} UTC</span>
+            <span className="font-medium text-fg">
+              {bucketLabel(range, times[shown]!)} ({zoneOf(range)})
+            </span>
             {platforms.map((p, i) => (
               <span key={p.id} className="ml-3 inline-flex items-center gap-1.5">
                 <span aria-hidden className={cn("inline-block size-2 rounded-full", SWATCH[TONES[i % TONES.length]!])} />

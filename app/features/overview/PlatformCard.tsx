@@ -12,10 +12,9 @@ import {
 import { Card } from "~/ui/Card";
 import { cn, focusRing } from "~/ui/cn";
 import { formatInteger, formatMoney } from "~/ui/grid/format";
+import { useFormat } from "~/ui/format";
 import { Skeleton } from "~/ui/Skeleton";
 import type { OverviewPlatform } from "./overviewApi";
-
-const clock = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: "UTC" });
 
 /** Lots as the API gives them ("1.5"), grouped, with at least two decimals. */
 export function formatVolume(lots: string | null): string {
@@ -44,6 +43,8 @@ export function platformFigures(f: OverviewPlatform): { label: string; value: st
 export function PlatformCard({ platform, figures }: { platform: TradePlatform; figures: OverviewPlatform | undefined }) {
   const { display, live } = usePlatformLiveState(platform);
   const serverTime = useServerTime(live);
+  // The platform's clock reading, shown in the member's zone (core/format.ts) and named.
+  const format = useFormat();
   const headingId = `overview-platform-${platform.id}`;
   return (
     <Card className="flex h-full flex-col" role="group" aria-labelledby={headingId} data-platform-id={platform.id}>
@@ -100,9 +101,9 @@ export function PlatformCard({ platform, figures }: { platform: TradePlatform; f
         <ConnectionStateIndicator state={display} showLabel />
         <span className="flex items-center gap-2">
           {serverTime && display === "connected" ? (
-            <span className="font-mono text-xs text-muted tabular-nums" title="Server time (UTC)">
+            <span className="font-mono text-xs text-muted tabular-nums" title={`Server time, in ${format.timeZone}`} data-testid="platform-clock">
               <span className="sr-only">Server time </span>
-              {clock.format(serverTime)} UTC
+              {format.time(serverTime)} {format.timeZone}
             </span>
           ) : null}
           <Link to={platformSettingsPath(platform)} aria-label={`${platform.name} settings`} className={cn("rounded-sm text-muted hover:text-fg", focusRing)}>

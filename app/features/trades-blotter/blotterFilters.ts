@@ -6,6 +6,8 @@
  */
 import { blotterFiltersQuery } from "@core/schemas/blotterLive";
 import { BLOTTER_MAX_RANGE_DAYS, type BlotterDealQuery } from "@core/schemas/tradesBlotter";
+import { csvTime, zonedToInstant } from "@core/format";
+import { currentFormat } from "~/ui/format";
 
 export type BlotterMode = "live" | "history" | "orders";
 
@@ -23,7 +25,7 @@ export interface BlotterFilterText {
 export interface BlotterView {
   mode: BlotterMode;
   filters: BlotterFilterText;
-  /** History: days (YYYY-MM-DD), inclusive, in the viewer's calendar. */
+  /** History: days (YYYY-MM-DD), inclusive, in the member's zone (their own, else the organization's). */
   from: string;
   to: string;
 }
@@ -32,15 +34,20 @@ export const EMPTY_FILTERS: BlotterFilterText = { platforms: [], login: "", grou
 const SIDES = new Set(["buy", "sell", "balance", "credit"]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-export function dayText(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
+/** The member's zone: their display preference, else the organization's default (decision XXXX). */
+const memberZone = () => currentFormat().timeZone;
+
+/** The day (YYYY-MM-DD) an instant falls on in `timeZone`. */
+export function dayText(date: Date, timeZone = memberZone()): string {
+  return csvTime(date, timeZone).slice(0, 10);
 }
 
-export function yesterday(now = new Date()): string {
-  const d = new Date(now);
-  d.setDate(d.getDate() - 1);
-  return dayText(d);
+/** The day before today, in `timeZone`. */
+export function yesterday(now = new Date(), timeZone = memberZone()): string {
+  const today = dayText(now, timeZone);
+  const noon = new Date(`${today}T12:00:00Z`);
+  noon.setUTCDate(noon.getUTCDate() - 1);
+  return noon.toISOString().slice(0, 10);
 }
 
 export function viewFromParams(params: URLSearchParams, now = new Date()): BlotterView {
@@ -102,12 +109,16 @@ export function activeFilterCount(filters: BlotterFilterText): number {
     .length;
 }
 
-/** The history range as instants: from the start of `from` to the end of `to`, in the viewer's zone. */
-export function dayRange(from: string, to: string): { from: string; to: string } {
-  const start = new Date(`${from}T00:00:00`);
-  const end = new Date(`${to}T00:00:00`);
-  end.setDate(end.getDate() + 1);
-  return { from: start.toISOString(), to: end.toISOString() };
+/**
+ * The history range as instants: from the start of `from` to the end of `to`, days in the member's
+ * zone (not the browser's: a dealer in Nicosia whose laptop says London still means Nicosia's day).
+ */
+export function dayRange(from: string, to: string, timeZone = memberZone()): { from: string; to: string } {
+  const next = new Date(`${to}T12:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  const start = zonedToInstant(from, 0, 0, timeZone);
+  const end = zonedToInstant(next.toISOString().slice(0, 10), 0, 0, timeZone);
+  return { from: new Date(start).toISOString(), to: new Date(end).toISOString() };
 }
 
 /** What is wrong with a history range, on the field to correct, in a dealer's words; null when the API will take it. */

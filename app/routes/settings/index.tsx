@@ -7,7 +7,7 @@ export const meta = () => [{ title: "Organization settings · Toolbox" }];
 export default function OrganizationSettingsPage() {
   return (
     <div className="grid gap-8">
-      <OrganizationProfileSection />
+      <OrganizationProfileSection TimeZonePicker={TimeZonePicker} />
       <DisplaySection TimeZonePicker={TimeZonePicker} />
     </div>
   );

@@ -6,23 +6,32 @@ export { DISPLAY_LOCALES, DISPLAY_PREFERENCE_KEY, parseDate, type DatePattern, t
 /**
  * The member's display preference and the formatter it makes: every screen formats dates, times,
  * money and volumes through `useFormat()` (React) or `currentFormat()` (grid formatters, exports).
- * Until the preference is read, the browser's locale and zone apply.
+ * The zone is the member's own, else the organization's default, else the browser's
+ * (docs/decisions/XXXX-organization-time-zone.md); the locale the member's, else the browser's.
  */
 interface DisplayState {
   preference: DisplayPreference;
+  /** The current organization's default time zone; null until known. */
+  organizationTimeZone: string | null;
   formatter: Formatter;
   setPreference: (preference: DisplayPreference) => void;
+  setOrganizationTimeZone: (timeZone: string | null) => void;
 }
 
-const browser = () => ({
+const fallback = (organizationTimeZone: string | null) => ({
   locale: typeof navigator === "undefined" ? undefined : navigator.language,
-  timeZone: undefined,
+  timeZone: organizationTimeZone ?? undefined,
 });
 
-export const useDisplayStore = create<DisplayState>((set) => ({
+export const useDisplayStore = create<DisplayState>((set, get) => ({
   preference: {},
-  formatter: createFormatter({}, browser()),
-  setPreference: (preference) => set({ preference, formatter: createFormatter(preference, browser()) }),
+  organizationTimeZone: null,
+  formatter: createFormatter({}, fallback(null)),
+  setPreference: (preference) => set({ preference, formatter: createFormatter(preference, fallback(get().organizationTimeZone)) }),
+  setOrganizationTimeZone: (organizationTimeZone) => {
+    if (organizationTimeZone === get().organizationTimeZone) return;
+    set({ organizationTimeZone, formatter: createFormatter(get().preference, fallback(organizationTimeZone)) });
+  },
 }));
 
 export const useFormat = (): Formatter => useDisplayStore((s) => s.formatter);

@@ -17,6 +17,11 @@ export const organizations = pgTable(
      * blotter's net exposure, docs/trades-blotter.md#net-exposure); USD unless set.
      */
     currency: text("currency").notNull().default("USD"),
+    /**
+     * The organization's default time zone (IANA name): what times are shown in for a member who
+     * has not chosen a zone of their own (docs/decisions/XXXX-organization-time-zone.md); UTC unless set.
+     */
+    timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: createdAt(),
   },
   (t) => [index("organizations_created_by_idx").on(t.createdBy), check("organizations_currency_iso", sql`${t.currency} ~ '^[A-Z]{3}$'`)],

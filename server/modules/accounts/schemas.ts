@@ -43,8 +43,11 @@ export const ListAccountsQuerySchema = z
     balanceMax: amountFilter("balanceMax"),
     equityMin: amountFilter("equityMin"),
     equityMax: amountFilter("equityMax"),
-    sort: z.preprocess(blankToUndefined, z.enum(ACCOUNT_SORT_FIELDS, { error: `sort must be one of: ${ACCOUNT_SORT_FIELDS.join(", ")}` }).default("login")),
-    dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc or desc" }).default("asc")),
+    sort: z.preprocess(
+      blankToUndefined,
+      z.enum(ACCOUNT_SORT_FIELDS, { error: `sort must name a column to sort by: one of ${ACCOUNT_SORT_FIELDS.join(", ")}` }).default("login"),
+    ),
+    dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"], { error: "dir must be asc (ascending) or desc (descending)" }).default("asc")),
     ...pagingQuery(ACCOUNT_PAGE_LIMIT_MAX),
   })
   .refine((q) => !(q.balanceMin && q.balanceMax) || Number(q.balanceMin) <= Number(q.balanceMax), {

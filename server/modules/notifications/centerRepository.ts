@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { notificationChannels, notificationDeliveries, tradePlatforms } from "../../db/schema.ts";
+import { notificationChannels, notificationDeliveries, tradePlatforms, tradingAccounts } from "../../db/schema.ts";
 import type { ChannelRow } from "./repository.ts";
 
 export async function channelById(db: Db, id: string): Promise<ChannelRow | undefined> {
@@ -77,4 +77,13 @@ export async function platformOf(db: Db, organizationId: string, platformId: str
     .from(tradePlatforms)
     .where(and(eq(tradePlatforms.id, platformId), eq(tradePlatforms.organizationId, organizationId)));
   return row;
+}
+
+/** The currency of a trading account as the mirror holds it; null when the mirror does not have it. */
+export async function accountCurrencyOf(db: Db, organizationId: string, platformId: string, login: string): Promise<string | null> {
+  const [row] = await db
+    .select({ currency: tradingAccounts.currency })
+    .from(tradingAccounts)
+    .where(and(eq(tradingAccounts.organizationId, organizationId), eq(tradingAccounts.platformId, platformId), eq(tradingAccounts.login, login)));
+  return row?.currency ?? null;
 }

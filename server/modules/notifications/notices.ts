@@ -7,7 +7,8 @@ import type { NotificationSeverity, NotificationType } from "../../../core/schem
 import { moneyFromDecimal } from "../../../core/trading/index.ts";
 import type { Db } from "../../db/client.ts";
 import { ORGANIZATION_WIDE, type BusMessage, type DomainEvent } from "../../events/types.ts";
-import { platformById, platformOf } from "./centerRepository.ts";
+import { createFormatter } from "../../../core/format.ts";
+import { accountCurrencyOf, platformById, platformOf } from "./centerRepository.ts";
 import { getSettings } from "./repository.ts";
 
 export interface Notice {
@@ -46,6 +47,9 @@ export type WatchedMessage = BusMessage<Extract<DomainEvent, { type: (typeof WAT
 /** Events that make a notice by themselves (platform state goes through the flap filter). */
 type NoticeEvent = Extract<DomainEvent, { type: Exclude<(typeof WATCHED)[number], "platformState" | "platformRemoved"> }>;
 
+/** Notices are read by many members, in e-mails and chats too: one fixed form for their figures ("1,234.50"). */
+const NOTICE_FORMAT = createFormatter({ locale: "en-GB", timeZone: "UTC" });
+
 const platformIn = (db: Db, organizationId: string, platformId: string) =>
   platformId === ORGANIZATION_WIDE ? Promise.resolve(undefined) : platformOf(db, organizationId, platformId);
 
@@ -56,11 +60,14 @@ export async function noticeOfEvent(db: Db, seq: number, event: NoticeEvent): Pr
       const { largeBalanceThreshold } = await getSettings(db, event.organizationId);
       if (largeBalanceThreshold === null || moneyFromDecimal(event.amount) < moneyFromDecimal(largeBalanceThreshold)) return undefined;
       const platform = await platformIn(db, event.organizationId, event.platformId);
+      // Figures through core/format.ts, with the account's currency (the threshold is in it too).
+      const currency = await accountCurrencyOf(db, event.organizationId, event.platformId, event.login);
+      const amount = (value: string) => `${NOTICE_FORMAT.money(value)}${currency ? ` ${currency}` : ""}`;
       return {
         organizationId: event.organizationId,
         type: "largeBalanceOperation",
-        title: `Large ${words(event.operationType)}: ${event.amount} on ${event.login}`,
-        body: `${event.actorName ?? "A member"} made a ${words(event.operationType)} of ${event.amount} on account ${event.login} of ${platform?.name ?? "a platform"} (threshold ${largeBalanceThreshold}).`,
+        title: `Large ${words(event.operationType)}: ${amount(event.amount)} on ${event.login}`,
+        body: `${event.actorName ?? "A member"} made a ${words(event.operationType)} of ${amount(event.amount)} on account ${event.login} of ${platform?.name ?? "a platform"} (threshold ${amount(largeBalanceThreshold)}).`,
         link: `/users?platform=${event.platformId}&login=${encodeURIComponent(event.login)}`,
         dedupeKey: `largeBalanceOperation:${event.operationId}`,
       };

@@ -1,9 +1,9 @@
-/** The organization profile: read it, and change its name or currency with an audit row. */
+/** The organization profile: read it, and change its name, currency or default time zone with an audit row. */
 import type { OrganizationProfile, OrganizationProfileInput } from "../../../core/schemas/organization.ts";
 import type { Db } from "../../db/client.ts";
 import { NotFoundError } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import { readProfile, writeProfile } from "./profileRepository.ts";
+import { readProfile, writeProfile, type ProfileField } from "./profileRepository.ts";
 
 export async function getOrganizationProfile(db: Db, organizationId: string): Promise<OrganizationProfile> {
   const profile = await readProfile(db, organizationId);
@@ -13,7 +13,7 @@ export async function getOrganizationProfile(db: Db, organizationId: string): Pr
 }
 
 /**
- * Change the name and/or currency, with its `organization.updated` audit row (before and after:
+ * Change the name, currency and/or default time zone, with its `organization.updated` audit row (before and after:
  * the fields sent), in one transaction. The row is locked while read, so two administrators
  * saving at once each audit what they really replaced. Saving what is already there writes
  * nothing and audits nothing.
@@ -22,10 +22,12 @@ export async function updateOrganizationProfile(db: Db, actor: Actor, input: Org
   return db.transaction(async (tx) => {
     const before = await readProfile(tx, actor.organizationId, true);
     if (!before) throw new NotFoundError("This organization no longer exists");
-    const changes: Partial<Record<"name" | "currency", string>> = {};
-    if (input.name !== undefined && input.name !== before.name) changes.name = input.name;
-    if (input.currency !== undefined && input.currency !== before.currency) changes.currency = input.currency;
-    const fields = Object.keys(changes) as ("name" | "currency")[];
+    const changes: Partial<Record<ProfileField, string>> = {};
+    for (const field of ["name", "currency", "timeZone"] as const) {
+      const value = input[field];
+      if (value !== undefined && value !== before[field]) changes[field] = value;
+    }
+    const fields = Object.keys(changes) as ProfileField[];
     if (fields.length === 0) return before;
     await writeProfile(tx, actor.organizationId, changes);
     await recordAudit(tx, actor, {

@@ -4,6 +4,8 @@ import type { OrganizationProfile } from "../../../core/schemas/organization.ts"
 import type { DbOrTx } from "../../db/client.ts";
 import { organizations, users } from "../../db/schema.ts";
 
+export type ProfileField = "name" | "currency" | "timeZone";
+
 /** The profile as GET /api/organization answers it; null: no such organization. */
 export async function readProfile(db: DbOrTx, organizationId: string, lock = false): Promise<OrganizationProfile | null> {
   const query = db
@@ -11,6 +13,7 @@ export async function readProfile(db: DbOrTx, organizationId: string, lock = fal
       id: organizations.id,
       name: organizations.name,
       currency: organizations.currency,
+      timeZone: organizations.timeZone,
       createdAt: organizations.createdAt,
       createdBySub: organizations.createdBy,
       createdByName: users.name,
@@ -24,12 +27,13 @@ export async function readProfile(db: DbOrTx, organizationId: string, lock = fal
     id: row.id,
     name: row.name,
     currency: row.currency,
+    timeZone: row.timeZone,
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBySub === null ? null : { sub: row.createdBySub, name: row.createdByName },
   };
 }
 
-export async function writeProfile(db: DbOrTx, organizationId: string, changes: Partial<Record<"name" | "currency", string>>): Promise<void> {
+export async function writeProfile(db: DbOrTx, organizationId: string, changes: Partial<Record<ProfileField, string>>): Promise<void> {
   await db.update(organizations).set(changes).where(eq(organizations.id, organizationId));
 }
 

@@ -9,7 +9,7 @@ const tags = ["organizations"];
 /**
  * The current organization's profile (docs/administration.md "Organization profile"): every member
  * reads it; administrators (the `settings` write permission, which only they hold or give) change
- * its name and currency, people only: an API client never renames the organization. What reads the
+ * its name, currency and default time zone, people only: an API client never renames the organization. What reads the
  * currency (the blotter's exposure rates) reads it on each request, so a change applies at once.
  */
 export async function organizationProfileRoutes(app: FastifyInstance) {
@@ -21,7 +21,7 @@ export async function organizationProfileRoutes(app: FastifyInstance) {
     {
       schema: {
         tags,
-        summary: "The current organization's profile: name, currency, when and by whom it was created",
+        summary: "The current organization's profile: name, currency, default time zone, when and by whom it was created",
         response: { 200: OrganizationProfileSchema },
       },
     },
@@ -34,7 +34,7 @@ export async function organizationProfileRoutes(app: FastifyInstance) {
       config: { permission: { module: "settings", value: "write" }, callers: "people" },
       schema: {
         tags,
-        summary: "Change the organization's name and/or currency (administrators; audited as organization.updated)",
+        summary: "Change the organization's name, currency and/or default time zone (administrators; audited as organization.updated)",
         body: OrganizationProfileInputSchema,
         response: { 200: OrganizationProfileSchema },
       },

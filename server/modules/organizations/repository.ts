@@ -10,6 +10,8 @@ import { lockForQuota, requireOrganizationQuota, type Quotas } from "../../quota
 export interface OrganizationRow {
   id: string;
   name: string;
+  /** The default time zone its members' screens follow unless they chose their own. */
+  timeZone: string;
   createdAt: Date;
 }
 
@@ -47,7 +49,7 @@ async function insertOrganizationWithAdmin(tx: Tx, input: { name: string; adminS
     await tx
       .insert(organizations)
       .values({ name: input.name, createdBy: input.adminSub })
-      .returning({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt }),
+      .returning({ id: organizations.id, name: organizations.name, timeZone: organizations.timeZone, createdAt: organizations.createdAt }),
     "the new organization",
   );
   await tx.insert(memberships).values({ organizationId: org.id, userSub: input.adminSub });
@@ -117,7 +119,7 @@ export async function provisionFirstOrganization(db: Db, sub: string, organizati
 
 export async function listOrganizationsOf(db: Db, sub: string): Promise<OrganizationRow[]> {
   return db
-    .select({ id: organizations.id, name: organizations.name, createdAt: organizations.createdAt })
+    .select({ id: organizations.id, name: organizations.name, timeZone: organizations.timeZone, createdAt: organizations.createdAt })
     .from(organizations)
     .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
     .where(eq(memberships.userSub, sub))
@@ -130,6 +132,7 @@ export async function listOrganizationsWithRoleOf(db: Db, sub: string): Promise<
     .select({
       id: organizations.id,
       name: organizations.name,
+      timeZone: organizations.timeZone,
       createdAt: organizations.createdAt,
       isAdmin: sql<boolean>`${memberClaims.userSub} is not null`,
     })

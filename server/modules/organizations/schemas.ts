@@ -4,6 +4,7 @@ import { OrganizationNameSchema } from "../../../core/schemas/organization.ts";
 export const OrganizationSchema = z.object({
   id: z.guid(),
   name: z.string(),
+  timeZone: z.string().meta({ description: "The default time zone (IANA) for members who have not chosen their own" }),
   createdAt: z.iso.datetime(),
   isAdmin: z.boolean().meta({ description: "The caller administers it (holds `organization:admin` = its id)" }),
 });
