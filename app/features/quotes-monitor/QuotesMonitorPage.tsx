@@ -24,7 +24,7 @@ import { quoteColumns, quoteCsvColumns, FLASH_MS, type MonitorRow } from "./quot
 import { openQuoteStream } from "./quoteStream";
 import { SymbolDetail } from "./SymbolDetail";
 import { groupPathOf, inGroup, learnGroups } from "./symbolGroups";
-import { ViewTabs } from "./ViewTabs";
+import { Tabs } from "~/ui/Tabs";
 
 export const QUOTES_GRID_STATE_KEY = "quotesMonitor.grid.columns";
 const ALL = "all";
@@ -121,7 +121,7 @@ function MonitorViews({ platforms, canWrite }: { platforms: QuotePlatform[]; can
       { replace: true },
     );
   return (
-    <ViewTabs<View>
+    <Tabs<View>
       label="Quotes Monitor views"
       selected={view}
       onSelect={select}

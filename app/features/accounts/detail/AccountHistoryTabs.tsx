@@ -7,7 +7,7 @@ import { accountsApi, positionsQueryKey } from "../accountsApi";
 import type { PositionOperationResult, PositionRow } from "../accountTypes";
 import { DateRangeFields } from "./DateRangeFields";
 import { lastDays, rangeToIso, type DayRange } from "./dateRange";
-import { DetailTabs } from "./DetailTabs";
+import { LocalTabs } from "~/ui/Tabs";
 import { PositionOperationDialog, positionActionsColumn, usePositionTarget } from "./PositionActions";
 import { DEAL_COLUMNS, JOURNAL_COLUMNS, POSITION_COLUMNS } from "./tradeColumns";
 
@@ -19,7 +19,7 @@ type Account = { platformId: string; login: string };
  */
 export function AccountHistoryTabs({ account, canWrite = false, onChanged }: { account: Account; canWrite?: boolean; onChanged?: () => void }) {
   return (
-    <DetailTabs
+    <LocalTabs
       label="Account activity"
       tabs={[
         { id: "positions", label: "Open positions", content: () => <Positions account={account} canWrite={canWrite} onChanged={onChanged} /> },
