@@ -11,6 +11,7 @@
  */
 import type { FollowerSettings } from "../schemas/copier.ts";
 import type { Position } from "../trading/position.ts";
+import type { TradeSymbol } from "../trading/symbol.ts";
 import { priceDistancePoints, roundPrice } from "../trading/price.ts";
 import type { PendingOrder } from "../trading/pendingOrder.ts";
 import { pendingOrderSide } from "../trading/pendingOrder.ts";
@@ -89,22 +90,34 @@ function stopDistance(openPrice: number, sl: number | null): number | null {
   return sl === null ? null : Math.abs(openPrice - sl);
 }
 
-function decideOpen(position: Position, time: Timestamp, existing: boolean, settings: FollowerSettings, ctx: FollowerContext, requestId: string): Decision {
-  if (existing && !settings.copyExistingPositions) return skip("existingPosition");
-  const symbol = newExposure(settings, ctx, position.symbol, time, !existing);
-  if ("kind" in symbol) return symbol;
+/** The follower's volume for a source entry of `sourceVolume` (stop distance for risk percent), fitted to its symbol, or the skip. */
+function followerVolume(
+  settings: FollowerSettings,
+  ctx: FollowerContext,
+  symbol: TradeSymbol,
+  sourceVolume: number,
+  stopDistance: number | null,
+): { volume: number } | Decision {
   const raw = rawVolume(settings, {
-    sourceVolume: position.volume,
+    sourceVolume,
     sourceSymbol: ctx.sourceSymbol,
     followerSymbol: symbol,
     source: ctx.source,
     follower: ctx.follower,
-    stopDistance: stopDistance(position.openPrice, position.sl),
+    stopDistance,
     profitRate: ctx.profitRate,
   });
   if (typeof raw === "string") return skip(raw);
   const fitted = fitVolume(raw, settings, symbol);
-  if ("skip" in fitted) return skip(fitted.skip);
+  return "skip" in fitted ? skip(fitted.skip) : fitted;
+}
+
+function decideOpen(position: Position, time: Timestamp, existing: boolean, settings: FollowerSettings, ctx: FollowerContext, requestId: string): Decision {
+  if (existing && !settings.copyExistingPositions) return skip("existingPosition");
+  const symbol = newExposure(settings, ctx, position.symbol, time, !existing);
+  if ("kind" in symbol) return symbol;
+  const fitted = followerVolume(settings, ctx, symbol, position.volume, stopDistance(position.openPrice, position.sl));
+  if ("kind" in fitted) return fitted;
   const side = sideFor(settings.direction, position.side);
   const price = ctx.price === null ? null : side === "buy" ? ctx.price.ask : ctx.price.bid;
   const deviation = settings.maxDeviationPoints;
@@ -118,18 +131,8 @@ function decidePlace(order: PendingOrder, time: Timestamp, settings: FollowerSet
   if (!settings.copyPendingOrders) return skip("pendingOrdersOff");
   const symbol = newExposure(settings, ctx, order.symbol, time, true);
   if ("kind" in symbol) return symbol;
-  const raw = rawVolume(settings, {
-    sourceVolume: order.volume,
-    sourceSymbol: ctx.sourceSymbol,
-    followerSymbol: symbol,
-    source: ctx.source,
-    follower: ctx.follower,
-    stopDistance: stopDistance(order.price, order.sl),
-    profitRate: ctx.profitRate,
-  });
-  if (typeof raw === "string") return skip(raw);
-  const fitted = fitVolume(raw, settings, symbol);
-  if ("skip" in fitted) return skip(fitted.skip);
+  const fitted = followerVolume(settings, ctx, symbol, order.volume, stopDistance(order.price, order.sl));
+  if ("kind" in fitted) return fitted;
   const orderType = orderTypeFor(settings.direction, order.type);
   const price = roundPrice(order.price, symbol.digits);
   const stops = followerStops(settings.stops, settings.direction, order, pendingOrderSide(orderType), price, symbol.digits);
