@@ -22,7 +22,7 @@ describeDb("/api/organizations", () => {
     const res = await post(token, JSON.stringify({ name: "  Acme Brokers  " }));
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ id: expect.any(String), name: "Acme Brokers", createdAt: expect.any(String), isAdmin: true });
+    expect(created).toEqual({ id: expect.any(String), name: "Acme Brokers", createdAt: expect.any(String), isAdmin: true, timeZone: "UTC" });
 
     const list = (await t.app.inject({ url: "/api/organizations", headers: apiHeaders(token) })).json();
     expect(list).toEqual([created]);

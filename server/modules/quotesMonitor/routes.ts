@@ -2,6 +2,7 @@
  * The Quotes Monitor's API (docs/quotes-monitor.md): its platforms, the live rows
  * (Server-Sent Events), a symbol's last hour, and the organization's alert rules.
  */
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -49,7 +50,19 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
     "/quotesMonitor/rows",
     {
       config: read,
-      schema: { tags, summary: "Every (platform, symbol) of the monitor now, as the live stream's snapshot: {now, rows, platforms}" },
+      schema: {
+        tags,
+        summary: "Every (platform, symbol) of the monitor now, as the live stream's snapshot: {now, rows, platforms}",
+        response: {
+          200: z
+            .object({
+              now: z.number().meta({ description: "The server's time when it answered (ms)" }),
+              rows: z.array(z.any()).meta({ description: "One row per (platform, symbol), as the live stream sends them" }),
+              platforms: z.array(z.any()).optional(),
+            })
+            .meta({ description: "The monitor's snapshot (core/schemas/quotesMonitor.ts QuoteFrame)" }),
+        },
+      },
     },
     async (request) => {
       const monitor = app.quotesMonitor;
@@ -137,7 +150,15 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
 
   api.post(
     "/quotesMonitor/alert-rules",
-    { config: write, schema: { tags, summary: "Create an alert rule", body: AlertRuleInputSchema, response: { 201: RuleAnswer } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Create an alert rule",
+        body: AlertRuleInputSchema,
+        response: { 201: RuleAnswer, 409: refusal("A rule with this name already exists") },
+      },
+    },
     async (request, reply) => {
       const rule = await service.createRule(db, actorOf(request), request.body);
       void app.quotesMonitor.refresh();
@@ -147,7 +168,16 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
 
   api.put(
     "/quotesMonitor/alert-rules/:id",
-    { config: write, schema: { tags, summary: "Replace an alert rule", params: IdParams, body: AlertRuleInputSchema, response: { 200: RuleAnswer } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Replace an alert rule",
+        params: IdParams,
+        body: AlertRuleInputSchema,
+        response: { 200: RuleAnswer, 409: refusal("A rule with this name already exists") },
+      },
+    },
     async (request) => {
       const rule = await service.replaceRule(db, actorOf(request), request.params.id, request.body);
       void app.quotesMonitor.refresh();

@@ -3,6 +3,7 @@
  * (If-Match: the version read; 409 when stale), delete, and a link or one follower on or off.
  * Reads need tradesCopier:read, changes tradesCopier:write.
  */
+import { refusal } from "../../../core/schemas/apiError.ts";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -110,7 +111,7 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
         params: LinkParams,
         headers: IfMatch,
         body: CopyLinkBodySchema,
-        response: { 200: CopyLinkSchema },
+        response: { 200: CopyLinkSchema, 409: refusal("Someone changed the link since it was read (a stale If-Match version): read it again") },
       },
     },
     async (request, reply) => {
@@ -125,7 +126,13 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
     "/tradesCopier/links/:linkId",
     {
       config: write,
-      schema: { tags, summary: "Delete a copy link (If-Match optional: 409 when stale)", params: LinkParams, headers: IfMatch, response: { 204: z.null() } },
+      schema: {
+        tags,
+        summary: "Delete a copy link (If-Match optional: 409 when stale)",
+        params: LinkParams,
+        headers: IfMatch,
+        response: { 204: z.null(), 409: refusal("Someone changed the link since it was read (a stale If-Match version): read it again") },
+      },
     },
     async (request, reply) => {
       await service.removeLink(deps, actorOf(request), request.params.linkId, versionOf(request.headers["if-match"]));
@@ -143,7 +150,7 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
         params: LinkParams,
         headers: IfMatch,
         body: EnabledBody,
-        response: { 200: CopyLinkSchema },
+        response: { 200: CopyLinkSchema, 409: refusal("Someone changed the link since it was read (a stale If-Match version): read it again") },
       },
     },
     async (request, reply) =>
@@ -163,7 +170,7 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
         params: FollowerParams,
         headers: IfMatch,
         body: EnabledBody,
-        response: { 200: CopyLinkSchema },
+        response: { 200: CopyLinkSchema, 409: refusal("Someone changed the link since it was read (a stale If-Match version): read it again") },
       },
     },
     async (request, reply) => {
