@@ -156,7 +156,9 @@ describeDb("one node publishes each platform's trade feed", () => {
 
     stalled = true;
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the lapsed lease over");
-    expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
+    // Node 1 cannot take a lease while stalled, so every epoch past the first is node 2's: on a busy
+    // machine its own renewal may miss the 1.2 s lease once and take it again (epoch 3).
+    expect(node2.app.tradeFeed.status(id)?.epoch).toBeGreaterThanOrEqual(2);
     const takeover = await gapOnTheBus(onNode2, before);
 
     // Node 1 still runs the server (its host lease is not stalled), but no longer publishes: its next batch is dropped and its feed halts.
