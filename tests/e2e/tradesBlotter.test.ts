@@ -226,12 +226,10 @@ describe("the Trades Blotter as a dealer uses it", () => {
     await page.goto(blotter);
     await page.getByRole("button", { name: "Historical" }).click();
     await page.waitForURL((u) => u.searchParams.get("mode") === "history");
-    // The default range is yesterday, on the dealer's calendar.
-    const yesterday = await page.evaluate(() => {
-      const d = new Date();
-      d.setDate(d.getDate() - 1);
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-    });
+    // The default range is yesterday on the dealer's calendar: with no zone of their own, the
+    // organization's (decision 0078; UTC for the demo organization), not the browser's, whose
+    // early-morning zone is on another day.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(new URL(page.url()).searchParams.get("from")).toBe(yesterday);
     // Shown as the member reads dates (their display format; the browser's own by default), not as the native date box would.
     const shownDay = await page.evaluate(
