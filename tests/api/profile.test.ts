@@ -28,7 +28,9 @@ describeDb("GET /api/profile/*", () => {
     expect(Math.abs(Date.parse(body.serverTime) - Date.now())).toBeLessThan(60_000);
 
     const orgs = (await t.app.inject({ url: "/api/organizations", headers: apiHeaders(token) })).json();
-    expect(orgs).toEqual([{ id: body.createdOrganizationId, name: "Ada Lovelace's organization", createdAt: expect.any(String), isAdmin: true, timeZone: "UTC" }]);
+    expect(orgs).toEqual([
+      { id: body.createdOrganizationId, name: "Ada Lovelace's organization", createdAt: expect.any(String), isAdmin: true, timeZone: "UTC" },
+    ]);
     const claims = (await t.app.inject({ url: "/api/profile/user-claims", headers: apiHeaders(token) })).json();
     expect(claims).toEqual([{ type: "organization:admin", value: body.createdOrganizationId }]);
 
