@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { apiAs } from "./support/api.ts";
 
 interface DrawnRow {
   ticket: string;
@@ -73,19 +74,30 @@ function earlyMorningZone(now = new Date()): string {
 }
 
 describe("the Trades Blotter as a dealer uses it", () => {
+  const zone = earlyMorningZone();
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
     browser = await launchBrowser();
     // Wide enough for AG Grid to draw every column (it draws only those in view).
-    const context = await newContext(browser, { acceptDownloads: true, viewport: { width: 3200, height: 1000 }, timezoneId: earlyMorningZone() });
+    const context = await newContext(browser, { acceptDownloads: true, viewport: { width: 3200, height: 1000 }, timezoneId: zone });
     page = await context.newPage();
     await page.goto("/apps/trades-blotter");
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
     await signInAtProvider(page, demo());
     await page.waitForURL(/\/apps\/trades-blotter/, { timeout: 20_000 });
+    // The dealer's own zone is the browser's (decision 0078: else the organization's, UTC here).
+    await page.getByRole("button", { name: /^Organization:/ }).waitFor({ timeout: 20_000 });
+    const saved = await apiAs(page).call("PUT", "/api/preferences/display", { value: { locale: null, timeZone: zone } });
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    await page.reload();
   });
-  afterAll(() => browser?.close());
+  afterAll(async () => {
+    await apiAs(page)
+      .call("PUT", "/api/preferences/display", { value: null })
+      .catch(() => undefined);
+    await browser?.close();
+  });
 
   it("assigns the blotter to the demo servers through the call to action", async () => {
     const cta = page.getByRole("link", { name: "Assign the Trades Blotter" });
@@ -226,10 +238,14 @@ describe("the Trades Blotter as a dealer uses it", () => {
     await page.goto(blotter);
     await page.getByRole("button", { name: "Historical" }).click();
     await page.waitForURL((u) => u.searchParams.get("mode") === "history");
-    // The default range is yesterday on the dealer's calendar: with no zone of their own, the
-    // organization's (decision 0078; UTC for the demo organization), not the browser's, whose
-    // early-morning zone is on another day.
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // The default range is yesterday on the dealer's calendar: their own zone (decision 0078),
+    // set in beforeAll to the browser's early-morning zone, where yesterday is mostly within the
+    // demo servers' last day of history.
+    const yesterday = await page.evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() - 1);
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    });
     expect(new URL(page.url()).searchParams.get("from")).toBe(yesterday);
     // Shown as the member reads dates (their display format; the browser's own by default), not as the native date box would.
     const shownDay = await page.evaluate(
