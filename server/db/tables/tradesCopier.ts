@@ -63,3 +63,66 @@ export const copyFollowers = pgTable(
     index("copy_followers_org_idx").on(t.organizationId),
   ],
 );
+
+/**
+ * The copier's ledger (docs/trades-copier.md "The engine"): one row per follower action, written
+ * before anything is sent, keyed by the action's request id (core/copier/requestId.ts: link,
+ * follower, source position or order, action), so a retry after a crash, a restart or a node's
+ * death finds the row and sends the same id again (the connector's exactly-once answers with the
+ * first result). The engine writes it; the status page reads it.
+ *
+ *  - state: `pending` (decided and recorded, not yet sent, or being sent under `lease_until`),
+ *    `done` (acknowledged by the follower's platform), `failed` (refused: `reason` keeps the
+ *    platform's words), `skipped` (the rules skipped it: `reason` is a SKIP_REASONS code).
+ *  - times, for the latency of each stage: the source event's time on its server
+ *    (`source_time`), when the engine received it (`received_at`), decided (`decided_at`), sent it
+ *    (`sent_at`) and had the platform's answer (`acked_at`).
+ */
+export const copyLedger = pgTable(
+  "copy_ledger",
+  {
+    requestId: text("request_id").primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    linkId: uuid("link_id")
+      .notNull()
+      .references(() => copyLinks.id, { onDelete: "cascade" }),
+    followerPlatformId: uuid("follower_platform_id")
+      .notNull()
+      .references(() => tradePlatforms.id, { onDelete: "cascade" }),
+    followerLogin: text("follower_login").notNull(),
+    /** `position:<id>` or `order:<id>` on the source (core/copier/requestId.ts sourceIdOf). */
+    sourceId: text("source_id").notNull(),
+    /** The source action's type (core/copier/types.ts SourceActionType). */
+    sourceAction: text("source_action").notNull(),
+    /** The follower action's type (FollowerAction["type"]); null when skipped. */
+    followerAction: text("follower_action"),
+    state: text("state").$type<"pending" | "done" | "failed" | "skipped">().notNull(),
+    reason: text("reason"),
+    symbol: text("symbol"),
+    /** Follower volume in lots, as sent. */
+    volume: text("volume"),
+    /** The follower's position or order the action made or acted on, once known. */
+    followerPositionId: text("follower_position_id"),
+    /** The whole FollowerAction as decided, so a retry sends exactly what was recorded. */
+    action: jsonb("action"),
+    attempts: integer("attempts").notNull().default(0),
+    leaseHolder: text("lease_holder"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    sourceTime: timestamp("source_time", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    ackedAt: timestamp("acked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("copy_ledger_link_idx").on(t.organizationId, t.linkId, t.createdAt),
+    index("copy_ledger_follower_idx").on(t.followerPlatformId, t.followerLogin, t.sourceId),
+    index("copy_ledger_open_idx")
+      .on(t.state)
+      .where(sql`state = 'pending'`),
+  ],
+);
