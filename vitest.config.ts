@@ -13,7 +13,7 @@ export default defineConfig({
     // Two files at a time, whatever the core count: Vitest's default on two cores is one, and most
     // API and server tests wait (on PostgreSQL, NATS, timers) more than they compute. On CI's
     // two cores this took the unit, server and API run from 12.5 to 7.5 minutes, all green. The
-    // browser tests still run one file at a time (fileParallelism: false below).
+    // browser tests run two files at a time too, each against a Toolbox of its own (below).
     maxWorkers: 2,
     // The server and API projects share each worker's module graph between files
     // (`isolate: false`): every API file imported Fastify, the identity provider, Drizzle and the
@@ -77,7 +77,10 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/e2e/globalSetup.ts"],
-          fileParallelism: false,
+          // Two files at a time, each against its own worker's Toolbox (tests/e2e/globalSetup.ts
+          // starts one per worker, TOOLBOX_E2E_SERVERS, default 2): a browser test mostly waits on
+          // its page and its server, so two side by side keep both cores busy.
+          maxWorkers: Math.max(1, Number(process.env.TOOLBOX_E2E_SERVERS) || 2),
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

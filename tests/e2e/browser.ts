@@ -18,7 +18,16 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export const baseUrl = () => inject("e2eBaseUrl");
+/**
+ * This file's Toolbox: its worker's own (tests/e2e/globalSetup.ts). VITEST_POOL_ID runs from 1 to
+ * the number of workers and is never shared by two files running at once.
+ */
+export function server(): { baseUrl: string; smtpPort: number } {
+  const servers = inject("e2eServers");
+  const pool = Number(process.env.VITEST_POOL_ID ?? "1");
+  return servers[(pool - 1) % servers.length]!;
+}
+export const baseUrl = () => server().baseUrl;
 export const demo = () => inject("e2eDemo");
 
 /** Fill and submit the embedded provider's sign-in page. */

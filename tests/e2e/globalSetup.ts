@@ -34,20 +34,22 @@ async function waitForHealth(url: string, child: ChildProcess, ms = 180_000) {
 }
 
 /**
- * The real Toolbox (production build, embedded provider, fresh PGlite data folder) on a free port,
- * started the way `npm start` starts it.
+ * How many Toolbox servers (and test files at a time) the browser tests use: one per Vitest worker
+ * (vitest.config.ts's e2e project takes its maxWorkers from here). A file talks only to its worker's
+ * server (./browser.ts `server()`, by VITEST_POOL_ID), and a worker runs one file at a time, so each
+ * server sees one file at a time, as when the files ran one after another on a single server: the
+ * demo organization a test changes is its server's alone. `TOOLBOX_E2E_SERVERS=1` runs them serially.
  */
-export default async function setup(project: TestProject) {
-  if (!fs.existsSync("build/server/index.js")) {
-    const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
-    if (r.status !== 0) throw new Error("build failed");
-  }
+export const E2E_SERVERS = Math.max(1, Number(process.env.TOOLBOX_E2E_SERVERS) || 2);
+
+/** One real Toolbox (production build, embedded provider, fresh PGlite data folder) on a free port, started the way `npm start` starts it. */
+async function startServer(index: number) {
   const port = await freePort();
   // Invitations are e-mailed here: the browser test that invites runs its own SMTP server on this port.
   const smtpPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-e2e-"));
   const baseUrl = `http://localhost:${port}`;
-  const logFile = path.resolve("test-results", "e2e-server.log");
+  const logFile = path.resolve("test-results", `e2e-server-${index + 1}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
@@ -67,21 +69,49 @@ export default async function setup(project: TestProject) {
     },
     stdio: ["ignore", out, out],
   });
-  await waitForHealth(baseUrl, child);
-  project.provide("e2eBaseUrl", baseUrl);
-  project.provide("e2eDemo", { email: "demo@toolbox.local", password: DEMO_PASSWORD });
-  project.provide("e2eSmtpPort", smtpPort);
-  return async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { server: { baseUrl, smtpPort }, stop };
+}
+
+/** The browser tests' Toolbox servers, started side by side, each with its own database and demo organization. */
+export default async function setup(project: TestProject) {
+  if (!fs.existsSync("build/server/index.js")) {
+    const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error("build failed");
+  }
+  const started = await Promise.allSettled(Array.from({ length: E2E_SERVERS }, (_, i) => startServer(i)));
+  const stopAll = () => Promise.all(started.flatMap((s) => (s.status === "fulfilled" ? [s.value.stop()] : [])));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    "e2eServers",
+    started.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof startServer>>>).value.server),
+  );
+  project.provide("e2eDemo", { email: "demo@toolbox.local", password: DEMO_PASSWORD });
+  return async () => {
+    await stopAll();
   };
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    e2eBaseUrl: string;
+    /** One per worker: its Toolbox's address and the port that Toolbox mails to. */
+    e2eServers: { baseUrl: string; smtpPort: number }[];
     e2eDemo: { email: string; password: string };
-    e2eSmtpPort: number;
   }
 }

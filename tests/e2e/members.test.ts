@@ -50,7 +50,8 @@ describe("an administrator invites a colleague as Viewer", () => {
     );
     expect(lead).toBe("You will join the organization that invited you: use the email address your invitation was sent to.");
     await expect.poll(() => colleague.getByRole("button", { name: /^Organization: Demo Brokerage/ }).isVisible(), { timeout: 15_000 }).toBe(true);
-    expect(toastsSeen(colleague).some((t) => t.includes("Invitation accepted"))).toBe(true);
+    // The page reports its toasts through an exposed binding, which answers asynchronously: poll.
+    await expect.poll(() => toastsSeen(colleague).some((t) => t.includes("Invitation accepted")), { timeout: 10_000 }).toBe(true);
     // Their first screen is the organization's overview with its three platforms, not a first-run page.
     await colleague.getByRole("heading", { name: "Trade platforms" }).waitFor({ timeout: 15_000 });
     expect(await colleague.getByRole("heading", { name: "Connect your first trade platform" }).count()).toBe(0);
