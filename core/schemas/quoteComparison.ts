@@ -121,6 +121,14 @@ export interface ComparisonFrame {
   rows: ComparisonRow[];
 }
 
+/**
+ * A frame of the comparison's live stream (GET /api/quotesMonitor/comparison/live): a `snapshot`
+ * has every row; a `frame` the rows that changed and the instruments no longer compared.
+ */
+export interface ComparisonLiveFrame extends ComparisonFrame {
+  removed: string[];
+}
+
 /** Mid price, or null without both sides. */
 export const midOf = (q: { bid: number | null; ask: number | null }) => (q.bid === null || q.ask === null ? null : (q.bid + q.ask) / 2);
 

@@ -177,6 +177,8 @@ export interface QuoteAlertBusEvent extends EventBase {
   /** What was seen, in a dealer's words. */
   message: string;
   episode: string;
+  /** A cross-server alert's second platform (`platformId` is the first of the pair, ordered by id). */
+  otherPlatformId?: string;
 }
 
 export type DomainEvent =

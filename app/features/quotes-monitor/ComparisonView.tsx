@@ -1,22 +1,20 @@
-import { useQuery } from "@tanstack/react-query";
 import type { ColDef, RowClassParams } from "ag-grid-community";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { isOverThreshold, type ComparisonFrame, type ComparisonRow } from "@core/schemas/quoteComparison";
+import { isOverThreshold, type ComparisonRow } from "@core/schemas/quoteComparison";
 import type { QuotePlatform } from "@core/schemas/quotesMonitor";
-import { api } from "~/api";
-import { useCurrentOrganizationId } from "~/profile";
+import type { StreamStatus } from "~/api/liveStream";
+import { Badge } from "~/ui/Badge";
 import { DataGrid, GridToolbar } from "~/ui/grid";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Switch } from "~/ui/Switch";
 import { Label } from "~/ui/Label";
+import { openComparisonStream } from "./comparisonStream";
 import { HolidaysSection } from "./HolidaysSection";
 import { SymbolMapSection } from "./SymbolMapSection";
 
 export const COMPARISON_GRID_STATE_KEY = "quotesMonitor.comparison.columns";
-/** How often the comparison is read again. */
-const REFRESH_MS = 1_000;
 
 /** A row of the grid: the API's row and the threshold in force (the page's own, else the rules'). */
 interface CompareGridRow extends ComparisonRow {
@@ -89,12 +87,11 @@ const rowClassRules = { "tb-compare-over": (p: RowClassParams<CompareGridRow>) =
 
 /**
  * The comparison view of the monitor (docs/quotes-monitor.md#comparison): the same instrument
- * across the organization's servers, read every second; the difference in points, highlighted
+ * across the organization's servers, live (its own stream, ./comparisonStream.ts); the difference in points, highlighted
  * (and said in words) over the threshold: the page's own when typed, else the lowest of the
  * cross-server rules that cover the instrument. Below it the symbol map and the holidays.
  */
 export function ComparisonView({ platforms, canWrite }: { platforms: QuotePlatform[]; canWrite: boolean }) {
-  const organizationId = useCurrentOrganizationId();
   const [params, setParams] = useSearchParams();
   const overText = params.get("over") ?? "";
   const differingOnly = params.get("differing") === "1";
@@ -109,19 +106,17 @@ export function ComparisonView({ platforms, canWrite }: { platforms: QuotePlatfo
       },
       { replace: true },
     );
-  const comparison = useQuery({
-    queryKey: ["quotesMonitor", organizationId, "comparison"],
-    queryFn: ({ signal }) => api.get<ComparisonFrame>("/api/quotesMonitor/comparison", { signal }),
-    refetchInterval: REFRESH_MS,
-  });
+  const [data, setData] = useState<ComparisonRow[] | null>(null);
+  const [status, setStatus] = useState<StreamStatus>("connecting");
+  useEffect(() => openComparisonStream({ onRows: setData, onStatus: setStatus }), []);
   const columns = useMemo(() => columnsOf(platforms), [platforms]);
   const rows = useMemo(() => {
-    const all = (comparison.data?.rows ?? []).map((r): CompareGridRow => {
+    const all = (data ?? []).map((r): CompareGridRow => {
       const limit = own ?? r.threshold;
       return { ...r, limit, over: isOverThreshold(r, limit) };
     });
     return differingOnly ? all.filter((r) => r.over) : all;
-  }, [comparison.data, own, differingOnly]);
+  }, [data, own, differingOnly]);
   const overCount = rows.filter((r) => r.over).length;
 
   return (
@@ -141,9 +136,12 @@ export function ComparisonView({ platforms, canWrite }: { platforms: QuotePlatfo
             </>
           }
           actions={
-            <p className="text-sm text-muted" role="status">
-              {comparison.isPending ? "Loading…" : `${rows.length} instruments, ${overCount} over threshold`}
-            </p>
+            <>
+              <p className="text-sm text-muted" role="status">
+                {data === null ? "Loading…" : `${rows.length} instruments, ${overCount} over threshold`}
+              </p>
+              <Badge tone={status === "open" ? "success" : "warning"}>{status === "open" ? "Live" : status === "stopped" ? "Stopped" : "Reconnecting…"}</Badge>
+            </>
           }
         />
         <DataGrid<CompareGridRow>

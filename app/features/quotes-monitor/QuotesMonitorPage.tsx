@@ -55,6 +55,8 @@ export function QuotesMonitorPage() {
     queryKey: ["quotesMonitor", organizationId, "platforms"],
     queryFn: ({ signal }) => api.get<QuotePlatform[]>("/api/quotesMonitor/platforms", { signal }),
     enabled: canRead,
+    // While no platform uses it, asked again now and then: one assigned meanwhile (another tab, a colleague) shows up.
+    refetchInterval: (query) => (query.state.data?.length === 0 ? 10_000 : false),
   });
 
   if (!canRead) {

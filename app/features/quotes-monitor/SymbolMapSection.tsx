@@ -48,7 +48,7 @@ export function SymbolMapSection({ platforms, canWrite }: { platforms: QuotePlat
       setPrefixes(null);
       setSuffixes(null);
       setStrip(null);
-      void queryClient.invalidateQueries({ queryKey: ["quotesMonitor", organizationId, "comparison"] });
+      // The comparison's live stream brings the regrouped rows (the monitor reads the map at once).
     },
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
   });

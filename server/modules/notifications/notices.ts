@@ -126,7 +126,7 @@ export async function noticeOfEvent(db: Db, seq: number, event: NoticeEvent): Pr
         title: `${raised ? "" : "Cleared: "}${event.ruleName}: ${event.symbol} on ${platform?.name ?? "a platform"}`,
         body: event.message,
         link: `/apps/quotes-monitor?platform=${event.platformId}&symbol=${encodeURIComponent(event.symbol)}`,
-        dedupeKey: `quoteAlert:${event.ruleId}:${event.platformId}:${event.symbol}:${event.episode}:${event.state}`,
+        dedupeKey: `quoteAlert:${event.ruleId}:${event.platformId}${event.otherPlatformId ? `+${event.otherPlatformId}` : ""}:${event.symbol}:${event.episode}:${event.state}`,
       };
     }
     case "securitySettingsChanged":

@@ -1,16 +1,17 @@
 /**
- * The Quotes Monitor's API (docs/quotes-monitor.md): its platforms, the live rows
- * (Server-Sent Events), a symbol's last hour, and the organization's alert rules.
+ * The Quotes Monitor's API (docs/quotes-monitor.md): its platforms, the live rows and the live
+ * comparison (Server-Sent Events), a symbol's last hour, and the organization's alert rules.
  */
 import { refusal } from "../../../core/schemas/apiError.ts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { ComparisonLiveFrame } from "../../../core/schemas/quoteComparison.ts";
 import { AlertRuleInputSchema, type QuoteFrame } from "../../../core/schemas/quotesMonitor.ts";
 import { NotFoundError } from "../../errors.ts";
 import { sseHub } from "../../streams/sse.ts";
 import { actorOf } from "../audit/record.ts";
-import { listRules } from "./repository.ts";
+import { listRules, monitorPlatforms } from "./repository.ts";
 import * as service from "./service.ts";
 import { quoteSettingsRoutes } from "./settingsRoutes.ts";
 
@@ -43,7 +44,8 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         response: { 200: z.array(PlatformSchema) },
       },
     },
-    async (request) => app.quotesMonitor.platformsOf(request.organization.id),
+    // Read from the database: an assignment committed a moment ago shows at once.
+    async (request) => app.quotesMonitor.platformsOf(request.organization.id, await monitorPlatforms(db, request.organization.id)),
   );
 
   api.get(
@@ -66,7 +68,9 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const monitor = app.quotesMonitor;
-      const frame: QuoteFrame = { now: monitor.now, rows: monitor.rowsOf(request.organization.id), platforms: monitor.platformsOf(request.organization.id) };
+      const organizationId = request.organization.id;
+      const platforms = monitor.platformsOf(organizationId, await monitorPlatforms(db, organizationId));
+      const frame: QuoteFrame = { now: monitor.now, rows: monitor.rowsOf(organizationId), platforms };
       return frame;
     },
   );
@@ -102,6 +106,51 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
           platformsSent = platformsNow;
         }
         if (first || frame.rows.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
+        first = false;
+      };
+      const timer = setInterval(send, QUOTE_FRAME_MS);
+      stream.onClose(() => clearInterval(timer));
+      send();
+    },
+  );
+
+  api.get(
+    "/quotesMonitor/comparison/live",
+    {
+      exposeHeadRoute: false,
+      config: { ...read, callers: "people", rateLimit: { max: 60, timeWindow: "1 minute" } },
+      schema: {
+        tags,
+        summary: "The same instruments across the organization's platforms, live (text/event-stream)",
+        description:
+          "Events: `snapshot` {now, rows, removed: []} at once (every row, as GET /quotesMonitor/comparison answers them); `frame` {now, rows, removed} " +
+          `about every ${QUOTE_FRAME_MS} ms with the rows that changed and the instruments no longer compared.`,
+        produces: ["text/event-stream"],
+      },
+    },
+    async (request, reply) => {
+      const organizationId = request.organization.id;
+      const stream = hub.open(request, reply);
+      const sent = new Map<string, string>();
+      let first = true;
+      const send = () => {
+        if (stream.closed) return;
+        const { now, rows } = app.quotesMonitor.comparisonOf(organizationId);
+        const frame: ComparisonLiveFrame = { now, rows: [], removed: [] };
+        const present = new Set<string>();
+        for (const row of rows) {
+          present.add(row.instrument);
+          const json = JSON.stringify(row);
+          if (sent.get(row.instrument) === json) continue;
+          sent.set(row.instrument, json);
+          frame.rows.push(row);
+        }
+        for (const instrument of sent.keys())
+          if (!present.has(instrument)) {
+            sent.delete(instrument);
+            frame.removed.push(instrument);
+          }
+        if (first || frame.rows.length > 0 || frame.removed.length > 0) stream.send(first ? "snapshot" : "frame", frame);
         first = false;
       };
       const timer = setInterval(send, QUOTE_FRAME_MS);

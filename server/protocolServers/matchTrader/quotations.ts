@@ -26,12 +26,20 @@ function failure(code: grpc.status, details: string): grpc.ServiceError {
   return Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
 }
 
-/** Adds the service to `server`; answers the way to end every open quotations stream (a dropped connection). */
-export function serveQuotations(server: grpc.Server, deps: QuotationsDeps): { dropAll(): void; readonly open: number } {
+/** A quotations request as it reached the server (what the client sent, before any refusal). */
+export type QuotationsAsked = Readonly<Partial<QuotationsRequest>>;
+
+/**
+ * Adds the service to `server`; answers the way to end every open quotations stream (a dropped
+ * connection), and the last 100 requests received (tests read the group a connector asked for).
+ */
+export function serveQuotations(server: grpc.Server, deps: QuotationsDeps): { dropAll(): void; readonly open: number; readonly requests: QuotationsAsked[] } {
   const ends = new Set<(error: grpc.ServiceError) => void>();
+  const requests: QuotationsAsked[] = [];
   server.addService(QuotationsService.service, {
     getQuotationsWithMarkupStream: (call: grpc.ServerWritableStream<Partial<QuotationsRequest>, unknown>) => {
       const request = call.request;
+      if (requests.push({ ...request }) > 100) requests.shift();
       const instruments = new Set(request.instruments ?? []);
       const known = new Set(deps.simulated.engine.symbols().map((s) => s.name));
       const refused =
@@ -96,5 +104,6 @@ export function serveQuotations(server: grpc.Server, deps: QuotationsDeps): { dr
     get open() {
       return ends.size;
     },
+    requests,
   };
 }

@@ -22,7 +22,7 @@ import { hostPort } from "../../connectors/transport/address.ts";
 import { NativeError, type NativePacket, type WireSession } from "../../connectors/wire/wire.ts";
 import { selfSignedCertificate } from "../certificates.ts";
 import { BodyTooLarge, HttpsEndpoint, readBody as readText, sendJson } from "../common/https.ts";
-import { serveQuotations } from "./quotations.ts";
+import { serveQuotations, type QuotationsAsked } from "./quotations.ts";
 import { badRequest, route, SYSTEM_UUID } from "./rest.ts";
 
 export const MATCH_TRADER_RATE_LIMIT = 500;
@@ -104,6 +104,8 @@ export interface MatchTraderServerHandle {
   simulated: SimulatedServer;
   faults: MatchTraderFaults;
   stats: MatchTraderServerStats;
+  /** The quotations streams asked for, the last 100 as they arrived (group, instruments, throttling). */
+  quotationRequests: readonly QuotationsAsked[];
   close(): Promise<void>;
 }
 
@@ -463,6 +465,7 @@ export async function startMatchTraderServer(options: MatchTraderServerOptions =
     systemUuid: SYSTEM_UUID,
     simulated,
     faults,
+    quotationRequests: quotations.requests,
     stats: {
       get parked() {
         return state.parked;

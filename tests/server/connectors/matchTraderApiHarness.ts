@@ -26,7 +26,7 @@ export interface MatchTraderApiHarness extends ConnectorHarness {
   protocolServer: MatchTraderServerHandle;
   engine: SimulatedServer;
   clock: ManualClock;
-  connectWith(options: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }): ApiConnector;
+  connectWith(options: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number; quotesGroup?: string }): ApiConnector;
   /** Until every request is answered or waits on the clock and every feed message has arrived. */
   quiet(): Promise<void>;
 }
@@ -43,7 +43,7 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
     const connectors: ApiConnector[] = [];
     // Toolbox's order journal outlives a connector, as the host's database would: a fresh connector is Toolbox after a restart.
     const sharedJournal = new MemoryOrderJournal();
-    const connectWith = (o: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number }) => {
+    const connectWith = (o: { token?: string; requestsPerMinute?: number; requestTimeoutMs?: number; quotesGroup?: string }) => {
       const connector = createMatchTraderApiConnector({
         apiUrl: protocolServer.url,
         grpcAddress: protocolServer.grpcAddress,
@@ -55,6 +55,7 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
         requestTimeoutMs: o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
         connectTimeoutMs: REQUEST_TIMEOUT_MS,
         orderJournal: journal ? journal() : sharedJournal,
+        quotesGroup: o.quotesGroup,
       });
       connectors.push(connector);
       return connector;

@@ -3,8 +3,9 @@
  * vendor's way (docs/quotes-monitor.md): the MT4 gateway's pumped ticks, Match-Trader's gRPC
  * quotations stream, the MT5 Web API's `tick/last` polled. Ticks arrive with the server's prices;
  * a symbol whose feed stops gets no more (and resumes); a consumer that asked for the latest gets
- * one quote per symbol. The simulated clock is driven in the background; the tests wait on the
- * stream's own batches.
+ * one quote per symbol. Match-Trader's request carries the connection's quotes group (else the
+ * first offer's), as the protocol server received it. The simulated clock is driven in the
+ * background; the tests wait on the stream's own batches.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Quote } from "../../../core/trading/index.ts";
@@ -138,5 +139,30 @@ describe.each(vendors)("live quotes: %s", (_name, setUp) => {
     expect(batch.map((q) => q.symbol).sort()).toEqual(["EURUSD", "GBPUSD"]);
     expect(slow.conflated).toBeGreaterThanOrEqual(2);
     reader.close();
+  });
+});
+
+describe("live quotes: Match-Trader's quotes group", () => {
+  it("asks the server for the connection's quotes group, else the first offer's", { timeout: 30_000 }, async () => {
+    const h = await matchTraderApiHarness(SERVER)();
+    cleanups.push(() => h.close());
+    const stop = driveClock(h.clock);
+    cleanups.push(stop);
+    const firstBatch = async (connector: TradePlatformConnector) => {
+      await connector.connect();
+      const stream = connector.quotes({ symbols: ["EURUSD"] });
+      const next = await stream[Symbol.asyncIterator]().next();
+      stream.close();
+      return next.done ? [] : next.value;
+    };
+    expect(await firstBatch(h.connector)).not.toEqual([]);
+    const offerGroup = h.protocolServer.quotationRequests.at(-1)?.group;
+    const chosen = h.engine.engine.groups().find((g) => g.name !== offerGroup)?.name;
+    expect(offerGroup && chosen).toBeTruthy();
+    expect(await firstBatch(h.connectWith({ quotesGroup: chosen }))).not.toEqual([]);
+    expect(h.protocolServer.quotationRequests.map((r) => [r.group, r.instruments])).toEqual([
+      [offerGroup, ["EURUSD"]],
+      [chosen, ["EURUSD"]],
+    ]);
   });
 });

@@ -27,7 +27,7 @@ it("reads its sources once per 5 s and judges once a second when the plugin leav
       assigned: async () => (reads++, []),
       rules: async () => [],
     },
-    bus: {} as EventBus,
+    bus: { subscribe: () => ({ close() {} }) } as unknown as EventBus,
     clock: recording,
     log: { warn: () => {}, error: () => {} } as never,
     evaluateEveryMs: undefined,

@@ -40,7 +40,7 @@ function setUp() {
       state: () => ({ state: "connected" }) as never,
     },
     sources: { assigned: async () => [{ id: "p1", organizationId: "o1", name: "P1", type: "MT5" }], rules: async () => [] },
-    bus: { publish: async () => undefined } as unknown as EventBus,
+    bus: { publish: async () => undefined, subscribe: () => ({ close() {} }) } as unknown as EventBus,
     clock,
     log: { warn: () => {}, error: () => {} } as never,
     evaluateEveryMs: 1_000,

@@ -49,13 +49,21 @@ export function comparisonOf(books: PlatformBook[], map: SymbolMap, rules: Alert
 }
 
 export interface CrossServerVerdict {
-  /** The platform and symbol quoting highest: the alert's row. */
-  platformId: string;
+  instrument: string;
+  /**
+   * The two platforms measured (the highest and the lowest quote), ordered by id whichever is
+   * higher: with the instrument, the alert's identity, so it does not flip when the two swap.
+   */
+  pair: [string, string];
+  /** The first platform's symbol: the alert's row. */
   symbol: string;
   verdict: { episode: string; message: string } | null;
 }
 
-/** A cross-server rule over its platforms' books: one verdict per instrument quoted open on two or more. */
+/**
+ * A cross-server rule over its platforms' books: one verdict per instrument quoted open on two or
+ * more, on its highest and lowest quotes.
+ */
 export function crossServerVerdicts(
   rule: CrossServerRule,
   books: PlatformBook[],
@@ -70,14 +78,18 @@ export function crossServerVerdicts(
     const high = row.quotes.find((q) => q.platformId === row.highPlatformId)!;
     const low = row.quotes.find((q) => q.platformId === row.lowPlatformId)!;
     const over = row.differencePoints > rule.differencePoints;
-    const named = high.symbol === low.symbol ? high.symbol : `${row.instrument} (${high.symbol} / ${low.symbol})`;
+    const [first, second] = high.platformId < low.platformId ? [high, low] : [low, high];
+    const named = first.symbol === second.symbol ? first.symbol : `${row.instrument} (${first.symbol} / ${second.symbol})`;
     verdicts.push({
-      platformId: high.platformId,
-      symbol: high.symbol,
+      instrument: row.instrument,
+      pair: [first.platformId, second.platformId],
+      symbol: first.symbol,
       verdict: over
         ? {
             episode: String(Math.max(low.lastTickAt ?? 0, high.lastTickAt ?? 0)),
-            message: `${named} differs by ${row.differencePoints} points between this platform and ${nameOf(low.platformId)} (threshold ${rule.differencePoints}).`,
+            message:
+              `${named} differs by ${row.differencePoints} points between ${nameOf(first.platformId)} and ${nameOf(second.platformId)} ` +
+              `(${nameOf(high.platformId)} higher; threshold ${rule.differencePoints}).`,
           }
         : null,
     });

@@ -73,6 +73,8 @@ interface Active {
   message: string;
   /** A cross-server alert's instrument (its other platforms' rows show it too). */
   instrument?: string;
+  /** A cross-server alert's second platform (of the ordered pair; `platformId` is the first). */
+  otherPlatformId?: string;
 }
 
 interface Following {
@@ -93,6 +95,7 @@ export class QuotesMonitor {
   private readonly lastRaised = new Map<string, number>();
   private timers: TimerHandle[] = [];
   private unlisten: (() => void) | null = null;
+  private changes: { close(): void } | null = null;
   private stopped = false;
   private evaluations = 0;
   private refreshing: Promise<void> | null = null;
@@ -115,6 +118,11 @@ export class QuotesMonitor {
       this.connectors.set(platform.id, connector);
       if (this.assigned.has(platform.id)) this.follow(platform.id, connector);
     });
+    // A platform created, changed (its apps assigned), or removed, on any node: read the assignments
+    // again at once, not at the next period (a new organization's platforms would wait for it).
+    this.changes = this.o.bus.subscribe({ types: ["platformChanged", "platformRemoved"] }, () => {
+      if (!this.stopped) void this.refresh();
+    });
     await this.refresh();
     // Timer-driven reads never ask for another: the next period does.
     this.every(this.o.refreshEveryMs, () => {
@@ -126,6 +134,7 @@ export class QuotesMonitor {
   stop(): void {
     this.stopped = true;
     this.unlisten?.();
+    this.changes?.close();
     for (const t of this.timers) this.o.clock.clearTimeout(t);
     this.timers = [];
     for (const f of this.following.values()) f.stream?.close();
@@ -308,13 +317,12 @@ export class QuotesMonitor {
     now: number,
     seen: Set<string>,
   ): void {
-    const map = this.symbolMapOf(rule.organizationId);
-    const instrumentOf = instrumentResolver(map);
     const nameOf = (id: string) => this.assigned.get(id)?.name ?? "another platform";
-    for (const { platformId, symbol, verdict } of crossServerVerdicts(rule, books, map, now, nameOf)) {
-      const key = `${rule.id}:${platformId}:${symbol}`;
+    // One alert per instrument and pair of platforms (ordered): the same whichever quotes higher.
+    for (const { instrument, pair, symbol, verdict } of crossServerVerdicts(rule, books, this.symbolMapOf(rule.organizationId), now, nameOf)) {
+      const key = `${rule.id}:${instrument}:${pair.join(":")}`;
       seen.add(key);
-      this.settle(key, rule, platformId, symbol, verdict, now, instrumentOf(platformId, symbol));
+      this.settle(key, rule, pair[0], symbol, verdict, now, { instrument, otherPlatformId: pair[1] });
     }
   }
 
@@ -325,7 +333,7 @@ export class QuotesMonitor {
     symbol: string,
     verdict: { episode: string; message: string } | null,
     now: number,
-    instrument?: string,
+    crossServer?: Pick<Active, "instrument" | "otherPlatformId">,
   ): void {
     const active = this.active.get(key);
     if (!verdict) {
@@ -343,7 +351,7 @@ export class QuotesMonitor {
       kind: rule.kind,
       episode: verdict.episode,
       message: verdict.message,
-      instrument,
+      ...crossServer,
     };
     this.active.set(key, a);
     this.lastRaised.set(key, now);
@@ -370,16 +378,22 @@ export class QuotesMonitor {
       severity,
       message: a.message,
       episode: a.episode,
+      ...(a.otherPlatformId ? { otherPlatformId: a.otherPlatformId } : {}),
     };
-    const id = `quoteAlert.${a.ruleId}.${a.platformId}.${a.symbol}.${a.episode}.${state}`;
+    const pair = a.otherPlatformId ? `${a.platformId}.${a.otherPlatformId}` : a.platformId;
+    const id = `quoteAlert.${a.ruleId}.${pair}.${a.symbol}.${a.episode}.${state}`;
     this.o.bus.publish(event, { ids: [id] }).catch((err: unknown) => this.o.log.warn({ err }, "quote alert not published"));
   }
 
   // ── Reads ──────────────────────────────────────────────────────────────────────────────────
 
-  /** The organization's monitor platforms, with why each one's quotes do not arrive. */
-  platformsOf(organizationId: string): QuotePlatform[] {
-    return [...this.assigned.values()]
+  /**
+   * The organization's monitor platforms, with why each one's quotes do not arrive (null: they do).
+   * `assigned`, when given, is the list read from the database just now (the API's answer must
+   * show an assignment committed a moment ago, before this node's monitor has read it).
+   */
+  platformsOf(organizationId: string, assigned: readonly AssignedPlatform[] = [...this.assigned.values()]): QuotePlatform[] {
+    return assigned
       .filter((p) => p.organizationId === organizationId)
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((p) => {
@@ -388,7 +402,9 @@ export class QuotesMonitor {
         const problem =
           state.state !== "connected"
             ? `${p.name} is not connected (${state.state})${state.lastError ? `: ${state.lastError}` : "."}`
-            : (book?.problem ?? "Connecting…");
+            : book
+              ? book.problem
+              : "Connecting…";
         return { id: p.id, name: p.name, type: p.type, problem };
       });
   }
