@@ -140,23 +140,6 @@ export function CopierStatusPage() {
           p.data ? <Badge tone={STATE_LABELS[p.data.state].tone}>{STATE_LABELS[p.data.state].label}</Badge> : null,
         tooltipValueGetter: (p) => p.data?.stateReason ?? "",
       }),
-      textColumn({ field: "stateReason", headerName: "Why", width: 200, valueFormatter: (p) => (p.value as string | null) ?? "" }),
-      dateTimeColumn({ field: "lastCopyAt", headerName: "Last copy" }),
-      integerColumn({ field: "copiesToday", headerName: "Copies today", width: 130 }),
-      integerColumn({ field: "failedToday", headerName: "Failed today", width: 125 }),
-      integerColumn({ field: "skippedToday", headerName: "Skipped today", width: 135 }),
-      integerColumn({ field: "pending", headerName: "Pending", width: 105 }),
-      ms("totalP50", "p50", "Whole copy, source event to acknowledgement, last 24 hours"),
-      ms("totalP99", "p99", "Whole copy, source event to acknowledgement, last 24 hours"),
-      ms("eventP99", "Event → engine p99", "Source event time to the engine receiving it"),
-      ms("decisionP99", "Decision p99", "The engine's decision"),
-      ms("ackP99", "Send → ack p99", "Sent to the follower's platform until it answered"),
-      moneyColumn({
-        field: "floatingProfit",
-        headerName: "Copies' floating P/L",
-        width: 170,
-        headerTooltip: "Profit and swap of the follower's open copied positions",
-      }),
       textColumn({
         field: "divergenceText",
         headerName: "Divergence",
@@ -190,6 +173,23 @@ export function CopierStatusPage() {
             </span>
           );
         },
+      }),
+      textColumn({ field: "stateReason", headerName: "Why", width: 200, valueFormatter: (p) => (p.value as string | null) ?? "" }),
+      dateTimeColumn({ field: "lastCopyAt", headerName: "Last copy" }),
+      integerColumn({ field: "copiesToday", headerName: "Copies today", width: 130 }),
+      integerColumn({ field: "failedToday", headerName: "Failed today", width: 125 }),
+      integerColumn({ field: "skippedToday", headerName: "Skipped today", width: 135 }),
+      integerColumn({ field: "pending", headerName: "Pending", width: 105 }),
+      ms("totalP50", "p50", "Whole copy, source event to acknowledgement, last 24 hours"),
+      ms("totalP99", "p99", "Whole copy, source event to acknowledgement, last 24 hours"),
+      ms("eventP99", "Event → engine p99", "Source event time to the engine receiving it"),
+      ms("decisionP99", "Decision p99", "The engine's decision"),
+      ms("ackP99", "Send → ack p99", "Sent to the follower's platform until it answered"),
+      moneyColumn({
+        field: "floatingProfit",
+        headerName: "Copies' floating P/L",
+        width: 170,
+        headerTooltip: "Profit and swap of the follower's open copied positions",
       }),
     ];
   }, [canWrite]);
@@ -261,6 +261,8 @@ export function CopierStatusPage() {
             getRowId={(p) => p.data.id}
             emptyText={status.isPending ? "Loading…" : "No follower."}
             tooltipShowDelay={300}
+            // A few rows and every column in the DOM: the divergence and its Resync button stay reachable whatever the width.
+            suppressColumnVirtualisation
             className="h-[22rem]"
           />
         </ColumnPreferenceProvider>

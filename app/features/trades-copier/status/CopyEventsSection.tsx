@@ -95,7 +95,8 @@ export function CopyEventsSection({ links }: { links: readonly LinkStatus[] }) {
           columnDefs={columns}
           rowData={rows}
           getRowId={(p) => p.data.requestId}
-          emptyText={events.isPending ? "Loading…" : "No failed or skipped copy."}
+          // One text: AG Grid keeps the no-rows overlay it was first given, so a "Loading…" would stay.
+          emptyText="No failed or skipped copy."
           className="h-[20rem]"
         />
       </ColumnPreferenceProvider>
