@@ -190,7 +190,7 @@ describe("the overview as a dealer reads it", () => {
     await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/^Point at the chart/);
   });
 
-  it("lists the five newest inbox items and keeps a place for the Trades Copier", async () => {
+  it("lists the five newest inbox items and shows the Trades Copier's tile", async () => {
     const recent = page.getByRole("region", { name: "Recent inbox" });
     await expect.poll(() => inbox !== null, { timeout: 20_000 }).toBe(true);
     expect(await recent.getByRole("link", { name: "Open the inbox" }).getAttribute("href")).toBe("/inbox");

@@ -137,5 +137,16 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
     await expect.poll(() => followerRow.locator('[col-id="divergenceText"]').textContent(), { timeout: 20_000 }).toBe("In sync");
     expect(await page.getByTestId("copier-totals").textContent()).toMatch(/Links1Followers1Copies today0Failed today0p99 latency—/);
     await page.getByText("No failed or skipped copy.").waitFor();
+    // The status page has no serious accessibility fault in light or dark mode either.
+    for (const mode of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: mode });
+      await page.waitForFunction((dark) => document.documentElement.classList.contains("dark") === dark, mode === "dark");
+      const { violations } = await new AxeBuilder({ page })
+        .options({ resultTypes: ["violations"] })
+        .include("main")
+        .analyze();
+      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.flatMap((v) => v.nodes.map((n) => `[status, ${mode}] ${v.id} ${n.target.join(" ")}: ${v.help}`))).toEqual([]);
+    }
   }, 360_000);
 });
