@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LotsSchema, MoneySchema } from "./accountViews.ts";
+import { CopierTotalsSchema } from "./copierStatus.ts";
 
 export const OverviewPlatformSchema = z.object({
   platformId: z.string(),
@@ -46,5 +47,11 @@ export const OverviewSchema = z.object({
   /** The last 24 hours by hour, and the last 7 days by UTC day; buckets without deals are left out. */
   hourly: z.array(OverviewPointSchema),
   daily: z.array(OverviewPointSchema),
+  /**
+   * The Trades Copier's tile: links, followers, copies and failures today (the organization's
+   * day), p99 of the whole copy over the last 24 hours (docs/trades-copier.md "Status"). Null for a
+   * member without tradesCopier read.
+   */
+  copier: CopierTotalsSchema.nullable(),
 });
 export type Overview = z.infer<typeof OverviewSchema>;

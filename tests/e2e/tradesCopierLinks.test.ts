@@ -2,7 +2,7 @@
  * The Trades Copier's links as a dealer uses them (docs/trades-copier.md "Links and the screen"): a link from a
  * simulated MT5 account to a simulated Match-Trader account with multiplier 2, made in the dialog,
  * seen in the grid, edited, and a self-follow (the schema) and an unknown login (the server) each
- * refused on the follower's login field.
+ * refused on the follower's login field; then the status page shows the link with its follower.
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +124,29 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
       expect(serious.flatMap((v) => v.nodes.map((n) => `[${mode}] ${v.id} ${n.target.join(" ")}: ${v.help}`))).toEqual([]);
     }
     expect((await api.get<Link[]>("/api/tradesCopier/links"))[0]).toMatchObject({ version: 2, followers: [{ account: { platformId: mtr, login: "300001" } }] });
+
+    // The status page shows the link with its follower: running, nothing copied yet, in sync with its source.
+    await page.goto("/apps/trades-copier/status");
+    const followers = page.getByRole("region", { name: "Followers" });
+    const followerRow = followers.getByRole("row").filter({ hasText: "Signals to MTR" });
+    await followerRow.waitFor({ timeout: 20_000 });
+    expect(await followerRow.locator('[col-id="sourceText"]').textContent()).toBe("Copier MT5 · 100001");
+    expect(await followerRow.locator('[col-id="followerText"]').textContent()).toBe("Copier MTR · 300001");
+    expect(await followerRow.locator('[col-id="state"]').textContent()).toBe("Running");
+    expect(await followerRow.locator('[col-id="copiesToday"]').textContent()).toBe("0");
+    await expect.poll(() => followerRow.locator('[col-id="divergenceText"]').textContent(), { timeout: 20_000 }).toBe("In sync");
+    expect(await page.getByTestId("copier-totals").textContent()).toMatch(/Links1Followers1Copies today0Failed today0p99 latency—/);
+    await page.getByText("No failed or skipped copy.").waitFor();
+    // The status page has no serious accessibility fault in light or dark mode either.
+    for (const mode of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: mode });
+      await page.waitForFunction((dark) => document.documentElement.classList.contains("dark") === dark, mode === "dark");
+      const { violations } = await new AxeBuilder({ page })
+        .options({ resultTypes: ["violations"] })
+        .include("main")
+        .analyze();
+      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.flatMap((v) => v.nodes.map((n) => `[status, ${mode}] ${v.id} ${n.target.join(" ")}: ${v.help}`))).toEqual([]);
+    }
   }, 360_000);
 });

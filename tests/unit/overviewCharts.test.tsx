@@ -13,6 +13,7 @@ const overview: Overview = {
   asOf: "2026-11-23T05:20:31.000Z",
   dayStart: "2026-11-23T00:00:00.000Z",
   platforms: [],
+  copier: null,
   hourly: [
     { platformId: "p1", at: "2026-11-23T05:00:00.000Z", volume: "1.5", profit: "-20.25" },
     { platformId: "p2", at: "2026-11-22T06:00:00.000Z", volume: "0.1", profit: "3.00" },

@@ -11,7 +11,8 @@ import { Page } from "~/ui/Page";
 import { Skeleton } from "~/ui/Skeleton";
 import { FirstRun } from "./FirstRun";
 import { OverviewCharts } from "./OverviewCharts";
-import { OVERVIEW_REFRESH_MS, overviewApi, overviewQueryKey } from "./overviewApi";
+import { formatMs } from "~/features/trades-copier";
+import { OVERVIEW_REFRESH_MS, overviewApi, overviewQueryKey, type Overview } from "./overviewApi";
 import { PlatformCard } from "./PlatformCard";
 import { PlatformSummary } from "./PlatformSummary";
 import { RecentInbox } from "./RecentInbox";
@@ -100,26 +101,50 @@ export function OverviewPage() {
         )}
         <div className="grid gap-4 lg:grid-cols-2">
           <RecentInbox />
-          <CopierPlaceholder />
+          {overview.data?.copier ? <CopierTile copier={overview.data.copier} /> : null}
         </div>
       </div>
     </Page>
   );
 }
 
-/** Where the Trades Copier's health (links, copies today, latency, failures) will show once it exists. */
-function CopierPlaceholder() {
+/** The Trades Copier at a glance (the overview's `copier`, for members with copier access): links, followers, copies and failures today, p99 latency. */
+function CopierTile({ copier }: { copier: NonNullable<Overview["copier"]> }) {
+  const figures: [string, string][] = [
+    ["Links", String(copier.links)],
+    ["Followers", String(copier.followers)],
+    ["Copies today", String(copier.copiesToday)],
+    ["Failed today", String(copier.failedToday)],
+    ["p99 latency", formatMs(copier.p99)],
+  ];
   return (
-    <Card role="region" aria-labelledby="overview-copier" className="border-dashed" data-testid="copier-placeholder">
+    <Card role="region" aria-labelledby="overview-copier" data-testid="copier-tile">
       <CardHeader className="flex flex-row items-center justify-between gap-3">
         <CardTitle id="overview-copier" className="flex items-center gap-2">
           <Copy aria-hidden className="size-4 text-muted" />
-          Trades Copier — not set up yet
+          Trades Copier
         </CardTitle>
-        <Badge tone="outline">Coming soon</Badge>
+        {copier.failedToday > 0 ? <Badge tone="danger">{copier.failedToday} failed today</Badge> : null}
       </CardHeader>
-      <CardContent className="text-sm text-muted">
-        Copier links, copies today, copy latency and failures will show here once the Trades Copier is available.
+      <CardContent className="grid gap-3 text-sm">
+        {copier.links === 0 ? (
+          <p className="text-muted">No copy link yet.</p>
+        ) : (
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-3">
+            {figures.map(([term, value]) => (
+              <div key={term}>
+                <dt className="text-xs text-muted">{term}</dt>
+                <dd className="font-semibold tabular-nums">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        <Link
+          to={copier.links === 0 ? "/apps/trades-copier" : "/apps/trades-copier/status"}
+          className={cn("font-medium text-primary hover:underline", focusRing)}
+        >
+          {copier.links === 0 ? "Create a copy link" : "Open the copier's status"}
+        </Link>
       </CardContent>
     </Card>
   );

@@ -37,7 +37,7 @@ async function series(db: Db, organizationId: string, since: Date, unit: "hour" 
   return rows.map((r) => ({ platformId: r.platformId, at: new Date(r.at).toISOString(), volume: trimLots(r.volume), profit: r.profit }));
 }
 
-export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationId: string, now = new Date()): Promise<Overview> {
+export async function overviewOf(db: Db, runtime: PlatformRuntime, organizationId: string, now = new Date()): Promise<Omit<Overview, "copier">> {
   const dayStart = new Date(Math.floor(now.getTime() / DAY) * DAY);
   const hourStart = Math.floor(now.getTime() / HOUR) * HOUR;
   const [recorded, platforms, accounts, positions, today, hourly, daily] = await Promise.all([

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OverviewSchema } from "../../../core/schemas/overview.ts";
+import { hasModuleAccess } from "../../../core/access.ts";
+import { copierTotals } from "../tradesCopier/status.ts";
 import { overviewOf } from "./repository.ts";
 
-/** GET /api/overview: per platform state and today's figures, and the 24-hour and 7-day series (docs/overview.md). */
+/** GET /api/overview: per platform state and today's figures, the 24-hour and 7-day series, and the copier's tile (docs/overview.md). */
 export async function overviewRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
@@ -17,6 +19,13 @@ export async function overviewRoutes(app: FastifyInstance) {
         response: { 200: OverviewSchema },
       },
     },
-    async (request) => overviewOf(db, app.platforms, request.organization.id),
+    async (request) => {
+      const { id, claims } = request.organization;
+      const [overview, copier] = await Promise.all([
+        overviewOf(db, app.platforms, id),
+        hasModuleAccess(claims, id, "tradesCopier", "read") ? copierTotals(db, id) : null,
+      ]);
+      return { ...overview, copier };
+    },
   );
 }
