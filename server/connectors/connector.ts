@@ -94,7 +94,7 @@ export interface TradeEventStream extends AsyncIterable<TradeEvent> {
 
 /**
  * What a connector can do beyond what every platform does, for a caller that must choose before
- * it asks (the copier): decision XXXX-match-trader-pending-order-changes.
+ * it asks (the copier): decision 0077-match-trader-pending-order-changes.
  */
 export interface ConnectorCapabilities {
   /** A pending order's level, stops or expiration can be changed in place (`modifyPendingOrder`); false: refused with `notSupported`, cancel it and place another. */

@@ -1,5 +1,5 @@
 /**
- * Whose time zone a screen uses (docs/decisions/XXXX-organization-time-zone.md): the member's own,
+ * Whose time zone a screen uses (docs/decisions/0078-organization-time-zone.md): the member's own,
  * else the organization's default, else the browser's; and the blotter's From/To days are days in
  * that zone, not the browser's. The expected instants are written out by hand from the zones'
  * fixed offsets (Tokyo +09:00 all year; Athens +03:00 in summer, +02:00 from 25 October 2026 04:00).

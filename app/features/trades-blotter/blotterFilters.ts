@@ -34,7 +34,7 @@ export const EMPTY_FILTERS: BlotterFilterText = { platforms: [], login: "", grou
 const SIDES = new Set(["buy", "sell", "balance", "credit"]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The member's zone: their display preference, else the organization's default (decision XXXX). */
+/** The member's zone: their display preference, else the organization's default (decision 0078). */
 const memberZone = () => currentFormat().timeZone;
 
 /** The day (YYYY-MM-DD) an instant falls on in `timeZone`. */

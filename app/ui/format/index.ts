@@ -7,7 +7,7 @@ export { DISPLAY_LOCALES, DISPLAY_PREFERENCE_KEY, parseDate, type DatePattern, t
  * The member's display preference and the formatter it makes: every screen formats dates, times,
  * money and volumes through `useFormat()` (React) or `currentFormat()` (grid formatters, exports).
  * The zone is the member's own, else the organization's default, else the browser's
- * (docs/decisions/XXXX-organization-time-zone.md); the locale the member's, else the browser's.
+ * (docs/decisions/0078-organization-time-zone.md); the locale the member's, else the browser's.
  */
 interface DisplayState {
   preference: DisplayPreference;

@@ -275,7 +275,7 @@ export function createMatchTraderApiConnector(options: MatchTraderApiConnectorOp
   const connector = new WireConnector({
     codec: matchTraderCodec(),
     transport,
-    // The Broker API has no call that changes a pending order (decision XXXX-match-trader-pending-order-changes).
+    // The Broker API has no call that changes a pending order (decision 0077-match-trader-pending-order-changes).
     capabilities: { changePendingOrder: false },
     // The Broker API knows only the token; the login is a label.
     credentials: { login: "api", password: options.token },

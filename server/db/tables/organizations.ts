@@ -19,7 +19,7 @@ export const organizations = pgTable(
     currency: text("currency").notNull().default("USD"),
     /**
      * The organization's default time zone (IANA name): what times are shown in for a member who
-     * has not chosen a zone of their own (docs/decisions/XXXX-organization-time-zone.md); UTC unless set.
+     * has not chosen a zone of their own (docs/decisions/0078-organization-time-zone.md); UTC unless set.
      */
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: createdAt(),
