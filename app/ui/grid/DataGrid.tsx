@@ -1,6 +1,6 @@
 import type { CellKeyDownEvent, ColDef, GridApi, GridReadyEvent, RowClickedEvent } from "ag-grid-community";
 import { AgGridReact, type AgGridReactProps } from "ag-grid-react";
-import { useMemo, useRef, type ReactNode } from "react";
+import { createContext, useContext, useMemo, useRef, type ReactNode } from "react";
 import { cn } from "../cn";
 import { columnIdOf, layoutSavers, withSavedColumns } from "./columnState";
 import { GridSkeleton } from "./GridSkeleton";
@@ -40,6 +40,16 @@ function withInitialSort<T>(defs: ColDef<T>[], sort: { colId: string; sort: "asc
   );
 }
 
+/**
+ * The grid's current empty text. AG Grid reads `noRowsOverlayComponent` once, when it starts, so a
+ * text that changes later ("Loading…", then "No copies") reaches the overlay through this context:
+ * the overlay is rendered inside AgGridReact's tree and follows it.
+ */
+const EmptyText = createContext<ReactNode>(null);
+function NoRowsOverlay() {
+  return <div className="px-4 text-sm text-muted">{useContext(EmptyText)}</div>;
+}
+
 /** What every column of every table starts from. */
 export const DEFAULT_COL_DEF: ColDef = { sortable: true, resizable: true, minWidth: 72, suppressHeaderMenuButton: true };
 
@@ -71,7 +81,6 @@ export function DataGrid<T>({
     [columnDefs, preference.ready],
   );
   const mergedDefaultColDef = useMemo(() => ({ ...DEFAULT_COL_DEF, ...defaultColDef }) as ColDef<T>, [defaultColDef]);
-  const NoRows = useMemo(() => (emptyText ? () => <div className="px-4 text-sm text-muted">{emptyText}</div> : undefined), [emptyText]);
 
   if (!hydrated || !preference.ready) return <GridSkeleton label={label} className={className} />;
 
@@ -90,32 +99,34 @@ export function DataGrid<T>({
 
   return (
     <div ref={wrapper} className={cn("h-[32rem] w-full", className)} role="region" aria-label={label}>
-      <AgGridReact<T>
-        theme={gridTheme}
-        loadThemeGoogleFonts={false}
-        columnDefs={columns}
-        defaultColDef={mergedDefaultColDef}
-        // Dealers copy logins and amounts; DOM order keeps screen readers in step with what is shown.
-        enableCellTextSelection
-        ensureDomOrder
-        suppressDragLeaveHidesColumns
-        noRowsOverlayComponent={NoRows}
-        rowClass={onRowOpen ? "cursor-pointer" : undefined}
-        {...props}
-        onGridReady={(event: GridReadyEvent<T>) => {
-          wrapper.current?.querySelector('[role="grid"], [role="treegrid"]')?.setAttribute("aria-label", label);
-          onReady?.(event.api);
-        }}
-        onRowClicked={onRowOpen ? (event: RowClickedEvent<T>) => event.data && onRowOpen(event.data) : undefined}
-        onCellKeyDown={
-          onRowOpen
-            ? (event: CellKeyDownEvent<T>) => {
-                if ((event.event as KeyboardEvent | undefined)?.key === "Enter" && event.data) onRowOpen(event.data);
-              }
-            : undefined
-        }
-        {...savers}
-      />
+      <EmptyText.Provider value={emptyText}>
+        <AgGridReact<T>
+          theme={gridTheme}
+          loadThemeGoogleFonts={false}
+          columnDefs={columns}
+          defaultColDef={mergedDefaultColDef}
+          // Dealers copy logins and amounts; DOM order keeps screen readers in step with what is shown.
+          enableCellTextSelection
+          ensureDomOrder
+          suppressDragLeaveHidesColumns
+          noRowsOverlayComponent={emptyText !== undefined ? NoRowsOverlay : undefined}
+          rowClass={onRowOpen ? "cursor-pointer" : undefined}
+          {...props}
+          onGridReady={(event: GridReadyEvent<T>) => {
+            wrapper.current?.querySelector('[role="grid"], [role="treegrid"]')?.setAttribute("aria-label", label);
+            onReady?.(event.api);
+          }}
+          onRowClicked={onRowOpen ? (event: RowClickedEvent<T>) => event.data && onRowOpen(event.data) : undefined}
+          onCellKeyDown={
+            onRowOpen
+              ? (event: CellKeyDownEvent<T>) => {
+                  if ((event.event as KeyboardEvent | undefined)?.key === "Enter" && event.data) onRowOpen(event.data);
+                }
+              : undefined
+          }
+          {...savers}
+        />
+      </EmptyText.Provider>
     </div>
   );
 }
