@@ -21,6 +21,7 @@ import { securityPolicyRoutes } from "./security/routes.ts";
 import { quotesMonitorRoutes } from "./quotesMonitor/routes.ts";
 import { tradesCopierRoutes } from "./tradesCopier/routes.ts";
 import { tradesCopierPreviewRoutes } from "./tradesCopier/previewRoutes.ts";
+import { tradesCopierResyncRoutes } from "./tradesCopier/resyncRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository. The API guard
@@ -50,6 +51,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(quotesMonitorRoutes);
   await api.register(tradesCopierRoutes);
   await api.register(tradesCopierPreviewRoutes);
+  await api.register(tradesCopierResyncRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };
