@@ -198,7 +198,7 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
         followerPlatformId: followerPlatform,
         followerLogin,
         sourceId: `position:${positionId}`,
-        sourceAction: "crashTest",
+        sourceAction: "stops",
         followerAction: "close",
         state: "pending",
         action: close,

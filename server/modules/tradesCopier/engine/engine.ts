@@ -30,6 +30,11 @@ export interface CopierEngineOptions extends CopierDeps {
   bus: EventBus;
   /** How long a link lease lasts unless renewed; renewed every third of it (at most every second). */
   ttlMs: number;
+  /**
+   * The durable subscription's name (NATS: resumes after a restart where the node stopped); only
+   * for a node with a stable NODE_ID, so random per-process ids leave no consumers behind.
+   */
+  durable?: string;
 }
 
 const keyOf = (platformId: string, login: string) => `${platformId}:${login}`;
@@ -50,7 +55,7 @@ export class CopierEngine {
     // The durable subscription waits for the handler's promise before it acknowledges the event.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
     this.subscription = this.options.bus.subscribe({ types: ["trade", "tradeGap"] }, (message) => this.handle(message), {
-      durable: `copier-${this.options.nodeId.replace(/[^A-Za-z0-9_-]/g, "_")}`,
+      ...(this.options.durable ? { durable: this.options.durable } : {}),
     });
     this.timer = setInterval(() => void this.pass(), Math.min(1000, Math.max(100, Math.floor(this.options.ttlMs / 3))));
     this.timer.unref?.();

@@ -37,7 +37,16 @@ export function copierDepsOf(app: FastifyInstance): CopierDeps {
 }
 
 export async function copierEnginePlugin(app: FastifyInstance) {
-  const engine = new CopierEngine({ ...copierDepsOf(app), bus: app.bus, ttlMs: app.ctx.config.node.feedLeaseTtlMs });
+  const { id, feedLeaseTtlMs } = app.ctx.config.node;
+  // A NODE_ID set by the operator is stable across restarts: its durable subscription resumes there.
+  // Without one the id is random per process (server/config.ts): no durable consumer is left behind.
+  const stable = !/^node-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+  const engine = new CopierEngine({
+    ...copierDepsOf(app),
+    bus: app.bus,
+    ttlMs: feedLeaseTtlMs,
+    ...(stable ? { durable: `copier-${id.replace(/[^A-Za-z0-9_-]/g, "_")}` } : {}),
+  });
   const previous = engines.get(app.ctx);
   engines.set(app.ctx, engine);
   app.addHook("onReady", async () => engine.start());
