@@ -27,6 +27,7 @@ const Params = z.object({
 const responses = {
   404: refusal("No such copy link, or the account is not one of its followers"),
   409: refusal("A platform of the link is disabled"),
+  422: refusal("A platform of the link refused to answer what the plan reads (its words)"),
   503: refusal("A platform of the link is not connected now"),
 };
 
