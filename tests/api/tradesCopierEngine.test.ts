@@ -14,7 +14,8 @@ import { copyRequestId, followerKey, type SourceAction } from "../../core/copier
 import type { ResyncPlan, ResyncResult } from "../../core/schemas/copierResync.ts";
 import type { Position, TradeSymbol } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
-import { copyLedger } from "../../server/db/schema.ts";
+import { copyLedger, copyLinkLeases } from "../../server/db/schema.ts";
+import { acquireLinkLease, linkLeaseHolder, releaseLinkLease } from "../../server/modules/tradesCopier/engine/linkLeaseRepository.ts";
 import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -213,5 +214,22 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     const [row] = await db().select().from(copyLedger).where(eq(copyLedger.requestId, requestId));
     expect(row).toMatchObject({ state: "done", attempts: 1, leaseHolder: t.ctx.config.node.id });
     expect((await followerPositions()).find((p) => p.id === close.positionId)!.volume).toBe(before);
+  });
+
+  it("works a link on one node at a time: another node takes it only once this node's lease lapsed, and this node stops", async () => {
+    const mine = (await linkLeaseHolder(db(), linkId))!;
+    expect(mine.nodeId).toBe(t.ctx.config.node.id);
+    expect(await acquireLinkLease(db(), linkId, "node-b", 900)).toBeNull();
+    // This node dies (its lease is left to lapse): node B takes the link over, with a new epoch.
+    await db()
+      .update(copyLinkLeases)
+      .set({ expiresAt: new Date(Date.now() - 1000) });
+    const theirs = (await acquireLinkLease(db(), linkId, "node-b", 60_000))!;
+    expect(theirs.epoch).toBe(mine.epoch + 1);
+    await engine().pass();
+    expect(engine().holds(linkId)).toBe(false);
+    await releaseLinkLease(db(), theirs);
+    await engine().pass();
+    expect(engine().holds(linkId)).toBe(true);
   });
 });
