@@ -246,6 +246,12 @@ export interface BusSubscribeOptions {
   onGap?: (gap: { after: number; firstAvailable: number }) => void;
 }
 
+/**
+ * A subscription's handler. On a durable subscription (NATS) a handler that returns a promise (a
+ * function returning one is a handler too) is
+ * waited for before the event is acknowledged, so an event whose work was not recorded (a crash
+ * meanwhile) is delivered again; elsewhere the promise is not waited for.
+ */
 export type BusHandler<E extends DomainEvent = DomainEvent> = (message: BusMessage<E>) => void;
 
 export interface BusSubscription {

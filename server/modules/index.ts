@@ -22,6 +22,7 @@ import { quotesMonitorRoutes } from "./quotesMonitor/routes.ts";
 import { tradesCopierRoutes } from "./tradesCopier/routes.ts";
 import { tradesCopierPreviewRoutes } from "./tradesCopier/previewRoutes.ts";
 import { tradesCopierStatusRoutes } from "./tradesCopier/statusRoutes.ts";
+import { tradesCopierResyncRoutes } from "./tradesCopier/resyncRoutes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository. The API guard
@@ -52,6 +53,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(tradesCopierRoutes);
   await api.register(tradesCopierPreviewRoutes);
   await api.register(tradesCopierStatusRoutes);
+  await api.register(tradesCopierResyncRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

@@ -102,7 +102,7 @@ export function TradesCopierLinksPage() {
   return (
     <Section
       title="Copy links"
-      description="A source account's trades copied to follower accounts on any platform. Live copying is not running yet: links are kept, checked and audited, and nothing is copied until the copier's engine is switched on."
+      description="A source account's trades copied to follower accounts on any platform, live and exactly once: each enabled link copies the source's opens, partial closes, closes, stop changes and pending orders to its followers as they happen."
       actions={
         canWrite ? (
           <Button onClick={() => setOpen("new")} disabled={platformOptions.length === 0}>

@@ -126,3 +126,19 @@ export const copyLedger = pgTable(
       .where(sql`state = 'pending'`),
   ],
 );
+
+/**
+ * Which node works each copy link (the copier engine, docs/trades-copier.md "The engine"): the
+ * node that holds the lease until `expires_at` (the database's clock). `epoch` grows at every
+ * takeover; a released lease keeps its row with an expiry in the past. As platform_feed_leases,
+ * for links (server/modules/tradesCopier/engine/linkLeaseRepository.ts).
+ */
+export const copyLinkLeases = pgTable("copy_link_leases", {
+  linkId: uuid("link_id")
+    .primaryKey()
+    .references(() => copyLinks.id, { onDelete: "cascade" }),
+  nodeId: text("node_id").notNull(),
+  epoch: integer("epoch").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  acquiredAt: timestamp("acquired_at", { withTimezone: true }).notNull().defaultNow(),
+});

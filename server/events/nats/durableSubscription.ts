@@ -63,7 +63,8 @@ export class DurableSubscription implements BusSubscription {
           this.last = m.seq;
           const message: BusMessage = { seq: m.seq, publishedAt: Number(m.timestampNanos / 1_000_000n), event };
           try {
-            this.handler(message);
+            const result: unknown = this.handler(message);
+            if (result instanceof Promise) await result;
           } catch (error) {
             this.ctx.onHandlerError(error, message);
           }

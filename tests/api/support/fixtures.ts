@@ -35,7 +35,8 @@ export async function addTradePlatform(ctx: AppContext, organizationId: string, 
   return theOnly(await ctx.database.db.insert(tradePlatforms).values({ organizationId, name, type }).returning());
 }
 
-const SIMULATION_TABLES = new Set(["simulated_servers", "simulated_server_commands"]);
+/** Tables the app writes on its own as it runs, whatever a request did: a simulation's state, the copier engine's link leases. */
+const SIMULATION_TABLES = new Set(["simulated_servers", "simulated_server_commands", "copy_link_leases"]);
 
 /** Rows in every table of the database (but a running simulation's own), to show that refused calls changed nothing. */
 export async function rowCounts(ctx: AppContext): Promise<Record<string, number>> {
@@ -45,7 +46,8 @@ export async function rowCounts(ctx: AppContext): Promise<Record<string, number>
   );
   const counts: Record<string, number> = {};
   for (const { name } of tables) {
-    // A simulated server keeps its own state as it runs (decision 0069): not the request's writes.
+    // A simulated server keeps its own state as it runs (decision 0069), and the copier engine takes
+    // each link's lease as it sees the link: not the request's writes.
     if (SIMULATION_TABLES.has(name)) continue;
     const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from ${sql.identifier(name)}`));
     counts[name] = row!.n;

@@ -1,0 +1,306 @@
+/**
+ * One follower, one source action (docs/trades-copier.md "The engine"): the follower's context is
+ * read, the copy rules decide, the ledger row is written (pending with a lease, or skipped) BEFORE
+ * anything is sent, then the follower's platform is asked with the row's request id and the row
+ * records its answer. A row already in the ledger is never decided again: a repeat of the event
+ * (a redelivery, a replay after a gap, another node's catch-up) changes nothing; a pending row
+ * whose lease ran out is sent again with its own request id, and the connector's exactly-once
+ * answers with the first result.
+ */
+import {
+  copyRequestId,
+  decide,
+  findSymbol,
+  followerKey,
+  followerSymbolOf,
+  type CopiedOrder,
+  type CopiedPosition,
+  type Decision,
+  type FollowerAction,
+  type FollowerContext,
+  sourceIdOf,
+  type SourceAction,
+} from "../../../../core/copier/index.ts";
+import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
+import { conversionRate, formatLots, type TradeSymbol } from "../../../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../../connectors/connector.ts";
+import { ConnectorError } from "../../../connectors/errors.ts";
+import { operationTag } from "../../../connectors/operationOnce.ts";
+import type { Db } from "../../../db/client.ts";
+import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
+import * as ledger from "./ledgerRepository.ts";
+
+export interface CopierLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface CopierDeps {
+  db: Db;
+  /** This node: the ledger's lease holder. */
+  nodeId: string;
+  connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
+  /** A copy was refused: the notification center hears of it (`copierFailure`). */
+  failed(row: ledger.LedgerRow): void;
+  log: CopierLogger;
+}
+
+/** A link as the engine works it. */
+export interface EngineLink {
+  id: string;
+  organizationId: string;
+  enabled: boolean;
+  sourcePlatformId: string;
+  sourceLogin: string;
+  followers: (FollowerSettings & { addedAt: number })[];
+}
+
+const SYMBOLS_TTL_MS = 60_000;
+const symbolCache = new WeakMap<TradePlatformConnector, { at: number; symbols: Promise<Map<string, TradeSymbol>> }>();
+
+/** The server's symbols by name, read at most once a minute per connector. */
+export function symbolsOf(connector: TradePlatformConnector): Promise<Map<string, TradeSymbol>> {
+  const cached = symbolCache.get(connector);
+  if (cached && Date.now() - cached.at < SYMBOLS_TTL_MS) return cached.symbols;
+  const symbols = connector.listSymbols().then((list) => new Map(list.map((s) => [s.name, s])));
+  symbols.catch(() => symbolCache.delete(connector));
+  symbolCache.set(connector, { at: Date.now(), symbols });
+  return symbols;
+}
+
+export function leaseMsOf(connector: TradePlatformConnector): number {
+  return connector.requestTimeoutMs + LEASE_MARGIN_MS;
+}
+
+function sourceSymbolName(action: SourceAction): string {
+  return "order" in action ? action.order.symbol : action.position.symbol;
+}
+
+/** The follower's copy of this source position or order, as its platform holds it now (found by the ledger's id, the MT4 chain, or the tag). */
+async function copiesOf(
+  deps: CopierDeps,
+  link: EngineLink,
+  follower: FollowerSettings,
+  connector: TradePlatformConnector,
+  sourceId: string,
+): Promise<{ copied: CopiedPosition | null; copiedOrder: CopiedOrder | null }> {
+  const states = await ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login);
+  const state = states.get(sourceId);
+  if (!state?.followerId) return { copied: null, copiedOrder: null };
+  if (sourceId.startsWith("order:")) {
+    const order = (await connector.pendingOrders(follower.account.login)).find((o) => o.id === state.followerId);
+    return { copied: null, copiedOrder: order ? { orderId: order.id, symbol: order.symbol, type: order.type, volume: order.volume } : null };
+  }
+  const open = await connector.openPositions(follower.account.login);
+  const tag = state.openRequestId ? operationTag(state.openRequestId) : null;
+  const p =
+    open.find((x) => x.id === state.followerId) ?? open.find((x) => x.previousId === state.followerId) ?? (tag ? open.find((x) => x.tag === tag) : undefined);
+  return { copied: p ? { positionId: p.id, symbol: p.symbol, side: p.side, volume: p.volume, openPrice: p.openPrice } : null, copiedOrder: null };
+}
+
+/** What the rules know of the follower for this action: only what its settings need is read. */
+export async function contextFor(
+  deps: CopierDeps,
+  link: EngineLink,
+  follower: FollowerSettings,
+  action: SourceAction,
+  connector: TradePlatformConnector,
+  sourceConnector: TradePlatformConnector,
+): Promise<FollowerContext> {
+  const [followerSymbols, sourceSymbols] = await Promise.all([symbolsOf(connector), symbolsOf(sourceConnector)]);
+  const opening = action.type === "open" || action.type === "orderPlaced" || action.type === "orderFilled";
+  const mode = follower.volume.mode;
+  const needsFollowerMoney = opening && (mode === "equity" || mode === "balance" || mode === "riskPercent" || follower.equityFloor !== null);
+  const needsSourceMoney = opening && (mode === "equity" || mode === "balance");
+  const mapped = followerSymbolOf(follower, followerSymbols, sourceSymbolName(action));
+  const needsQuote = opening && "symbol" in mapped && (follower.maxDeviationPoints !== null || follower.stops.mode === "fixed" || mode === "riskPercent");
+  const [followerAccount, sourceAccount, quotes, copies] = await Promise.all([
+    needsFollowerMoney ? connector.getAccount(follower.account.login) : null,
+    needsSourceMoney ? sourceConnector.getAccount(link.sourceLogin) : null,
+    needsQuote ? connector.getQuotes(mode === "riskPercent" ? undefined : ["symbol" in mapped ? mapped.symbol.name : ""]) : [],
+    action.type === "open"
+      ? { copied: null, copiedOrder: null }
+      : copiesOf(deps, link, follower, connector, action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action)),
+  ]);
+  const symbol = "symbol" in mapped ? mapped.symbol : undefined;
+  const quote = symbol ? quotes.find((q) => q.symbol === symbol.name) : undefined;
+  const mids = new Map(quotes.map((q) => [q.symbol, (q.bid + q.ask) / 2]));
+  return {
+    linkId: link.id,
+    linkEnabled: link.enabled,
+    followerSymbols,
+    sourceSymbol: findSymbol(sourceSymbols, sourceSymbolName(action)),
+    follower: { balance: followerAccount?.balance ?? 0, equity: followerAccount?.equity ?? 0 },
+    source: { balance: sourceAccount?.balance ?? 0, equity: sourceAccount?.equity ?? 0 },
+    price: quote ? { bid: quote.bid, ask: quote.ask } : null,
+    profitRate: symbol && followerAccount ? conversionRate(symbol.profitCurrency, followerAccount.currency, (n) => mids.get(n)) : undefined,
+    now: Date.now(),
+    ...copies,
+    // Today's P/L of copied positions is not summed yet (docs/trades-copier.md "Limits").
+    dailyProfit: 0,
+  };
+}
+
+/** The ledger's description of a follower action: its symbol, volume and the follower position or order it acts on. */
+export function describe(action: FollowerAction): { symbol: string | null; volume: string | null; followerPositionId: string | null } {
+  switch (action.type) {
+    case "open":
+      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
+    case "placeOrder":
+      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
+    case "close":
+      return { symbol: null, volume: formatLots(action.volume), followerPositionId: action.positionId };
+    case "modify":
+      return { symbol: null, volume: null, followerPositionId: action.positionId };
+    case "modifyOrder":
+    case "cancelOrder":
+      return { symbol: null, volume: null, followerPositionId: action.orderId };
+  }
+}
+
+export interface Times {
+  sourceTime: number;
+  receivedAt: number;
+}
+
+/**
+ * Decides and records one source action for one follower, then sends it. Returns the decision
+ * (null when the ledger already had the row: a repeat, or a row another worker holds).
+ */
+export async function copyOne(deps: CopierDeps, link: EngineLink, follower: FollowerSettings, action: SourceAction, times: Times): Promise<Decision | null> {
+  const requestId = copyRequestId(link.id, followerKey(follower.account), action);
+  const existing = await ledger.findRow(deps.db, requestId);
+  if (existing) {
+    if (existing.state === "pending") await resend(deps, existing);
+    return null;
+  }
+  const connector = await deps.connectorFor(link.organizationId, follower.account.platformId);
+  const sourceConnector = await deps.connectorFor(link.organizationId, link.sourcePlatformId);
+  const ctx = await contextFor(deps, link, follower, action, connector, sourceConnector);
+  const decision = decide(action, follower, ctx);
+  if (decision.kind === "nothing") return decision;
+  const base = {
+    requestId,
+    organizationId: link.organizationId,
+    linkId: link.id,
+    followerPlatformId: follower.account.platformId,
+    followerLogin: follower.account.login,
+    sourceId: sourceIdOf(action),
+    sourceAction: action.type,
+    sourceTime: new Date(times.sourceTime),
+    receivedAt: new Date(times.receivedAt),
+    decidedAt: new Date(),
+  };
+  if (decision.kind === "skip") {
+    await ledger.insertRow(deps.db, { ...base, state: "skipped", reason: decision.reason, followerAction: null }, 0);
+    return decision;
+  }
+  const row = await ledger.insertRow(
+    deps.db,
+    { ...base, state: "pending", followerAction: decision.action.type, action: decision.action, leaseHolder: deps.nodeId, ...describe(decision.action) },
+    leaseMsOf(connector),
+  );
+  if (row) await send(deps, row, connector);
+  return decision;
+}
+
+/** A pending row: sent again with its own request id when its lease ran out (else another worker has it). */
+export async function resend(deps: CopierDeps, row: ledger.LedgerRow): Promise<void> {
+  const connector = await deps.connectorFor(row.organizationId, row.followerPlatformId);
+  const taken = await ledger.takeOver(deps.db, row.requestId, deps.nodeId, leaseMsOf(connector));
+  if (taken) await send(deps, taken, connector);
+}
+
+const REFUSED = new Set(["rejected", "invalidRequest", "notFound"]);
+
+/**
+ * Sends the recorded action with its request id and records the answer. A refusal is final
+ * (`failed`, the platform's words, `copierFailure`); an unknown outcome (timeout, lost link) gives
+ * the lease up, and the next pass sends the same request id again.
+ */
+export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: TradePlatformConnector): Promise<"done" | "failed" | "unknown"> {
+  const action = row.action as FollowerAction;
+  const login = row.followerLogin;
+  await ledger.markSent(deps.db, row.requestId, deps.nodeId);
+  let followerPositionId: string | null;
+  try {
+    switch (action.type) {
+      case "open": {
+        const { type: _type, ...order } = action;
+        followerPositionId = (await connector.placeOrder({ ...order, login, reason: "api" })).positionId;
+        break;
+      }
+      case "close": {
+        await connector.closePosition({ requestId: action.requestId, positionId: action.positionId, ...(action.whole ? {} : { volume: action.volume }) });
+        followerPositionId = action.positionId;
+        if (!action.whole) {
+          // MT4 re-issues the rest of a partly closed ticket under a new one: the copy continues there.
+          const open = await connector.openPositions(login).catch(() => []);
+          followerPositionId = open.find((p) => p.previousId === action.positionId)?.id ?? action.positionId;
+        }
+        break;
+      }
+      case "modify":
+        followerPositionId = (await connector.modifyPosition(action)).positionId;
+        break;
+      case "placeOrder": {
+        const { type: _type, orderType, ...rest } = action;
+        followerPositionId = (await connector.placePendingOrder({ ...rest, type: orderType, login, reason: "api" })).orderId;
+        break;
+      }
+      case "modifyOrder":
+        followerPositionId = (await connector.modifyPendingOrder(action)).orderId;
+        break;
+      case "cancelOrder":
+        followerPositionId = (await connector.cancelPendingOrder(action)).orderId;
+        break;
+    }
+  } catch (error) {
+    if (error instanceof ConnectorError && REFUSED.has(error.code)) {
+      if (await ledger.settle(deps.db, row.requestId, deps.nodeId, { state: "failed", reason: error.message })) deps.failed({ ...row, reason: error.message });
+      return "failed";
+    }
+    deps.log.warn({ err: error, requestId: row.requestId }, "copier: the follower's platform did not answer; the same request id is sent again");
+    await ledger.releaseRow(deps.db, row.requestId, deps.nodeId).catch(() => undefined);
+    return "unknown";
+  }
+  await ledger.settle(deps.db, row.requestId, deps.nodeId, { state: "done", followerPositionId });
+  return "done";
+}
+
+/**
+ * The follower's context could not be read (its platform away, not connected, deleted): the action
+ * is recorded `failed` with why, under its request id, so it shows and is not decided again; the
+ * catch-up after a reconnect and the resync put what was missed right.
+ */
+export async function recordFailure(
+  deps: CopierDeps,
+  link: EngineLink,
+  follower: FollowerSettings,
+  action: SourceAction,
+  times: Times,
+  error: unknown,
+): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  const row = await ledger.insertRow(
+    deps.db,
+    {
+      requestId: copyRequestId(link.id, followerKey(follower.account), action),
+      organizationId: link.organizationId,
+      linkId: link.id,
+      followerPlatformId: follower.account.platformId,
+      followerLogin: follower.account.login,
+      sourceId: sourceIdOf(action),
+      sourceAction: action.type,
+      followerAction: null,
+      state: "failed",
+      reason,
+      sourceTime: new Date(times.sourceTime),
+      receivedAt: new Date(times.receivedAt),
+      decidedAt: new Date(),
+    },
+    0,
+  );
+  if (row) deps.failed(row);
+}

@@ -1,0 +1,235 @@
+/**
+ * The copier engine (docs/trades-copier.md "The engine"; decision 0082-copier-engine). Each node:
+ *  - holds a lease per copy link (./linkLeases.ts), taken and renewed every third of the lease's
+ *    time to live; a link is worked only by the node holding its lease, and when a node dies its
+ *    leases lapse and another node takes the links over;
+ *  - follows the bus's `trade` events (a durable subscription per node: an event is acknowledged
+ *    once the handler's promise settles, i.e. once the ledger rows it caused are written and their
+ *    answers recorded); a source's events become source actions (./sourceTracker.ts) and each
+ *    follower of each held link whose source it is gets its copy (./copyOne.ts), in the order of
+ *    the source's events (one queue per source account);
+ *  - on taking a link, after a `tradeGap` and at start, catches up: the source's open positions are
+ *    read from its platform; each not yet decided for a follower is decided now (as a position
+ *    already open when the follower was added if it was), and a follower's copy whose source
+ *    position is gone is closed — both with the request ids the live events would have had;
+ *  - every pass, re-sends the pending ledger rows of its links whose lease ran out (a crash between
+ *    the ledger write and the answer, a lost answer) with their own request ids.
+ */
+import { copyRequestId, followerKey, type SourceAction } from "../../../../core/copier/index.ts";
+import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
+import type { ClosedPosition, TradeEvent } from "../../../../core/trading/index.ts";
+import type { EventBus } from "../../../events/bus.ts";
+import type { BusMessage, BusSubscription, DomainEvent } from "../../../events/types.ts";
+import { copyOne, recordFailure, resend, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import * as ledger from "./ledgerRepository.ts";
+import { loadLinks } from "./engineRepository.ts";
+import { acquireLinkLease, releaseLinkLease, renewLinkLease, type LinkLease } from "./linkLeaseRepository.ts";
+import { SourceTracker } from "./sourceTracker.ts";
+
+export interface CopierEngineOptions extends CopierDeps {
+  bus: EventBus;
+  /** How long a link lease lasts unless renewed; renewed every third of it (at most every second). */
+  ttlMs: number;
+  /**
+   * The durable subscription's name (NATS: resumes after a restart where the node stopped); only
+   * for a node with a stable NODE_ID, so random per-process ids leave no consumers behind.
+   */
+  durable?: string;
+}
+
+const keyOf = (platformId: string, login: string) => `${platformId}:${login}`;
+
+export class CopierEngine {
+  private links = new Map<string, EngineLink>();
+  private readonly held = new Map<string, LinkLease>();
+  private readonly trackers = new Map<string, SourceTracker>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private subscription: BusSubscription | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private passing: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: CopierEngineOptions) {}
+
+  start(): void {
+    // The durable subscription waits for the handler's promise before it acknowledges the event.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
+    this.subscription = this.options.bus.subscribe({ types: ["trade", "tradeGap"] }, (message) => this.handle(message), {
+      ...(this.options.durable ? { durable: this.options.durable } : {}),
+    });
+    this.timer = setInterval(() => void this.pass(), Math.min(1000, Math.max(100, Math.floor(this.options.ttlMs / 3))));
+    this.timer.unref?.();
+    void this.pass();
+  }
+
+  /** The links this node works now (tests). */
+  holds(linkId: string): boolean {
+    return this.held.has(linkId);
+  }
+
+  /** One pass now: links read again, leases taken or renewed, expired pending rows sent again. */
+  pass(): Promise<void> {
+    this.passing ??= this.runPass().finally(() => (this.passing = null));
+    return this.passing;
+  }
+
+  /** Resolves once every source's queued work is done (tests). */
+  async settled(): Promise<void> {
+    await this.passing;
+    for (;;) {
+      const pending = [...this.queues.values()];
+      await Promise.all(pending);
+      if ([...this.queues.values()].every((q, i) => q === pending[i]) && pending.length === this.queues.size) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.subscription?.close();
+    await this.passing?.catch(() => undefined);
+    await Promise.all(this.queues.values());
+    await Promise.all([...this.held.values()].map((lease) => releaseLinkLease(this.options.db, lease).catch(() => undefined)));
+    this.held.clear();
+  }
+
+  private async runPass(): Promise<void> {
+    if (this.stopped) return;
+    const { db, nodeId, ttlMs, log } = this.options;
+    try {
+      const links = await loadLinks(db);
+      this.links = new Map(links.map((l) => [l.id, l]));
+      for (const [linkId, lease] of this.held) {
+        if (this.links.has(linkId)) continue;
+        this.held.delete(linkId);
+        void releaseLinkLease(db, lease).catch(() => undefined);
+      }
+      for (const link of links) {
+        if (this.stopped) return;
+        const lease = this.held.get(link.id);
+        if (lease) {
+          if (await renewLinkLease(db, lease, ttlMs)) continue;
+          this.held.delete(link.id);
+          log.warn({ linkId: link.id }, "copier: the link's lease lapsed; another node works it");
+        }
+        const taken = await acquireLinkLease(db, link.id, nodeId, ttlMs);
+        if (!taken) continue;
+        this.held.set(link.id, taken);
+        log.info({ linkId: link.id, epoch: taken.epoch }, "copier: this node works the link");
+        void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => this.catchUp(link));
+      }
+      const expired = await ledger.expiredPending(db, [...this.held.keys()]);
+      for (const row of expired) {
+        const link = this.links.get(row.linkId);
+        if (!link) continue;
+        void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => resend(this.options, row));
+      }
+    } catch (err) {
+      log.warn({ err }, "copier: a pass failed; the next one tries again");
+    }
+  }
+
+  /** The links this node holds whose source is this account. */
+  private heldLinksOf(platformId: string, login?: string): EngineLink[] {
+    const out: EngineLink[] = [];
+    for (const id of this.held.keys()) {
+      const link = this.links.get(id);
+      if (link && link.sourcePlatformId === platformId && (login === undefined || link.sourceLogin === login)) out.push(link);
+    }
+    return out;
+  }
+
+  private handle(message: BusMessage<Extract<DomainEvent, { type: "trade" | "tradeGap" }>>): Promise<void> | undefined {
+    const receivedAt = Date.now();
+    const { event } = message;
+    if (event.type === "tradeGap") {
+      const links = this.heldLinksOf(event.platformId);
+      return links.length === 0
+        ? undefined
+        : Promise.all(links.map((l) => this.enqueue(keyOf(l.sourcePlatformId, l.sourceLogin), () => this.catchUp(l)))).then(() => undefined);
+    }
+    const login = event.event.login;
+    if (this.heldLinksOf(event.platformId, login).length === 0) return undefined;
+    return this.enqueue(keyOf(event.platformId, login), () => this.apply(event.platformId, event.event, receivedAt));
+  }
+
+  /** Runs `work` after the source's earlier work, so each follower sees the source's actions in order. */
+  private enqueue(key: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const next = previous.then(work).catch((err: unknown) => this.options.log.error({ err, source: key }, "copier: work on a source failed"));
+    this.queues.set(key, next);
+    void next.finally(() => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    });
+    return next;
+  }
+
+  /** The source's tracker, loaded from its platform the first time. */
+  private async trackerOf(link: EngineLink, reload = false): Promise<SourceTracker> {
+    const key = keyOf(link.sourcePlatformId, link.sourceLogin);
+    let tracker = this.trackers.get(key);
+    if (tracker && !reload) return tracker;
+    const connector = await this.options.connectorFor(link.organizationId, link.sourcePlatformId);
+    const open = await connector.openPositions(link.sourceLogin);
+    tracker ??= new SourceTracker(link.sourceLogin);
+    tracker.load(open);
+    this.trackers.set(key, tracker);
+    return tracker;
+  }
+
+  private async apply(platformId: string, event: TradeEvent, receivedAt: number): Promise<void> {
+    const links = this.heldLinksOf(platformId, event.login);
+    if (links.length === 0) return;
+    const tracker = await this.trackerOf(links[0]!);
+    for (const action of tracker.actionsOf(event)) {
+      for (const link of links) await this.copyToAll(link, action, { sourceTime: action.time, receivedAt });
+    }
+  }
+
+  private async copyToAll(link: EngineLink, action: SourceAction, times: { sourceTime: number; receivedAt: number }): Promise<void> {
+    await Promise.all(
+      link.followers.map(async (follower) => {
+        try {
+          await copyOne(this.options, link, follower, action, times);
+        } catch (err) {
+          // The follower's context could not be read (its platform away): recorded as failed, with why.
+          await recordFailure(this.options, link, follower, action, times, err).catch((e: unknown) =>
+            this.options.log.error({ err: e, linkId: link.id }, "copier: a failure could not be recorded"),
+          );
+        }
+      }),
+    );
+  }
+
+  /**
+   * Catch-up for a link (taken over, a gap, a start): every open source position not yet decided
+   * for a follower is decided now; a copy whose source position is gone is closed. The request
+   * ids are those of the live events, so nothing already done is done again.
+   */
+  private async catchUp(link: EngineLink): Promise<void> {
+    const tracker = await this.trackerOf(link, true);
+    const open = tracker.open();
+    const openIds = new Set(open.map((p) => `position:${p.id}`));
+    const now = Date.now();
+    for (const follower of link.followers) {
+      const times = { sourceTime: now, receivedAt: now };
+      for (const position of open) {
+        const action: SourceAction = { type: "open", time: position.openTime, position, existing: position.openTime < follower.addedAt };
+        await this.copyOrRecord(link, follower, action, { sourceTime: position.openTime, receivedAt: now });
+      }
+      const states = await ledger.copyStates(this.options.db, link.id, follower.account.platformId, follower.account.login);
+      for (const state of states.values()) {
+        if (!state.followerId || !state.sourceId.startsWith("position:") || openIds.has(state.sourceId)) continue;
+        const id = state.sourceId.slice("position:".length);
+        const closed = { id, login: link.sourceLogin, symbol: "", side: "buy", volume: 0, openTime: now, closeTime: now } as unknown as ClosedPosition;
+        await this.copyOrRecord(link, follower, { type: "close", time: now, position: closed }, times);
+      }
+    }
+  }
+
+  private async copyOrRecord(link: EngineLink, follower: FollowerSettings, action: SourceAction, times: { sourceTime: number; receivedAt: number }) {
+    // Already decided (the usual case): nothing is read from the platforms.
+    if (await ledger.findRow(this.options.db, copyRequestId(link.id, followerKey(follower.account), action)).then((r) => r && r.state !== "pending")) return;
+    await this.copyToAll({ ...link, followers: [follower as EngineLink["followers"][number]] }, action, times);
+  }
+}

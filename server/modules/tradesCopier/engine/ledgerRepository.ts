@@ -1,0 +1,139 @@
+/**
+ * The SQL of the copier's ledger (`copy_ledger`, server/db/tables/tradesCopier.ts): a row per
+ * follower action, keyed by its request id, inserted before anything is sent. Every change to a
+ * pending row names the lease holder it was taken by and that it is still pending; lease times are
+ * the database's clock.
+ */
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { FollowerAction } from "../../../../core/copier/index.ts";
+import type { Db } from "../../../db/client.ts";
+import { copyLedger } from "../../../db/schema.ts";
+
+const t = copyLedger;
+export type LedgerRow = typeof t.$inferSelect;
+export type NewLedgerRow = Omit<typeof t.$inferInsert, "createdAt" | "updatedAt" | "attempts" | "leaseUntil" | "sentAt" | "ackedAt">;
+
+const leaseFromNow = (leaseMs: number) => sql`now() + ${`${Math.ceil(leaseMs)} milliseconds`}::interval`;
+const heldBy = (requestId: string, holder: string) => and(eq(t.requestId, requestId), eq(t.leaseHolder, holder), eq(t.state, "pending"));
+
+/** Inserts the row (pending with a lease, or skipped); undefined when the request id was recorded before. */
+export async function insertRow(db: Db, row: NewLedgerRow, leaseMs: number): Promise<LedgerRow | undefined> {
+  const [inserted] = await db
+    .insert(t)
+    .values({ ...row, ...(row.state === "pending" ? { leaseUntil: leaseFromNow(leaseMs) } : {}) })
+    .onConflictDoNothing({ target: t.requestId })
+    .returning();
+  return inserted;
+}
+
+export async function findRow(db: Db, requestId: string): Promise<LedgerRow | undefined> {
+  const [row] = await db.select().from(t).where(eq(t.requestId, requestId)).limit(1);
+  return row;
+}
+
+/** Takes a pending row whose lease ran out (a crash, a lost answer); undefined when it is not that, or another took it first. */
+export async function takeOver(db: Db, requestId: string, holder: string, leaseMs: number): Promise<LedgerRow | undefined> {
+  const [row] = await db
+    .update(t)
+    .set({ leaseHolder: holder, leaseUntil: leaseFromNow(leaseMs), updatedAt: sql`now()` })
+    .where(and(eq(t.requestId, requestId), eq(t.state, "pending"), or(isNull(t.leaseUntil), lt(t.leaseUntil, sql`now()`))))
+    .returning();
+  return row;
+}
+
+/** About to send: the send time and one more attempt. */
+export async function markSent(db: Db, requestId: string, holder: string): Promise<void> {
+  await db
+    .update(t)
+    .set({ sentAt: sql`coalesce(${t.sentAt}, now())`, attempts: sql`${t.attempts} + 1`, updatedAt: sql`now()` })
+    .where(heldBy(requestId, holder));
+}
+
+/** The platform's answer: done or failed (with its words); false when the lease is no longer this holder's. */
+export async function settle(
+  db: Db,
+  requestId: string,
+  holder: string,
+  outcome: { state: "done" | "failed"; reason?: string | null; followerPositionId?: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(t)
+    .set({
+      state: outcome.state,
+      reason: outcome.reason ?? null,
+      ...(outcome.followerPositionId === undefined ? {} : { followerPositionId: outcome.followerPositionId }),
+      ackedAt: sql`now()`,
+      leaseUntil: null,
+      updatedAt: sql`now()`,
+    })
+    .where(heldBy(requestId, holder))
+    .returning({ requestId: t.requestId });
+  return rows.length === 1;
+}
+
+/** The answer was not known (timeout, lost link): the lease is given up, so the next pass sends the same id again. */
+export async function releaseRow(db: Db, requestId: string, holder: string): Promise<void> {
+  await db
+    .update(t)
+    .set({ leaseUntil: sql`now()`, updatedAt: sql`now()` })
+    .where(heldBy(requestId, holder));
+}
+
+/** Pending rows of these links whose lease ran out: to be sent again with their own request id. */
+export async function expiredPending(db: Db, linkIds: readonly string[]): Promise<LedgerRow[]> {
+  if (linkIds.length === 0) return [];
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.state, "pending"), inArray(t.linkId, [...linkIds]), or(isNull(t.leaseUntil), lt(t.leaseUntil, sql`now()`))))
+    .orderBy(asc(t.createdAt))
+    .limit(500);
+}
+
+/** What the follower holds of one source position or order, as the ledger tells it. */
+export interface CopyState {
+  sourceId: string;
+  /** Any follower action was ever decided to open it (so it is never opened again by the live flow). */
+  opened: boolean;
+  /** The follower's position (or order) that is the copy now; null once closed (or never made). */
+  followerId: string | null;
+  /** The open request id of the copy (its tag on platforms that keep one). */
+  openRequestId: string | null;
+}
+
+const OPENING = new Set(["open", "placeOrder"]);
+
+/** The copies of every source position or order of a link on one follower, from the done rows in order. */
+export async function copyStates(db: Db, linkId: string, platformId: string, login: string): Promise<Map<string, CopyState>> {
+  const rows = await db
+    .select({
+      sourceId: t.sourceId,
+      followerAction: t.followerAction,
+      state: t.state,
+      followerPositionId: t.followerPositionId,
+      action: t.action,
+      requestId: t.requestId,
+    })
+    .from(t)
+    .where(and(eq(t.linkId, linkId), eq(t.followerPlatformId, platformId), eq(t.followerLogin, login), sql`${t.followerAction} is not null`))
+    .orderBy(asc(t.decidedAt), asc(t.createdAt));
+  const states = new Map<string, CopyState>();
+  for (const row of rows) {
+    let state = states.get(row.sourceId);
+    if (!state) states.set(row.sourceId, (state = { sourceId: row.sourceId, opened: false, followerId: null, openRequestId: null }));
+    const kind = row.followerAction!;
+    if (OPENING.has(kind)) {
+      state.opened = true;
+      if (row.state === "done") {
+        state.followerId = row.followerPositionId;
+        state.openRequestId = row.requestId;
+      }
+      continue;
+    }
+    if (row.state !== "done") continue;
+    const action = row.action as FollowerAction | null;
+    if (kind === "cancelOrder" || (kind === "close" && action?.type === "close" && action.whole)) state.followerId = null;
+    else if (row.followerPositionId) state.followerId = row.followerPositionId;
+  }
+  return states;
+}

@@ -1,0 +1,115 @@
+/**
+ * A follower's resync (GET/POST /api/tradesCopier/links/:linkId/followers/:platformId/:login/resync):
+ * the plan compares the source's open positions with the follower's copies (the ledger's, found
+ * on the follower's platform by id, MT4 chain or tag): open what the source has and the follower
+ * lacks (sized by the copy rules, as a new open now), close what the follower copied that the
+ * source no longer has. Carrying it out goes through the ledger like any copy, with request ids
+ * derived from "resync", the source position and the follower position it replaces or closes, so
+ * a repeat (a double click, a retry) does nothing twice.
+ */
+import { decide, followerKey, stableId, type FollowerAction } from "../../../../core/copier/index.ts";
+import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
+import type { ResyncAction, ResyncResult } from "../../../../core/schemas/copierResync.ts";
+import { formatLots, type Position } from "../../../../core/trading/index.ts";
+import { operationTag } from "../../../connectors/operationOnce.ts";
+import { viaConnector } from "../../../errors.ts";
+import { contextFor, describe, leaseMsOf, resend, send, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import * as ledger from "./ledgerRepository.ts";
+
+interface Step {
+  plan: ResyncAction;
+  action: FollowerAction;
+}
+
+function resyncId(link: EngineLink, follower: FollowerSettings, sourceId: string, kind: string, replaces: string | null): string {
+  return stableId(`resync|${link.id}|${followerKey(follower.account)}|${sourceId}|${kind}|${replaces ?? "none"}`);
+}
+
+async function stepsOf(deps: CopierDeps, link: EngineLink, follower: FollowerSettings): Promise<Step[]> {
+  const connector = await deps.connectorFor(link.organizationId, follower.account.platformId);
+  const sourceConnector = await deps.connectorFor(link.organizationId, link.sourcePlatformId);
+  const [sourceOpen, followerOpen, states] = await Promise.all([
+    viaConnector(() => sourceConnector.openPositions(link.sourceLogin)),
+    viaConnector(() => connector.openPositions(follower.account.login)),
+    ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login),
+  ]);
+  const liveCopy = (state: ledger.CopyState | undefined): Position | undefined => {
+    if (!state?.followerId) return undefined;
+    const tag = state.openRequestId ? operationTag(state.openRequestId) : null;
+    return (
+      followerOpen.find((p) => p.id === state.followerId) ??
+      followerOpen.find((p) => p.previousId === state.followerId) ??
+      (tag ? followerOpen.find((p) => p.tag === tag) : undefined)
+    );
+  };
+  const steps: Step[] = [];
+  const covered = new Set<string>();
+  for (const p of sourceOpen.filter((x) => x.login === link.sourceLogin).sort((a, b) => a.openTime - b.openTime)) {
+    // MT4 re-issues a partly closed ticket: its copy is under the ticket it continues.
+    const sourceId = p.previousId && states.has(`position:${p.previousId}`) ? `position:${p.previousId}` : `position:${p.id}`;
+    covered.add(sourceId);
+    const state = states.get(sourceId);
+    if (liveCopy(state)) continue;
+    const position = { ...p, id: sourceId.slice("position:".length) };
+    const ctx = await contextFor(deps, link, follower, { type: "open", time: Date.now(), position }, connector, sourceConnector);
+    const decision = decide({ type: "open", time: Date.now(), position }, { ...follower, copyExistingPositions: true }, { ...ctx, linkEnabled: true });
+    if (decision.kind !== "copy" || decision.action.type !== "open") continue;
+    const requestId = resyncId(link, follower, sourceId, "open", state?.followerId ?? null);
+    const action = { ...decision.action, requestId };
+    steps.push({ plan: { kind: "open", sourceId, symbol: action.symbol, side: action.side, volume: formatLots(action.volume) }, action });
+  }
+  for (const state of states.values()) {
+    if (!state.sourceId.startsWith("position:") || covered.has(state.sourceId)) continue;
+    const copy = liveCopy(state);
+    if (!copy) continue;
+    const requestId = resyncId(link, follower, state.sourceId, "close", copy.id);
+    steps.push({
+      plan: { kind: "close", sourceId: state.sourceId, symbol: copy.symbol, side: copy.side, volume: formatLots(copy.volume), followerPositionId: copy.id },
+      action: { type: "close", requestId, positionId: copy.id, volume: copy.volume, whole: true },
+    });
+  }
+  return steps;
+}
+
+export async function resyncPlan(deps: CopierDeps, link: EngineLink, follower: FollowerSettings): Promise<{ actions: ResyncAction[] }> {
+  return { actions: (await stepsOf(deps, link, follower)).map((s) => s.plan) };
+}
+
+/** Carries the plan out, one action after another, through the ledger; each answers with its row's state. */
+export async function executeResync(deps: CopierDeps, link: EngineLink, follower: FollowerSettings): Promise<ResyncResult> {
+  const steps = await stepsOf(deps, link, follower);
+  const connector = await deps.connectorFor(link.organizationId, follower.account.platformId);
+  const out: ResyncResult["actions"] = [];
+  for (const { plan, action } of steps) {
+    const now = new Date();
+    const row = await ledger.insertRow(
+      deps.db,
+      {
+        requestId: action.requestId,
+        organizationId: link.organizationId,
+        linkId: link.id,
+        followerPlatformId: follower.account.platformId,
+        followerLogin: follower.account.login,
+        sourceId: plan.sourceId,
+        sourceAction: plan.kind,
+        followerAction: action.type,
+        state: "pending",
+        action,
+        leaseHolder: deps.nodeId,
+        ...describe(action),
+        sourceTime: now,
+        receivedAt: now,
+        decidedAt: now,
+      },
+      leaseMsOf(connector),
+    );
+    if (row) await send(deps, row, connector);
+    else {
+      const existing = await ledger.findRow(deps.db, action.requestId);
+      if (existing?.state === "pending") await resend(deps, existing);
+    }
+    const settled = await ledger.findRow(deps.db, action.requestId);
+    out.push({ ...plan, state: settled?.state ?? "pending", reason: settled?.reason ?? null });
+  }
+  return { actions: out };
+}

@@ -1,0 +1,235 @@
+/**
+ * The copier engine through the real app: a simulated MT5 source and a simulated Match-Trader
+ * follower connected by the runtime, their trades on the bus through the trade feed, a link made
+ * with the links API (multiplier 2). The source's open, partial close and close reach the
+ * follower; a follower closed by hand is not reopened, and the resync plan (GET) and its execution
+ * (POST, twice: the second does nothing) put it right; a crash between the ledger's write and the
+ * send (a pending row whose lease ran out, for an order the platform had already taken) is sent
+ * again with its own request id and opens nothing twice. Follower volumes are worked out here from
+ * the two servers' own symbols.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { copyRequestId, followerKey, type SourceAction } from "../../core/copier/index.ts";
+import type { ResyncPlan, ResyncResult } from "../../core/schemas/copierResync.ts";
+import type { Position, TradeSymbol } from "../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
+import { copyLedger, copyLinkLeases } from "../../server/db/schema.ts";
+import { acquireLinkLease, linkLeaseHolder, releaseLinkLease } from "../../server/modules/tradesCopier/engine/linkLeaseRepository.ts";
+import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
+import { describeDb } from "../helpers/db.ts";
+import { createTestApp, type TestApp } from "../helpers/testApp.ts";
+import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { addMember, signUp } from "./support/fixtures.ts";
+
+describeDb("the Trades Copier's engine copies live trades exactly once", () => {
+  let t: TestApp;
+  let tokens: TokenFactory;
+  const dealer = newPerson("Copier dealer");
+  const reader = newPerson("Copier reader");
+  let org: string;
+  let sourcePlatform: string;
+  let followerPlatform: string;
+  let source: TradePlatformConnector;
+  let follower: TradePlatformConnector;
+  let sourceLogin: string;
+  let followerLogin: string;
+  let linkId: string;
+  let sourceSpec: TradeSymbol;
+  let followerSpec: TradeSymbol;
+
+  const headers = async (person = dealer) => apiHeaders(await tokens.mint(person), org);
+  const engine = () => copierEngineOf(t.ctx)!;
+  const db = () => t.ctx.database.db;
+
+  async function simulated(type: "MT5" | "MatchTrader", name: string, seed: number): Promise<string> {
+    const h = await headers();
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers: h,
+      payload: { type, name, timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0, seed } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json<{ id: string }>().id;
+    const apps = await t.app.inject({ method: "PUT", url: `/api/tradePlatforms/${id}/apps`, headers: h, payload: [{ app: "tradesCopier", enabled: true }] });
+    expect(apps.statusCode, apps.body).toBe(200);
+    return id;
+  }
+
+  async function tradingLogin(connector: TradePlatformConnector): Promise<string> {
+    const accounts = (await connector.listAccounts({ limit: 100 })).items;
+    return accounts.find((a) => a.enabled && !a.readOnly && a.balance > 1_000_000)!.login;
+  }
+
+  /** Polls until `check` holds (the engine works on the bus's time, not the test's). */
+  async function until<T>(what: string, check: () => Promise<T | undefined | null | false>): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const value = await check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  const rowsOf = (sourceId: string) =>
+    db()
+      .select()
+      .from(copyLedger)
+      .where(and(eq(copyLedger.linkId, linkId), eq(copyLedger.sourceId, sourceId)));
+  const settledRow = (sourceId: string, sourceAction: string) =>
+    until(`the ${sourceAction} of ${sourceId} in the ledger`, async () =>
+      (await rowsOf(sourceId)).find((r) => r.sourceAction === sourceAction && r.state !== "pending"),
+    );
+  const followerPositions = async (): Promise<Position[]> => follower.openPositions(followerLogin);
+  /** The follower's volume for a source volume: × 2, aligned by contract size, down to its step. */
+  const copied = (volume: number) =>
+    Math.floor((volume * 2 * sourceSpec.contractSize) / followerSpec.contractSize / followerSpec.volumeStep) * followerSpec.volumeStep;
+
+  async function openOnSource(volume: number): Promise<string> {
+    return (await source.placeOrder({ requestId: crypto.randomUUID(), login: sourceLogin, symbol: "EURUSD", side: "buy", volume, sl: 1.09 })).positionId;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ FEED_LEASE_TTL_MS: "900" });
+    tokens = await tokenFactory(t.ctx);
+    org = await signUp(t, tokens, dealer);
+    await addMember(t.ctx, org, reader, { [`Module.tradesCopier.${org}`]: "read" });
+    sourcePlatform = await simulated("MT5", "Copier source", 41);
+    followerPlatform = await simulated("MatchTrader", "Copier follower", 42);
+    source = await t.app.platforms.connectorFor(org, sourcePlatform);
+    follower = await t.app.platforms.connectorFor(org, followerPlatform);
+    sourceLogin = await tradingLogin(source);
+    followerLogin = await tradingLogin(follower);
+    t.app.platforms.simulatedServer(sourcePlatform)!.engine.setQuote("EURUSD", 1.1, 1.10012);
+    t.app.platforms.simulatedServer(followerPlatform)!.engine.setQuote("EURUSD", 1.1, 1.10012);
+    sourceSpec = (await source.listSymbols()).find((s) => s.name === "EURUSD")!;
+    followerSpec = (await follower.listSymbols()).find((s) => s.name === "EURUSD")!;
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/tradesCopier/links",
+      headers: await headers(),
+      payload: {
+        name: "Live",
+        source: { platformId: sourcePlatform, login: sourceLogin },
+        followers: [{ account: { platformId: followerPlatform, login: followerLogin }, volume: { mode: "multiplier", multiplier: 2 } }],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    linkId = res.json<{ id: string }>().id;
+    await until("the engine to work the link", async () => engine().holds(linkId));
+    await engine().settled();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("copies an open with the multiplier, then the partial close and the close", async () => {
+    const positionId = await openOnSource(10_000);
+    const open = await settledRow(`position:${positionId}`, "open");
+    expect(open).toMatchObject({ state: "done", followerAction: "open", volume: String(copied(10_000) / 10_000), symbol: "EURUSD" });
+    const copy = (await followerPositions()).find((p) => p.id === open.followerPositionId)!;
+    expect(copy).toMatchObject({ side: "buy", volume: copied(10_000), sl: 1.09 });
+    // Each stage's time is recorded, in order.
+    expect(open.receivedAt.getTime()).toBeLessThanOrEqual(open.decidedAt.getTime());
+    expect(open.decidedAt.getTime()).toBeLessThanOrEqual(open.sentAt!.getTime());
+    expect(open.sentAt!.getTime()).toBeLessThanOrEqual(open.ackedAt!.getTime());
+
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId, volume: 4000 });
+    const partial = await settledRow(`position:${positionId}`, "partialClose");
+    const closedPart = Math.floor((copied(10_000) * 0.4) / followerSpec.volumeStep) * followerSpec.volumeStep;
+    expect(partial).toMatchObject({ state: "done", followerAction: "close", volume: String(closedPart / 10_000) });
+    expect((await followerPositions()).find((p) => p.id === copy.id)?.volume).toBe(copied(10_000) - closedPart);
+
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId });
+    expect(await settledRow(`position:${positionId}`, "close")).toMatchObject({ state: "done", followerAction: "close" });
+    expect((await followerPositions()).find((p) => p.id === copy.id)).toBeUndefined();
+  });
+
+  it("does not reopen a follower closed by hand; the resync plan opens it again, once", async () => {
+    const positionId = await openOnSource(5000);
+    const open = await settledRow(`position:${positionId}`, "open");
+    await follower.closePosition({ requestId: crypto.randomUUID(), positionId: open.followerPositionId! });
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId, volume: 1000 });
+    expect(await settledRow(`position:${positionId}`, "partialClose")).toMatchObject({ state: "skipped", reason: "notCopied" });
+    await engine().pass();
+    await engine().settled();
+    expect((await followerPositions()).filter((p) => p.symbol === "EURUSD")).toHaveLength(0);
+
+    const url = `/api/tradesCopier/links/${linkId}/followers/${followerPlatform}/${followerLogin}/resync`;
+    const plan = await t.app.inject({ url, headers: await headers(reader) });
+    expect(plan.statusCode, plan.body).toBe(200);
+    expect(plan.json<ResyncPlan>()).toEqual({
+      actions: [{ kind: "open", sourceId: `position:${positionId}`, symbol: "EURUSD", side: "buy", volume: String(copied(4000) / 10_000) }],
+    });
+    expect((await t.app.inject({ method: "POST", url, headers: await headers(reader) })).statusCode).toBe(403);
+    const done = await t.app.inject({ method: "POST", url, headers: await headers() });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json<ResyncResult>().actions).toMatchObject([{ kind: "open", state: "done", reason: null }]);
+    const again = await t.app.inject({ method: "POST", url, headers: await headers() });
+    expect(again.json<ResyncResult>()).toEqual({ actions: [] });
+    expect((await followerPositions()).filter((p) => p.symbol === "EURUSD").map((p) => p.volume)).toEqual([copied(4000)]);
+
+    // The source's close closes the copy the resync made.
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId });
+    expect(await settledRow(`position:${positionId}`, "close")).toMatchObject({ state: "done" });
+    expect((await followerPositions()).filter((p) => p.symbol === "EURUSD")).toHaveLength(0);
+  });
+
+  it("re-sends a pending row whose lease ran out with its own request id: an order the platform already took opens nothing twice", async () => {
+    const positionId = await openOnSource(3000);
+    const open = await settledRow(`position:${positionId}`, "open");
+    // As if the node crashed after the ledger write and the send, before recording the answer:
+    // the source's stops change was recorded pending (its lease now past) and sent once.
+    const position = (await source.openPositions(sourceLogin)).find((p) => p.id === positionId)!;
+    const action: SourceAction = { type: "stops", time: Date.now(), position: { ...position, sl: 1.08 } };
+    const requestId = copyRequestId(linkId, followerKey({ platformId: followerPlatform, login: followerLogin }), action);
+    const close = { type: "close" as const, requestId, positionId: open.followerPositionId!, volume: 1000, whole: false };
+    await follower.closePosition({ requestId, positionId: close.positionId, volume: close.volume });
+    const before = (await followerPositions()).find((p) => p.id === close.positionId)!.volume;
+    const now = new Date();
+    await db()
+      .insert(copyLedger)
+      .values({
+        requestId,
+        organizationId: org,
+        linkId,
+        followerPlatformId: followerPlatform,
+        followerLogin,
+        sourceId: `position:${positionId}`,
+        sourceAction: "stops",
+        followerAction: "close",
+        state: "pending",
+        action: close,
+        leaseHolder: "a-node-that-died",
+        leaseUntil: new Date(now.getTime() - 1000),
+        sourceTime: now,
+        receivedAt: now,
+        decidedAt: now,
+      });
+    await engine().pass();
+    await engine().settled();
+    const [row] = await db().select().from(copyLedger).where(eq(copyLedger.requestId, requestId));
+    expect(row).toMatchObject({ state: "done", attempts: 1, leaseHolder: t.ctx.config.node.id });
+    expect((await followerPositions()).find((p) => p.id === close.positionId)!.volume).toBe(before);
+  });
+
+  it("works a link on one node at a time: another node takes it only once this node's lease lapsed, and this node stops", async () => {
+    const mine = (await linkLeaseHolder(db(), linkId))!;
+    expect(mine.nodeId).toBe(t.ctx.config.node.id);
+    expect(await acquireLinkLease(db(), linkId, "node-b", 900)).toBeNull();
+    // This node dies (its lease is left to lapse): node B takes the link over, with a new epoch.
+    await db()
+      .update(copyLinkLeases)
+      .set({ expiresAt: new Date(Date.now() - 1000) });
+    const theirs = (await acquireLinkLease(db(), linkId, "node-b", 60_000))!;
+    expect(theirs.epoch).toBe(mine.epoch + 1);
+    await engine().pass();
+    expect(engine().holds(linkId)).toBe(false);
+    await releaseLinkLease(db(), theirs);
+    await engine().pass();
+    expect(engine().holds(linkId)).toBe(true);
+  });
+});
