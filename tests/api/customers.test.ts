@@ -248,7 +248,11 @@ describeDb("customers", () => {
     const asked = [`${platforms[0]}:${a!.login}`, `${platforms[1]}:${b!.login}`, `${platforms[0]}:${free}`, `${otherPlatform}:${a!.login}`].join(",");
     const owners = await call("GET", `/api/customers/accountOwners?accounts=${asked}`);
     expect(owners.statusCode, owners.body).toBe(200);
-    expect(owners.json().sort((x: { platformId: string }, y: { platformId: string }) => (x.platformId === platforms[0] ? -1 : y.platformId === platforms[0] ? 1 : 0))).toEqual([
+    expect(
+      owners
+        .json()
+        .sort((x: { platformId: string }, y: { platformId: string }) => (x.platformId === platforms[0] ? -1 : y.platformId === platforms[0] ? 1 : 0)),
+    ).toEqual([
       { platformId: platforms[0], login: a!.login, customerId: first.id, customerName: "Linked Larsen" },
       { platformId: platforms[1], login: b!.login, customerId: first.id, customerName: "Linked Larsen" },
     ]);

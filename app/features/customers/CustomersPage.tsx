@@ -147,14 +147,7 @@ export function CustomersPage() {
               <Input type="search" value={typed.tag} onChange={(e) => set("tag")(e.target.value)} autoComplete="off" className="h-8" />
             </Field>
             <Field label="Country">
-              <CountryInput
-                type="search"
-                value={typed.country}
-                onValueChange={set("country")}
-                validOnly
-                placeholder="Any country"
-                className="h-8"
-              />
+              <CountryInput type="search" value={typed.country} onValueChange={set("country")} validOnly placeholder="Any country" className="h-8" />
             </Field>
             <Field label="Owner">
               <Select

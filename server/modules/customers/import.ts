@@ -76,12 +76,7 @@ const ImportRowSchema = CustomerFieldsSchema.omit({ ownerSub: true });
  * 409 while another import of the organization runs, with 422 when the rows would take it past its
  * customers quota (a dry run says so too).
  */
-export async function importCustomers(
-  db: Db,
-  actor: Actor,
-  quotas: Quotas,
-  input: ImportInput,
-): Promise<ImportReport> {
+export async function importCustomers(db: Db, actor: Actor, quotas: Quotas, input: ImportInput): Promise<ImportReport> {
   const release = await claim(db, actor);
   try {
     // Holding the claim, any staged import of the organization is one a stopped node left.

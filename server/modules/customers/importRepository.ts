@@ -134,7 +134,12 @@ const MATCH_ROWS = 1000;
  * case: their ids by e-mail (several when more than one customer has it). Read by the
  * (organization, lower(email)) index, `MATCH_ROWS` e-mails per statement.
  */
-export async function customersByEmail(db: Db, organizationId: string, emails: readonly string[], between: () => Promise<void>): Promise<Map<string, string[]>> {
+export async function customersByEmail(
+  db: Db,
+  organizationId: string,
+  emails: readonly string[],
+  between: () => Promise<void>,
+): Promise<Map<string, string[]>> {
   const found = new Map<string, string[]>();
   for (let i = 0; i < emails.length; i += MATCH_ROWS) {
     const chunk = emails.slice(i, i + MATCH_ROWS);
