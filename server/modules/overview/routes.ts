@@ -1,9 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OverviewSchema } from "../../../core/schemas/overview.ts";
-import { overviewOf } from "./repository.ts";
+import { overviewOf, overviewTimeZone } from "./repository.ts";
 
-/** GET /api/overview: per platform state and today's figures, and the 24-hour and 7-day series (docs/overview.md). */
+/**
+ * GET /api/overview: per platform state and today's figures, and the 24-hour and 7-day series
+ * (docs/overview.md), in the caller's days: their own zone, else the organization's, else UTC.
+ */
 export async function overviewRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
@@ -17,6 +20,6 @@ export async function overviewRoutes(app: FastifyInstance) {
         response: { 200: OverviewSchema },
       },
     },
-    async (request) => overviewOf(db, app.platforms, request.organization.id),
+    async (request) => overviewOf(db, app.platforms, request.organization.id, await overviewTimeZone(db, request.organization.id, request.auth.sub)),
   );
 }
