@@ -34,6 +34,38 @@ export function countryName(code: string): string {
   return code ? (regionNames.of(code) ?? code) : "";
 }
 
+let countries: { code: string; name: string }[] | undefined;
+/** Every ISO 3166-1 alpha-2 country Intl knows, with its English name, by name. */
+export function countryList(): readonly { code: string; name: string }[] {
+  if (!countries) {
+    const all: { code: string; name: string }[] = [];
+    for (let a = 65; a <= 90; a++)
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        if (isCountryCode(code)) all.push({ code, name: countryName(code) });
+      }
+    countries = all.sort((x, y) => x.name.localeCompare(y.name, "en"));
+  }
+  return countries;
+}
+
+/** How the country picker writes a country: "Sweden (SE)". */
+export const countryLabel = (code: string) => (code ? `${countryName(code)} (${code})` : "");
+
+/**
+ * The country code a person typed in the picker: a code ("se"), a name in any case ("sweden"), or
+ * the picker's own "Sweden (SE)". Anything else comes back as typed, for the schema to refuse.
+ */
+export function countryFromText(text: string): string {
+  const typed = text.trim();
+  if (typed === "") return "";
+  const labelled = /\(([A-Za-z]{2})\)$/.exec(typed);
+  if (labelled && isCountryCode(labelled[1]!.toUpperCase())) return labelled[1]!.toUpperCase();
+  if (isCountryCode(typed.toUpperCase())) return typed.toUpperCase();
+  const byName = countryList().find((c) => c.name.localeCompare(typed, "en", { sensitivity: "base" }) === 0);
+  return byName?.code ?? typed;
+}
+
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} must be text` })
@@ -52,6 +84,19 @@ export const EmailSchema = z
   .toLowerCase()
   .max(254, { error: "email is at most 254 characters" })
   .refine((e) => e === "" || z.email().safeParse(e).success, { error: "email must be an e-mail address such as anna@example.com" });
+
+/**
+ * Tags in one text, as the form and the CSV file write them: separated by `;` (a comma is read as
+ * a separator too, so "vip, b2b" and "vip;b2b" are the same two tags). A tag holds neither.
+ */
+export const TAG_SEPARATOR = ";";
+export function splitTags(text: string): string[] {
+  return text
+    .split(/[;,]/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+export const joinTags = (tags: readonly string[]) => tags.join(`${TAG_SEPARATOR} `);
 
 export const TagSchema = z
   .string()
@@ -160,6 +205,27 @@ export const LinkAccountSchema = z.object({
     .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: "login must be an account login" }),
 });
 
+/** At most this many accounts are asked about at once (GET /api/customers/accountOwners). */
+export const ACCOUNT_OWNERS_MAX = 100;
+export const AccountOwnersQuerySchema = z.object({
+  accounts: z
+    .string({ error: "accounts is required: platformId:login pairs separated by commas" })
+    .transform((s) => s.split(",").filter(Boolean))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^[0-9a-fA-F-]{36}:[A-Za-z0-9._-]{1,64}$/, { error: "accounts must be platformId:login pairs separated by commas" })
+            .transform((pair) => ({ platformId: pair.slice(0, 36).toLowerCase(), login: pair.slice(37) })),
+        )
+        .max(ACCOUNT_OWNERS_MAX, { error: `at most ${ACCOUNT_OWNERS_MAX} accounts at once` }),
+    )
+    .meta({ description: "The accounts asked about: `platformId:login` pairs separated by commas" }),
+});
+export const AccountOwnerSchema = z.object({ platformId: z.guid(), login: z.string(), customerId: z.guid(), customerName: z.string() });
+export type AccountOwner = z.infer<typeof AccountOwnerSchema>;
+
 export const NoteSchema = z.object({
   id: z.guid(),
   authorSub: z.string(),
@@ -204,12 +270,19 @@ export const ImportCustomersSchema = z.object({
     description: "all: nothing is written unless every row is valid; validOnly: the valid rows are written, the others reported",
   }),
   dryRun: z.boolean().default(false).meta({ description: "Only validate: report, write nothing" }),
+  existing: z.enum(["skip", "update"], { error: "existing must be skip or update" }).default("skip").meta({
+    description:
+      "What a row whose e-mail an existing customer has does: skip (the customer stays as it is) or update (the file's columns replace the customer's)",
+  }),
 });
 
 export const ImportReportSchema = z.object({
   rows: z.number().int(),
   valid: z.number().int(),
-  imported: z.number().int(),
+  imported: z.number().int().meta({ description: "Customers written: created plus updated (0 on a dry run)" }),
+  existing: z.number().int().meta({ description: "Valid rows whose e-mail an existing customer of the organization has" }),
+  updated: z.number().int().meta({ description: "Existing customers updated (existing: update)" }),
+  skipped: z.number().int().meta({ description: "Rows left out because their customer exists (existing: skip)" }),
   errors: z.array(z.object({ line: z.number().int(), field: z.string(), message: z.string() })),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

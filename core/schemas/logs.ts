@@ -9,6 +9,21 @@ import { optionalQuery } from "./query.ts";
 const IsoTime = (name: string) => z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date and time, e.g. 2026-01-31T09:00:00Z` });
 const FilterText = (name: string) => z.string().trim().max(200, `${name} is at most 200 characters`);
 
+/**
+ * The longest range the audit log is read over at once (a year, leap day included): from `from`
+ * to `to`, or to now when `to` is open. Without `from` the log is read from its oldest record.
+ */
+export const AUDIT_MAX_RANGE_DAYS = 366;
+const DAY_MS = 86_400_000;
+/** Why a range is too long for the audit log, in a person's words; null when it is not. */
+export function auditRangeTooLong(from: string | undefined, to: string | undefined, now = Date.now()): string | null {
+  if (!from) return null;
+  const end = to ? Date.parse(to) : now;
+  return end - Date.parse(from) > AUDIT_MAX_RANGE_DAYS * DAY_MS
+    ? `The range is at most ${AUDIT_MAX_RANGE_DAYS} days: choose a later From or an earlier To, or export a year at a time.`
+    : null;
+}
+
 export const AuditFiltersSchema = z
   .object({
     from: optionalQuery(IsoTime("from")),
@@ -23,7 +38,11 @@ export const AuditFiltersSchema = z
     q: optionalQuery(FilterText("q")),
     sort: optionalQuery(z.enum(["asc", "desc"], { error: "sort must be asc (oldest first) or desc (newest first)" })).default("desc"),
   })
-  .refine((f) => !f.from || !f.to || Date.parse(f.from) <= Date.parse(f.to), { message: "from must not be after to", path: ["from"] });
+  .refine((f) => !f.from || !f.to || Date.parse(f.from) <= Date.parse(f.to), { message: "from must not be after to", path: ["from"] })
+  .superRefine((f, ctx) => {
+    const problem = auditRangeTooLong(f.from, f.to);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: [] });
+  });
 export type AuditFilters = z.output<typeof AuditFiltersSchema>;
 
 export const AuditQuerySchema = z.intersection(

@@ -1,6 +1,7 @@
 /**
  * GET /api/overview (docs/overview.md): the organization's business at a glance, computed in the
- * database from the accounts mirror and the trade history store. "Today" starts at 00:00 UTC.
+ * database from the accounts mirror and the trade history store. "Today", the days and the hours
+ * are the caller's: their own display zone, else the organization's, else UTC (decision 0078).
  */
 import { z } from "zod";
 import { LotsSchema, MoneySchema } from "./accountViews.ts";
@@ -33,7 +34,7 @@ export type OverviewPlatform = z.infer<typeof OverviewPlatformSchema>;
 
 export const OverviewPointSchema = z.object({
   platformId: z.string(),
-  /** The bucket's start (an hour or a UTC day). */
+  /** The bucket's start (an hour or a day in `timeZone`). */
   at: z.string(),
   volume: LotsSchema,
   profit: MoneySchema,
@@ -42,9 +43,10 @@ export type OverviewPoint = z.infer<typeof OverviewPointSchema>;
 
 export const OverviewSchema = z.object({
   asOf: z.string(),
-  dayStart: z.string(),
+  timeZone: z.string().meta({ description: "The zone whose days and hours are counted: the member's own, else the organization's, else UTC" }),
+  dayStart: z.string().meta({ description: "Today's start (00:00 in `timeZone`)" }),
   platforms: z.array(OverviewPlatformSchema),
-  /** The last 24 hours by hour, and the last 7 days by UTC day; buckets without deals are left out. */
+  /** The last 24 hours by hour, and the last 7 days by day, in `timeZone`; buckets without deals are left out. */
   hourly: z.array(OverviewPointSchema),
   daily: z.array(OverviewPointSchema),
   /**

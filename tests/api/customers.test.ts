@@ -4,7 +4,7 @@
  * after, delete unlinking (never deleting) accounts, notes, the CSV export holding the view's rows,
  * and the import's all-or-nothing and valid-rows-only modes with errors by line and field.
  */
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, customerAccounts, customers, tradeDeals, tradingAccounts } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
@@ -243,6 +243,24 @@ describeDb("customers", () => {
     const missing = await call("POST", `/api/customers/${first.id}/accounts`, { platformId: platforms[0], login: "999999" });
     expect(missing.statusCode).toBe(404);
 
+    // The "Link" picker asks which of the accounts it found a customer has: those it does not offer.
+    const free = (await loginsOf(platforms[0]!))[3]!.login;
+    const asked = [`${platforms[0]}:${a!.login}`, `${platforms[1]}:${b!.login}`, `${platforms[0]}:${free}`, `${otherPlatform}:${a!.login}`].join(",");
+    const owners = await call("GET", `/api/customers/accountOwners?accounts=${asked}`);
+    expect(owners.statusCode, owners.body).toBe(200);
+    expect(
+      owners
+        .json()
+        .sort((x: { platformId: string }, y: { platformId: string }) => (x.platformId === platforms[0] ? -1 : y.platformId === platforms[0] ? 1 : 0)),
+    ).toEqual([
+      { platformId: platforms[0], login: a!.login, customerId: first.id, customerName: "Linked Larsen" },
+      { platformId: platforms[1], login: b!.login, customerId: first.id, customerName: "Linked Larsen" },
+    ]);
+    expect((await call("GET", `/api/customers/accountOwners?accounts=${asked}`, undefined, otherH)).json()).toEqual([]);
+    const bad = await call("GET", "/api/customers/accountOwners?accounts=nonsense");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^Accounts \(item 1\) must be .*:login pairs separated by commas$/);
+
     const linkAudit = await t.ctx.database.db
       .select()
       .from(auditEvents)
@@ -352,6 +370,9 @@ describeDb("customers", () => {
         rows: 4,
         valid: 3,
         imported: 0,
+        existing: 0,
+        updated: 0,
+        skipped: 0,
         errors: [
           { line: 4, field: "email", message: "email must be an e-mail address such as anna@example.com" },
           { line: 4, field: "country", message: "country must be an ISO 3166-1 two-letter code such as FR or US" },
@@ -383,6 +404,49 @@ describeDb("customers", () => {
       expect(audit?.after).toMatchObject({ rows: 4, imported: 3, mode: "validOnly", rejectedLines: [4] });
       const rows = await t.ctx.database.db.select().from(customers).where(eq(customers.organizationId, otherOrg));
       expect(rows).toEqual([]);
+    });
+
+    it("matches rows to existing customers by e-mail: the preview counts them, then they are skipped or updated, never duplicated", async () => {
+      const again = [
+        "kind,name,email,country,tags",
+        `person,Imported One Again,ONE@import.example,SE,"${importTag}; vip, new"`,
+        `person,Brand New,new@import.example,,${importTag}`,
+        `person,Twice,new@import.example,,${importTag}`,
+      ].join("\n");
+      const twice = (await call("POST", "/api/customers/import", { csv: again, dryRun: true })).json();
+      expect(twice.errors).toEqual([{ line: 4, field: "email", message: "new@import.example is also on line 3: one row per customer" }]);
+      const file2 = again.split("\n").slice(0, 3).join("\n");
+      const preview = (await call("POST", "/api/customers/import", { csv: file2, dryRun: true, existing: "update" })).json();
+      expect(preview).toEqual({ rows: 2, valid: 2, existing: 1, imported: 0, updated: 0, skipped: 0, errors: [] });
+
+      const oneBefore = (await call("GET", `/api/customers?q=one@import.example`)).json().items[0];
+      const skipped = (await call("POST", "/api/customers/import", { csv: file2 })).json();
+      expect(skipped).toMatchObject({ rows: 2, existing: 1, imported: 1, updated: 0, skipped: 1 });
+      expect(await importedCount()).toBe(4);
+      expect((await call("GET", `/api/customers/${oneBefore.id}`)).json()).toMatchObject({ name: "Imported One", country: "NO", version: 1 });
+      // The same file again creates nothing: both rows are customers now.
+      expect((await call("POST", "/api/customers/import", { csv: file2 })).json()).toMatchObject({ existing: 2, imported: 0, skipped: 2 });
+      expect(await importedCount()).toBe(4);
+
+      const updated = (await call("POST", "/api/customers/import", { csv: file2, existing: "update" })).json();
+      expect(updated).toMatchObject({ rows: 2, existing: 2, imported: 2, updated: 2, skipped: 0 });
+      expect(await importedCount()).toBe(4);
+      // The file's columns replace the customer's; the others (status, owner) stay.
+      expect((await call("GET", `/api/customers/${oneBefore.id}`)).json()).toMatchObject({
+        name: "Imported One Again",
+        email: "one@import.example",
+        country: "SE",
+        status: "active",
+        tags: [importTag, "vip", "new"],
+        version: 2,
+      });
+      const [audit] = await t.ctx.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.organizationId, org), eq(auditEvents.action, "customers.imported")))
+        .orderBy(desc(auditEvents.at))
+        .limit(1);
+      expect(audit?.after).toMatchObject({ created: 0, updated: 2, skipped: 0, existing: "update" });
     });
   });
 });

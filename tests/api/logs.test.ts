@@ -316,6 +316,15 @@ describeDb("logs: the audit log and the server journals", () => {
       expect(res.statusCode, query).toBe(400);
       expect(res.json().message, query).toBeTruthy();
     }
+    // A range longer than a year is refused in words, also when To is left open (now); a year is read.
+    for (const query of ["from=2025-01-01T00:00:00Z&to=2026-01-03T00:00:00Z", `from=${new Date(Date.now() - 367 * 86_400_000).toISOString()}`]) {
+      for (const path of ["/api/logs/audit", "/api/logs/audit.csv"]) {
+        const res = await asAdmin("GET", `${path}?${query}`);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().message, query).toMatch(/^The range is at most 366 days: choose a later From or an earlier To/);
+      }
+    }
+    expect((await asAdmin("GET", "/api/logs/audit?from=2025-01-01T00:00:00Z&to=2026-01-02T00:00:00Z")).statusCode).toBe(200);
     for (const query of ["platformId=nope", `platformId=${platformId}&levels=loud`, `platformId=${platformId}&limit=5000`, "levels=ok"]) {
       expect((await asAdmin("GET", `/api/logs/journal?${query}`)).statusCode, query).toBe(400);
     }

@@ -4,7 +4,7 @@
  * organization's platforms and deals never count; bad access is refused.
  */
 import crypto from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import { lotsToVolume } from "../../core/trading/index.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
@@ -207,5 +207,67 @@ describeDb("the overview's figures", () => {
     expect(other.hourly.every((p: { platformId: string }) => !platforms.includes(p.platformId))).toBe(true);
     expect((await get("/api/overview", outsider, org)).statusCode).toBe(404);
     expect((await get("/api/overview", noPlatforms, org)).statusCode).toBe(403);
+  });
+
+  it("counts its days and hours in the member's zone, else the organization's (decision 0078), as Intl reads them", async () => {
+    const headers = async () => ({ ...apiHeaders(await tokens.mint(owner), org), "content-type": "application/json" });
+    const send = async (method: "PATCH" | "PUT", url: string, payload: unknown) => {
+      const res = await t.app.inject({ method, url, headers: await headers(), payload: payload as object });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    onTestFinished(async () => {
+      await send("PUT", "/api/preferences/display", { value: null });
+      await send("PATCH", "/api/organization", { timeZone: "UTC" });
+    });
+    // India: UTC+05:30, so its days start at 18:30 UTC and its hours at :30.
+    const zone = "Asia/Kolkata";
+    await send("PATCH", "/api/organization", { timeZone: zone });
+    const overview = (await get("/api/overview")).json();
+    expect(overview.timeZone).toBe(zone);
+    const local = (at: string | number, timeZone = zone) =>
+      new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+        .format(new Date(at))
+        .replace(",", "");
+    const day = (at: string | number) => local(at).slice(0, 10);
+    const hour = (at: string | number) => local(at).slice(0, 13);
+    const now = Date.parse(overview.asOf);
+    expect(local(overview.dayStart)).toBe(`${day(now)} 00:00`);
+    expect(day(Date.parse(overview.dayStart) - 1)).not.toBe(day(now));
+    for (const p of overview.daily) expect(local(p.at).slice(11)).toBe("00:00");
+    for (const p of overview.hourly) expect(local(p.at).slice(13)).toBe(":00");
+
+    const deals = (await allDeals(new Date(now - 8 * 24 * HOUR).toISOString(), new Date(now + 1).toISOString())).filter(
+      (d) => d.action === "buy" || d.action === "sell",
+    );
+    const firstDay = day(now - 6 * 24 * HOUR);
+    const firstHour = hour(now - 23 * HOUR);
+    for (const platformId of platforms) {
+      const mine = deals.filter((d) => d.platformId === platformId);
+      const sums = (keyOf: (d: Deal) => string | null) => {
+        const m = new Map<string, { volume: number; profit: number }>();
+        for (const d of mine) {
+          const key = keyOf(d);
+          if (key === null) continue;
+          const e = m.get(key) ?? { volume: 0, profit: 0 };
+          e.volume += tenThousandths(d.volume);
+          e.profit += cents(d.profit) + cents(d.commission) + cents(d.swap);
+          m.set(key, e);
+        }
+        return m;
+      };
+      const got = (points: { platformId: string; at: string; volume: string; profit: string }[], keyOf: (at: string) => string) =>
+        new Map(points.filter((p) => p.platformId === platformId).map((p) => [keyOf(p.at), { volume: tenThousandths(p.volume), profit: cents(p.profit) }]));
+      expect(got(overview.daily, day)).toEqual(sums((d) => (day(d.time) >= firstDay ? day(d.time) : null)));
+      expect(got(overview.hourly, hour)).toEqual(sums((d) => (hour(d.time) >= firstHour ? hour(d.time) : null)));
+      const today = sums((d) => (day(d.time) === day(now) ? "today" : null)).get("today") ?? { volume: 0, profit: 0 };
+      const figures = overview.platforms.find((p: { platformId: string }) => p.platformId === platformId);
+      expect({ volume: tenThousandths(figures.volumeToday), profit: cents(figures.profitToday) }).toEqual(today);
+    }
+
+    // The member's own zone comes first.
+    await send("PUT", "/api/preferences/display", { value: { timeZone: "America/New_York" } });
+    const own = (await get("/api/overview")).json();
+    expect(own.timeZone).toBe("America/New_York");
+    expect(local(own.dayStart, "America/New_York")).toBe(`${local(own.asOf, "America/New_York").slice(0, 10)} 00:00`);
   });
 });

@@ -181,7 +181,7 @@ describe("customers as a back-office clerk works them", () => {
     expect((await api.get<{ total: number }>(`/api/customers?tag=imp${stamp}`)).total).toBe(0);
 
     await dialog.getByRole("button", { name: "Import the 2 valid rows only" }).click();
-    await dialog.getByText("Imported 2 of 3 rows.").waitFor({ timeout: 15_000 });
+    await dialog.getByText("Imported 2 of 3 rows: 2 new.").waitFor({ timeout: 15_000 });
     expect((await api.get<{ total: number }>(`/api/customers?tag=imp${stamp}`)).total).toBe(2);
   });
 });

@@ -28,8 +28,9 @@ describe("settings: the organization profile", () => {
     await browser?.close();
   });
 
-  it("an administrator renames the organization and changes its currency; the switcher and the blotter's rates follow", async () => {
-    const page = await (await newContext(browser)).newPage();
+  it("an administrator renames the organization and changes its currency and time zone; the switcher, the blotter's rates and the times shown follow", async () => {
+    // The browser sits in Los Angeles: a time shown in Japan's zone below is the organization's, not the browser's.
+    const page = await (await newContext(browser, { timezoneId: "America/Los_Angeles", locale: "en-GB" })).newPage();
     await page.goto("/");
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
     await page.getByRole("link", { name: "Create an account" }).click();
@@ -72,5 +73,28 @@ describe("settings: the organization profile", () => {
     await page.reload();
     await expect.poll(() => page.getByRole("combobox", { name: "Currency" }).textContent(), { timeout: 20_000 }).toContain("EUR — Euro");
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Cora Euro Brokers");
+
+    // The organization's zone (decision 0078): Japan's. A member who chose none sees times in it.
+    await page.getByRole("button", { name: "Time zone", description: /members who have not chosen their own/ }).click();
+    await page.getByRole("combobox", { name: "Search time zones" }).fill("Tokyo");
+    await page.getByRole("option").filter({ hasText: "Tokyo" }).first().click();
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect.poll(() => toastsSeen(page).filter((t) => t.includes("Organization profile saved")).length, { timeout: 20_000 }).toBe(2);
+    const [latest] = (await getFromPage<{ items: { at: string; action: string }[] }>(page, "/api/logs/audit?action=organization.updated&limit=1")).items;
+    const clock = (timeZone: string) =>
+      new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date(latest!.at));
+    await page.goto("/logs?action=organization.updated");
+    const cell = page
+      .getByRole("region", { name: "Audit log" })
+      .getByRole("gridcell")
+      .filter({ hasText: clock("Asia/Tokyo") });
+    await expect.poll(() => cell.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(
+      await page
+        .getByRole("region", { name: "Audit log" })
+        .getByRole("gridcell")
+        .filter({ hasText: clock("America/Los_Angeles") })
+        .count(),
+    ).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ const platforms = [
 ];
 const overview: Overview = {
   asOf: "2026-11-23T05:20:31.000Z",
+  timeZone: "UTC",
   dayStart: "2026-11-23T00:00:00.000Z",
   platforms: [],
   copier: null,
@@ -68,29 +69,34 @@ describe("the overview's volume and P/L charts", () => {
     expect(screen.getByRole("radio", { name: "24 h" }).getAttribute("aria-checked")).toBe("true");
   });
 
-  it("reads the values at a time from the keyboard: focus shows the latest bucket, the arrows move through them, hours in the member's zone", async () => {
-    // A member with no zone of their own, in an organization on India's time (UTC+05:30): the
-    // hour starting 05:00 UTC reads 10:30, named.
+  it("reads the values at a time from the keyboard: focus shows the latest bucket, the arrows move through them, hours in the zone the API counted in", async () => {
+    // The API counted in India's time (UTC+05:30): its hours start at :30 UTC, and the one
+    // starting 04:30 UTC reads 10:00, named; 05:20 UTC is in it.
     useDisplayStore.getState().setPreference({ locale: "en-GB" });
-    useDisplayStore.getState().setOrganizationTimeZone("Asia/Kolkata");
-    onTestFinished(() => {
-      useDisplayStore.getState().setOrganizationTimeZone(null);
-      useDisplayStore.getState().setPreference({});
-    });
+    onTestFinished(() => useDisplayStore.getState().setPreference({}));
+    const india: Overview = {
+      ...overview,
+      timeZone: "Asia/Kolkata",
+      dayStart: "2026-11-22T18:30:00.000Z",
+      hourly: [
+        { platformId: "p1", at: "2026-11-23T04:30:00.000Z", volume: "1.5", profit: "-20.25" },
+        { platformId: "p2", at: "2026-11-22T05:30:00.000Z", volume: "0.1", profit: "3.00" },
+      ],
+    };
     const user = userEvent.setup();
-    render(<OverviewCharts overview={overview} platforms={platforms} />);
+    render(<OverviewCharts overview={india} platforms={platforms} />);
     const slider = screen.getByRole("slider", { name: "Volume (lots) at a time" });
     const readout = () => within(slider.closest("figure")!).getByTestId("chart-readout").textContent;
     expect(readout()).toMatch(/^Point at the chart/);
 
     await user.tab(); // the period's radio group
     while (document.activeElement !== slider) await user.tab();
-    expect(readout()).toBe("10:30 (Asia/Kolkata)Alpha MT5: 1.50Beta MT4: 0.00");
-    expect(slider.getAttribute("aria-valuetext")).toBe("10:30 (Asia/Kolkata): Alpha MT5 1.50, Beta MT4 0.00");
+    expect(readout()).toBe("10:00 (Asia/Kolkata)Alpha MT5: 1.50Beta MT4: 0.00");
+    expect(slider.getAttribute("aria-valuetext")).toBe("10:00 (Asia/Kolkata): Alpha MT5 1.50, Beta MT4 0.00");
     await user.keyboard("{ArrowLeft}");
-    expect(readout()).toBe("09:30 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.00");
+    expect(readout()).toBe("09:00 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.00");
     await user.keyboard("{Home}");
-    expect(readout()).toBe("11:30 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.10");
+    expect(readout()).toBe("11:00 (Asia/Kolkata)Alpha MT5: 0.00Beta MT4: 0.10");
     expect(slider.getAttribute("aria-valuenow")).toBe("0");
 
     // The P/L chart reads its own figures; leaving a chart clears its readout.
@@ -98,6 +104,11 @@ describe("the overview's volume and P/L charts", () => {
     const profit = screen.getByRole("slider", { name: "P/L at a time" });
     expect(document.activeElement).toBe(profit);
     expect(readout()).toMatch(/^Point at the chart/);
-    expect(within(profit.closest("figure")!).getByTestId("chart-readout").textContent).toBe("10:30 (Asia/Kolkata)Alpha MT5: -20.25Beta MT4: 0.00");
+    expect(within(profit.closest("figure")!).getByTestId("chart-readout").textContent).toBe("10:00 (Asia/Kolkata)Alpha MT5: -20.25Beta MT4: 0.00");
+
+    // Its 7 days are India's days: each starts at 18:30 UTC the day before.
+    const days = seriesOf(india, platforms, "7d").times.map((t) => new Date(t).toISOString());
+    expect(days[0]).toBe("2026-11-16T18:30:00.000Z");
+    expect(days[6]).toBe("2026-11-22T18:30:00.000Z");
   });
 });

@@ -1,4 +1,13 @@
-import { CUSTOMER_STATUSES, CustomerFieldsSchema, KYC_LABELS, KYC_STATES, type Customer, type CustomerOwner } from "@core/schemas/customers";
+import {
+  CUSTOMER_STATUSES,
+  CustomerFieldsSchema,
+  KYC_LABELS,
+  KYC_STATES,
+  joinTags,
+  splitTags,
+  type Customer,
+  type CustomerOwner,
+} from "@core/schemas/customers";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "~/api";
 import { Button } from "~/ui/Button";
@@ -7,6 +16,7 @@ import { Field } from "~/ui/Field";
 import { FormAlert } from "~/ui/FormAlert";
 import { Input } from "~/ui/Input";
 import { Select, type SelectOption } from "~/ui/Select";
+import { CountryInput } from "./CountryInput";
 import { statusLabel } from "./CustomerBadges";
 import { customersApi, NO_OWNER, ownerLabel, useCustomerOwners, type CustomerInput } from "./customersApi";
 
@@ -32,7 +42,7 @@ const formOf = (c: Customer): Form => ({
   country: c.country,
   status: c.status,
   kyc: c.kyc,
-  tags: c.tags.join(", "),
+  tags: joinTags(c.tags),
   owner: c.ownerSub ?? NO_OWNER,
 });
 
@@ -61,10 +71,7 @@ export function CustomerDialog({
   const input: CustomerInput = {
     ...fields,
     ownerSub: owner === NO_OWNER ? null : owner,
-    tags: form.tags
-      .split(",")
-      .map((t) => t.trim())
-      .filter(Boolean),
+    tags: splitTags(form.tags),
   };
   const parsed = CustomerFieldsSchema.safeParse(input);
   const errors: Partial<Record<keyof Form, string>> = {};
@@ -122,8 +129,8 @@ export function CustomerDialog({
           <Field label="Phone" error={show("phone")}>
             <Input type="tel" value={form.phone} onChange={(e) => set("phone")(e.target.value)} autoComplete="off" />
           </Field>
-          <Field label="Country" description="Two-letter code, e.g. SE" error={show("country")}>
-            <Input value={form.country} onChange={(e) => set("country")(e.target.value.toUpperCase())} maxLength={2} autoComplete="off" />
+          <Field label="Country" description="Type part of its name or its code, then pick it" error={show("country")}>
+            <CountryInput value={form.country} onValueChange={set("country")} />
           </Field>
           <Field label="Status">
             <Select value={form.status} onValueChange={set("status")} options={CUSTOMER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))} />
@@ -131,7 +138,7 @@ export function CustomerDialog({
           <Field label="KYC">
             <Select value={form.kyc} onValueChange={set("kyc")} options={KYC_STATES.map((s) => ({ value: s, label: KYC_LABELS[s] }))} />
           </Field>
-          <Field label="Tags" description="Separated by commas" error={show("tags")}>
+          <Field label="Tags" description={'Separated by ";" as in the CSV file (a comma works too)'} error={show("tags")}>
             <Input value={form.tags} onChange={(e) => set("tags")(e.target.value)} autoComplete="off" />
           </Field>
           <Field label="Owner" description="The member who looks after this customer">

@@ -1,6 +1,6 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { KYC_LABELS, countryName, type CustomerDetail } from "@core/schemas/customers";
+import { KYC_LABELS, countryName, joinTags, type CustomerDetail } from "@core/schemas/customers";
 import { Link2, Pencil, Trash2, Unlink, X } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "~/api";
@@ -98,7 +98,7 @@ function CustomerPanel({ id, onChanged, onDeleted }: { id: string; onChanged: ()
           { term: "Phone", value: c.phone || "—" },
           { term: "Country", value: c.country ? `${countryName(c.country)} (${c.country})` : "—" },
           { term: "KYC", value: KYC_LABELS[c.kyc] },
-          { term: "Tags", value: c.tags.length ? c.tags.join(", ") : "—" },
+          { term: "Tags", value: c.tags.length ? joinTags(c.tags) : "—" },
           { term: "Owner", value: c.ownerName ?? "—" },
           { term: "Created", value: formatDateTime(c.createdAt) },
           { term: "Updated", value: formatDateTime(c.updatedAt) },
@@ -213,7 +213,14 @@ function LinkedAccounts({ customer, canWrite, onChanged }: { customer: CustomerD
   );
 }
 
-/** Find an account by login (or its start, `1002*`) or name, then link it. */
+/** Accounts the search shows at most; it asks for more, as some may have a customer already. */
+const LINK_RESULTS = 10;
+
+/**
+ * Find an account by login (or its start, `1002*`) or name, then link it. Accounts another
+ * customer has are not offered (an account belongs to one customer): the picker says how many it
+ * left out and whose they are.
+ */
 function LinkAccount({ customerId, onLinked }: { customerId: string; onLinked: () => void }) {
   const { hasModule } = useAccess();
   const [search, setSearch] = useState("");
@@ -221,10 +228,19 @@ function LinkAccount({ customerId, onLinked }: { customerId: string; onLinked: (
   const term = search.trim();
   const byLogin = /^[A-Za-z0-9._-]{1,32}\*?$/.test(term) && /\d/.test(term);
   const results = useQuery({
-    queryKey: ["customer-link-search", term],
+    queryKey: ["customer-link-search", customerId, term],
     enabled: term.length >= 2 && hasModule("users", "read"),
-    queryFn: ({ signal }) =>
-      customersApi.searchAccounts(byLogin ? { login: term.endsWith("*") ? term : `${term}*`, limit: 10 } : { name: term, limit: 10 }, signal),
+    queryFn: async ({ signal }) => {
+      const found = await customersApi.searchAccounts(
+        byLogin ? { login: term.endsWith("*") ? term : `${term}*`, limit: 3 * LINK_RESULTS } : { name: term, limit: 3 * LINK_RESULTS },
+        signal,
+      );
+      const owners = await customersApi.accountOwners(found.items, signal);
+      const ownerOf = new Map(owners.map((o) => [`${o.platformId}:${o.login}`, o]));
+      const taken = found.items.flatMap((a) => ownerOf.get(`${a.platformId}:${a.login}`) ?? []);
+      const free = found.items.filter((a) => !ownerOf.has(`${a.platformId}:${a.login}`)).slice(0, LINK_RESULTS);
+      return { free, taken: taken.filter((o) => o.customerId !== customerId) };
+    },
   });
   if (!hasModule("users", "read")) return <p className="text-sm text-muted">Linking accounts needs read access to the Users module.</p>;
   async function link(account: { platformId: string; login: string }) {
@@ -243,12 +259,19 @@ function LinkAccount({ customerId, onLinked }: { customerId: string; onLinked: (
         <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
       </Field>
       <FormAlert message={failure} />
+      {results.data && term.length >= 2 && results.data.taken.length > 0 ? (
+        <p className="text-sm text-muted" data-testid="linked-elsewhere">
+          {results.data.taken.length === 1
+            ? `${results.data.taken[0]!.login} is linked to ${results.data.taken[0]!.customerName} and is not offered.`
+            : `${results.data.taken.length} matching accounts are linked to other customers and are not offered.`}
+        </p>
+      ) : null}
       {results.data && term.length >= 2 ? (
-        results.data.items.length === 0 ? (
-          <p className="text-sm text-muted">No account matches.</p>
+        results.data.free.length === 0 ? (
+          <p className="text-sm text-muted">No account to link matches.</p>
         ) : (
           <ul aria-label="Matching accounts" className="grid gap-1">
-            {results.data.items.map((a) => (
+            {results.data.free.map((a) => (
               <li key={`${a.platformId}:${a.login}`} className="flex items-center justify-between gap-2 rounded-md border border-border px-3 py-1.5 text-sm">
                 <span>
                   <span className="font-mono">{a.login}</span> · {a.platformName} · {a.name}

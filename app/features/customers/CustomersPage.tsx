@@ -14,6 +14,7 @@ import { Select, type SelectOption } from "~/ui/Select";
 import { useDebounced } from "~/features/accounts";
 import { statusLabel } from "./CustomerBadges";
 import { CUSTOMER_COLUMNS } from "./customerColumns";
+import { CountryInput } from "./CountryInput";
 import { CustomerDialog } from "./CustomerDialog";
 import { activeFilterCount, customersQuery, filtersFromParams, withFilters, type CustomerFilters } from "./customerFilters";
 import { CustomerSheet } from "./CustomerSheet";
@@ -146,15 +147,7 @@ export function CustomersPage() {
               <Input type="search" value={typed.tag} onChange={(e) => set("tag")(e.target.value)} autoComplete="off" className="h-8" />
             </Field>
             <Field label="Country">
-              <Input
-                type="search"
-                value={typed.country}
-                onChange={(e) => set("country")(e.target.value.toUpperCase())}
-                maxLength={2}
-                placeholder="SE"
-                autoComplete="off"
-                className="h-8"
-              />
+              <CountryInput type="search" value={typed.country} onValueChange={set("country")} validOnly placeholder="Any country" className="h-8" />
             </Field>
             <Field label="Owner">
               <Select

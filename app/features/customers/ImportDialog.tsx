@@ -3,6 +3,7 @@ import { CUSTOMER_CSV_COLUMNS } from "@core/schemas/customers";
 import { Upload } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/ui/Button";
+import { ChoiceCards } from "~/ui/ChoiceCards";
 import { DialogContent, DialogRoot, DialogTrigger } from "~/ui/Dialog";
 import { Field } from "~/ui/Field";
 import { FormAlert } from "~/ui/FormAlert";
@@ -21,8 +22,10 @@ export function ImportDialog({ onImported }: { onImported: () => void }) {
   const [done, setDone] = useState<ImportReport | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [existing, setExisting] = useState<"skip" | "update">("skip");
 
   const reset = () => {
+    setExisting("skip");
     setFile(null);
     setReport(null);
     setDone(null);
@@ -35,7 +38,7 @@ export function ImportDialog({ onImported }: { onImported: () => void }) {
     setFailure(null);
     setProgress(0);
     try {
-      const answer = await importCustomers({ csv: file.text, mode, dryRun }, setProgress);
+      const answer = await importCustomers({ csv: file.text, mode, dryRun, existing }, setProgress);
       if (dryRun) setReport(answer);
       else {
         setDone(answer);
@@ -64,7 +67,7 @@ export function ImportDialog({ onImported }: { onImported: () => void }) {
       </DialogTrigger>
       <DialogContent
         title="Import customers"
-        description={`A CSV file with a header line. Columns: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`}
+        description={`A CSV file with a header line. Columns: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail). A row whose e-mail a customer already has is that customer.`}
         className="max-w-2xl"
       >
         <Field label="CSV file">
@@ -89,9 +92,22 @@ export function ImportDialog({ onImported }: { onImported: () => void }) {
         ) : null}
         <FormAlert message={failure} />
         {report && !done ? <Report report={report} /> : null}
+        {report && !done && report.existing > 0 ? (
+          <ChoiceCards
+            legend={`${report.existing} ${report.existing === 1 ? "row has the e-mail of a customer" : "rows have the e-mails of customers"} you already have`}
+            name="existing"
+            value={existing}
+            onChange={setExisting}
+            className="sm:grid-cols-2"
+            choices={[
+              { value: "skip", label: "Skip them", description: "Those customers stay as they are." },
+              { value: "update", label: "Update them", description: "The file's columns replace theirs; an empty status or KYC keeps theirs." },
+            ]}
+          />
+        ) : null}
         {done ? (
           <p role="status" className="rounded-md border border-success/30 bg-success/5 p-3 text-sm">
-            Imported {done.imported} of {done.rows} rows.
+            {doneText(done)}
           </p>
         ) : null}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -121,6 +137,14 @@ export function ImportDialog({ onImported }: { onImported: () => void }) {
       </DialogContent>
     </DialogRoot>
   );
+}
+
+function doneText(done: ImportReport): string {
+  const created = done.imported - done.updated;
+  const parts = [`${created} new`];
+  if (done.updated) parts.push(`${done.updated} updated`);
+  if (done.skipped) parts.push(`${done.skipped} skipped (already customers)`);
+  return `Imported ${done.imported} of ${done.rows} rows: ${parts.join(", ")}.`;
 }
 
 function Report({ report }: { report: ImportReport }) {

@@ -1,5 +1,5 @@
 import type { ColDef, ICellRendererParams } from "ag-grid-community";
-import { KYC_LABELS, countryName, type Customer } from "@core/schemas/customers";
+import { KYC_LABELS, countryName, joinTags, type Customer } from "@core/schemas/customers";
 import { dateTimeColumn, integerColumn, textColumn } from "~/ui/grid";
 import { CustomerStatusBadge } from "./CustomerBadges";
 
@@ -23,7 +23,13 @@ export const CUSTOMER_COLUMNS: ColDef<Customer>[] = [
     cellRenderer: (p: Cell) => (p.data ? <CustomerStatusBadge status={p.data.status} /> : null),
   }),
   textColumn({ field: "kyc", headerName: "KYC", width: 120, valueFormatter: (p) => (p.value ? KYC_LABELS[p.value as keyof typeof KYC_LABELS] : "") }),
-  textColumn({ field: "tags", headerName: "Tags", width: 180, sortable: false, valueFormatter: (p) => (Array.isArray(p.value) ? p.value.join(", ") : "") }),
+  textColumn({
+    field: "tags",
+    headerName: "Tags",
+    width: 180,
+    sortable: false,
+    valueFormatter: (p) => (Array.isArray(p.value) ? joinTags(p.value as string[]) : ""),
+  }),
   textColumn({
     field: "ownerName",
     headerName: "Owner",

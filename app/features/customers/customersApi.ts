@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type {
+  AccountOwner,
   CreateCustomerSchema,
   CustomerDetail,
   CustomerNote,
@@ -34,6 +35,11 @@ export const customersApi = {
     api.del(`${path(id)}/accounts/${encodeURIComponent(account.platformId)}/${encodeURIComponent(account.login)}`),
   /** Trading accounts to link (module `users` read): by login, `1002*` for a start, or by name. */
   searchAccounts: (query: Record<string, string | number>, signal?: AbortSignal) => api.get<AccountPage>("/api/accounts", { query, signal }),
+  /** Which of these accounts a customer has already (they are not offered for linking). */
+  accountOwners: (accounts: readonly { platformId: string; login: string }[], signal?: AbortSignal) =>
+    accounts.length === 0
+      ? Promise.resolve([])
+      : api.get<AccountOwner[]>("/api/customers/accountOwners", { query: { accounts: accounts.map((a) => `${a.platformId}:${a.login}`).join(",") }, signal }),
   owners: (signal?: AbortSignal) => api.get<CustomerOwner[]>("/api/customers/owners", { signal }),
   notes: (id: string, signal?: AbortSignal) => api.get<CustomerNote[]>(`${path(id)}/notes`, { signal }),
   addNote: (id: string, text: string) => api.post<CustomerNote>(`${path(id)}/notes`, { text }, { silent: true }),
@@ -44,7 +50,7 @@ export const customersApi = {
  * gets 0..1 as the file goes up; resolves with the report, rejects with the API's message.
  */
 export async function importCustomers(
-  body: { csv: string; mode: "all" | "validOnly"; dryRun: boolean },
+  body: { csv: string; mode: "all" | "validOnly"; dryRun: boolean; existing: "skip" | "update" },
   onProgress: (fraction: number) => void,
 ): Promise<ImportReport> {
   const headers = await apiHeaders({ "Content-Type": "application/json", Accept: "application/json" });

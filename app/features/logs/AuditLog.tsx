@@ -16,6 +16,7 @@ import { DataGrid, dateTimeColumn, formatDateTime, textColumn } from "~/ui/grid"
 import { useFormat } from "~/ui/format";
 import { DATE_PRESETS, presetRange, type DatePreset } from "@core/datePresets";
 import { AuditDiff } from "./AuditDiff";
+import { auditRangeTooLong } from "@core/schemas/logs";
 import { logsApi, logsKey, queryOf, type AuditEvent } from "./logsApi";
 
 export const AUDIT_PAGE_SIZE = 100;
@@ -38,7 +39,7 @@ const COLUMNS: ColDef<AuditEvent>[] = [
 /** A range the API would refuse, in words for the To field; null when it is fine (either end may be open). */
 export function auditRangeProblem(from: string, to: string): string | null {
   if (from && to && Date.parse(from) > Date.parse(to)) return "The end is before the start: choose a later To or an earlier From.";
-  return null;
+  return auditRangeTooLong(from || undefined, to || undefined);
 }
 
 /** A preset's range as of now (on a click, never during render). */

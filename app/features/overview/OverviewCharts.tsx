@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/
 import { Chart, type ChartOptions } from "~/ui/charts/Chart";
 import type { ChartTone } from "~/ui/charts/theme";
 import { cn, focusRing } from "~/ui/cn";
+import { createFormatter, zoneOffsetMinutes, zonedToInstant } from "@core/format";
 import { currentFormat } from "~/ui/format";
 import { formatMoney } from "~/ui/grid/format";
 import type { Overview, OverviewPoint } from "./overviewApi";
@@ -17,18 +18,21 @@ const SWATCH: Record<ChartTone, string> = { primary: "bg-primary", success: "bg-
 type Range = "24h" | "7d";
 const RANGES: Record<Range, { label: string; long: string }> = {
   "24h": { label: "24 h", long: "the last 24 hours, by hour" },
-  "7d": { label: "7 d", long: "the last 7 days, by UTC day" },
+  "7d": { label: "7 d", long: "the last 7 days, by day" },
 };
 /**
- * A bucket's label through core/format.ts: an hour in the member's zone (their own, else the
- * organization's), a day as the UTC day it is (the API's daily buckets are UTC days).
+ * A bucket's label through core/format.ts, in the zone the API counted in (`overview.timeZone`:
+ * the member's own, else the organization's, else UTC): an hour, or the day it starts.
  */
-/** The zone a range's labels are in: the member's for hours, UTC for the API's UTC days. */
-const zoneOf = (range: Range) => (range === "24h" ? currentFormat().timeZone : "UTC");
-const bucketLabel = (range: Range, ms: number) => {
-  const format = currentFormat();
-  return range === "24h" ? format.timeShort(ms) : format.isoDate(new Date(ms).toISOString().slice(0, 10));
+const bucketLabel = (range: Range, ms: number, timeZone: string) => {
+  const format = createFormatter({ locale: currentFormat().locale, timeZone });
+  return range === "24h" ? format.timeShort(ms) : format.date(ms);
 };
+
+/** The calendar day ("2026-11-27") `days` after the one of `ymd` (negative: before). */
+const addDays = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+/** The wall-clock day ("2026-11-27") of an instant in a zone. */
+const dayIn = (at: number, timeZone: string) => new Date(at + zoneOffsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
 
 const formatLotsValue = (v: number) => formatVolume(String(Number(v.toFixed(2))));
 const formatProfitValue = (v: number) => formatMoney(v);
@@ -48,10 +52,19 @@ interface Series {
 
 /** Every bucket of the range, with each platform's volume and P/L filled in from the API's points. */
 export function seriesOf(overview: Overview, platforms: readonly ChartPlatform[], range: Range): Series {
-  const step = range === "24h" ? HOUR : DAY;
-  const last = range === "24h" ? Math.floor(Date.parse(overview.asOf) / HOUR) * HOUR : Date.parse(overview.dayStart);
-  const count = range === "24h" ? 24 : 7;
-  const times = Array.from({ length: count }, (_, i) => last - (count - 1 - i) * step);
+  const zone = overview.timeZone;
+  let times: number[];
+  if (range === "24h") {
+    // The hour in the zone (a half-hour zone's hours start at :30 UTC), and the 23 before it.
+    const asOf = Date.parse(overview.asOf);
+    const offset = zoneOffsetMinutes(asOf, zone) * 60_000;
+    const last = Math.floor((asOf + offset) / HOUR) * HOUR - offset;
+    times = Array.from({ length: 24 }, (_, i) => last - (23 - i) * HOUR);
+  } else {
+    // Each of the 7 days starts at midnight in the zone (a day is 23 or 25 hours when the clocks change).
+    const today = dayIn(Date.parse(overview.dayStart), zone);
+    times = Array.from({ length: 7 }, (_, i) => zonedToInstant(addDays(today, i - 6), 0, 0, zone));
+  }
   const index = new Map(times.map((t, i) => [t, i]));
   const volume = platforms.map(() => times.map(() => 0));
   const profit = platforms.map(() => times.map(() => 0));
@@ -77,7 +90,7 @@ export function OverviewCharts({ overview, platforms }: { overview: Overview; pl
         <div>
           <CardTitle id={titleId}>Volume and P/L</CardTitle>
           <CardDescription>
-            By platform, over {RANGES[range].long} ({zoneOf(range)}). Trades recorded by the Trades Blotter.
+            By platform, over {RANGES[range].long} ({overview.timeZone}). Trades recorded by the Trades Blotter.
           </CardDescription>
         </div>
         <div className="inline-flex rounded-md border border-border p-0.5" role="radiogroup" aria-label="Period">
@@ -105,8 +118,24 @@ export function OverviewCharts({ overview, platforms }: { overview: Overview; pl
           ))}
         </ul>
         <div className="grid gap-6 lg:grid-cols-2">
-          <SeriesChart title="Volume (lots)" range={range} platforms={platforms} times={series.times} values={series.volume} format={formatLotsValue} />
-          <SeriesChart title="P/L" range={range} platforms={platforms} times={series.times} values={series.profit} format={formatProfitValue} />
+          <SeriesChart
+            title="Volume (lots)"
+            timeZone={overview.timeZone}
+            range={range}
+            platforms={platforms}
+            times={series.times}
+            values={series.volume}
+            format={formatLotsValue}
+          />
+          <SeriesChart
+            title="P/L"
+            timeZone={overview.timeZone}
+            range={range}
+            platforms={platforms}
+            times={series.times}
+            values={series.profit}
+            format={formatProfitValue}
+          />
         </div>
       </CardContent>
     </Card>
@@ -115,6 +144,8 @@ export function OverviewCharts({ overview, platforms }: { overview: Overview; pl
 
 interface SeriesChartProps {
   title: string;
+  /** The zone the API counted its hours and days in. */
+  timeZone: string;
   range: Range;
   platforms: readonly ChartPlatform[];
   times: readonly number[];
@@ -127,7 +158,7 @@ const zeroBased = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
   min === max ? [Math.min(0, min) - 1, Math.max(0, max) + 1] : [Math.min(0, min), Math.max(0, max)];
 
 /** One chart: a line per platform over the buckets; the same figures as a table for screen readers. */
-function SeriesChart({ title, range, platforms, times, values, format }: SeriesChartProps) {
+function SeriesChart({ title, timeZone, range, platforms, times, values, format }: SeriesChartProps) {
   const names = JSON.stringify(platforms.map((p) => p.name));
   const options = useCallback<ChartOptions>(
     (theme, UPlot) => {
@@ -138,7 +169,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
         // The values at the cursor show in the readout under the chart (SeriesChart), not in uPlot's legend.
         cursor: { show: true, x: true, y: false, points: { show: true, size: 7 }, drag: { x: false, y: false } },
         padding: [8, 8, 0, 0],
-        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), range === "24h" ? currentFormat().timeZone : "Etc/UTC"),
+        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), timeZone),
         scales: { x: { time: true }, y: { range: zeroBased } },
         axes: [
           {
@@ -148,7 +179,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
             ticks: { stroke: theme.border },
             // Whole hours or days only: a tick between two buckets would repeat a label.
             incrs: range === "24h" ? [3600, 7200, 10800, 21600] : [86400, 172800],
-            values: (_u, splits) => splits.map((s) => bucketLabel(range, s * 1000)),
+            values: (_u, splits) => splits.map((s) => bucketLabel(range, s * 1000, timeZone)),
           },
           {
             stroke: theme.muted,
@@ -170,7 +201,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
         ],
       };
     },
-    [names, range, format],
+    [names, range, format, timeZone],
   );
   const data = useMemo<uPlot.AlignedData>(() => [times.map((t) => t / 1000), ...values.map((v) => [...v])], [times, values]);
   const totals = values.map((v) => v.reduce((a, b) => a + b, 0));
@@ -180,7 +211,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
   const [keyed, setKeyed] = useState<number | null>(null);
   const shown = active !== null && active < times.length ? active : null;
   const readoutText = (index: number) =>
-    `${bucketLabel(range, times[index]!)} (${zoneOf(range)}): ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
+    `${bucketLabel(range, times[index]!, timeZone)} (${timeZone}): ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(times.length - 1, index));
     setKeyed(next);
@@ -222,7 +253,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
         ) : (
           <>
             <span className="font-medium text-fg">
-              {bucketLabel(range, times[shown]!)} ({zoneOf(range)})
+              {bucketLabel(range, times[shown]!, timeZone)} ({timeZone})
             </span>
             {platforms.map((p, i) => (
               <span key={p.id} className="ml-3 inline-flex items-center gap-1.5">
@@ -250,7 +281,7 @@ function SeriesChart({ title, range, platforms, times, values, format }: SeriesC
         <tbody>
           {times.map((t, row) => (
             <tr key={t}>
-              <th scope="row">{bucketLabel(range, t)}</th>
+              <th scope="row">{bucketLabel(range, t, timeZone)}</th>
               {values.map((v, i) => (
                 <td key={platforms[i]!.id}>{format(v[row] ?? 0)}</td>
               ))}

@@ -68,7 +68,10 @@ export function OverviewPage() {
         <PlatformSummary platforms={platforms} />
         <section aria-labelledby="overview-platforms" className="grid gap-3">
           <h2 id="overview-platforms" className="text-base font-semibold">
-            Trade platforms <span className="text-sm font-normal text-muted">· today since 00:00 UTC</span>
+            Trade platforms{" "}
+            <span className="text-sm font-normal text-muted" data-testid="overview-today">
+              · today since 00:00 {overview.data?.timeZone ?? "UTC"}
+            </span>
           </h2>
           {overview.isError ? (
             <p role="alert" className="text-sm text-danger">

@@ -7,7 +7,7 @@
  * writes them, so a refused import leaves nothing behind.
  */
 import { z } from "zod";
-import { CUSTOMER_CSV_COLUMNS, CUSTOMER_IMPORT_MAX_ROWS, CustomerFieldsSchema, type ImportReport } from "../../../core/schemas/customers.ts";
+import { CUSTOMER_CSV_COLUMNS, CUSTOMER_IMPORT_MAX_ROWS, CustomerFieldsSchema, splitTags, type ImportReport } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
 import { ConflictError, InvalidRequestError } from "../../errors.ts";
 import { lockForQuota, requireCustomersQuota, type Quotas } from "../../quotas.ts";
@@ -17,16 +17,26 @@ import {
   beginStaging,
   claimImport,
   customerCount,
+  customersByEmail,
   discardAbandoned,
   discardStaged,
   memberEmails,
   publishStaged,
   releaseImport,
   stageRows,
+  updateFromImport,
+  type ImportUpdate,
 } from "./importRepository.ts";
 import { Slices } from "./slices.ts";
 
 type Fields = z.output<typeof CustomerFieldsSchema>;
+/** A valid row of the file: its line, its customer, and whether its status and KYC cells were empty. */
+interface Row {
+  line: number;
+  fields: Fields & { organizationId: string };
+  keepStatus: boolean;
+  keepKyc: boolean;
+}
 
 /**
  * How long one staging transaction should hold the database. On the embedded database (one
@@ -60,16 +70,13 @@ const ImportRowSchema = CustomerFieldsSchema.omit({ ownerSub: true });
 
 /**
  * Validates every row (by line and field) and writes in one transaction: all rows, only when all
- * are valid (mode "all"), or the valid ones (mode "validOnly"); nothing on a dry run. Refused with
+ * are valid (mode "all"), or the valid ones (mode "validOnly"); nothing on a dry run. A row whose
+ * e-mail an existing customer has is that customer: skipped, or its columns written over the
+ * customer's (`existing: "update"`), in the transaction that publishes the new ones. Refused with
  * 409 while another import of the organization runs, with 422 when the rows would take it past its
  * customers quota (a dry run says so too).
  */
-export async function importCustomers(
-  db: Db,
-  actor: Actor,
-  quotas: Quotas,
-  input: { csv: string; mode: "all" | "validOnly"; dryRun: boolean },
-): Promise<ImportReport> {
+export async function importCustomers(db: Db, actor: Actor, quotas: Quotas, input: ImportInput): Promise<ImportReport> {
   const release = await claim(db, actor);
   try {
     // Holding the claim, any staged import of the organization is one a stopped node left.
@@ -80,7 +87,9 @@ export async function importCustomers(
   }
 }
 
-async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: string; mode: "all" | "validOnly"; dryRun: boolean }): Promise<ImportReport> {
+type ImportInput = { csv: string; mode: "all" | "validOnly"; dryRun: boolean; existing: "skip" | "update" };
+
+async function runImport(db: Db, actor: Actor, quotas: Quotas, input: ImportInput): Promise<ImportReport> {
   let records;
   try {
     records = await parseCsvInSlices(input.csv);
@@ -107,7 +116,9 @@ async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: str
   }
 
   const errors: ImportReport["errors"] = [];
-  const valid: (Fields & { organizationId: string })[] = [];
+  const valid: Row[] = [];
+  // The first line of each e-mail in the file: a later row with it is an error, not a second customer.
+  const emailLines = new Map<string, number>();
   const slices = new Slices();
   for (const record of data) {
     if (slices.due()) await slices.next();
@@ -119,13 +130,7 @@ async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: str
     columns.forEach((col, i) => (raw[col] = unguard(record.fields[i]!)));
     const candidate = {
       ...raw,
-      tags:
-        typeof raw.tags === "string"
-          ? raw.tags
-              .split(";")
-              .map((t) => t.trim())
-              .filter(Boolean)
-          : undefined,
+      tags: typeof raw.tags === "string" ? splitTags(raw.tags) : undefined,
       status: raw.status === "" ? undefined : raw.status,
       kyc: raw.kyc === "" ? undefined : raw.kyc,
     };
@@ -142,19 +147,50 @@ async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: str
         rowValid = false;
       }
     }
-    if (rowValid && parsed.success) valid.push({ ...parsed.data, ownerSub, organizationId: actor.organizationId });
+    if (parsed.success && parsed.data.email) {
+      const first = emailLines.get(parsed.data.email);
+      if (first !== undefined) {
+        errors.push({ line: record.line, field: "email", message: `${parsed.data.email} is also on line ${first}: one row per customer` });
+        rowValid = false;
+      } else emailLines.set(parsed.data.email, record.line);
+    }
+    if (rowValid && parsed.success)
+      valid.push({
+        line: record.line,
+        fields: { ...parsed.data, ownerSub, organizationId: actor.organizationId },
+        keepStatus: raw.status === undefined || raw.status === "",
+        keepKyc: raw.kyc === undefined || raw.kyc === "",
+      });
   }
 
-  const report = { rows: data.length, valid: valid.length, imported: 0, errors };
-  const write = valid.length > 0 && (input.mode === "validOnly" || errors.length === 0);
-  if (!write) return report;
+  // Rows whose e-mail an existing customer has are that customer: skipped or updated, never a second one.
+  const existing = await customersByEmail(db, actor.organizationId, [...new Set(valid.flatMap((r) => (r.fields.email ? [r.fields.email] : [])))], () =>
+    slices.next(),
+  );
+  const creates: Row["fields"][] = [];
+  const matches: ImportUpdate[] = [];
+  for (const row of valid) {
+    const ids = existing.get(row.fields.email) ?? [];
+    if (ids.length === 0) creates.push(row.fields);
+    else if (ids.length > 1)
+      errors.push({ line: row.line, field: "email", message: `${ids.length} customers have the e-mail ${row.fields.email}: edit them by hand` });
+    else matches.push(updateOf(ids[0]!, row, columns));
+  }
+  errors.sort((a, b) => a.line - b.line);
+
+  const report = { rows: data.length, valid: creates.length + matches.length, imported: 0, existing: matches.length, updated: 0, skipped: 0, errors };
+  const updates = input.existing === "update" ? matches : [];
+  const allowed = input.mode === "validOnly" || errors.length === 0;
+  // A file whose every row is skipped writes nothing (and records no import).
+  if (!allowed || creates.length + updates.length === 0) return { ...report, skipped: allowed && !input.dryRun ? matches.length : 0 };
   // Refused before writing anything when the rows could not fit; counted again when published.
-  requireCustomersQuota(quotas, await customerCount(db, actor.organizationId), valid.length);
+  requireCustomersQuota(quotas, await customerCount(db, actor.organizationId), creates.length);
   if (input.dryRun) return report;
   const importId = await beginStaging(db, actor.organizationId);
+  let updated = 0;
   try {
-    for (let i = 0, rows = STAGE_ROWS.first; i < valid.length;) {
-      const chunk = valid.slice(i, i + rows);
+    for (let i = 0, rows = STAGE_ROWS.first; i < creates.length;) {
+      const chunk = creates.slice(i, i + rows);
       const started = performance.now();
       if (!(await stageRows(db, importId, chunk))) throw new ConflictError(TAKEN_OVER);
       i += chunk.length;
@@ -164,13 +200,23 @@ async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: str
     await db.transaction(async (tx) => {
       // Counted after the lock: a creation or another node's import cannot slip in between.
       await lockForQuota(tx, { organizationId: actor.organizationId });
-      requireCustomersQuota(quotas, await customerCount(tx, actor.organizationId), valid.length);
+      requireCustomersQuota(quotas, await customerCount(tx, actor.organizationId), creates.length);
       if (!(await publishStaged(tx, importId))) throw new ConflictError(TAKEN_OVER);
+      updated = await updateFromImport(tx, actor.organizationId, updates);
       await recordAudit(tx, actor, {
         action: "customers.imported",
         targetType: "customer",
         targetId: "import",
-        after: { rows: data.length, imported: valid.length, mode: input.mode, rejectedLines: [...new Set(errors.map((e) => e.line))] },
+        after: {
+          rows: data.length,
+          imported: creates.length + updated,
+          created: creates.length,
+          updated,
+          skipped: matches.length - updates.length,
+          mode: input.mode,
+          existing: input.existing,
+          rejectedLines: [...new Set(errors.map((e) => e.line))],
+        },
       });
     });
   } catch (err) {
@@ -179,5 +225,26 @@ async function runImport(db: Db, actor: Actor, quotas: Quotas, input: { csv: str
     await discardStaged(db, importId).catch(() => undefined);
     throw err;
   }
-  return { ...report, imported: valid.length };
+  return { ...report, imported: creates.length + updated, updated, skipped: matches.length - updates.length };
+}
+
+/**
+ * What an import's row changes in the customer it matched: the file's columns, nothing else. An
+ * empty status or KYC cell keeps the customer's (a new customer's would take the default).
+ */
+function updateOf(id: string, row: Row, columns: readonly string[]): ImportUpdate {
+  const has = (column: string) => columns.includes(column);
+  const f = row.fields;
+  return {
+    id,
+    kind: f.kind,
+    name: f.name,
+    phone: has("phone") ? f.phone : null,
+    country: has("country") ? f.country : null,
+    status: row.keepStatus ? null : f.status,
+    kyc: row.keepKyc ? null : f.kyc,
+    tags: has("tags") ? f.tags : null,
+    ownerSub: f.ownerSub,
+    setOwner: has("owner"),
+  };
 }

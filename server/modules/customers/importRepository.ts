@@ -4,9 +4,10 @@
  * every read until one short transaction publishes them all, or removed when the import fails or
  * its node stopped.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { customerImports, customerImportStaging, customers, memberships, users } from "../../db/schema.ts";
+import { rowsOf } from "../../db/rows.ts";
 import { visible } from "./visibilityRepository.ts";
 
 /**
@@ -123,4 +124,75 @@ export async function discardAbandoned(db: Db, organizationId: string): Promise<
   const left = await db.select({ id: customerImportStaging.id }).from(customerImportStaging).where(eq(customerImportStaging.organizationId, organizationId));
   for (const { id } of left) await discardStaged(db, id);
   return left.length;
+}
+
+/** E-mails looked up, and existing customers updated, per statement. */
+const MATCH_ROWS = 1000;
+
+/**
+ * The organization's customers (staged imports left out) having these e-mails, stored in lower
+ * case: their ids by e-mail (several when more than one customer has it). Read by the
+ * (organization, lower(email)) index, `MATCH_ROWS` e-mails per statement.
+ */
+export async function customersByEmail(
+  db: Db,
+  organizationId: string,
+  emails: readonly string[],
+  between: () => Promise<void>,
+): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (let i = 0; i < emails.length; i += MATCH_ROWS) {
+    const chunk = emails.slice(i, i + MATCH_ROWS);
+    const rows = await db
+      .select({ id: customers.id, email: customers.email })
+      .from(customers)
+      .where(and(eq(customers.organizationId, organizationId), inArray(sql`lower(${customers.email})`, chunk), visible));
+    for (const r of rows) found.set(r.email, [...(found.get(r.email) ?? []), r.id]);
+    await between();
+  }
+  return found;
+}
+
+/** An existing customer's new values from an import's row; null keeps the customer's own. */
+export interface ImportUpdate {
+  id: string;
+  kind: string;
+  name: string;
+  phone: string | null;
+  country: string | null;
+  status: string | null;
+  kyc: string | null;
+  tags: string[] | null;
+  ownerSub: string | null;
+  /** False keeps the owner (the file has no owner column); true sets `ownerSub`, null for nobody. */
+  setOwner: boolean;
+}
+
+/**
+ * Updates existing customers from an import's rows (in the caller's transaction, the one that
+ * publishes the import), `MATCH_ROWS` per statement: each changed customer's version goes up by
+ * one. Returns how many were updated (one deleted since it was matched is not).
+ */
+export async function updateFromImport(tx: DbOrTx, organizationId: string, rows: readonly ImportUpdate[]): Promise<number> {
+  let updated = 0;
+  for (let i = 0; i < rows.length; i += MATCH_ROWS) {
+    const chunk = JSON.stringify(rows.slice(i, i + MATCH_ROWS));
+    const result = await tx.execute(sql`
+      update customers c set
+        kind = v.kind,
+        name = v.name,
+        phone = coalesce(v.phone, c.phone),
+        country = coalesce(v.country, c.country),
+        status = coalesce(v.status, c.status),
+        kyc = coalesce(v.kyc, c.kyc),
+        tags = case when v.tags is null then c.tags else array(select jsonb_array_elements_text(v.tags)) end,
+        owner_sub = case when v."setOwner" then v."ownerSub" else c.owner_sub end,
+        version = c.version + 1,
+        updated_at = now()
+      from jsonb_to_recordset(${chunk}::jsonb) as v(id uuid, kind text, name text, phone text, country text, status text, kyc text, tags jsonb, "ownerSub" text, "setOwner" boolean)
+      where c.id = v.id and c.organization_id = ${organizationId}::uuid
+      returning c.id`);
+    updated += rowsOf<{ id: string }>(result).length;
+  }
+  return updated;
 }

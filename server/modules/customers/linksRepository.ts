@@ -112,3 +112,23 @@ export async function recentDealRows(db: DbOrTx, organizationId: string, custome
     limit ${limit}`);
   return rowsOf<DealRow>(result);
 }
+
+/**
+ * Which of these accounts a customer of the organization already has, and which customer: for the
+ * "Link" picker, which offers only accounts nobody has (an account belongs to one customer).
+ */
+export async function ownersOfAccounts(db: DbOrTx, organizationId: string, accounts: readonly AccountRef[]) {
+  if (accounts.length === 0) return [];
+  const keys = accounts.map((a) => sql`(${a.platformId}::uuid, ${a.login})`);
+  return db
+    .select({ platformId: customerAccounts.platformId, login: customerAccounts.login, customerId: customers.id, customerName: customers.name })
+    .from(customerAccounts)
+    .innerJoin(customers, eq(customers.id, customerAccounts.customerId))
+    .where(
+      and(
+        eq(customerAccounts.organizationId, organizationId),
+        eq(customers.organizationId, organizationId),
+        sql`(${customerAccounts.platformId}, ${customerAccounts.login}) in (${sql.join(keys, sql`, `)})`,
+      ),
+    );
+}

@@ -3,6 +3,8 @@ import { refusal } from "../../../core/schemas/apiError.ts";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  AccountOwnerSchema,
+  AccountOwnersQuerySchema,
   AddNoteSchema,
   CUSTOMER_CSV_COLUMNS,
   CreateCustomerSchema,
@@ -25,6 +27,7 @@ import { exportPages } from "./exportRows.ts";
 import { importCustomers } from "./import.ts";
 import { getCustomer } from "./recentDeals.ts";
 import { linkAccount, unlinkAccount } from "./links.ts";
+import { ownersOfAccounts } from "./linksRepository.ts";
 import { listCustomers } from "./listing.ts";
 import { addNote, listNotes } from "./notes.ts";
 import { createCustomer, deleteCustomer, updateCustomer } from "./writes.ts";
@@ -69,6 +72,21 @@ export async function customerRoutes(app: FastifyInstance) {
         .sort((a, b) => (a.name ?? a.email ?? a.sub).localeCompare(b.name ?? b.email ?? b.sub)),
   );
 
+  // The "Link" picker offers only accounts no customer has: it asks about the accounts it found.
+  api.get(
+    "/customers/accountOwners",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "Which of these accounts a customer already has (an account belongs to one customer), and which customer",
+        querystring: AccountOwnersQuerySchema,
+        response: { 200: z.array(AccountOwnerSchema) },
+      },
+    },
+    async (request) => ownersOfAccounts(db, request.organization.id, request.query.accounts),
+  );
+
   api.get(
     "/customers.csv",
     {
@@ -111,8 +129,8 @@ export async function customerRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Import customers from CSV: every row validated (line and field), all or nothing (staged, then published at once); one import at a time per organization (409)",
-        description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail).`,
+          "Import customers from CSV: every row validated (line and field), all or nothing (staged, then published at once); a row whose e-mail an existing customer has skips or updates it; one import at a time per organization (409)",
+        description: `Columns by header name: ${CUSTOMER_CSV_COLUMNS.join(", ")} (kind and name required; tags separated by ";"; owner a member's e-mail). A row is matched to an existing customer by e-mail; \`existing\` says whether it is skipped or updated.`,
         body: ImportCustomersSchema,
         response: {
           200: ImportReportSchema,

@@ -3,9 +3,13 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OverviewSchema } from "../../../core/schemas/overview.ts";
 import { hasModuleAccess } from "../../../core/access.ts";
 import { copierTotals } from "../tradesCopier/status.ts";
-import { overviewOf } from "./repository.ts";
+import { overviewOf, overviewTimeZone } from "./repository.ts";
 
-/** GET /api/overview: per platform state and today's figures, the 24-hour and 7-day series, and the copier's tile (docs/overview.md). */
+/**
+ * GET /api/overview: per platform state and today's figures, and the 24-hour and 7-day series
+ * (docs/overview.md), in the caller's days: their own zone, else the organization's, else UTC;
+ * and the copier's tile for a member who may read the copier.
+ */
 export async function overviewRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx.database;
@@ -22,7 +26,7 @@ export async function overviewRoutes(app: FastifyInstance) {
     async (request) => {
       const { id, claims } = request.organization;
       const [overview, copier] = await Promise.all([
-        overviewOf(db, app.platforms, id),
+        overviewTimeZone(db, id, request.auth.sub).then((zone) => overviewOf(db, app.platforms, id, zone)),
         hasModuleAccess(claims, id, "tradesCopier", "read") ? copierTotals(db, id) : null,
       ]);
       return { ...overview, copier };
