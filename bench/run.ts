@@ -17,6 +17,9 @@
  * 1,000,000 deals (./tradeHistory.ts) and its live writer's events a second (./historyWriter.ts), and the Trades Blotter streaming to headless Chromium at
  * 5,000–20,000 trade events a second (./tradesBlotter.ts; after `npm run build`).
  *
+ * Last, the Quotes Monitor at 5 servers × 2,000 symbols × 5 ticks/s beside a bare grid (./quotesMonitor.ts;
+ * after `npm run build`); `npm run bench -- quotes` runs it alone.
+ *
  * `npm run bench -- api` runs only the table of issue 30 (./apiSpeed.ts): bare Fastify, the guarded
  * routes, the accounts and customers lists at 100,000 rows and the shell's weight, with the ratios.
  *
@@ -45,6 +48,7 @@ import { tradeHistoryBench } from "./tradeHistory.ts";
 import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
+import { quotesMonitorBench } from "./quotesMonitor.ts";
 import { simulatedHostCostBench } from "./simulatedHostCost.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -216,6 +220,8 @@ async function main() {
   line("");
   await tradesBlotterBench({ adminUrl, line });
   line("");
+  await quotesMonitorBench({ adminUrl, line });
+  line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -227,21 +233,23 @@ const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind)
     ? customersStallBench({ adminUrl, line, databases: stallDatabases.length > 0 ? (stallDatabases as CustomersBenchDatabase[]) : undefined })
     : only.includes("blotter")
       ? tradesBlotterBench({ adminUrl, line })
-      : only.includes("simhost")
-        ? simulatedHostCostBench({ adminUrl, line })
-        : only.includes("writer")
-          ? historyWriterBench({ adminUrl, line })
-          : only.includes("rowmodels")
-            ? rowModelsBench({ line })
-            : only.includes("stall")
-              ? creationStallBench({
-                  adminUrl,
-                  accounts: ACCOUNTS,
-                  runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-                  databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-                  line,
-                })
-              : main()
+      : only.includes("quotes")
+        ? quotesMonitorBench({ adminUrl, line })
+        : only.includes("simhost")
+          ? simulatedHostCostBench({ adminUrl, line })
+          : only.includes("writer")
+            ? historyWriterBench({ adminUrl, line })
+            : only.includes("rowmodels")
+              ? rowModelsBench({ line })
+              : only.includes("stall")
+                ? creationStallBench({
+                    adminUrl,
+                    accounts: ACCOUNTS,
+                    runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                    databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                    line,
+                  })
+                : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {
