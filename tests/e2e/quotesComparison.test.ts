@@ -85,7 +85,8 @@ describe("the Quotes Monitor: the symbol-group filter and the comparison across 
     await page.getByLabel("Highlight over (points)").fill("0");
     await expect.poll(async () => Number(await eurusd.locator('[col-id="differencePoints"]').textContent()), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(() => eurusd.locator('[col-id="state"]').textContent(), { timeout: 10_000 }).toBe("Over threshold");
-    expect(await eurusd.getAttribute("class")).toContain("tb-compare-over");
+    // The row's class comes with the grid's next refresh of that row: poll it too.
+    await expect.poll(async () => (await eurusd.getAttribute("class")) ?? "", { timeout: 10_000 }).toContain("tb-compare-over");
     await page.getByLabel("Highlight over (points)").fill("100000000");
     await expect.poll(() => eurusd.locator('[col-id="state"]').textContent(), { timeout: 10_000 }).toBe("Within threshold");
 
