@@ -137,9 +137,20 @@ export function FollowerFields({ index, draft, platforms, errors, disabled, onCh
       </Group>
       <Group legend="Risk">
         {choose("equityFloorAction", "Equity floor", RISK_ACTIONS)}
-        {draft.equityFloorAction !== "off" ? text("equityFloorAmount", "Equity floor amount", { inputMode: "decimal" }) : null}
+        {draft.equityFloorAction !== "off"
+          ? text("equityFloorAmount", "Equity floor amount", {
+              inputMode: "decimal",
+              // Said plainly until the engine does more (docs/trades-copier.md "Limits").
+              description: "Below it, new copies are skipped. The engine does not yet suspend the follower nor close its copies.",
+            })
+          : null}
         {choose("dailyLossAction", "Daily loss limit", RISK_ACTIONS)}
-        {draft.dailyLossAction !== "off" ? text("dailyLossAmount", "Daily loss amount", { inputMode: "decimal" }) : null}
+        {draft.dailyLossAction !== "off"
+          ? text("dailyLossAmount", "Daily loss amount", {
+              inputMode: "decimal",
+              description: "Not enforced yet: the engine does not sum today's P/L of the copies (docs/trades-copier.md, Limits).",
+            })
+          : null}
         {toggle("closeOnly", "Close-only")}
       </Group>
     </section>
