@@ -7,6 +7,14 @@ const alias = {
   "@core": fileURLToPath(new URL("./core", import.meta.url)),
 };
 
+/**
+ * The API and browser tests trade on simulated servers at the real time, any day of the week:
+ * forex and indices close at weekends, so their simulated markets are held open on the real
+ * clock (decision 0084). A test that moves a server's clock (the simulator's `serverClock`) gets
+ * the real sessions back, and the server tests keep them throughout.
+ */
+const MARKETS_OPEN = { TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN: "1" };
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -52,7 +60,7 @@ export default defineConfig({
           isolate: false,
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
-          env: { TOOLBOX_TEST_DB: "pglite" },
+          env: { TOOLBOX_TEST_DB: "pglite", ...MARKETS_OPEN },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -64,7 +72,7 @@ export default defineConfig({
           isolate: false,
           include: ["tests/api/**/*.test.ts"],
           environment: "node",
-          env: { TOOLBOX_TEST_DB: "postgres" },
+          env: { TOOLBOX_TEST_DB: "postgres", ...MARKETS_OPEN },
           globalSetup: ["tests/helpers/postgresGlobalSetup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -76,6 +84,7 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
+          env: MARKETS_OPEN,
           globalSetup: ["tests/e2e/globalSetup.ts"],
           // Two files at a time, each against its own worker's Toolbox (tests/e2e/globalSetup.ts
           // starts one per worker, TOOLBOX_E2E_SERVERS, default 2): a browser test mostly waits on

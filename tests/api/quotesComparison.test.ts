@@ -167,11 +167,19 @@ describeDb("Quotes Monitor comparison, symbol map and holidays API", () => {
   describe("tenant isolation", () => {
     it("never pairs or compares another organization's platforms, nor shows its map", async () => {
       const evePlatform = await monitoredPlatform(eveApi(), "Eve's MT5", 5);
-      const before = await rowCounts(t.ctx);
+      // Eve's new platform fills its accounts and trade history in the background: those mirrors
+      // are not the refused request's writes, so they are left out of the comparison.
+      const requestWrites = async () =>
+        Object.fromEntries(
+          Object.entries(await rowCounts(t.ctx)).filter(
+            ([table]) => !/^(trading_accounts|trade_positions|trade_deals|trade_orders|trade_history_sync)$/.test(table),
+          ),
+        );
+      const before = await requestWrites();
       const foreign = await adaApi().put(MAP, { pairs: [{ platformId: evePlatform, symbol: "EURUSD", instrument: "EURUSD" }] });
       expect(foreign.statusCode).toBe(400);
       expect(foreign.json().message).toMatch(/this organization's/);
-      expect(await rowCounts(t.ctx)).toEqual(before);
+      expect(await requestWrites()).toEqual(before);
       expect((await eveApi().put(MAP, { suffixes: [".eve"] })).statusCode).toBe(200);
       expect((await adaApi().get(MAP)).json().suffixes).toEqual([]);
       const adaPlatform = await monitoredPlatform(adaApi(), "Ada's MT5", 6);

@@ -12,6 +12,7 @@ import { moduleClaimType } from "../../core/access.ts";
 import type { CopierDivergence, CopierStatus, CopyEvent, Latency } from "../../core/schemas/copierStatus.ts";
 import { describeDb } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
+import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
 import { insertLedger, timesOf, type LedgerRow } from "./support/copierLedger.ts";
 import { addMember, signUp } from "./support/fixtures.ts";
 import { startPlatformsApp, type PlatformsApp } from "./platformsHarness.ts";
@@ -98,6 +99,9 @@ describeDb("Trades Copier status API", () => {
 
   beforeAll(async () => {
     t = await startPlatformsApp();
+    // The ledger rows this file inserts stand for the engine's work: the real engine, which would
+    // copy the positions the tests open on the source, is stopped.
+    await copierEngineOf(t.ctx)?.stop();
     tokens = await tokenFactory(t.ctx);
     adaOrg = await signUp(t, tokens, ada);
     eveOrg = await signUp(t, tokens, eve);

@@ -66,6 +66,8 @@ async function startServer(index: number) {
       DATABASE_URL: "",
       // The MT5 browser test's protocol server listens on loopback, which trade servers may not have unless allowed.
       TRADE_SERVER_ALLOWED_TARGETS: "127.0.0.1",
+      // Tests run any day: the simulated markets stay open at weekends (vitest.config.ts, decision 0084).
+      TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN: "1",
     },
     stdio: ["ignore", out, out],
   });

@@ -136,7 +136,10 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
     expect(await followerRow.locator('[col-id="copiesToday"]').textContent()).toBe("0");
     await expect.poll(() => followerRow.locator('[col-id="divergenceText"]').textContent(), { timeout: 20_000 }).toBe("In sync");
     expect(await page.getByTestId("copier-totals").textContent()).toMatch(/Links1Followers1Copies today0Failed today0p99 latency—/);
-    await page.getByText("No failed or skipped copy.").waitFor();
+    // The engine runs: the demo source's own simulated trades may already have been skipped (a
+    // copy of a position opened before the follower was added is not made), so the grid of failed
+    // and skipped copies is only required to be there, with no failure (the totals above).
+    await page.getByRole("region", { name: "Failed and skipped copies" }).waitFor();
     // The status page has no serious accessibility fault in light or dark mode either.
     for (const mode of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: mode });

@@ -55,6 +55,13 @@ export interface SimulatedServerOptions {
   snapshotEveryCommands?: number;
   /** With a store: it could not be written (database away, or this node no longer runs the server). The server has stopped. */
   onStoreFailure?: (failure: StoreFailure) => void;
+  /**
+   * Every market open on the real clock, whatever its sessions say (decision 0084): for test runs
+   * on any day of the week, since forex and indices close at weekends. Once the server's clock is
+   * moved (`setServerClock`) the sessions apply again, so a test can still show a closed market.
+   * Defaults to the environment's `TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN=1`; off otherwise.
+   */
+  marketsAlwaysOpen?: boolean;
 }
 
 /** Engine calls that change nothing: not recorded. */
@@ -132,6 +139,7 @@ export class SimulatedServer {
       clock: clockOfEngine,
       accounts,
       timeZoneOffsetMinutes: this.timeZoneOffsetMinutes,
+      marketsAlwaysOpen: (options.marketsAlwaysOpen ?? process.env.TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN === "1") ? () => this.clockShiftMs === 0 : undefined,
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
       retainedTransactions: options.retainedTransactions ?? 200_000,
       population: options.populateInSlices || options.store ? "later" : "now",

@@ -1,4 +1,5 @@
 /** What every part of the engine works with: the books, the prices, the clock and the logs. */
+import { isSessionOpen, type Session } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
 import type { RecordedTradeEvent } from "../../wire/codec.ts";
 import type { EngineFlavour } from "../flavour.ts";
@@ -18,6 +19,16 @@ export interface EngineContext {
   clock: Clock;
   /** Server time offset, for sessions (which run in server time). */
   timeZoneOffsetMinutes: number;
+  /**
+   * Whether every market is open now whatever its sessions say (SimulatedServerOptions
+   * `marketsAlwaysOpen`: test runs on any day of the week); false by default.
+   */
+  marketsAlwaysOpen?: () => boolean;
+}
+
+/** Whether `symbol` trades at `serverTime` (server-local ms): its sessions, unless every market is held open. */
+export function marketOpen(ctx: EngineContext, symbol: { sessions: readonly Session[] }, serverTime: number): boolean {
+  return ctx.marketsAlwaysOpen?.() === true || isSessionOpen(symbol.sessions, serverTime);
 }
 
 /** Now, at the platform's resolution (whole seconds on MT4). */

@@ -23,7 +23,6 @@ import type {
   TradePlatformType,
   TradeSymbol,
 } from "../../../../core/trading/index.ts";
-import { isSessionOpen } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
@@ -31,7 +30,7 @@ import { createFlavour } from "../flavour.ts";
 import { populate } from "../population.ts";
 import { Random } from "../random.ts";
 import * as accounts from "./accounts.ts";
-import { now, type EngineContext } from "./context.ts";
+import { marketOpen, now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
 import * as orders from "./orders.ts";
@@ -54,6 +53,8 @@ export interface EngineOptions {
   retainedTransactions: number;
   /** "later": the starting accounts are added by `populateFor` calls (in slices), not in the constructor. */
   population?: "now" | "later";
+  /** EngineContext `marketsAlwaysOpen`. */
+  marketsAlwaysOpen?: () => boolean;
 }
 
 /** Orders keep their refusals under their request id (server/connectors/simulated/engine/remembered.ts). */
@@ -86,6 +87,7 @@ export class SimulatedEngine {
       random,
       clock: options.clock,
       timeZoneOffsetMinutes: options.timeZoneOffsetMinutes,
+      marketsAlwaysOpen: options.marketsAlwaysOpen,
     };
     this.population = populate(this.ctx, options.accounts, options.initialPositionRatio, populationRandom);
     if (options.population !== "later") this.populateFor(Infinity);
@@ -232,7 +234,7 @@ export class SimulatedEngine {
   /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
   tickPrices(stepMs = 0): void {
     const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
-    this.ctx.feed.tick(now(this.ctx), (symbol) => isSessionOpen(symbol.sessions, serverTime), stepMs);
+    this.ctx.feed.tick(now(this.ctx), (symbol) => marketOpen(this.ctx, symbol, serverTime), stepMs);
     orders.triggerOrders(this.ctx);
     trading.enforceStops(this.ctx);
   }

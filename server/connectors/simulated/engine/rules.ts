@@ -1,7 +1,6 @@
 /** The checks a trade server makes before it touches a position, with the messages a dealer sees. */
 import {
   formatLots,
-  isSessionOpen,
   MAX_ACCOUNT_MONEY,
   MAX_OPERATION_AMOUNT,
   moneyToDecimal,
@@ -12,7 +11,7 @@ import {
   type TradeSymbol,
 } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
-import type { EngineContext } from "./context.ts";
+import { marketOpen, type EngineContext } from "./context.ts";
 import type { SimAccount } from "./state.ts";
 
 export function formatMoney(amount: Money, currency: string): string {
@@ -50,7 +49,7 @@ export function requireMayOpen(account: SimAccount): void {
 
 export function requireMarketOpen(ctx: EngineContext, symbol: TradeSymbol): void {
   const serverTime = ctx.clock.now() + ctx.timeZoneOffsetMinutes * 60_000;
-  if (!isSessionOpen(symbol.sessions, serverTime)) throw connectorErrors.rejected("marketClosed", `The market for ${symbol.name} is closed now.`);
+  if (!marketOpen(ctx, symbol, serverTime)) throw connectorErrors.rejected("marketClosed", `The market for ${symbol.name} is closed now.`);
 }
 
 export function requireVolume(symbol: TradeSymbol, volume: number): void {
