@@ -139,7 +139,7 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
     // The engine runs: the demo source's own simulated trades may already have been skipped (a
     // copy of a position opened before the follower was added is not made), so the grid of failed
     // and skipped copies is only required to be there, with no failure (the totals above).
-    await page.getByRole("region", { name: "Failed and skipped copies" }).waitFor();
+    await page.getByRole("grid", { name: "Failed and skipped copies" }).waitFor();
     // The status page has no serious accessibility fault in light or dark mode either.
     for (const mode of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: mode });
