@@ -20,13 +20,14 @@
  * BENCH_QUOTES_RATE (5 ticks/s per symbol), BENCH_QUOTES_PROFILE=<file>: the monitor page's phase
  * as a V8 CPU profile of the server process (node:inspector) and Chromium's trace of the page.
  */
+import { launchChromium } from "./chromium.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import inspector from "node:inspector/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+import type { Browser, CDPSession, Page } from "playwright-core";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import type { Quote, TradeSymbol } from "../core/trading/index.ts";
@@ -177,19 +178,7 @@ export async function quotesMonitorBench({ adminUrl, line }: { adminUrl: string;
     let browser: Browser | undefined;
     const stopTicks: (() => void)[] = [];
     try {
-      browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      browser = await launchChromium();
       const contextOptions = {
         baseURL: base,
         viewport: { width: 1920, height: 1080 },

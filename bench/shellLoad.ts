@@ -18,7 +18,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Request } from "playwright-core";
+import type { Browser, Request } from "playwright-core";
+import { launchChromium } from "./chromium.ts";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox } from "../server/main.ts";
 import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
@@ -144,19 +145,7 @@ export async function shellLoadBench(options: { adminUrl?: string; line?: (text:
     const running = await startToolbox(config, { quiet: true });
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      browser = await launchChromium();
       const result = await measureShellLoad(base, browser);
       const kb = (bytes: number) => (bytes / 1024).toFixed(1);
       if (options.verbose) for (const f of result.files) line(`${kb(f.bytes).padStart(7)} KB  ${f.afterLoad ? "after load " : "before load"}  ${f.url}`);

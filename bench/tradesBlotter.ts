@@ -29,6 +29,7 @@
  * BENCH_BLOTTER_PHASES ("blotter,bare,subscribers"): which phases run (the blotter page alone, say,
  * to try a change quickly; the ratio needs both pages).
  */
+import { launchChromium } from "./chromium.ts";
 import crypto from "node:crypto";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -36,7 +37,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox, type Running } from "../server/main.ts";
 import { accountsMirrorOf } from "../server/modules/accounts/mirror/plugin.ts";
@@ -178,19 +179,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
     const running = await startToolbox(config, { quiet: true });
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-        headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
-      });
+      browser = await launchChromium();
       const contextOptions = {
         baseURL: base,
         viewport: { width: 1920, height: 1080 },
