@@ -334,7 +334,7 @@ export class TradeFeed {
   /** Tells the other nodes (`tradeFeedReleased`), so one takes the feed over now rather than when the lease lapses. */
   private async announceRelease(tenure: Tenure): Promise<void> {
     const { organizationId, id: platformId } = tenure.platform;
-    await this.bus.publish({ type: "tradeFeedReleased", organizationId, platformId }).catch((err: unknown) => {
+    await this.bus.publish({ type: "tradeFeedReleased", organizationId, platformId, nodeId: this.leases?.nodeId ?? "" }).catch((err: unknown) => {
       this.log.warn({ platformId, err: messageOf(err) }, "cannot announce a released trade feed lease; other nodes take over when it lapses");
     });
   }

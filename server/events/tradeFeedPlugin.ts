@@ -23,9 +23,13 @@ export const tradeFeedPlugin = fp<TradeFeedPluginOptions>(
     const { id: nodeId, feedLeaseTtlMs: ttlMs } = app.ctx.config.node;
     // The platforms another node holds the lease of, looked up every third of the lease's time to live.
     const elsewhere = new Set<string>();
+    // A hand-over while a look is under way makes its answer stale: that look is dropped (the next one counts).
+    let handOvers = 0;
     const lookUp = async () => {
+      const before = handOvers;
       try {
         const ids = await store.heldElsewhere(nodeId);
+        if (handOvers !== before) return;
         elsewhere.clear();
         for (const id of ids) elsewhere.add(id);
       } catch {
@@ -44,8 +48,12 @@ export const tradeFeedPlugin = fp<TradeFeedPluginOptions>(
         ttlMs,
         isConnected: (platformId) => app.platforms.state(platformId).state === "connected",
         // Gave it up, not connected: quiet from now (a connected node takes it over; the next look says if none did).
-        givenUp: (platformId) => elsewhere.add(platformId),
+        givenUp: (platformId) => {
+          handOvers++;
+          elsewhere.add(platformId);
+        },
         taken: (platformId) => {
+          handOvers++;
           elsewhere.delete(platformId);
           app.platforms.sayState(platformId);
         },
@@ -57,7 +65,9 @@ export const tradeFeedPlugin = fp<TradeFeedPluginOptions>(
     const offConnected = app.platforms.onConnected((platform, connector) => feed.attach(platform, connector));
     const removals = app.bus.subscribe({ types: ["platformRemoved", "tradeFeedReleased"] }, ({ event }) => {
       if (event.type === "platformRemoved") void feed.detach(event.platformId);
-      else {
+      // Its own release (a node hears what it publishes): it gave the platform up and stays quiet about it.
+      else if (event.nodeId !== nodeId) {
+        handOvers++;
         elsewhere.delete(event.platformId);
         feed.claim(event.platformId);
       }

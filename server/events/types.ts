@@ -79,6 +79,8 @@ export interface PlatformChangedBusEvent extends EventBase {
  */
 export interface TradeFeedReleasedBusEvent extends EventBase {
   type: "tradeFeedReleased";
+  /** The node that gave it up: it hears its own release too, and stays quiet about the platform. */
+  nodeId: string;
 }
 
 /**

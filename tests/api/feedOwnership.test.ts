@@ -195,9 +195,13 @@ describeDb("one node publishes each platform's trade feed", () => {
     await waitFor(async () => states.filter((s) => s.platformId === id).at(-1)?.state === "connected", "node 2 saying the platform is connected");
     expect(node2.app.tradeFeed.status(id)?.epoch).toBe(2);
     expect(node1.app.tradeFeed.status(id)?.phase).toBe("standby");
+    const said = states.length;
     const takeover = await gapOnTheBus(onNode2, before);
     await trade(node2, id, onNode2, 10, "node 2's trades");
     expectOneRun(onNode2.slice(takeover));
+    // Node 1 keeps failing to reconnect, and says nothing of it: it heard its own release, and looked the holders up meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(states.slice(said).filter((s) => s.platformId === id && s.state !== "connected")).toEqual([]);
     // Two nodes, then a hand-over that waits for node 1 to give up reconnecting: 11–15 s here.
   }, 60_000);
 
