@@ -205,6 +205,9 @@ export class Channel implements Scope {
           merged.delete(r.key);
           merged.set(r.key, r);
         }
+        // Framed now, what was handled and not framed yet: the snapshot holds it (its members drop
+        // this frame), and its id is the sequence framed, so the next frame holds only what follows.
+        this.flush();
         const bytes = this.ctx.traffic.frame("snapshot", [...merged.values()], this.flushedSeq);
         this.snapshots++;
         for (const c of batch) if (this.members.has(c) && c.awaitingSnapshot) c.snapshotDone(bytes);

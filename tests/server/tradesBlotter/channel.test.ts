@@ -161,6 +161,27 @@ describe("a blotter channel", () => {
     expect(channel.stats().snapshots).toBe(2);
   });
 
+  it("does not frame again, after a snapshot, a deal the snapshot already holds (one handled while it was read and not framed yet)", async () => {
+    const channel = t.node.channelFor(ORG, {}, [P1]);
+    t.source.hold();
+    const m = new Member();
+    channel.addMember(m, true);
+    const late = deal("1001");
+    await t.trade(dealAdded(late));
+    t.source.let();
+    await settle();
+    const snapshot = frame(m.snapshots[0]);
+    expect(rowsOf(snapshot).map((r) => r.key)).toContain(`d:${P1.id}:${late.id}`);
+    const framedBefore = m.frames.length;
+    channel.flush();
+    await t.trade(dealAdded(deal("1002")));
+    channel.flush();
+    const after = m.frames.slice(framedBefore).flatMap((bytes) => rowsOf(frame(bytes)).map((r) => r.key));
+    expect(after).not.toContain(`d:${P1.id}:${late.id}`);
+    expect(after).toHaveLength(1);
+    expect(snapshot?.id).toBe(channel.flushedSeq - 1);
+  });
+
   it("after a gap sends every member a snapshot and tells the store's source of it", async () => {
     const channel = t.node.channelFor(ORG, {}, [P1]);
     const a = new Member();
