@@ -41,7 +41,9 @@ export function decide(action: SourceAction, settings: FollowerSettings, ctx: Fo
       if (!ctx.copied) return skip("notCopied");
       if (settings.stops.mode !== "copy") return { kind: "nothing", why: "stopsNotCopied" };
       const digits = findSymbol(ctx.followerSymbols, ctx.copied.symbol)?.digits ?? 10;
-      const stops = followerStops(settings.stops, settings.direction, action.position, ctx.copied.side, ctx.copied.openPrice, digits);
+      // The copy's own direction, not the setting's: the setting may have changed since it was opened.
+      const direction = ctx.copied.side === action.position.side ? "same" : "reverse";
+      const stops = followerStops(settings.stops, direction, action.position, ctx.copied.side, ctx.copied.openPrice, digits);
       return { kind: "copy", action: { type: "modify", requestId, positionId: ctx.copied.positionId, ...stops } };
     }
     case "partialClose": {
@@ -63,7 +65,9 @@ export function decide(action: SourceAction, settings: FollowerSettings, ctx: Fo
       const symbol = findSymbol(ctx.followerSymbols, ctx.copiedOrder.symbol);
       const digits = symbol?.digits ?? 10;
       const price = roundPrice(action.order.price, digits);
-      const stops = followerStops(settings.stops, settings.direction, action.order, pendingOrderSide(ctx.copiedOrder.type), price, digits);
+      const copiedSide = pendingOrderSide(ctx.copiedOrder.type);
+      const direction = copiedSide === pendingOrderSide(action.order.type) ? "same" : "reverse";
+      const stops = followerStops(settings.stops, direction, action.order, copiedSide, price, digits);
       return {
         kind: "copy",
         action: { type: "modifyOrder", requestId, orderId: ctx.copiedOrder.orderId, price, ...stops, expiration: action.order.expiration },

@@ -27,6 +27,19 @@ describe("direction and stops", () => {
     expect(d).toMatchObject({ kind: "copy", action: { type: "modify", positionId: "9001", sl: 1.12, tp: 1.096 } });
   });
 
+  it("a stops change follows the copy's own direction when the setting changed since it was copied", () => {
+    const change = { type: "stops" as const, time: 1, position: position({ sl: 1.096, tp: 1.12 }) };
+    // Copied as a buy, the follower since set to reverse: its TP stays above, its SL below.
+    expect(decide(change, settings({ direction: "reverse" }), context({ copied }))).toMatchObject({ action: { sl: 1.096, tp: 1.12 } });
+    // Copied reversed (a sell), the follower since set back to same: still swapped.
+    expect(decide(change, settings({ direction: "same" }), context({ copied: { ...copied, side: "sell" } }))).toMatchObject({
+      action: { sl: 1.12, tp: 1.096 },
+    });
+    const moved = { type: "orderModified" as const, time: 1, order: order({ type: "buyLimit", price: 1.095, sl: 1.09, tp: 1.105 }) };
+    const copiedOrder = { orderId: "7001", symbol: "EURUSD", type: "buyLimit" as const, volume: 1000, price: 1.095 };
+    expect(decide(moved, settings({ direction: "reverse" }), context({ copiedOrder }))).toMatchObject({ action: { sl: 1.09, tp: 1.105 } });
+  });
+
   it("none: no stops; a later stops change is nothing to do", () => {
     const s = settings({ stops: { mode: "none" } });
     expect(decide(open({ sl: 1.095, tp: 1.11 }), s, context())).toMatchObject({ action: { sl: null, tp: null } });
