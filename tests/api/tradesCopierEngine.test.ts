@@ -216,6 +216,47 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     expect((await followerPositions()).find((p) => p.id === close.positionId)!.volume).toBe(before);
   });
 
+  it("copies the source's open positions to a follower added to the link (copyExistingPositions), at once, once", async () => {
+    const positionId = await openOnSource(2000);
+    await settledRow(`position:${positionId}`, "open");
+    const secondLogin = (await follower.listAccounts({ limit: 100 })).items.find((a) => a.enabled && !a.readOnly && a.login !== followerLogin)!.login;
+    const link = await t.app.inject({ url: `/api/tradesCopier/links/${linkId}`, headers: await headers() });
+    const { version, followers } = link.json<{ version: number; followers: { account: unknown }[] }>();
+    const edited = await t.app.inject({
+      method: "PUT",
+      url: `/api/tradesCopier/links/${linkId}`,
+      headers: { ...(await headers()), "if-match": `"${version}"` },
+      payload: {
+        name: "Live",
+        source: { platformId: sourcePlatform, login: sourceLogin },
+        followers: [...followers, { account: { platformId: followerPlatform, login: secondLogin }, copyExistingPositions: true }],
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    await engine().pass();
+    await engine().settled();
+    const rows = await until("the added follower's copy", async () => {
+      const all = await rowsOf(`position:${positionId}`);
+      return all.some((r) => r.followerLogin === secondLogin && r.state !== "pending") && all;
+    });
+    expect(rows.filter((r) => r.followerLogin === secondLogin)).toMatchObject([{ sourceAction: "open", state: "done", followerAction: "open" }]);
+    // Every source position open is the added follower's (the earlier tests left one open too).
+    const sourceOpen = (await source.openPositions(sourceLogin)).filter((p) => p.symbol === "EURUSD");
+    const same = (volume: number) =>
+      Math.floor((volume * sourceSpec.contractSize) / followerSpec.contractSize / followerSpec.volumeStep) * followerSpec.volumeStep;
+    const copies = (await follower.openPositions(secondLogin)).filter((p) => p.symbol === "EURUSD");
+    expect(copies.map((p) => p.volume).sort()).toEqual(sourceOpen.map((p) => same(p.volume)).sort());
+    const copyRow = rows.find((r) => r.followerLogin === secondLogin)!;
+    expect(copies.find((p) => p.id === copyRow.followerPositionId)?.volume).toBe(same(2000));
+    // The first follower's copy was decided before: nothing twice.
+    expect(rows.filter((r) => r.followerLogin === followerLogin && r.sourceAction === "open")).toHaveLength(1);
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId });
+    await until(
+      "both copies closed",
+      async () => (await rowsOf(`position:${positionId}`)).filter((r) => r.sourceAction === "close" && r.state === "done").length === 2,
+    );
+  });
+
   it("works a link on one node at a time: another node takes it only once this node's lease lapsed, and this node stops", async () => {
     const mine = (await linkLeaseHolder(db(), linkId))!;
     expect(mine.nodeId).toBe(t.ctx.config.node.id);

@@ -98,7 +98,18 @@ export class CopierEngine {
     const { db, nodeId, ttlMs, log } = this.options;
     try {
       const links = await loadLinks(db);
+      const previous = this.links;
       this.links = new Map(links.map((l) => [l.id, l]));
+      // A follower added to a link this node works: caught up now (the source's open positions, under
+      // its copyExistingPositions), not at the next restart or gap. The others' decisions are in the ledger already.
+      for (const link of links) {
+        const before = previous.get(link.id);
+        if (!before || !this.held.has(link.id)) continue;
+        const known = new Set(before.followers.map((f) => followerKey(f.account)));
+        if (link.followers.some((f) => !known.has(followerKey(f.account)))) {
+          void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => this.catchUp(link));
+        }
+      }
       for (const [linkId, lease] of this.held) {
         if (this.links.has(linkId)) continue;
         this.held.delete(linkId);
