@@ -7,10 +7,17 @@
  * POST /api/tradePlatforms/{id}/simulator/quotes: the same for one symbol's feed (the Quotes
  * Monitor's demo and browser test): stop or resume it, widen its spread, set its tick rate, or
  * move the server's clock (a weekend shows closed markets).
+ *
+ * POST /api/tradePlatforms/{id}/simulator/trades: one of the simulated server's traders opens a
+ * market position on its account, as a client terminal would (the Trades Copier's demo and browser
+ * test: a source trade to copy). Toolbox's own order operations are the accounts' position actions.
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { randomUUID } from "node:crypto";
+import { refusal } from "../../../core/schemas/apiError.ts";
+import { lotsToVolume } from "../../../core/trading/volume.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { findPlatform } from "./repository.ts";
 
@@ -46,6 +53,19 @@ const QuoteFaultSchema = z
   .refine((b) => b.symbol !== undefined || (b.stopped === undefined && b.spreadFactor === undefined && b.ticksPerSecond === undefined), {
     message: "Name the symbol whose feed changes",
   });
+
+const TraderOpenSchema = z
+  .object({
+    login: z.string({ error: "login must be text" }).regex(/^[0-9]{1,20}$/, "login must be the account's number"),
+    symbol: z.string({ error: "symbol must be text" }).min(1, "symbol must not be empty").max(64, "symbol has at most 64 characters"),
+    side: z.enum(["buy", "sell"], { error: 'side must be "buy" or "sell"' }),
+    lots: z
+      .number({ error: "lots must be a number" })
+      .positive("lots must be more than 0")
+      .max(100, "lots is at most 100")
+      .refine((lots) => Math.abs(Math.round(lots * 100) - lots * 100) < 1e-9, "lots has at most 2 decimals"),
+  })
+  .strict();
 
 const QuoteFaultAnswer = z.object({
   symbol: z.string().nullable(),
@@ -106,6 +126,34 @@ export async function simulatorRoutes(app: FastifyInstance) {
       if (serverClock !== undefined || restore) await app.quotesMonitor.serverClockChanged(platform!.id);
       if (symbol !== undefined) feed.control(symbol, change);
       return { symbol: symbol ?? null, ...(symbol !== undefined ? feed.controlOf(symbol) : { stopped: false, spreadFactor: 1, ticksPerSecond: null }) };
+    },
+  );
+
+  api.post(
+    "/tradePlatforms/:id/simulator/trades",
+    {
+      config: { permission: { module: "tradePlatforms", value: "write" } },
+      schema: {
+        tags: ["tradePlatforms"],
+        summary: "Demo: a simulated account's trader opens a market position, as from a client terminal",
+        params: z.object({ id: z.uuid({ error: "id must be a UUID" }) }),
+        body: TraderOpenSchema,
+        response: {
+          200: z.object({ positionId: z.string(), volume: z.number(), price: z.number() }),
+          422: refusal("Refused by the simulated server in its own words (a closed market, not enough margin, a disabled account)"),
+        },
+      },
+    },
+    async (request) => {
+      const platform = await findPlatform(app.ctx.database.db, request.organization.id, request.params.id);
+      const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
+      if (!server) throw new NotFoundError("No such simulated platform (or it is not running)");
+      const { login, symbol, side, lots } = request.body;
+      if (!server.engine.ctx.state.accounts.has(login)) throw new InvalidRequestError(`The simulated server has no account ${login}`);
+      if (!server.engine.ctx.feed.quote(symbol)) throw new InvalidRequestError(`The simulated server has no symbol ${symbol}`);
+      // Refusals (a closed market, no money) are the server's own, in its words.
+      const result = server.engine.placeOrder({ requestId: `trader-${randomUUID()}`, login, symbol, side, volume: lotsToVolume(lots), reason: "client" });
+      return { positionId: result.positionId, volume: result.volume, price: result.price };
     },
   );
 }
