@@ -6,6 +6,7 @@ import { Input } from "~/ui/Input";
 import { Select, type SelectOption } from "~/ui/Select";
 import { Switch } from "~/ui/Switch";
 import type { FieldErrors, FollowerDraft } from "./draft";
+import { LoginInput } from "./LoginInput";
 
 const VOLUME_MODES: SelectOption[] = [
   { value: "same", label: "Same as source" },
@@ -88,7 +89,9 @@ export function FollowerFields({ index, draft, platforms, errors, disabled, onCh
       </div>
       <div className="grid gap-3 sm:grid-cols-3">
         {choose("platformId", "Follower platform", platforms)}
-        {text("login", "Follower login", { inputMode: "numeric", placeholder: "300001" })}
+        <Field label="Follower login" error={err("login")}>
+          <LoginInput platformId={draft.platformId} value={draft.login} disabled={disabled} onChange={(login) => set("login", login)} placeholder="300001" />
+        </Field>
         {toggle("enabled", "Follower enabled")}
       </div>
       <Group legend="Volume">

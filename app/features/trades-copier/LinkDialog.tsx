@@ -1,7 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
-import { Plus } from "lucide-react";
-import { useState, type FormEvent } from "react";
-import { CopyLinkBodySchema, type CopyLink } from "@core/schemas/copier";
+import { Eye, Plus } from "lucide-react";
+import { useMemo, useState, type FormEvent } from "react";
+import { CopyLinkBodySchema, type CopyLink, type CopyLinkBody } from "@core/schemas/copier";
+import type { CopyLinkPreview } from "@core/schemas/copierPreview";
 import { api, ApiError } from "~/api";
 import { Button } from "~/ui/Button";
 import { DialogContent, DialogRoot } from "~/ui/Dialog";
@@ -12,8 +13,11 @@ import { Select, type SelectOption } from "~/ui/Select";
 import { Switch } from "~/ui/Switch";
 import { toast } from "~/ui/toast";
 import { apiIssuesOf, errorsOf, linkDraftOf, linkInputOf, newFollower, newLink, type FieldErrors, type LinkDraft } from "./draft";
+import { copiedPositionChanges } from "./copiedChanges";
 import { FollowerFields } from "./FollowerFields";
+import { LinkPreview } from "./LinkPreview";
 import { LINKS_PATH } from "./linksApi";
+import { LoginInput } from "./LoginInput";
 
 interface Props {
   /** The link to edit, or null for a new one. */
@@ -47,21 +51,40 @@ export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDele
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const preview = useMutation({
+    mutationFn: (body: CopyLinkBody) => api.post<CopyLinkPreview>("/api/tradesCopier/preview", body, { silent: true }),
+    onError: (error) => setFailure(error instanceof Error ? error.message : "The preview could not be read."),
+  });
+
+  /** The draft as the contract has it, or its errors shown on their fields. */
+  const validated = (): CopyLinkBody | null => {
     const parsed = CopyLinkBodySchema.safeParse(linkInputOf(draft));
     if (!parsed.success) {
       setErrors(errorsOf(parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message }))));
       setFailure("Some fields need attention.");
-      return;
+      return null;
     }
     setErrors({});
     setFailure(null);
-    save.mutate(parsed.data);
+    return parsed.data;
   };
 
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = validated();
+    if (body) save.mutate(body);
+  };
+
+  const nameOf = (platformId: string) => platforms.find((p) => p.value === platformId)?.label ?? "Platform";
+  const original = useMemo(() => (link ? linkDraftOf(link) : null), [link]);
+  const changes = original ? copiedPositionChanges(original, draft, nameOf) : [];
+
   const disabled = !canWrite || save.isPending;
-  const set = <K extends keyof LinkDraft>(field: K, value: LinkDraft[K]) => setDraft((d) => ({ ...d, [field]: value }));
+  // A preview is of the draft it was asked for: an edit puts it away.
+  const set = <K extends keyof LinkDraft>(field: K, value: LinkDraft[K]) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    if (preview.data) preview.reset();
+  };
   const title = link ? `Edit ${link.name}` : "New link";
 
   return (
@@ -103,11 +126,11 @@ export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDele
               <Select value={draft.sourcePlatformId} disabled={disabled} options={platforms} onValueChange={(v) => set("sourcePlatformId", v)} />
             </Field>
             <Field label="Source login" error={errors.sourceLogin}>
-              <Input
+              <LoginInput
+                platformId={draft.sourcePlatformId}
                 value={draft.sourceLogin}
-                inputMode="numeric"
                 disabled={disabled}
-                onChange={(e) => set("sourceLogin", e.target.value)}
+                onChange={(login) => set("sourceLogin", login)}
                 placeholder="100001"
               />
             </Field>
@@ -153,6 +176,34 @@ export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDele
               </Button>
             ) : null}
           </div>
+          {changes.length > 0 ? (
+            <section aria-labelledby="copied-changes-title" className="grid gap-1 rounded-md border border-warning/40 bg-warning/10 p-3 text-sm">
+              <h3 id="copied-changes-title" className="font-semibold">
+                What changes for positions already copied
+              </h3>
+              <ul className="list-disc pl-5">
+                {changes.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <div className="flex flex-wrap items-center gap-2">
+            <Button
+              variant="secondary"
+              size="sm"
+              loading={preview.isPending}
+              onClick={() => {
+                const body = validated();
+                if (body) preview.mutate(body);
+              }}
+            >
+              <Eye aria-hidden />
+              Preview on the last 7 days
+            </Button>
+            <span className="text-xs text-muted">What this link would have copied from the source&apos;s history, and what it would have skipped.</span>
+          </div>
+          {preview.data ? <LinkPreview preview={preview.data} nameOf={nameOf} /> : null}
           <FormAlert message={failure} />
         </form>
       </DialogContent>
