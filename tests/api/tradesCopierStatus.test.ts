@@ -344,7 +344,11 @@ describeDb("Trades Copier status API", () => {
       sourceId: `position:${p.source}`,
       followerPositionId: p.follower,
     });
-    await insertLedger(t.ctx, [copy(kept), copy(lost), copy(orphan)]);
+    // Closed by hand, then resynced: a second open row for the same source position holds it again.
+    const resynced = { source: await open(source, sourceLogin), follower: await open(follower, followers.f2.login) };
+    const again = await open(follower, followers.f2.login);
+    await insertLedger(t.ctx, [copy(kept), copy(lost), copy(orphan), copy(resynced), copy({ source: resynced.source, follower: again })]);
+    await follower.closePosition({ requestId: crypto.randomUUID(), positionId: resynced.follower });
     await follower.closePosition({ requestId: crypto.randomUUID(), positionId: lost.follower });
     await source.closePosition({ requestId: crypto.randomUUID(), positionId: orphan.source });
 
@@ -352,8 +356,8 @@ describeDb("Trades Copier status API", () => {
     expect(res.statusCode, res.body).toBe(200);
     const f2 = res.json<CopierDivergence>().followers.find((f) => f.account.login === followers.f2.login)!;
     const sourceOpen = (await source.openPositions(sourceLogin)).length;
-    expect(sourceOpen).toBeGreaterThanOrEqual(2);
-    expect(f2).toMatchObject({ known: true, error: null, sourceOpen, copiesOpen: 2 });
+    expect(sourceOpen).toBeGreaterThanOrEqual(3);
+    expect(f2).toMatchObject({ known: true, error: null, sourceOpen, copiesOpen: 3 });
     expect(f2.items).toEqual([
       { kind: "missing", sourceId: `position:${lost.source}`, symbol: "EURUSD", side: "buy", volume: "1", followerPositionId: lost.follower },
       { kind: "extra", sourceId: `position:${orphan.source}`, symbol: "EURUSD", side: "buy", volume: "1", followerPositionId: orphan.follower },

@@ -68,6 +68,10 @@ function follower(
   const items: DivergenceItem[] = [];
   let copiesOpen = 0;
   let profit = 0;
+  // A source position is missing only when none of its copies is held: one closed by hand and then
+  // resynced has two open rows, the first gone, the second held.
+  const heldSources = new Set(copies.filter((c) => followerLive(c.followerPositionId)).map((c) => c.sourceId));
+  const missing = new Set<string>();
   for (const copy of copies) {
     const sourcePosition = copy.sourceId.startsWith("position:") ? sourceLive(copy.sourceId.slice("position:".length)) : undefined;
     const held = followerLive(copy.followerPositionId);
@@ -75,7 +79,8 @@ function follower(
       copiesOpen += 1;
       profit += held.profit + held.swap;
     }
-    if (sourcePosition && !held) {
+    if (sourcePosition && !held && !heldSources.has(copy.sourceId) && !missing.has(copy.sourceId)) {
+      missing.add(copy.sourceId);
       items.push({
         kind: "missing",
         sourceId: copy.sourceId,
