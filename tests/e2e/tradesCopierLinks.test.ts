@@ -3,6 +3,11 @@
  * simulated MT5 account to a simulated Match-Trader account with multiplier 2, made in the dialog,
  * seen in the grid, edited, and a self-follow (the schema) and an unknown login (the server) each
  * refused on the follower's login field; then the status page shows the link with its follower.
+ * Then the copier at work, as issue 26's "Done means" has it: a link MT5 → Match-Trader with
+ * multiplier 2 previewed on the source's history, the source's trader opening (the simulator's
+ * trader route), the source partly closed and closed (position actions), the follower following
+ * each step at twice the volume, the status page's copies and latency, and a copy closed by hand
+ * on the follower shown as missing and put right by the resync dialog.
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,4 +157,153 @@ describe("Trades Copier links: create, see, edit, and a self-follow refused on i
       expect(serious.flatMap((v) => v.nodes.map((n) => `[status, ${mode}] ${v.id} ${n.target.join(" ")}: ${v.help}`))).toEqual([]);
     }
   }, 360_000);
+
+  it("copies the source's trades ×2 to Match-Trader: preview, open, partial close, close, latency on the status page; a copy closed by hand is a divergence resync puts right", async () => {
+    const page = await (await newContext(browser)).newPage();
+    await signUp(page, { name: "Cody Copier", email: `cody.copier.${Date.now()}@example.com`, password: "copy-all-trades-2" });
+    const api = apiAs(page);
+    await page
+      .getByRole("link", { name: /Connect a platform/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
+    const platform = async (type: "MT5" | "MatchTrader", name: string) => {
+      const created = await api.post<{ id: string }>("/api/tradePlatforms", {
+        type,
+        name,
+        timeZone: "UTC",
+        connection: { kind: "simulated", accounts: 5, tradeRate: 0 },
+      });
+      expect(created.status, created.text).toBe(201);
+      const apps = [
+        { app: "tradesCopier", enabled: true },
+        { app: "tradesBlotter", enabled: true },
+      ];
+      expect((await api.call("PUT", `/api/tradePlatforms/${created.json.id}/apps`, apps)).status).toBe(200);
+      return created.json.id;
+    };
+    const mt5 = await platform("MT5", "Source MT5");
+    const mtr = await platform("MatchTrader", "Follower MTR");
+    const richest = async (platformId: string) => {
+      let login = "";
+      await expect
+        .poll(
+          async () => {
+            type Accounts = { items: { login: string; enabled: boolean; readOnly: boolean }[] };
+            const found = await api.get<Accounts>(`/api/accounts?platformId=${platformId}&sort=balance&dir=desc&limit=5`);
+            login = found.items.find((a) => a.enabled && !a.readOnly)?.login ?? "";
+            return login;
+          },
+          { timeout: 20_000 },
+        )
+        .not.toBe("");
+      return login;
+    };
+    const sourceLogin = await richest(mt5);
+    const followerLogin = await richest(mtr);
+    const traderOpens = async (lots: number) => {
+      const opened = await api.post<{ positionId: string }>(`/api/tradePlatforms/${mt5}/simulator/trades`, {
+        login: sourceLogin,
+        symbol: "EURUSD",
+        side: "buy",
+        lots,
+      });
+      expect(opened.status, opened.text).toBe(200);
+      return opened.json.positionId;
+    };
+    const close = async (platformId: string, login: string, positionId: string, volume?: string) => {
+      const res = await api.post(`/api/accounts/${platformId}/${login}/positions/${positionId}/close`, volume ? { volume } : {}, {
+        "Idempotency-Key": crypto.randomUUID(),
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    const followerLots = async () =>
+      (await api.get<{ id: string; symbol: string; volume: string }[]>(`/api/accounts/${mtr}/${followerLogin}/positions`))
+        .filter((p) => p.symbol === "EURUSD")
+        .map((p) => Number(p.volume));
+    const body = {
+      name: "Signals ×2",
+      source: { platformId: mt5, login: sourceLogin },
+      followers: [{ account: { platformId: mtr, login: followerLogin }, volume: { mode: "multiplier", multiplier: 2 } }],
+    };
+
+    // The simulated servers' seeded history may leave positions open on both accounts: closed first, so
+    // the follower's positions are only this test's copies (and resync mirrors every open source position).
+    for (const [platformId, login] of [
+      [mt5, sourceLogin],
+      [mtr, followerLogin],
+    ] as const) {
+      for (const p of await api.get<{ id: string }[]>(`/api/accounts/${platformId}/${login}/positions`)) await close(platformId, login, p.id);
+    }
+    // A trade the source made before the link: the preview shows what the link would have done with it.
+    await close(mt5, sourceLogin, await traderOpens(0.1));
+    // (The simulated server's seeded history may hold older trades: the count is the API's, the close is this one.)
+    let copies = 0;
+    await expect
+      .poll(
+        async () => {
+          type Preview = { followers: { copies: number; signals: { source: { action: string; symbol: string } }[] }[] };
+          const [f] = (await api.post<Preview>("/api/tradesCopier/preview", body)).json.followers;
+          copies = f?.copies ?? 0;
+          return f?.signals.some((sig) => sig.source.action === "close" && sig.source.symbol === "EURUSD");
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+
+    await page.goto("/apps/trades-copier");
+    await page.getByRole("heading", { name: "Copy links" }).waitFor({ timeout: 20_000 });
+    await page.getByRole("button", { name: "New link" }).click();
+    const dialog = page.getByRole("dialog", { name: "New link" });
+    await dialog.getByLabel("Name").fill(body.name);
+    await dialog.getByRole("combobox", { name: "Source platform" }).click();
+    await page.getByRole("option", { name: "Source MT5 (MT5)" }).click();
+    await dialog.getByLabel("Source login").fill(sourceLogin);
+    const follower = dialog.getByRole("region", { name: "Follower 1" });
+    await follower.getByRole("combobox", { name: "Follower platform" }).click();
+    await page.getByRole("option", { name: "Follower MTR (MatchTrader)" }).click();
+    await follower.getByLabel("Follower login").fill(followerLogin);
+    await follower.getByRole("combobox", { name: "Volume mode" }).click();
+    await page.getByRole("option", { name: "Multiplier" }).click();
+    await follower.getByLabel("Multiplier").fill("2");
+    await dialog.getByRole("button", { name: "Preview on the last 7 days" }).click();
+    const preview = dialog.getByRole("region", { name: /^Preview:/ });
+    await preview.waitFor({ timeout: 20_000 });
+    expect(await preview.getByText(`Follower MTR (MatchTrader) ${followerLogin}`, { exact: true }).count()).toBe(1);
+    expect(await preview.getByText(`${copies} copies`, { exact: true }).count()).toBe(1);
+    expect(await preview.getByRole("cell", { name: /^Open EURUSD buy 0\.20?$/ }).count()).toBe(1);
+    expect(await preview.getByRole("cell", { name: /^Close EURUSD buy 0\.20?$/ }).count()).toBe(1);
+    await dialog.getByRole("button", { name: "Create link" }).click();
+    await dialog.waitFor({ state: "hidden", timeout: 20_000 });
+
+    // Live: the follower holds twice the source's volume through the open, the partial close and the close.
+    const positionId = await traderOpens(0.1);
+    await expect.poll(followerLots, { timeout: 30_000 }).toEqual([0.2]);
+    await close(mt5, sourceLogin, positionId, "0.04");
+    await expect.poll(followerLots, { timeout: 30_000 }).toEqual([0.12]);
+    await close(mt5, sourceLogin, positionId);
+    await expect.poll(followerLots, { timeout: 30_000 }).toEqual([]);
+
+    // The status page: the three copies today and their latency.
+    await page.goto("/apps/trades-copier/status");
+    const row = page.getByRole("region", { name: "Followers" }).getByRole("row").filter({ hasText: body.name });
+    await row.waitFor({ timeout: 20_000 });
+    await expect.poll(() => row.locator('[col-id="copiesToday"]').textContent(), { timeout: 20_000 }).toBe("3");
+    expect(await row.locator('[col-id="totalP99"]').textContent()).toMatch(/^\d[\d,.]* ?(ms|s)$/);
+
+    // A copy closed by hand on the follower: the source still holds its position, so it shows as missing; resync opens it again.
+    await traderOpens(0.1);
+    await expect.poll(followerLots, { timeout: 30_000 }).toEqual([0.2]);
+    const [copy] = (await api.get<{ id: string; symbol: string }[]>(`/api/accounts/${mtr}/${followerLogin}/positions`)).filter((p) => p.symbol === "EURUSD");
+    await close(mtr, followerLogin, copy!.id);
+    await expect.poll(() => row.locator('[col-id="divergenceText"]').innerText(), { timeout: 30_000 }).toMatch(/^1 missing/);
+    await row.getByRole("button", { name: `Resync Follower MTR · ${followerLogin}` }).click();
+    const resync = page.getByRole("dialog", { name: `Resync Follower MTR · ${followerLogin}?` });
+    const plan = resync.getByRole("list", { name: "What resync will do" });
+    await plan.waitFor({ timeout: 20_000 });
+    expect(await plan.getByRole("listitem").allInnerTexts()).toEqual([expect.stringMatching(/^Open buy 0\.20? EURUSD/)]);
+    await resync.getByRole("button", { name: "Resync" }).click();
+    await resync.waitFor({ state: "hidden", timeout: 20_000 });
+    await expect.poll(followerLots, { timeout: 30_000 }).toEqual([0.2]);
+    await expect.poll(() => row.locator('[col-id="divergenceText"]').innerText(), { timeout: 30_000 }).toBe("In sync");
+  }, 300_000);
 });
