@@ -42,9 +42,12 @@ export function Select({ options, placeholder, className, id, ...props }: Select
           className,
         )}
       >
-        <SelectPrimitive.Value placeholder={placeholder} />
+        {/* One line: a long value is cut with an ellipsis (the list shows it whole), never wrapped inside the box. */}
+        <span className="min-w-0 truncate text-left">
+          <SelectPrimitive.Value placeholder={placeholder} />
+        </span>
         <SelectPrimitive.Icon asChild>
-          <ChevronDown aria-hidden className="size-4 text-muted" />
+          <ChevronDown aria-hidden className="size-4 shrink-0 text-muted" />
         </SelectPrimitive.Icon>
       </SelectPrimitive.Trigger>
       <SelectPrimitive.Portal>

@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
 import { loginCell } from "./support/accounts.ts";
+import { pageScrollsSideways } from "./support/overflow.ts";
 
 /**
  * axe-core on every screen that is built, in light and in dark colour mode: no serious or
  * critical violation (WCAG 2.2 A/AA and axe's best practices). The mode comes from the system
  * preference, which both the app ("system", its default) and the provider's pages follow, live:
  * each screen is loaded once and scanned in light, then in dark (the emulated preference switched
- * under it), then set back to light.
+ * under it), then set back to light. Each screen is also measured, without loading it again, at a
+ * desk's 1440 px and a phone's 390 px: the page itself never scrolls sideways (docs/ui-review.md).
  */
 
 const MODES = ["light", "dark"] as const;
@@ -67,6 +69,23 @@ const heading = (page: Page, name: string | RegExp) => page.getByRole("heading",
 const titled = (page: Page, name: string) => page.getByRole("heading", { name, exact: true }).first().waitFor({ timeout: 20_000 });
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
+/** The desk size the screens are checked at (and the phone's): docs/ui-review.md. */
+const DESK = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** After two frames: what resizes itself from JavaScript (charts, grids) has followed a new viewport. */
+const twoFrames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+/** How far the page scrolls sideways at the desk's width and at the phone's (the page is left at the desk's). */
+async function sidewaysAtDeskAndPhone(page: Page): Promise<{ desk: number; phone: number }> {
+  const desk = await pageScrollsSideways(page);
+  await page.setViewportSize(PHONE);
+  await twoFrames(page);
+  const phone = await pageScrollsSideways(page);
+  await page.setViewportSize(DESK);
+  await twoFrames(page);
+  return { desk, phone };
+}
+
 describe("accessibility in light and dark mode", () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -76,7 +95,7 @@ describe("accessibility in light and dark mode", () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await newContext(browser, { colorScheme: "light" });
+    context = await newContext(browser, { colorScheme: "light", viewport: DESK });
     page = await context.newPage();
     await page.goto("/");
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
@@ -206,6 +225,7 @@ describe("accessibility in light and dark mode", () => {
       await page.goto(path());
       await ready(page);
       expect(await violationsInBothModes(page), name).toEqual([]);
+      expect(await sidewaysAtDeskAndPhone(page), `${name}: px the page scrolls sideways`).toEqual({ desk: 0, phone: 0 });
     },
     TWO_MODES_TIMEOUT,
   );
@@ -264,6 +284,7 @@ describe("accessibility in light and dark mode", () => {
         .filter({ hasText: /^\d[\d,]* deals?$/ })
         .waitFor({ timeout: 30_000 });
       expect(await violationsInBothModes(page), "blotter, historical").toEqual([]);
+      expect(await sidewaysAtDeskAndPhone(page), "blotter, historical: px the page scrolls sideways").toEqual({ desk: 0, phone: 0 });
     },
     TWO_MODES_TIMEOUT,
   );

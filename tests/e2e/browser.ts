@@ -44,7 +44,8 @@ export async function signInAtProvider(page: Page, creds: { email: string; passw
 export const PERSON_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA, ...options });
+  // A script outside Vitest (scripts/screenshots.ts) passes its own baseURL: inject() works only under Vitest.
+  const context = await browser.newContext({ baseURL: options.baseURL ?? baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA, ...options });
   // Record every toast title the page shows, even one that lives only until a redirect.
   await context.exposeBinding("__reportToast", ({ page }, text: string) => {
     const seen = toastLog.get(page);

@@ -42,14 +42,17 @@ async function waitForHealth(url: string, child: ChildProcess, ms = 180_000) {
  */
 export const E2E_SERVERS = Math.max(1, Number(process.env.TOOLBOX_E2E_SERVERS) || 2);
 
-/** One real Toolbox (production build, embedded provider, fresh PGlite data folder) on a free port, started the way `npm start` starts it. */
-async function startServer(index: number) {
+/**
+ * One real Toolbox (production build, embedded provider, fresh PGlite data folder) on a free port, started the way `npm start` starts it.
+ * `name` names its log, test-results/e2e-server-<name>.log. Also used by scripts/screenshots.ts.
+ */
+export async function startServer(name: string) {
   const port = await freePort();
   // Invitations are e-mailed here: the browser test that invites runs its own SMTP server on this port.
   const smtpPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolbox-e2e-"));
   const baseUrl = `http://localhost:${port}`;
-  const logFile = path.resolve("test-results", `e2e-server-${index + 1}.log`);
+  const logFile = path.resolve("test-results", `e2e-server-${name}.log`);
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
@@ -93,7 +96,7 @@ export default async function setup(project: TestProject) {
     const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("build failed");
   }
-  const started = await Promise.allSettled(Array.from({ length: E2E_SERVERS }, (_, i) => startServer(i)));
+  const started = await Promise.allSettled(Array.from({ length: E2E_SERVERS }, (_, i) => startServer(String(i + 1))));
   const stopAll = () => Promise.all(started.flatMap((s) => (s.status === "fulfilled" ? [s.value.stop()] : [])));
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {

@@ -122,7 +122,8 @@ export function CustomersPage() {
           <div
             role="search"
             aria-label="Filter customers"
-            className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-8"
+            // Two rows of four up to 1536 px: in one row of eight at 1440 px, "Any KYC state" wrapped and "Any country" was cut.
+            className="grid items-start gap-3 rounded-lg border border-border bg-surface p-3 sm:grid-cols-2 lg:grid-cols-4 2xl:grid-cols-8"
           >
             <Field label="Search" className="lg:col-span-2">
               <Input type="search" value={typed.q} onChange={(e) => set("q")(e.target.value)} placeholder="Name or e-mail" autoComplete="off" className="h-8" />

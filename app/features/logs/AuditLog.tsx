@@ -116,7 +116,7 @@ export function AuditLog() {
     <div className="grid gap-4">
       <form
         onSubmit={submit}
-        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7"
+        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6"
         aria-label="Audit log filters"
         key={params.toString()}
       >
@@ -138,7 +138,7 @@ export function AuditLog() {
         <Field label="Text">
           <Input type="search" name="q" defaultValue={filters.q} placeholder="Anywhere, also in before/after" />
         </Field>
-        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-7" role="group" aria-label="Date presets">
+        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-6" role="group" aria-label="Date presets">
           {DATE_PRESETS.map((p) => (
             <Button key={p.id} type="button" size="sm" variant="secondary" onClick={() => preset(p.id)}>
               {p.label}

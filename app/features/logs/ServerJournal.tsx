@@ -119,12 +119,7 @@ export function ServerJournal() {
   }
   return (
     <div className="grid gap-4">
-      <form
-        onSubmit={submit}
-        className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7"
-        aria-label="Server journal filters"
-        key={params.toString()}
-      >
+      <form onSubmit={submit} className="grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Server journal filters" key={params.toString()}>
         <Field label="Platform">
           <Select options={platforms.map((p) => ({ value: p.id, label: p.name }))} value={platformId} onValueChange={(v) => update({ platform: v })} />
         </Field>
@@ -147,7 +142,8 @@ export function ServerJournal() {
         <Field label="To">
           <DateTimeInput name="to" defaultValue={to} />
         </Field>
-        <div className="flex gap-2">
+        {/* Two buttons need two columns: in one, "Pause live tail" ran past the page's edge at 1440 px. */}
+        <div className="flex flex-wrap gap-2 sm:col-span-2">
           <Button type="submit">Apply</Button>
           <Button type="button" variant="secondary" onClick={() => setPaused((p) => !p)} aria-pressed={paused}>
             {paused ? <Play aria-hidden /> : <Pause aria-hidden />}

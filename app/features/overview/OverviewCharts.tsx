@@ -264,31 +264,34 @@ function SeriesChart({ title, timeZone, range, platforms, times, values, format 
           </>
         )}
       </p>
-      <table className="sr-only">
-        <caption>
-          {title} by platform, {RANGES[range].long}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{range === "24h" ? "Hour" : "Day"}</th>
-            {platforms.map((p) => (
-              <th key={p.id} scope="col">
-                {p.name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {times.map((t, row) => (
-            <tr key={t}>
-              <th scope="row">{bucketLabel(range, t, timeZone)}</th>
-              {values.map((v, i) => (
-                <td key={platforms[i]!.id}>{format(v[row] ?? 0)}</td>
+      {/* The table inside a hidden box, not hidden itself: a table is as wide as its content whatever its width, and on a phone it widened the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>
+            {title} by platform, {RANGES[range].long}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{range === "24h" ? "Hour" : "Day"}</th>
+              {platforms.map((p) => (
+                <th key={p.id} scope="col">
+                  {p.name}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {times.map((t, row) => (
+              <tr key={t}>
+                <th scope="row">{bucketLabel(range, t, timeZone)}</th>
+                {values.map((v, i) => (
+                  <td key={platforms[i]!.id}>{format(v[row] ?? 0)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -87,7 +87,10 @@ export function Chart({ options, data, height, className, onCursor, cursorAt = n
     u.setCursor({ left: u.valToPos(x, "x"), top: u.bbox.height / devicePixelRatio / 2 });
   }, [cursorAt]);
 
-  return <div ref={box} aria-hidden className={cn("w-full overflow-hidden", className)} style={{ height }} />;
+  // Its width comes from the page, never from the canvas drawn at the last width (inline-size
+  // containment): otherwise a window made narrower, or a tablet turned, kept the chart as wide as
+  // before and the whole page scrolled sideways (195 px on the overview from 1440 px to a phone's 390).
+  return <div ref={box} aria-hidden className={cn("w-full overflow-hidden [contain:inline-size]", className)} style={{ height }} />;
 }
 
 /** A browser with a 2D canvas (not the server render, not a DOM emulation without one). */

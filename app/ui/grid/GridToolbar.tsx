@@ -8,7 +8,8 @@ import { cn } from "../cn";
 export function GridToolbar({ filters, actions, label, className }: { filters?: ReactNode; actions?: ReactNode; label: string; className?: string }) {
   return (
     <div role="group" aria-label={label} className={cn("flex flex-wrap items-end justify-between gap-3", className)}>
-      <div className="flex flex-1 flex-wrap items-center gap-2">{filters}</div>
+      {/* Grows, but from its own width: squeezed to its longest word, "0 rows Live" stood one word a line beside the actions on a phone. */}
+      <div className="flex grow flex-wrap items-center gap-2">{filters}</div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </div>
   );

@@ -44,5 +44,6 @@ export function integerColumn<T>(def: Col<T>): ColDef<T> {
 }
 
 export function dateTimeColumn<T>(def: Col<T>): ColDef<T> {
-  return { width: 175, cellClass: "tabular-nums", valueFormatter: (p: ValueFormatterParams<T>) => formatDateTime(p.value as string | number | null), ...def };
+  // Wide enough for "11/27/2026, 11:49:34 PM" (en-US, the longest of the usual formats): at 175 px the seconds were cut off.
+  return { width: 210, cellClass: "tabular-nums", valueFormatter: (p: ValueFormatterParams<T>) => formatDateTime(p.value as string | number | null), ...def };
 }

@@ -3,7 +3,7 @@ import { Check, ChevronDown, Search } from "lucide-react";
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { cn, focusRing } from "~/ui/cn";
 import { safeTimeZone, utcOffsetLabel } from "../ServerClock";
-import { filterTimeZones, timeZoneOptions, type TimeZoneOption } from "./timeZones";
+import { currentZoneName, filterTimeZones, timeZoneOptions, type TimeZoneOption } from "./timeZones";
 
 let cached: TimeZoneOption[] | null = null;
 /** Built once per page load (offsets read then are fine for choosing). */
@@ -37,7 +37,7 @@ export function TimeZonePicker({ value, onChange, disabled, id, ...aria }: TimeZ
     if (next) {
       setQuery("");
       // Start on the chosen zone, so arrows continue from it.
-      const index = allZones().findIndex((o) => o.zone === value);
+      const index = allZones().findIndex((o) => o.zone === currentZoneName(value));
       setActive(Math.max(0, index));
       requestAnimationFrame(() => scrollActiveIntoView(Math.max(0, index)));
     }
@@ -127,7 +127,8 @@ export function TimeZonePicker({ value, onChange, disabled, id, ...aria }: TimeZ
             {shown.map((o, index) => {
               const heading = o.region !== lastRegion ? o.region : null;
               lastRegion = o.region;
-              const selected = o.zone === value;
+              // A zone saved under its old name ("Asia/Calcutta") is the same zone.
+              const selected = o.zone === currentZoneName(value);
               return (
                 <div key={o.zone}>
                   {heading ? (

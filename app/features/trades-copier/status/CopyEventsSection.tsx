@@ -76,7 +76,7 @@ export function CopyEventsSection({ links }: { links: readonly LinkStatus[] }) {
           />
           <Select
             aria-label="Failed or skipped"
-            className="w-40"
+            className="w-48"
             value={state}
             onValueChange={setState}
             options={[

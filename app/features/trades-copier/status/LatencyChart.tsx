@@ -121,29 +121,32 @@ export function LatencyChart({ link, since, asOf, bucketSeconds }: Props) {
       <p className="min-h-5 text-xs text-muted" data-testid="latency-readout">
         {shown === null ? "Point at the chart, or focus it and use the arrow keys, to read a time's latency." : readout(shown)}
       </p>
-      <table className="sr-only">
-        <caption>
-          Copy latency of {link.name} per {bucketSeconds / 60} minutes with copies, last 24 hours
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Copies</th>
-            <th scope="col">p50</th>
-            <th scope="col">p99</th>
-          </tr>
-        </thead>
-        <tbody>
-          {withCopies.map((p) => (
-            <tr key={p.at}>
-              <th scope="row">{currentFormat().timeShort(p.at)}</th>
-              <td>{p.copies}</td>
-              <td>{formatMs(p.p50)}</td>
-              <td>{formatMs(p.p99)}</td>
+      {/* The table inside a hidden box, not hidden itself: a table is as wide as its content whatever its width, and on a phone it widened the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>
+            Copy latency of {link.name} per {bucketSeconds / 60} minutes with copies, last 24 hours
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Copies</th>
+              <th scope="col">p50</th>
+              <th scope="col">p99</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {withCopies.map((p) => (
+              <tr key={p.at}>
+                <th scope="row">{currentFormat().timeShort(p.at)}</th>
+                <td>{p.copies}</td>
+                <td>{formatMs(p.p50)}</td>
+                <td>{formatMs(p.p99)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
