@@ -184,14 +184,21 @@ export async function setFillPosition(db: Db, requestId: string, followerPositio
     .where(and(eq(t.requestId, requestId), isNull(t.followerPositionId)));
 }
 
-/** Fills of these links whose follower position is not known yet. */
+/** Fills of these links, decided in the last day, whose follower position is not known yet (older ones are left: the resync shows them). */
 export async function unresolvedFills(db: Db, linkIds: readonly string[]): Promise<LedgerRow[]> {
   if (linkIds.length === 0) return [];
   return db
     .select()
     .from(t)
     .where(
-      and(inArray(t.linkId, [...linkIds]), eq(t.state, "done"), eq(t.sourceAction, "orderFilled"), eq(t.followerAction, "open"), isNull(t.followerPositionId)),
+      and(
+        inArray(t.linkId, [...linkIds]),
+        eq(t.state, "done"),
+        eq(t.sourceAction, "orderFilled"),
+        eq(t.followerAction, "open"),
+        isNull(t.followerPositionId),
+        sql`${t.decidedAt} > now() - interval '1 day'`,
+      ),
     )
     .limit(500);
 }
