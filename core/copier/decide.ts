@@ -22,7 +22,7 @@ import { riskStopOf } from "./risk.ts";
 import { followerStops } from "./stops.ts";
 import { findSymbol, followerSymbolOf } from "./symbols.ts";
 import type { Decision, FollowerContext, SourceAction } from "./types.ts";
-import { fitVolume, partialCloseVolume, rawVolume } from "./volume.ts";
+import { closeToShare, copyShare, fitVolume, partialCloseVolume, rawVolume } from "./volume.ts";
 
 const skip = (reason: Extract<Decision, { kind: "skip" }>["reason"]): Decision => ({ kind: "skip", reason });
 
@@ -50,6 +50,12 @@ export function decide(action: SourceAction, settings: FollowerSettings, ctx: Fo
       if (!ctx.copied) return skip("notCopied");
       if (!settings.copyPartialCloses) return skip("partialClosesOff");
       const symbol = findSymbol(ctx.followerSymbols, ctx.copied.symbol);
+      if (ctx.copied.opened) {
+        // To its share of what the source keeps: a repeat, or an older partial close seen after a later one, closes nothing.
+        const toShare = closeToShare(ctx.copied.volume, copyShare(ctx.copied.opened, action.position.volume, symbol), symbol);
+        if (!toShare) return skip("volumeZero");
+        return { kind: "copy", action: { type: "close", requestId, positionId: ctx.copied.positionId, ...toShare } };
+      }
       const part = partialCloseVolume(ctx.copied.volume, action.position.volume + action.closedVolume, action.closedVolume, symbol);
       if ("skip" in part) return skip(part.skip);
       return { kind: "copy", action: { type: "close", requestId, positionId: ctx.copied.positionId, volume: part.volume, whole: part.whole } };

@@ -9,3 +9,4 @@ export * from "./symbols.ts";
 export * from "./volume.ts";
 export * from "./preview.ts";
 export * from "./history.ts";
+export * from "./chain.ts";

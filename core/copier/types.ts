@@ -11,6 +11,7 @@ import type { Timestamp } from "../trading/platform.ts";
 import type { ClosedPosition, Position, Side } from "../trading/position.ts";
 import type { TradeSymbol } from "../trading/symbol.ts";
 import type { Volume } from "../trading/volume.ts";
+import type { OpenedShare } from "./volume.ts";
 
 /**
  * One thing the source did. `time` is the source event's time (its age decides "too late").
@@ -41,6 +42,12 @@ export interface CopiedPosition {
   side: Side;
   volume: Volume;
   openPrice: number;
+  /**
+   * What the copy opened with and the source's volume then, when the ledger knows both: a partial
+   * close brings the copy to its share of what the source keeps (copyShare). Unknown: the closed
+   * fraction of the copy's volume now (partialCloseVolume).
+   */
+  opened?: OpenedShare;
 }
 
 /** The follower's copy of a source pending order. */

@@ -118,3 +118,35 @@ export function partialCloseVolume(
   if (followerVolume - volume < minimum) return { volume: followerVolume, whole: true };
   return { volume, whole: false };
 }
+
+/** What a copy opened with: its own volume and the source's volume then (the ledger's open, fill or resync row). */
+export interface OpenedShare {
+  volume: Volume;
+  sourceVolume: Volume;
+}
+
+/**
+ * The volume a copy should hold while the source holds `sourceNow` of the position: what it
+ * opened with × sourceNow ÷ what the source held then, rounded UP to the step (so what is closed
+ * is rounded down: never more than the source's fraction), never more than it opened with. The
+ * same figure whichever partial closes were seen: live, caught up after a gap, or resynced.
+ */
+export function copyShare(opened: OpenedShare, sourceNow: Volume, symbol: TradeSymbol | undefined): Volume {
+  if (!(opened.sourceVolume > 0) || sourceNow >= opened.sourceVolume) return opened.volume;
+  if (sourceNow <= 0) return 0;
+  const step = Math.max(1, symbol?.volumeStep ?? 1);
+  return Math.min(opened.volume, ceilToStep((opened.volume * sourceNow) / opened.sourceVolume, step));
+}
+
+/**
+ * What brings a copy of `copyVolume` down to `share`: the part above it, or the whole copy when
+ * the share is below what may stay open (the symbol's minimum, one step); null when the copy holds
+ * no more than its share (nothing to close: a repeat, or a copy already reduced by hand).
+ */
+export function closeToShare(copyVolume: Volume, share: Volume, symbol: TradeSymbol | undefined): { volume: Volume; whole: boolean } | null {
+  if (copyVolume <= 0 || share >= copyVolume) return null;
+  const step = Math.max(1, symbol?.volumeStep ?? 1);
+  const minimum = Math.max(step, symbol?.volumeMin ?? 0);
+  if (share < minimum) return { volume: copyVolume, whole: true };
+  return { volume: copyVolume - share, whole: false };
+}

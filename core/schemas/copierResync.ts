@@ -7,7 +7,8 @@
 import { z } from "zod";
 
 export const ResyncActionSchema = z.object({
-  kind: z.enum(["open", "close"]),
+  /** open a missing copy, close a copy left over, reduce a copy bigger than its share (close `volume` of it). */
+  kind: z.enum(["open", "close", "reduce"]),
   /** The source position (`position:<id>`) the action copies or whose copy it closes. */
   sourceId: z.string(),
   /** The follower's symbol. */
@@ -15,7 +16,7 @@ export const ResyncActionSchema = z.object({
   side: z.enum(["buy", "sell"]),
   /** Lots, as text ("0.2"). */
   volume: z.string(),
-  /** For a close: the follower's position it closes. */
+  /** For a close or a reduce: the follower's position it closes (part of). */
   followerPositionId: z.string().optional(),
 });
 export type ResyncAction = z.infer<typeof ResyncActionSchema>;

@@ -165,7 +165,7 @@ export type CopierDivergence = z.infer<typeof CopierDivergenceSchema>;
 export const ResyncPlanSchema = z.object({
   actions: z.array(
     z.object({
-      kind: z.enum(["open", "close"]),
+      kind: z.enum(["open", "close", "reduce"]),
       sourceId: z.string(),
       symbol: z.string(),
       side: z.enum(["buy", "sell"]),

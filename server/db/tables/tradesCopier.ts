@@ -103,6 +103,12 @@ export const copyLedger = pgTable(
     symbol: text("symbol"),
     /** Follower volume in lots, as sent. */
     volume: text("volume"),
+    /**
+     * The source position's (or order's) volume this action was decided for: at an open, a fill
+     * or a resync open, what the source held then (with `volume`, the copy's share of the source:
+     * catch-up and resync resize a copy to it); at a partial close, what the source kept.
+     */
+    sourceVolume: integer("source_volume"),
     /** The follower's position or order the action made or acted on, once known. */
     followerPositionId: text("follower_position_id"),
     /** The whole FollowerAction as decided, so a retry sends exactly what was recorded. */

@@ -20,7 +20,9 @@ export interface ResyncTarget {
 const describe = (a: ResyncAction) =>
   a.kind === "open"
     ? `Open ${a.side} ${a.volume} ${a.symbol} (copy of source ${a.sourceId})`
-    : `Close ${a.side} ${a.volume} ${a.symbol}${a.followerPositionId ? ` (follower position ${a.followerPositionId})` : ""}, left from source ${a.sourceId}`;
+    : a.kind === "reduce"
+      ? `Close ${a.volume} of ${a.side} ${a.symbol} (follower position ${a.followerPositionId ?? ""}), to its share of source ${a.sourceId}`
+      : `Close ${a.side} ${a.volume} ${a.symbol}${a.followerPositionId ? ` (follower position ${a.followerPositionId})` : ""}, left from source ${a.sourceId}`;
 
 /**
  * "Resync" for one follower: reads the plan from the engine's route (GET …/resync) and shows

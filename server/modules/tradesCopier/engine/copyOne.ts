@@ -5,7 +5,10 @@
  * records its answer. A row already in the ledger is never decided again: a repeat of the event
  * (a redelivery, a replay after a gap, another node's catch-up) changes nothing; a pending row
  * whose lease ran out is sent again with its own request id, and the connector's exactly-once
- * answers with the first result.
+ * answers with the first result. Each row keeps the source's volume it was decided for, so a copy
+ * is brought to its share of what the source keeps (core/copier copyShare). The source's fill of an
+ * order the follower holds a copy of sends nothing: its row records the follower position the copy
+ * filled into (./fills.ts), and is never a second, market copy.
  */
 import {
   copyRequestId,
@@ -28,6 +31,7 @@ import { ConnectorError } from "../../../connectors/errors.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import type { Db } from "../../../db/client.ts";
 import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
+import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
 
 export interface CopierLogger {
@@ -84,19 +88,30 @@ async function copiesOf(
   follower: FollowerSettings,
   connector: TradePlatformConnector,
   sourceId: string,
+  filling = false,
 ): Promise<{ copied: CopiedPosition | null; copiedOrder: CopiedOrder | null }> {
   const states = await ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login);
   const state = states.get(sourceId);
-  if (!state?.followerId) return { copied: null, copiedOrder: null };
+  if (!state?.followerId && !state?.fill) return { copied: null, copiedOrder: null };
   if (sourceId.startsWith("order:")) {
     const order = (await connector.pendingOrders(follower.account.login)).find((o) => o.id === state.followerId);
+    if (!order && filling && state.followerId) {
+      // The copy filled (or left) on the follower's own server: never opened a second time (./fills.ts links it).
+      return { copied: null, copiedOrder: { orderId: state.followerId, symbol: state.symbol ?? "", type: "buyLimit", volume: state.volume ?? 0 } };
+    }
     return { copied: null, copiedOrder: order ? { orderId: order.id, symbol: order.symbol, type: order.type, volume: order.volume } : null };
   }
   const open = await connector.openPositions(follower.account.login);
   const tag = state.openRequestId ? operationTag(state.openRequestId) : null;
-  const p =
+  let p =
     open.find((x) => x.id === state.followerId) ?? open.find((x) => x.previousId === state.followerId) ?? (tag ? open.find((x) => x.tag === tag) : undefined);
-  return { copied: p ? { positionId: p.id, symbol: p.symbol, side: p.side, volume: p.volume, openPrice: p.openPrice } : null, copiedOrder: null };
+  if (!p && state.fill && state.followerId === null) {
+    // A copied order's fill whose position was not open when the source's order filled.
+    p = filledBy(open, state.fill.orderId, state.fill.placeRequestId);
+    if (p) await ledger.setFillPosition(deps.db, state.fill.rowId, p.id);
+  }
+  const opened = state.volume !== null && state.sourceVolume !== null ? { opened: { volume: state.volume, sourceVolume: state.sourceVolume } } : {};
+  return { copied: p ? { positionId: p.id, symbol: p.symbol, side: p.side, volume: p.volume, openPrice: p.openPrice, ...opened } : null, copiedOrder: null };
 }
 
 /** What the rules know of the follower for this action: only what its settings need is read. */
@@ -121,7 +136,14 @@ export async function contextFor(
     needsQuote ? connector.getQuotes(mode === "riskPercent" ? undefined : ["symbol" in mapped ? mapped.symbol.name : ""]) : [],
     action.type === "open"
       ? { copied: null, copiedOrder: null }
-      : copiesOf(deps, link, follower, connector, action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action)),
+      : copiesOf(
+          deps,
+          link,
+          follower,
+          connector,
+          action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action),
+          action.type === "orderFilled",
+        ),
   ]);
   const symbol = "symbol" in mapped ? mapped.symbol : undefined;
   const quote = symbol ? quotes.find((q) => q.symbol === symbol.name) : undefined;
@@ -179,7 +201,10 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
   const sourceConnector = await deps.connectorFor(link.organizationId, link.sourcePlatformId);
   const ctx = await contextFor(deps, link, follower, action, connector, sourceConnector);
   const decision = decide(action, follower, ctx);
-  if (decision.kind === "nothing") return decision;
+  if (decision.kind === "nothing") {
+    if (action.type === "orderFilled" && ctx.copiedOrder) await recordFill(deps, link, follower, action, times, connector);
+    return decision;
+  }
   const base = {
     requestId,
     organizationId: link.organizationId,
@@ -188,6 +213,7 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
     followerLogin: follower.account.login,
     sourceId: sourceIdOf(action),
     sourceAction: action.type,
+    sourceVolume: "order" in action && action.type !== "orderFilled" ? action.order.volume : action.position.volume,
     sourceTime: new Date(times.sourceTime),
     receivedAt: new Date(times.receivedAt),
     decidedAt: new Date(),

@@ -9,9 +9,13 @@
  *    follower of each held link whose source it is gets its copy (./copyOne.ts), in the order of
  *    the source's events (one queue per source account);
  *  - on taking a link, after a `tradeGap` and at start, catches up: the source's open positions are
- *    read from its platform; each not yet decided for a follower is decided now (as a position
- *    already open when the follower was added if it was), and a follower's copy whose source
- *    position is gone is closed — both with the request ids the live events would have had;
+ *    read from its platform (MT4 chains walked back to their first ticket); each not yet decided
+ *    for a follower is decided now (./catchUp.ts: an open, or the fill of the follower's copied
+ *    order), a copy whose source holds less than the ledger last knew is brought to its share, and
+ *    a follower's copy whose source position is gone is closed — all with the request ids the live
+ *    events would have had;
+ *  - hears its followers' own `orderFilled` events, and looks every pass for the positions of
+ *    copied orders' fills not yet found (./fills.ts);
  *  - every pass, re-sends the pending ledger rows of its links whose lease ran out (a crash between
  *    the ledger write and the answer, a lost answer) with their own request ids.
  */
@@ -21,10 +25,12 @@ import type { ClosedPosition, TradeEvent } from "../../../../core/trading/index.
 import type { EventBus } from "../../../events/bus.ts";
 import type { BusMessage, BusSubscription, DomainEvent } from "../../../events/types.ts";
 import { copyOne, recordFailure, resend, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { catchUpActions } from "./catchUp.ts";
+import { resolveFills } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
 import { loadLinks } from "./engineRepository.ts";
 import { acquireLinkLease, releaseLinkLease, renewLinkLease, type LinkLease } from "./linkLeaseRepository.ts";
-import { SourceTracker } from "./sourceTracker.ts";
+import { chainRootsOf, SourceTracker } from "./sourceTracker.ts";
 
 export interface CopierEngineOptions extends CopierDeps {
   bus: EventBus;
@@ -129,6 +135,8 @@ export class CopierEngine {
         log.info({ linkId: link.id, epoch: taken.epoch }, "copier: this node works the link");
         void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => this.catchUp(link));
       }
+      const heldLinks = new Map([...this.held.keys()].flatMap((id) => (this.links.has(id) ? [[id, this.links.get(id)!] as const] : [])));
+      await resolveFills(this.options, heldLinks).catch((err: unknown) => log.warn({ err }, "copier: fills could not be linked; the next pass tries again"));
       const expired = await ledger.expiredPending(db, [...this.held.keys()]);
       for (const row of expired) {
         const link = this.links.get(row.linkId);
@@ -160,8 +168,21 @@ export class CopierEngine {
         : Promise.all(links.map((l) => this.enqueue(keyOf(l.sourcePlatformId, l.sourceLogin), () => this.catchUp(l)))).then(() => undefined);
     }
     const login = event.event.login;
-    if (this.heldLinksOf(event.platformId, login).length === 0) return undefined;
+    const fill = this.followerFill(event.platformId, event.event);
+    if (this.heldLinksOf(event.platformId, login).length === 0) return fill;
     return this.enqueue(keyOf(event.platformId, login), () => this.apply(event.platformId, event.event, receivedAt));
+  }
+
+  /** A follower's copied order filled on its own server: the ledger names the position it opened (./fills.ts). */
+  private followerFill(platformId: string, event: TradeEvent): Promise<void> | undefined {
+    if (event.type !== "orderFilled") return undefined;
+    const links = [...this.held.keys()].filter((id) =>
+      this.links.get(id)?.followers.some((f) => f.account.platformId === platformId && f.account.login === event.login),
+    );
+    if (links.length === 0) return undefined;
+    return ledger
+      .followerOrderFilled(this.options.db, links, platformId, event.login, event.order.id, event.position.id)
+      .catch((err: unknown) => this.options.log.warn({ err }, "copier: a follower's fill could not be recorded; the next pass looks for it"));
   }
 
   /** Runs `work` after the source's earlier work, so each follower sees the source's actions in order. */
@@ -183,7 +204,7 @@ export class CopierEngine {
     const connector = await this.options.connectorFor(link.organizationId, link.sourcePlatformId);
     const open = await connector.openPositions(link.sourceLogin);
     tracker ??= new SourceTracker(link.sourceLogin);
-    tracker.load(open);
+    tracker.load(open, await chainRootsOf(connector, link.sourceLogin, open));
     this.trackers.set(key, tracker);
     return tracker;
   }
@@ -222,11 +243,14 @@ export class CopierEngine {
     const open = tracker.open();
     const openIds = new Set(open.map((p) => `position:${p.id}`));
     const now = Date.now();
+    await resolveFills(this.options, new Map([[link.id, link]])).catch(() => undefined);
     for (const follower of link.followers) {
       const times = { sourceTime: now, receivedAt: now };
+      const known = await ledger.copyStates(this.options.db, link.id, follower.account.platformId, follower.account.login);
       for (const position of open) {
-        const action: SourceAction = { type: "open", time: position.openTime, position, existing: position.openTime < follower.addedAt };
-        await this.copyOrRecord(link, follower, action, { sourceTime: position.openTime, receivedAt: now });
+        for (const action of catchUpActions(position, known, follower.addedAt, now)) {
+          await this.copyOrRecord(link, follower, action, { sourceTime: action.time, receivedAt: now });
+        }
       }
       const states = await ledger.copyStates(this.options.db, link.id, follower.account.platformId, follower.account.login);
       for (const state of states.values()) {

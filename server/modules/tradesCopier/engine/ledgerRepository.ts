@@ -6,6 +6,7 @@
  */
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { FollowerAction } from "../../../../core/copier/index.ts";
+import { lotsToVolume, type Volume } from "../../../../core/trading/index.ts";
 import type { Db } from "../../../db/client.ts";
 import { copyLedger } from "../../../db/schema.ts";
 
@@ -95,10 +96,25 @@ export interface CopyState {
   sourceId: string;
   /** Any follower action was ever decided to open it (so it is never opened again by the live flow). */
   opened: boolean;
-  /** The follower's position (or order) that is the copy now; null once closed (or never made). */
+  /** The follower's position (or order) that is the copy now; null once closed (or never made, or a fill not yet found). */
   followerId: string | null;
-  /** The open request id of the copy (its tag on platforms that keep one). */
+  /** The open request id of the copy (its tag on platforms that keep one; for a fill, the order's). */
   openRequestId: string | null;
+  /** The follower's symbol and volume as the copy was opened or placed, and the source's volume then. */
+  symbol: string | null;
+  volume: Volume | null;
+  sourceVolume: Volume | null;
+  /** The latest source volume the ledger recorded for it (at the open, then what each partial close kept). */
+  lastSourceVolume: Volume | null;
+  /** A copied order that filled: the follower's order (the position it opened is found by it) and the fill's row. */
+  fill: (FillLink & { rowId: string }) | null;
+}
+
+/** The action recorded on a fill's row (follower action `open`, source action `orderFilled`): nothing is sent for it. */
+export interface FillLink {
+  type: "fill";
+  orderId: string;
+  placeRequestId: string | null;
 }
 
 const OPENING = new Set(["open", "placeOrder"]);
@@ -113,6 +129,9 @@ export async function copyStates(db: Db, linkId: string, platformId: string, log
       followerPositionId: t.followerPositionId,
       action: t.action,
       requestId: t.requestId,
+      symbol: t.symbol,
+      volume: t.volume,
+      sourceVolume: t.sourceVolume,
     })
     .from(t)
     .where(and(eq(t.linkId, linkId), eq(t.followerPlatformId, platformId), eq(t.followerLogin, login), sql`${t.followerAction} is not null`))
@@ -120,13 +139,32 @@ export async function copyStates(db: Db, linkId: string, platformId: string, log
   const states = new Map<string, CopyState>();
   for (const row of rows) {
     let state = states.get(row.sourceId);
-    if (!state) states.set(row.sourceId, (state = { sourceId: row.sourceId, opened: false, followerId: null, openRequestId: null }));
+    if (!state) {
+      state = {
+        sourceId: row.sourceId,
+        opened: false,
+        followerId: null,
+        openRequestId: null,
+        symbol: null,
+        volume: null,
+        sourceVolume: null,
+        lastSourceVolume: null,
+        fill: null,
+      };
+      states.set(row.sourceId, state);
+    }
+    if (row.sourceVolume !== null && row.state !== "failed") state.lastSourceVolume = row.sourceVolume;
     const kind = row.followerAction!;
     if (OPENING.has(kind)) {
       state.opened = true;
       if (row.state === "done") {
+        const fill = (row.action as { type?: string } | null)?.type === "fill" ? (row.action as FillLink) : null;
+        state.fill = fill ? { ...fill, rowId: row.requestId } : null;
         state.followerId = row.followerPositionId;
-        state.openRequestId = row.requestId;
+        state.openRequestId = fill ? fill.placeRequestId : row.requestId;
+        state.symbol = row.symbol;
+        state.volume = row.volume === null ? null : lotsToVolume(Number(row.volume));
+        state.sourceVolume = row.sourceVolume;
       }
       continue;
     }
@@ -136,4 +174,55 @@ export async function copyStates(db: Db, linkId: string, platformId: string, log
     else if (row.followerPositionId) state.followerId = row.followerPositionId;
   }
   return states;
+}
+
+/** A fill's follower position, once found (it was not open yet when the source's order filled). */
+export async function setFillPosition(db: Db, requestId: string, followerPositionId: string): Promise<void> {
+  await db
+    .update(t)
+    .set({ followerPositionId, updatedAt: sql`now()` })
+    .where(and(eq(t.requestId, requestId), isNull(t.followerPositionId)));
+}
+
+/** Fills of these links, decided in the last day, whose follower position is not known yet (older ones are left: the resync shows them). */
+export async function unresolvedFills(db: Db, linkIds: readonly string[]): Promise<LedgerRow[]> {
+  if (linkIds.length === 0) return [];
+  return db
+    .select()
+    .from(t)
+    .where(
+      and(
+        inArray(t.linkId, [...linkIds]),
+        eq(t.state, "done"),
+        eq(t.sourceAction, "orderFilled"),
+        eq(t.followerAction, "open"),
+        isNull(t.followerPositionId),
+        sql`${t.decidedAt} > now() - interval '1 day'`,
+      ),
+    )
+    .limit(500);
+}
+
+/**
+ * A follower's copied order filled on its server (its own `orderFilled` event): the placing row
+ * and, if the source's order filled first, the fill's row name the position it opened.
+ */
+export async function followerOrderFilled(
+  db: Db,
+  linkIds: readonly string[],
+  platformId: string,
+  login: string,
+  orderId: string,
+  positionId: string,
+): Promise<void> {
+  if (linkIds.length === 0) return;
+  const follower = and(inArray(t.linkId, [...linkIds]), eq(t.followerPlatformId, platformId), eq(t.followerLogin, login), eq(t.state, "done"));
+  await db
+    .update(t)
+    .set({ followerPositionId: positionId, updatedAt: sql`now()` })
+    .where(and(follower, eq(t.followerAction, "placeOrder"), eq(t.followerPositionId, orderId)));
+  await db
+    .update(t)
+    .set({ followerPositionId: positionId, updatedAt: sql`now()` })
+    .where(and(follower, eq(t.sourceAction, "orderFilled"), isNull(t.followerPositionId), sql`${t.action}->>'orderId' = ${orderId}`));
 }

@@ -7,18 +7,22 @@
  * derived from "resync", the source position and the follower position it replaces or closes, so
  * a repeat (a double click, a retry) does nothing twice.
  */
-import { decide, followerKey, stableId, type FollowerAction } from "../../../../core/copier/index.ts";
+import { closeToShare, copyShare, decide, findSymbol, followerKey, stableId, type FollowerAction } from "../../../../core/copier/index.ts";
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
 import type { ResyncAction, ResyncResult } from "../../../../core/schemas/copierResync.ts";
 import { formatLots, type Position } from "../../../../core/trading/index.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import { viaConnector } from "../../../errors.ts";
-import { contextFor, describe, leaseMsOf, resend, send, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { contextFor, describe, leaseMsOf, resend, send, symbolsOf, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { filledBy } from "./fills.ts";
+import { chainRootsOf } from "./sourceTracker.ts";
 import * as ledger from "./ledgerRepository.ts";
 
 interface Step {
   plan: ResyncAction;
   action: FollowerAction;
+  /** What the source holds now: the share the copy opened or brought down is of it. */
+  sourceVolume?: number;
 }
 
 function resyncId(link: EngineLink, follower: FollowerSettings, sourceId: string, kind: string, replaces: string | null): string {
@@ -33,7 +37,12 @@ async function stepsOf(deps: CopierDeps, link: EngineLink, follower: FollowerSet
     viaConnector(() => connector.openPositions(follower.account.login)),
     ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login),
   ]);
+  // A copied order's fill whose follower order has not filled yet: the copy is on its way, not missing.
+  const waiting = [...states.values()].some((s) => s.fill && s.followerId === null)
+    ? new Set((await viaConnector(() => connector.pendingOrders(follower.account.login))).map((o) => o.id))
+    : new Set<string>();
   const liveCopy = (state: ledger.CopyState | undefined): Position | undefined => {
+    if (state?.fill && state.followerId === null) return filledBy(followerOpen, state.fill.orderId, state.fill.placeRequestId);
     if (!state?.followerId) return undefined;
     const tag = state.openRequestId ? operationTag(state.openRequestId) : null;
     return (
@@ -42,21 +51,42 @@ async function stepsOf(deps: CopierDeps, link: EngineLink, follower: FollowerSet
       (tag ? followerOpen.find((p) => p.tag === tag) : undefined)
     );
   };
+  const [roots, symbols] = await Promise.all([viaConnector(() => chainRootsOf(sourceConnector, link.sourceLogin, sourceOpen)), symbolsOf(connector)]);
   const steps: Step[] = [];
   const covered = new Set<string>();
   for (const p of sourceOpen.filter((x) => x.login === link.sourceLogin).sort((a, b) => a.openTime - b.openTime)) {
-    // MT4 re-issues a partly closed ticket: its copy is under the ticket it continues.
-    const sourceId = p.previousId && states.has(`position:${p.previousId}`) ? `position:${p.previousId}` : `position:${p.id}`;
+    // MT4 re-issues a partly closed ticket: its copy is under the chain's first ticket.
+    const sourceId = `position:${roots.get(p.id) ?? p.id}`;
     covered.add(sourceId);
     const state = states.get(sourceId);
-    if (liveCopy(state)) continue;
+    if (state?.fill && state.followerId === null && waiting.has(state.fill.orderId)) continue;
+    const copy = liveCopy(state);
+    if (copy) {
+      // A copy bigger than its share of what the source holds now (a partial close it missed) is brought down to it.
+      const symbol = findSymbol(symbols, copy.symbol);
+      const share =
+        state?.volume != null && state.sourceVolume != null ? copyShare({ volume: state.volume, sourceVolume: state.sourceVolume }, p.volume, symbol) : null;
+      const part = share === null ? null : closeToShare(copy.volume, share, symbol);
+      if (!part || part.whole) continue;
+      const requestId = resyncId(link, follower, sourceId, `reduce:${share}`, copy.id);
+      steps.push({
+        plan: { kind: "reduce", sourceId, symbol: copy.symbol, side: copy.side, volume: formatLots(part.volume), followerPositionId: copy.id },
+        action: { type: "close", requestId, positionId: copy.id, volume: part.volume, whole: false },
+        sourceVolume: p.volume,
+      });
+      continue;
+    }
     const position = { ...p, id: sourceId.slice("position:".length) };
     const ctx = await contextFor(deps, link, follower, { type: "open", time: Date.now(), position }, connector, sourceConnector);
     const decision = decide({ type: "open", time: Date.now(), position }, { ...follower, copyExistingPositions: true }, { ...ctx, linkEnabled: true });
     if (decision.kind !== "copy" || decision.action.type !== "open") continue;
     const requestId = resyncId(link, follower, sourceId, "open", state?.followerId ?? null);
     const action = { ...decision.action, requestId };
-    steps.push({ plan: { kind: "open", sourceId, symbol: action.symbol, side: action.side, volume: formatLots(action.volume) }, action });
+    steps.push({
+      plan: { kind: "open", sourceId, symbol: action.symbol, side: action.side, volume: formatLots(action.volume) },
+      action,
+      sourceVolume: p.volume,
+    });
   }
   for (const state of states.values()) {
     if (!state.sourceId.startsWith("position:") || covered.has(state.sourceId)) continue;
@@ -80,7 +110,7 @@ export async function executeResync(deps: CopierDeps, link: EngineLink, follower
   const steps = await stepsOf(deps, link, follower);
   const connector = await deps.connectorFor(link.organizationId, follower.account.platformId);
   const out: ResyncResult["actions"] = [];
-  for (const { plan, action } of steps) {
+  for (const { plan, action, sourceVolume } of steps) {
     const now = new Date();
     const row = await ledger.insertRow(
       deps.db,
@@ -92,6 +122,7 @@ export async function executeResync(deps: CopierDeps, link: EngineLink, follower
         followerLogin: follower.account.login,
         sourceId: plan.sourceId,
         sourceAction: plan.kind,
+        sourceVolume: sourceVolume ?? null,
         followerAction: action.type,
         state: "pending",
         action,

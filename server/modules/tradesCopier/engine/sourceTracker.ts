@@ -8,8 +8,9 @@
  *  - a partial close's closed volume is what the position held before less what remains.
  * Events seen twice give the same actions (and so the same request ids): the ledger dedupes them.
  */
-import type { SourceAction } from "../../../../core/copier/index.ts";
+import { chainRoots, type SourceAction } from "../../../../core/copier/index.ts";
 import type { ClosedPosition, Position, TradeEvent } from "../../../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 
 const REISSUED = /^to #(\S+)/;
 
@@ -21,12 +22,18 @@ export class SourceTracker {
 
   constructor(readonly login: string) {}
 
-  /** The source's open positions as read from the platform (a start, a takeover, a gap). */
-  load(open: readonly Position[]): void {
+  /**
+   * The source's open positions as read from the platform (a start, a takeover, a gap), with the
+   * first ticket of each MT4 chain when known (core/copier/chain.ts, from the source's exits);
+   * without it a re-issued ticket is taken as continuing the ticket it names.
+   */
+  load(open: readonly Position[], roots: ReadonlyMap<string, string> = new Map()): void {
     for (const p of open) {
       if (p.login !== this.login) continue;
       this.positions.set(p.id, p);
-      if (p.previousId && !this.roots.has(p.id)) this.roots.set(p.id, this.rootOf(p.previousId));
+      const root = roots.get(p.id);
+      if (root !== undefined && root !== p.id) this.roots.set(p.id, root);
+      else if (p.previousId && !this.roots.has(p.id)) this.roots.set(p.id, this.rootOf(p.previousId));
     }
   }
 
@@ -95,4 +102,20 @@ export class SourceTracker {
         return [];
     }
   }
+}
+
+/**
+ * The first ticket of each re-issued MT4 position's chain (core/copier/chain.ts), from the
+ * source's exits since the oldest such position opened (a re-issued ticket keeps the trade's
+ * open time). Nothing is read when no position continues another.
+ */
+export async function chainRootsOf(connector: TradePlatformConnector, login: string, open: readonly Position[]): Promise<Map<string, string>> {
+  const reissued = open.filter((p) => p.login === login && p.previousId !== null);
+  if (reissued.length === 0) return new Map();
+  const from = Math.min(...reissued.map((p) => p.openTime)) - 60_000;
+  const deals = await connector.dealHistory({ login, from, to: Date.now() + 60_000 });
+  return chainRoots(
+    reissued,
+    deals.filter((d) => d.entry === "out"),
+  );
 }

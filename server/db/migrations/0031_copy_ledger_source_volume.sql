@@ -1,0 +1,1 @@
+ALTER TABLE "copy_ledger" ADD COLUMN "source_volume" integer;
