@@ -7,9 +7,11 @@
  * appearing, a member without tradesCopier read refused, and the overview's copier tile.
  */
 import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import type { CopierDivergence, CopierStatus, CopyEvent, Latency } from "../../core/schemas/copierStatus.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { describeDb } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
 import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
@@ -254,6 +256,21 @@ describeDb("Trades Copier status API", () => {
     const blindOverview = await as(blind, adaOrg)("/api/overview");
     expect(blindOverview.statusCode, blindOverview.body).toBe(200);
     expect(blindOverview.json().copier).toBeNull();
+  });
+
+  it("reads the organization's rows of a period through the (organization, decision time) index", async () => {
+    // With table scans a last resort, the filter of "today" and "the last 24 hours" reads copy_ledger_decided_idx.
+    const plan = await t.ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const since = new Date(Date.now() - DAY).toISOString();
+      const result = await tx.execute(
+        sql`explain select count(*) from copy_ledger where organization_id = ${adaOrg}::uuid and decided_at >= ${since}::timestamptz`,
+      );
+      return rowsOf<Record<string, string>>(result)
+        .map((r) => Object.values(r)[0])
+        .join("\n");
+    });
+    expect(plan).toContain("copy_ledger_decided_idx");
   });
 
   it("pauses a follower whose link is off", async () => {

@@ -120,6 +120,8 @@ export const copyLedger = pgTable(
   },
   (t) => [
     index("copy_ledger_link_idx").on(t.organizationId, t.linkId, t.createdAt),
+    // The status page's "today" and "last 24 hours" filter one organization's rows by decision time.
+    index("copy_ledger_decided_idx").on(t.organizationId, t.decidedAt),
     index("copy_ledger_follower_idx").on(t.followerPlatformId, t.followerLogin, t.sourceId),
     index("copy_ledger_open_idx")
       .on(t.state)

@@ -1,0 +1,1 @@
+CREATE INDEX "copy_ledger_decided_idx" ON "copy_ledger" USING btree ("organization_id","decided_at");
