@@ -7,7 +7,8 @@
  * appearing, a member without tradesCopier read refused, and the overview's copier tile.
  */
 import crypto from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { copyFollowers } from "../../server/db/schema.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import type { CopierDivergence, CopierStatus, CopyEvent, Latency } from "../../core/schemas/copierStatus.ts";
@@ -80,6 +81,7 @@ describeDb("Trades Copier status API", () => {
   let sourceLogin: string;
   const followers = { f1: { platformId: "", login: "" }, f2: { platformId: "", login: "" }, f3: { platformId: "", login: "" } };
   const rows: LedgerRow[] = [];
+  let f2SuspendedAt: Date;
 
   const as =
     (person: Person, org: string) =>
@@ -170,12 +172,22 @@ describeDb("Trades Copier status API", () => {
     rows.push({ ...org, follower: followers.f1, state: "failed", decidedAt: at(20 * HOUR), reason: "Not enough money", followerAction: "open" });
     rows.push({ ...org, follower: followers.f1, state: "skipped", decidedAt: at(3 * HOUR), reason: "symbolBlocked" });
     rows.push({ ...org, follower: followers.f1, state: "pending", decidedAt: at(5_000) });
-    // f2: a copy, then a new position skipped by its equity floor: suspended.
+    // f2: a copy, then a new position skipped by its equity floor, which suspended it (below).
     rows.push({ ...org, follower: followers.f2, state: "done", decidedAt: at(2 * HOUR) });
     rows.push({ ...org, follower: followers.f2, state: "skipped", decidedAt: at(HOUR), reason: "equityFloor", sourceAction: "open" });
     rows.push({ ...org, follower: followers.f2, state: "done", decidedAt: at(HOUR - 60_000), sourceAction: "close", followerAction: "close" });
     rows.push({ ...org, follower: followers.f2, state: "skipped", decidedAt: at(26 * HOUR), reason: "tooLate" });
     await insertLedger(t.ctx, rows);
+    // The engine's suspension of f2 (engine/riskStops.ts), standing for its work like the rows.
+    await t.ctx.database.db
+      .update(copyFollowers)
+      .set({
+        suspendedAt: (f2SuspendedAt = at(HOUR)),
+        suspendedStop: "equityFloor",
+        suspendedAction: "suspend",
+        suspendedReason: "Equity 99.00 below the floor of 100.00",
+      })
+      .where(and(eq(copyFollowers.linkId, linkId), eq(copyFollowers.login, followers.f2.login)));
     await insertLedger(t.ctx, [
       { organizationId: eveOrg, linkId: eveLinkId, follower: { platformId: evePlatform, login: "100002" }, state: "done", decidedAt: at(60_000) },
       {
@@ -223,8 +235,13 @@ describeDb("Trades Copier status API", () => {
     }
     expect(link.followers.map((f) => [f.state, f.stateReason])).toEqual([
       ["failing", "Market closed"],
-      ["suspended", "The follower's equity is below its floor"],
+      ["suspended", "Equity 99.00 below the floor of 100.00"],
       ["closeOnly", "No new positions; closes are still copied"],
+    ]);
+    expect(link.followers.map((f) => [f.suspendedAt, f.suspendedUntil])).toEqual([
+      [null, null],
+      [f2SuspendedAt.toISOString(), null],
+      [null, null],
     ]);
     expectLatency(link.latency, expectedLatency(rows.filter(inWindow)));
 

@@ -179,4 +179,23 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
       return sendLink(reply, await service.setFollowerEnabled(deps, actorOf(request), linkId, { platformId, login }, request.body.enabled, version));
     },
   );
+
+  api.post(
+    "/tradesCopier/links/:linkId/followers/:platformId/:login/resume",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Resume a follower a risk stop suspended (audited); a follower not suspended is left as is",
+        description:
+          "The stop is checked again at the follower's next new copy and the engine's next pass: a follower still beyond its equity floor or daily loss limit is suspended again. 404 for another organization's link or an account that is not its follower.",
+        params: FollowerParams,
+        response: { 200: CopyLinkSchema },
+      },
+    },
+    async (request, reply) => {
+      const { linkId, platformId, login } = request.params;
+      return sendLink(reply, await service.resumeFollower(deps, actorOf(request), linkId, { platformId, login }));
+    },
+  );
 }
