@@ -213,8 +213,13 @@ export class RiskWatch {
 
   /** One check of the due followers (all of them with `force`); `serial` runs work in the source's queue. */
   pass(links: readonly EngineLink[], serial: (link: EngineLink, work: () => Promise<void>) => Promise<void>, force = false): Promise<void> {
-    this.running ??= this.run(links, serial, force).finally(() => (this.running = null));
-    return this.running;
+    // A forced check waits for the pass under way (whose followers may not have been due), then runs.
+    if (this.running) return force ? this.running.then(() => this.pass(links, serial, true)) : this.running;
+    const running = this.run(links, serial, force).finally(() => {
+      if (this.running === running) this.running = null;
+    });
+    this.running = running;
+    return running;
   }
 
   settled(): Promise<void> {
@@ -244,7 +249,9 @@ export class RiskWatch {
   private async check(link: EngineLink, follower: EngineFollower, serial: (link: EngineLink, work: () => Promise<void>) => Promise<void>) {
     const { deps } = this;
     const { platformId, login } = follower.account;
-    const suspension = follower.suspension;
+    // Read afresh (a member may have resumed it since the links were read); cheap: one row by its key.
+    const suspension = await repo.suspensionOf(deps.db, link.id, platformId, login);
+    follower.suspension = suspension;
     if (suspension) {
       if (suspensionAt(suspension, Date.now())) {
         if (suspension.action === "closeAndSuspend") await serial(link, () => closeCopies(deps, link, follower, suspension, this.send));
