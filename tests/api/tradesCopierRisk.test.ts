@@ -218,6 +218,7 @@ describeDb("the Trades Copier's risk stops, divergence and failures", () => {
 
     // Resume: write access only, audited; still beyond the limit, the next check suspends it again.
     expect((await resume(f1, reader)).statusCode).toBe(403);
+    expect((await resume("999999")).statusCode).toBe(404);
     const resumed = await resume(f1);
     expect(resumed.statusCode, resumed.body).toBe(200);
     expect(resumed.json<CopyLink>().suspensions).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * The Trades Copier's copy links (docs/trades-copier.md "Links and the screen"): list, read, create, replace
- * (If-Match: the version read; 409 when stale), delete, and a link or one follower on or off.
+ * (If-Match: the version read; 409 when stale), delete, a link or one follower on or off, and
+ * resuming a follower a risk stop suspended.
  * Reads need tradesCopier:read, changes tradesCopier:write.
  */
 import { refusal } from "../../../core/schemas/apiError.ts";
@@ -190,7 +191,7 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
         description:
           "The stop is checked again at the follower's next new copy and the engine's next pass: a follower still beyond its equity floor or daily loss limit is suspended again. 404 for another organization's link or an account that is not its follower.",
         params: FollowerParams,
-        response: { 200: CopyLinkSchema },
+        response: { 200: CopyLinkSchema, 404: refusal("No such copy link, or the account is not one of its followers") },
       },
     },
     async (request, reply) => {
