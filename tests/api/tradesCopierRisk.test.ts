@@ -18,7 +18,7 @@ import type { CopyLink } from "../../core/schemas/copier.ts";
 import type { CopierStatus } from "../../core/schemas/copierStatus.ts";
 import { moneyToDecimal, type Deal, type Position } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
-import { auditEvents, copyLedger } from "../../server/db/schema.ts";
+import { auditEvents, copyFollowers, copyLedger } from "../../server/db/schema.ts";
 import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -230,9 +230,15 @@ describeDb("the Trades Copier's risk stops, divergence and failures", () => {
     await engine().settled();
     expect((await readLink()).suspensions.map((s) => s.stop)).toEqual(["dailyLossLimit"]);
 
-    // With the limit raised and resumed, it copies again.
+    // With the limit raised, the day's end lifts it by itself (as if Tokyo's midnight had passed), and it copies again.
     await saveFollowers((fs) => (fs[0]!.dailyLossLimit = { amount: 1_000_000, action: "closeAndSuspend" }));
-    expect((await resume(f1)).statusCode).toBe(200);
+    expect((await readLink()).suspensions).toHaveLength(1);
+    await db()
+      .update(copyFollowers)
+      .set({ suspendedUntil: new Date(Date.now() - 1000) })
+      .where(and(eq(copyFollowers.linkId, link.id), eq(copyFollowers.login, f1)));
+    await engine().checkRiskStops();
+    expect((await db().select().from(copyFollowers).where(eq(copyFollowers.login, f1)))[0]).toMatchObject({ suspendedAt: null, suspendedUntil: null });
     await reread();
     const d = await openOnSource();
     expect(await settledRow(f1, `position:${d}`, "open")).toMatchObject({ state: "done" });

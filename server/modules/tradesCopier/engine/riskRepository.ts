@@ -82,7 +82,8 @@ export async function liftLapsed(db: Db, linkId: string, platformId: string, log
     .where(
       and(
         follower(linkId, platformId, login),
-        eq(copyFollowers.suspendedAt, new Date(at)),
+        // Its time in ms, as read (the column keeps microseconds).
+        sql`date_trunc('milliseconds', ${copyFollowers.suspendedAt}) = ${new Date(at).toISOString()}::timestamptz`,
         sql`${copyFollowers.suspendedUntil} is not null and ${copyFollowers.suspendedUntil} <= now()`,
       ),
     )
