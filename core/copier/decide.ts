@@ -89,7 +89,7 @@ export function decide(action: SourceAction, settings: FollowerSettings, ctx: Fo
 /** The checks every new exposure passes, up to the symbol; answers the follower symbol or a skip. */
 function newExposure(settings: FollowerSettings, ctx: FollowerContext, sourceSymbol: string, time: Timestamp, aged: boolean) {
   if (settings.closeOnly) return skip("closeOnly");
-  const trip = riskStopOf(settings, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit });
+  const trip = ctx.suspension ?? riskStopOf(settings, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit });
   if (trip) return { kind: "skip", reason: trip.stop, riskStop: trip } satisfies Decision;
   if (aged && settings.maxDelaySeconds !== null && ctx.now - time > settings.maxDelaySeconds * 1000) return skip("tooLate");
   const found = followerSymbolOf(settings, ctx.followerSymbols, sourceSymbol);

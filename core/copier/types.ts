@@ -87,6 +87,8 @@ export interface FollowerContext {
   copiedOrder: CopiedOrder | null;
   /** Today's P/L of the follower's copied positions, realized and floating (negative is a loss). */
   dailyProfit: Money;
+  /** The risk stop the follower is suspended by (persisted; until a member resumes it), if any: no new exposure. */
+  suspension?: RiskStopTrip | null;
 }
 
 /** What the follower's platform is asked to do: the shapes of core/trading/order.ts and pendingOrder.ts, with the request id. */

@@ -172,6 +172,20 @@ export const CopyLinkBodySchema = z
 export type CopyLinkBody = z.infer<typeof CopyLinkBodySchema>;
 export type CopyLinkBodyInput = z.input<typeof CopyLinkBodySchema>;
 
+/** A follower suspended by a risk stop (docs/trades-copier.md "Risk stops and close-only"); a member with write access resumes it. */
+export const FollowerSuspensionSchema = z.object({
+  account: AccountRefSchema,
+  stop: z.enum(["equityFloor", "dailyLossLimit"]),
+  action: z.enum(RISK_STOP_ACTIONS),
+  /** Why, in words, with the figures when it tripped. */
+  reason: z.string(),
+  /** When it tripped. */
+  at: z.string(),
+  /** When it lifts by itself (the daily loss limit: the organization's next day); null: only a member resumes it. */
+  until: z.string().nullable(),
+});
+export type FollowerSuspension = z.infer<typeof FollowerSuspensionSchema>;
+
 export const CopyLinkSchema = z.object({
   id: z.guid(),
   name: z.string(),
@@ -182,6 +196,8 @@ export const CopyLinkSchema = z.object({
   updatedAt: z.string(),
   /** Optimistic concurrency: a PUT carries the version it read (If-Match) and is refused (409) when stale. */
   version: z.int(),
+  /** The followers a risk stop suspended now (not settings: a PUT neither sends nor changes them). */
+  suspensions: z.array(FollowerSuspensionSchema).default([]),
 });
 export type CopyLink = z.infer<typeof CopyLinkSchema>;
 

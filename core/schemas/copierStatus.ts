@@ -38,6 +38,9 @@ export const FollowerStatusSchema = z.object({
   state: z.enum(FOLLOWER_STATES),
   /** Why, in words: the failed copy's reason, the risk stop that suspended it, what is disabled. */
   stateReason: z.string().nullable(),
+  /** When a risk stop suspended it, and when that lifts by itself (null: when a member resumes it); null when not suspended. */
+  suspendedAt: z.string().nullable(),
+  suspendedUntil: z.string().nullable(),
   lastCopyAt: z.string().nullable(),
   copiesToday: z.number().int(),
   failedToday: z.number().int(),

@@ -7,9 +7,12 @@
  * appearing, a member without tradesCopier read refused, and the overview's copier tile.
  */
 import crypto from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { copyFollowers } from "../../server/db/schema.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import type { CopierDivergence, CopierStatus, CopyEvent, Latency } from "../../core/schemas/copierStatus.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { describeDb } from "../helpers/db.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
 import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.ts";
@@ -78,6 +81,7 @@ describeDb("Trades Copier status API", () => {
   let sourceLogin: string;
   const followers = { f1: { platformId: "", login: "" }, f2: { platformId: "", login: "" }, f3: { platformId: "", login: "" } };
   const rows: LedgerRow[] = [];
+  let f2SuspendedAt: Date;
 
   const as =
     (person: Person, org: string) =>
@@ -168,12 +172,22 @@ describeDb("Trades Copier status API", () => {
     rows.push({ ...org, follower: followers.f1, state: "failed", decidedAt: at(20 * HOUR), reason: "Not enough money", followerAction: "open" });
     rows.push({ ...org, follower: followers.f1, state: "skipped", decidedAt: at(3 * HOUR), reason: "symbolBlocked" });
     rows.push({ ...org, follower: followers.f1, state: "pending", decidedAt: at(5_000) });
-    // f2: a copy, then a new position skipped by its equity floor: suspended.
+    // f2: a copy, then a new position skipped by its equity floor, which suspended it (below).
     rows.push({ ...org, follower: followers.f2, state: "done", decidedAt: at(2 * HOUR) });
     rows.push({ ...org, follower: followers.f2, state: "skipped", decidedAt: at(HOUR), reason: "equityFloor", sourceAction: "open" });
     rows.push({ ...org, follower: followers.f2, state: "done", decidedAt: at(HOUR - 60_000), sourceAction: "close", followerAction: "close" });
     rows.push({ ...org, follower: followers.f2, state: "skipped", decidedAt: at(26 * HOUR), reason: "tooLate" });
     await insertLedger(t.ctx, rows);
+    // The engine's suspension of f2 (engine/riskStops.ts), standing for its work like the rows.
+    await t.ctx.database.db
+      .update(copyFollowers)
+      .set({
+        suspendedAt: (f2SuspendedAt = at(HOUR)),
+        suspendedStop: "equityFloor",
+        suspendedAction: "suspend",
+        suspendedReason: "Equity 99.00 below the floor of 100.00",
+      })
+      .where(and(eq(copyFollowers.linkId, linkId), eq(copyFollowers.login, followers.f2.login)));
     await insertLedger(t.ctx, [
       { organizationId: eveOrg, linkId: eveLinkId, follower: { platformId: evePlatform, login: "100002" }, state: "done", decidedAt: at(60_000) },
       {
@@ -221,8 +235,13 @@ describeDb("Trades Copier status API", () => {
     }
     expect(link.followers.map((f) => [f.state, f.stateReason])).toEqual([
       ["failing", "Market closed"],
-      ["suspended", "The follower's equity is below its floor"],
+      ["suspended", "Equity 99.00 below the floor of 100.00"],
       ["closeOnly", "No new positions; closes are still copied"],
+    ]);
+    expect(link.followers.map((f) => [f.suspendedAt, f.suspendedUntil])).toEqual([
+      [null, null],
+      [f2SuspendedAt.toISOString(), null],
+      [null, null],
     ]);
     expectLatency(link.latency, expectedLatency(rows.filter(inWindow)));
 
@@ -254,6 +273,21 @@ describeDb("Trades Copier status API", () => {
     const blindOverview = await as(blind, adaOrg)("/api/overview");
     expect(blindOverview.statusCode, blindOverview.body).toBe(200);
     expect(blindOverview.json().copier).toBeNull();
+  });
+
+  it("reads the organization's rows of a period through the (organization, decision time) index", async () => {
+    // With table scans a last resort, the filter of "today" and "the last 24 hours" reads copy_ledger_decided_idx.
+    const plan = await t.ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const since = new Date(Date.now() - DAY).toISOString();
+      const result = await tx.execute(
+        sql`explain select count(*) from copy_ledger where organization_id = ${adaOrg}::uuid and decided_at >= ${since}::timestamptz`,
+      );
+      return rowsOf<Record<string, string>>(result)
+        .map((r) => Object.values(r)[0])
+        .join("\n");
+    });
+    expect(plan).toContain("copy_ledger_decided_idx");
   });
 
   it("pauses a follower whose link is off", async () => {

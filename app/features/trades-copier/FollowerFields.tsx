@@ -1,6 +1,8 @@
 import { Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
+import type { FollowerSuspension } from "@core/schemas/copier";
 import { Button } from "~/ui/Button";
+import { useFormat } from "~/ui/format";
 import { Field } from "~/ui/Field";
 import { Input } from "~/ui/Input";
 import { Select, type SelectOption } from "~/ui/Select";
@@ -47,10 +49,35 @@ interface Props {
   disabled: boolean;
   onChange: (next: FollowerDraft) => void;
   onRemove?: () => void;
+  /** The risk stop that suspended this follower (as saved), if any. */
+  suspension?: FollowerSuspension;
+  /** Resumes it (members with write access); absent for read-only members. */
+  onResume?: () => void;
+  resuming?: boolean;
+}
+
+/** What a suspended follower shows above its settings: why, since when, until when, and Resume. */
+function SuspensionNotice({ suspension, onResume, resuming }: { suspension: FollowerSuspension; onResume?: () => void; resuming?: boolean }) {
+  const format = useFormat();
+  return (
+    <div role="status" className="flex flex-wrap items-center gap-3 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm">
+      <p className="min-w-0 flex-1">
+        <strong>Suspended</strong> since {format.dateTime(suspension.at)}: {suspension.reason}.{" "}
+        {suspension.until
+          ? `It copies again by itself at ${format.dateTime(suspension.until)} (the organization's next day), or when resumed.`
+          : "It stays suspended until a member resumes it."}
+      </p>
+      {onResume ? (
+        <Button size="sm" variant="secondary" onClick={onResume} loading={resuming}>
+          Resume
+        </Button>
+      ) : null}
+    </div>
+  );
 }
 
 /** One follower of a link: its account and every setting of FollowerSettingsSchema, grouped as a dealer thinks of them. */
-export function FollowerFields({ index, draft, platforms, errors, disabled, onChange, onRemove }: Props) {
+export function FollowerFields({ index, draft, platforms, errors, disabled, onChange, onRemove, suspension, onResume, resuming }: Props) {
   const err = (field: keyof FollowerDraft) => errors[`followers.${index}.${field}`];
   const set = <K extends keyof FollowerDraft>(field: K, value: FollowerDraft[K]) => onChange({ ...draft, [field]: value });
   const text = (field: keyof FollowerDraft, label: string, opts: { placeholder?: string; inputMode?: "decimal" | "numeric"; description?: string } = {}) => (
@@ -87,6 +114,7 @@ export function FollowerFields({ index, draft, platforms, errors, disabled, onCh
           </Button>
         ) : null}
       </div>
+      {suspension ? <SuspensionNotice suspension={suspension} onResume={onResume} resuming={resuming} /> : null}
       <div className="grid gap-3 sm:grid-cols-3">
         {choose("platformId", "Follower platform", platforms)}
         <Field label="Follower login" error={err("login")}>
@@ -143,15 +171,21 @@ export function FollowerFields({ index, draft, platforms, errors, disabled, onCh
         {draft.equityFloorAction !== "off"
           ? text("equityFloorAmount", "Equity floor amount", {
               inputMode: "decimal",
-              // Said plainly until the engine does more (docs/trades-copier.md "Limits").
-              description: "Below it, new copies are skipped. The engine does not yet suspend the follower nor close its copies.",
+              description:
+                draft.equityFloorAction === "closeAndSuspend"
+                  ? "Equity below it (checked every few seconds and before each new copy): the follower's copies are closed and it is suspended until a member resumes it."
+                  : "Equity below it (checked every few seconds and before each new copy): the follower is suspended (no new copies; closes still copied) until a member resumes it.",
             })
           : null}
         {choose("dailyLossAction", "Daily loss limit", RISK_ACTIONS)}
         {draft.dailyLossAction !== "off"
           ? text("dailyLossAmount", "Daily loss amount", {
               inputMode: "decimal",
-              description: "Not enforced yet: the engine does not sum today's P/L of the copies (docs/trades-copier.md, Limits).",
+              description:
+                (draft.dailyLossAction === "closeAndSuspend"
+                  ? "Today's loss on the copies (closed today and open, in the organization's day) at or above it: the copies are closed and the follower is suspended"
+                  : "Today's loss on the copies (closed today and open, in the organization's day) at or above it: the follower is suspended (no new copies; closes still copied)") +
+                " until the next day, or until a member resumes it.",
             })
           : null}
         {toggle("closeOnly", "Close-only")}

@@ -27,14 +27,27 @@ interface Props {
   onClose: () => void;
   onSaved: () => void;
   onDelete: (link: CopyLink) => void;
+  /** A follower was resumed (the links list reads again). */
+  onResumed?: () => void;
 }
 
 /** New link or edit: name, source account, followers with every setting; errors shown on their fields. */
-export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDelete }: Props) {
+export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDelete, onResumed }: Props) {
   const first = platforms[0]?.value ?? "";
   const [draft, setDraft] = useState<LinkDraft>(() => (link ? linkDraftOf(link) : newLink(first)));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // Suspensions as the API last answered (a resume answers the link again).
+  const [suspensions, setSuspensions] = useState(link?.suspensions ?? []);
+  const resume = useMutation({
+    mutationFn: (account: { platformId: string; login: string }) =>
+      api.post<CopyLink>(`${LINKS_PATH}/${link!.id}/followers/${account.platformId}/${encodeURIComponent(account.login)}/resume`),
+    onSuccess: (saved, account) => {
+      setSuspensions(saved.suspensions);
+      toast({ title: "Follower resumed", description: `Account ${account.login} copies new trades again.`, color: "success" });
+      onResumed?.();
+    },
+  });
   const save = useMutation({
     mutationFn: (body: unknown) =>
       link
@@ -138,31 +151,37 @@ export function LinkDialog({ link, platforms, canWrite, onClose, onSaved, onDele
           <div className="grid gap-3">
             <h3 className="text-base font-semibold">Followers</h3>
             {errors.followers ? <p className="text-xs font-medium text-danger">{errors.followers}</p> : null}
-            {draft.followers.map((f, i) => (
-              <FollowerFields
-                key={i}
-                index={i}
-                draft={f}
-                platforms={platforms}
-                errors={errors}
-                disabled={disabled}
-                onChange={(next) =>
-                  set(
-                    "followers",
-                    draft.followers.map((x, j) => (j === i ? next : x)),
-                  )
-                }
-                onRemove={
-                  draft.followers.length > 1
-                    ? () =>
-                        set(
-                          "followers",
-                          draft.followers.filter((_, j) => j !== i),
-                        )
-                    : undefined
-                }
-              />
-            ))}
+            {draft.followers.map((f, i) => {
+              const suspension = suspensions.find((s) => s.account.platformId === f.platformId && s.account.login === f.login);
+              return (
+                <FollowerFields
+                  suspension={suspension}
+                  onResume={canWrite && suspension ? () => resume.mutate(suspension.account) : undefined}
+                  resuming={resume.isPending}
+                  key={i}
+                  index={i}
+                  draft={f}
+                  platforms={platforms}
+                  errors={errors}
+                  disabled={disabled}
+                  onChange={(next) =>
+                    set(
+                      "followers",
+                      draft.followers.map((x, j) => (j === i ? next : x)),
+                    )
+                  }
+                  onRemove={
+                    draft.followers.length > 1
+                      ? () =>
+                          set(
+                            "followers",
+                            draft.followers.filter((_, j) => j !== i),
+                          )
+                      : undefined
+                  }
+                />
+              );
+            })}
             {canWrite ? (
               <Button
                 variant="secondary"

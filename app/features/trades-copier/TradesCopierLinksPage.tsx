@@ -138,6 +138,7 @@ export function TradesCopierLinksPage() {
             refresh();
           }}
           onDelete={setDeleting}
+          onResumed={refresh}
         />
       ) : null}
       <DialogRoot open={deleting !== null} onOpenChange={(next) => !next && setDeleting(null)}>

@@ -54,6 +54,17 @@ export const copyFollowers = pgTable(
     enabled: boolean("enabled").notNull().default(true),
     /** FollowerSettingsSchema's output; `account` and `enabled` are also the columns above. */
     settings: jsonb("settings").$type<FollowerSettings>().notNull(),
+    /**
+     * Suspended by a risk stop (engine/riskStops.ts, core/copier/risk.ts): when it tripped, which
+     * stop (`equityFloor`, `dailyLossLimit`), its action (`suspend`, `closeAndSuspend`), why in
+     * words (the figures), and when it lifts by itself (the daily limit: the organization's next
+     * day; null: only a member resumes it). Not part of the settings: an edit keeps it.
+     */
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    suspendedStop: text("suspended_stop").$type<"equityFloor" | "dailyLossLimit">(),
+    suspendedAction: text("suspended_action").$type<"suspend" | "closeAndSuspend">(),
+    suspendedReason: text("suspended_reason"),
+    suspendedUntil: timestamp("suspended_until", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -126,11 +137,35 @@ export const copyLedger = pgTable(
   },
   (t) => [
     index("copy_ledger_link_idx").on(t.organizationId, t.linkId, t.createdAt),
+    // The status page's "today" and "last 24 hours" filter one organization's rows by decision time.
+    index("copy_ledger_decided_idx").on(t.organizationId, t.decidedAt),
     index("copy_ledger_follower_idx").on(t.followerPlatformId, t.followerLogin, t.sourceId),
     index("copy_ledger_open_idx")
       .on(t.state)
       .where(sql`state = 'pending'`),
   ],
+);
+
+/**
+ * Differences between a source and a follower the engine has published (`copierDivergence`), one
+ * row per copy that went missing (the copy's open request id: a copy the resync made again, then
+ * closed by hand again, is a new divergence): the notice goes out once per divergence, not on
+ * every later signal of that position, on whichever node sees it.
+ */
+export const copyDivergenceNotices = pgTable(
+  "copy_divergence_notices",
+  {
+    linkId: uuid("link_id")
+      .notNull()
+      .references(() => copyLinks.id, { onDelete: "cascade" }),
+    followerPlatformId: uuid("follower_platform_id").notNull(),
+    followerLogin: text("follower_login").notNull(),
+    /** The open request id of the copy that went missing. */
+    copyRequestId: text("copy_request_id").notNull(),
+    sourceId: text("source_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "copy_divergence_notices_pk", columns: [t.linkId, t.followerPlatformId, t.followerLogin, t.copyRequestId] })],
 );
 
 /**

@@ -20,6 +20,17 @@ function linkOf(row: LinkRow, followers: FollowerRow[]): CopyLink {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     version: row.version,
+    suspensions: followers
+      .filter((f) => f.linkId === row.id && f.suspendedAt && (!f.suspendedUntil || f.suspendedUntil.getTime() > Date.now()))
+      .sort((a, b) => a.position - b.position)
+      .map((f) => ({
+        account: { platformId: f.platformId, login: f.login },
+        stop: f.suspendedStop ?? "equityFloor",
+        action: f.suspendedAction ?? "suspend",
+        reason: f.suspendedReason ?? "",
+        at: f.suspendedAt!.toISOString(),
+        until: f.suspendedUntil?.toISOString() ?? null,
+      })),
   };
 }
 
@@ -100,6 +111,23 @@ export async function setFollowerEnabled(tx: DbOrTx, linkId: string, platformId:
       updatedAt: sql`now()`,
     })
     .where(and(eq(copyFollowers.linkId, linkId), eq(copyFollowers.platformId, platformId), eq(copyFollowers.login, login)))
+    .returning({ login: copyFollowers.login });
+  return rows.length === 1;
+}
+
+/** Lifts a follower's risk-stop suspension; false when it was not suspended (or its daily suspension had lapsed). */
+export async function resumeFollower(tx: DbOrTx, linkId: string, platformId: string, login: string): Promise<boolean> {
+  const rows = await tx
+    .update(copyFollowers)
+    .set({ suspendedAt: null, suspendedStop: null, suspendedAction: null, suspendedReason: null, suspendedUntil: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(copyFollowers.linkId, linkId),
+        eq(copyFollowers.platformId, platformId),
+        eq(copyFollowers.login, login),
+        sql`${copyFollowers.suspendedAt} is not null and (${copyFollowers.suspendedUntil} is null or ${copyFollowers.suspendedUntil} > now())`,
+      ),
+    )
     .returning({ login: copyFollowers.login });
   return rows.length === 1;
 }

@@ -1,6 +1,7 @@
 /**
  * The Trades Copier's copy links (docs/trades-copier.md "Links and the screen"): list, read, create, replace
- * (If-Match: the version read; 409 when stale), delete, and a link or one follower on or off.
+ * (If-Match: the version read; 409 when stale), delete, a link or one follower on or off, and
+ * resuming a follower a risk stop suspended.
  * Reads need tradesCopier:read, changes tradesCopier:write.
  */
 import { refusal } from "../../../core/schemas/apiError.ts";
@@ -177,6 +178,25 @@ export async function tradesCopierRoutes(app: FastifyInstance) {
       const { linkId, platformId, login } = request.params;
       const version = versionOf(request.headers["if-match"]);
       return sendLink(reply, await service.setFollowerEnabled(deps, actorOf(request), linkId, { platformId, login }, request.body.enabled, version));
+    },
+  );
+
+  api.post(
+    "/tradesCopier/links/:linkId/followers/:platformId/:login/resume",
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: "Resume a follower a risk stop suspended (audited); a follower not suspended is left as is",
+        description:
+          "The stop is checked again at the follower's next new copy and the engine's next pass: a follower still beyond its equity floor or daily loss limit is suspended again. 404 for another organization's link or an account that is not its follower.",
+        params: FollowerParams,
+        response: { 200: CopyLinkSchema, 404: refusal("No such copy link, or the account is not one of its followers") },
+      },
+    },
+    async (request, reply) => {
+      const { linkId, platformId, login } = request.params;
+      return sendLink(reply, await service.resumeFollower(deps, actorOf(request), linkId, { platformId, login }));
     },
   );
 }

@@ -101,3 +101,22 @@ export async function setFollowerEnabled(
     return after;
   });
 }
+
+/**
+ * Resumes one follower a risk stop suspended (audited `copyLink.followerResumed`). The link's
+ * version does not change: a suspension is not a setting. A follower not suspended is left as is
+ * (no audit row), so a repeat is harmless. The stop is checked again at the next new copy and the
+ * engine's next pass: a follower still beyond it is suspended again.
+ */
+export async function resumeFollower(deps: CopierDeps, actor: Actor, id: string, account: { platformId: string; login: string }): Promise<CopyLink> {
+  return deps.db.transaction(async (tx) => {
+    const before = await lockedLink(tx, actor.organizationId, id);
+    const platformId = account.platformId.toLowerCase();
+    if (!before.followers.some((f) => f.account.platformId === platformId && f.account.login === account.login))
+      throw new NotFoundError("No such follower on this link");
+    if (!(await repo.resumeFollower(tx, id, platformId, account.login))) return before;
+    const after = (await repo.findLink(tx, actor.organizationId, id))!;
+    await recordAudit(tx, actor, { action: "copyLink.followerResumed", targetType: TARGET, targetId: id, before, after });
+    return after;
+  });
+}

@@ -1,11 +1,11 @@
 /**
  * The copier's status (GET /api/tradesCopier/status, docs/trades-copier.md "Status"): the
  * organization's links and followers as saved, with what the ledger says of them. A follower is
- * paused (link or follower disabled), failing (its last action sent was refused), suspended (its
- * last new position was skipped by a risk stop its settings have), close-only, or running — in
- * that order of precedence.
+ * paused (link or follower disabled), failing (its last action sent was refused), suspended (a
+ * risk stop suspended it: persisted by the engine until a member resumes it, or the daily loss
+ * limit's day ends), close-only, or running — in that order of precedence.
  */
-import { SKIP_REASON_TEXTS, type FollowerSettings, type SkipReason } from "../../../core/schemas/copier.ts";
+import { SKIP_REASON_TEXTS, type FollowerSettings, type FollowerSuspension } from "../../../core/schemas/copier.ts";
 import type { CopierStatus, CopierTotals, FollowerState, Latency } from "../../../core/schemas/copierStatus.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { listLinks, platformsOf } from "./repository.ts";
@@ -28,14 +28,12 @@ function stateOf(
   linkEnabled: boolean,
   settings: FollowerSettings,
   lastSent: repo.LastOutcomeRow | undefined,
-  lastExposure: repo.LastOutcomeRow | undefined,
+  suspension: FollowerSuspension | undefined,
 ): { state: FollowerState; stateReason: string | null } {
   if (!linkEnabled) return { state: "paused", stateReason: "The link is disabled" };
   if (!settings.enabled) return { state: "paused", stateReason: "The follower is disabled" };
   if (lastSent?.state === "failed") return { state: "failing", stateReason: lastSent.reason ?? "The platform refused the last copy" };
-  const stop = lastExposure?.state === "skipped" ? (lastExposure.reason as SkipReason | null) : null;
-  if ((stop === "equityFloor" && settings.equityFloor) || (stop === "dailyLossLimit" && settings.dailyLossLimit))
-    return { state: "suspended", stateReason: skipText(stop) };
+  if (suspension) return { state: "suspended", stateReason: suspension.reason };
   if (settings.closeOnly) return { state: "closeOnly", stateReason: "No new positions; closes are still copied" };
   return { state: "running", stateReason: null };
 }
@@ -43,25 +41,24 @@ function stateOf(
 export async function copierStatus(db: DbOrTx, organizationId: string, now = new Date()): Promise<CopierStatus> {
   const since = new Date(now.getTime() - STATUS_WINDOW_MS);
   const { dayStart, timeZone } = await repo.dayStartOf(db, organizationId, now);
-  const [links, platforms, counts, latencies, series, lastSent, lastExposure] = await Promise.all([
+  const [links, platforms, counts, latencies, series, lastSent] = await Promise.all([
     listLinks(db, organizationId),
     platformsOf(db, organizationId),
     repo.followerCounts(db, organizationId, dayStart),
     repo.latencies(db, organizationId, since),
     repo.latencySeries(db, organizationId, since, BUCKET_SECONDS),
     repo.lastSent(db, organizationId),
-    repo.lastNewExposure(db, organizationId),
   ]);
   const nameOf = new Map(platforms.map((p) => [p.id, p.name]));
   const countsOf = new Map(counts.map((c) => [key(c.linkId, c.platformId, c.login), c]));
   const latencyOf = new Map(latencies.map((l) => [key(l.linkId, l.platformId, l.login), l.stages as Latency]));
   const sentOf = new Map(lastSent.map((r) => [key(r.linkId, r.platformId, r.login), r]));
-  const exposureOf = new Map(lastExposure.map((r) => [key(r.linkId, r.platformId, r.login), r]));
   const totals: CopierTotals = { links: links.length, followers: 0, copiesToday: 0, failedToday: 0, p99: latencyOf.get(key(null))?.total.p99 ?? null };
   const out = links.map((link) => {
     const followers = link.followers.map((f) => {
       const k = key(link.id, f.account.platformId, f.account.login);
       const c = countsOf.get(k);
+      const suspension = link.suspensions.find((s) => s.account.platformId === f.account.platformId && s.account.login === f.account.login);
       totals.followers += 1;
       totals.copiesToday += c?.copiesToday ?? 0;
       totals.failedToday += c?.failedToday ?? 0;
@@ -69,7 +66,9 @@ export async function copierStatus(db: DbOrTx, organizationId: string, now = new
         account: f.account,
         platformName: nameOf.get(f.account.platformId) ?? "Unknown platform",
         enabled: f.enabled,
-        ...stateOf(link.enabled, f, sentOf.get(k), exposureOf.get(k)),
+        ...stateOf(link.enabled, f, sentOf.get(k), suspension),
+        suspendedAt: suspension?.at ?? null,
+        suspendedUntil: suspension?.until ?? null,
         lastCopyAt: c?.lastCopyAt ?? null,
         copiesToday: c?.copiesToday ?? 0,
         failedToday: c?.failedToday ?? 0,

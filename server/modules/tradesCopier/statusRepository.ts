@@ -170,10 +170,6 @@ async function lastOf(db: DbOrTx, organizationId: string, where: SQL): Promise<L
 /** Each follower's last action sent (done or failed): a failed one makes it "failing". */
 export const lastSent = (db: DbOrTx, organizationId: string) => lastOf(db, organizationId, sql`state in ('done', 'failed')`);
 
-/** Each follower's last decided new exposure (an open, an order placed or filled): a risk stop's skip makes it "suspended". */
-export const lastNewExposure = (db: DbOrTx, organizationId: string) =>
-  lastOf(db, organizationId, sql`state <> 'pending' and source_action in ('open', 'orderPlaced', 'orderFilled')`);
-
 export interface EventRow {
   requestId: string;
   linkId: string;

@@ -175,6 +175,8 @@ export function CopierStatusPage() {
         },
       }),
       textColumn({ field: "stateReason", headerName: "Why", width: 200, valueFormatter: (p) => (p.value as string | null) ?? "" }),
+      dateTimeColumn({ field: "suspendedAt", headerName: "Suspended since" }),
+      dateTimeColumn({ field: "suspendedUntil", headerName: "Suspended until" }),
       dateTimeColumn({ field: "lastCopyAt", headerName: "Last copy" }),
       integerColumn({ field: "copiesToday", headerName: "Copies today", width: 130 }),
       integerColumn({ field: "failedToday", headerName: "Failed today", width: 125 }),

@@ -23,6 +23,7 @@ import {
   type FollowerContext,
   sourceIdOf,
   type SourceAction,
+  type Suspension,
 } from "../../../../core/copier/index.ts";
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
 import { conversionRate, formatLots, type TradeSymbol } from "../../../../core/trading/index.ts";
@@ -31,8 +32,10 @@ import { ConnectorError } from "../../../connectors/errors.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import type { Db } from "../../../db/client.ts";
 import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
+import { noticeDivergence } from "./divergenceNotice.ts";
 import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
+import { riskContextFor, tripRiskStop } from "./riskStops.ts";
 
 export interface CopierLogger {
   info(obj: object, msg: string): void;
@@ -47,8 +50,20 @@ export interface CopierDeps {
   connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
   /** A copy was refused: the notification center hears of it (`copierFailure`). */
   failed(row: ledger.LedgerRow): void;
+  /** A follower suspended by a risk stop (`copierFailure`), a copy gone missing (`copierDivergence`): published once, under `id`. */
+  notify?(notice: {
+    type: "copierFailure" | "copierDivergence";
+    organizationId: string;
+    platformId: string;
+    linkId: string;
+    message: string;
+    id: string;
+  }): void;
   log: CopierLogger;
 }
+
+/** A follower as the engine works it: its settings, when it was added, and its risk-stop suspension (./riskStops.ts). */
+export type EngineFollower = FollowerSettings & { addedAt: number; suspension?: Suspension | null };
 
 /** A link as the engine works it. */
 export interface EngineLink {
@@ -57,7 +72,7 @@ export interface EngineLink {
   enabled: boolean;
   sourcePlatformId: string;
   sourceLogin: string;
-  followers: (FollowerSettings & { addedAt: number })[];
+  followers: EngineFollower[];
 }
 
 const SYMBOLS_TTL_MS = 60_000;
@@ -130,7 +145,7 @@ export async function contextFor(
   const needsSourceMoney = opening && (mode === "equity" || mode === "balance");
   const mapped = followerSymbolOf(follower, followerSymbols, sourceSymbolName(action));
   const needsQuote = opening && "symbol" in mapped && (follower.maxDeviationPoints !== null || follower.stops.mode === "fixed" || mode === "riskPercent");
-  const [followerAccount, sourceAccount, quotes, copies] = await Promise.all([
+  const [followerAccount, sourceAccount, quotes, copies, risk] = await Promise.all([
     needsFollowerMoney ? connector.getAccount(follower.account.login) : null,
     needsSourceMoney ? sourceConnector.getAccount(link.sourceLogin) : null,
     needsQuote ? connector.getQuotes(mode === "riskPercent" ? undefined : ["symbol" in mapped ? mapped.symbol.name : ""]) : [],
@@ -144,6 +159,7 @@ export async function contextFor(
           action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action),
           action.type === "orderFilled",
         ),
+    riskContextFor(deps, link, follower, action, connector),
   ]);
   const symbol = "symbol" in mapped ? mapped.symbol : undefined;
   const quote = symbol ? quotes.find((q) => q.symbol === symbol.name) : undefined;
@@ -159,8 +175,7 @@ export async function contextFor(
     profitRate: symbol && followerAccount ? conversionRate(symbol.profitCurrency, followerAccount.currency, (n) => mids.get(n)) : undefined,
     now: Date.now(),
     ...copies,
-    // Today's P/L of copied positions is not summed yet (docs/trades-copier.md "Limits").
-    dailyProfit: 0,
+    ...risk,
   };
 }
 
@@ -220,6 +235,9 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
   };
   if (decision.kind === "skip") {
     await ledger.insertRow(deps.db, { ...base, state: "skipped", reason: decision.reason, followerAction: null }, 0);
+    if (decision.riskStop && !ctx.suspension)
+      await tripRiskStop(deps, link, follower, decision.riskStop, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit }, send);
+    if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
     return decision;
   }
   const row = await ledger.insertRow(

@@ -17,18 +17,20 @@
  *  - hears its followers' own `orderFilled` events, and looks every pass for the positions of
  *    copied orders' fills not yet found (./fills.ts);
  *  - every pass, re-sends the pending ledger rows of its links whose lease ran out (a crash between
- *    the ledger write and the answer, a lost answer) with their own request ids.
+ *    the ledger write and the answer, a lost answer) with their own request ids, and checks the
+ *    risk stops of its links' followers (./riskStops.ts, at most every few seconds each).
  */
 import { copyRequestId, followerKey, type SourceAction } from "../../../../core/copier/index.ts";
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
 import type { ClosedPosition, TradeEvent } from "../../../../core/trading/index.ts";
 import type { EventBus } from "../../../events/bus.ts";
 import type { BusMessage, BusSubscription, DomainEvent } from "../../../events/types.ts";
-import { copyOne, recordFailure, resend, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { copyOne, recordFailure, resend, send, type CopierDeps, type EngineLink } from "./copyOne.ts";
 import { catchUpActions } from "./catchUp.ts";
 import { resolveFills } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
 import { loadLinks } from "./engineRepository.ts";
+import { RiskWatch } from "./riskStops.ts";
 import { acquireLinkLease, releaseLinkLease, renewLinkLease, type LinkLease } from "./linkLeaseRepository.ts";
 import { chainRootsOf, SourceTracker } from "./sourceTracker.ts";
 
@@ -41,6 +43,8 @@ export interface CopierEngineOptions extends CopierDeps {
    * for a node with a stable NODE_ID, so random per-process ids leave no consumers behind.
    */
   durable?: string;
+  /** How often one follower's risk stops are checked on the pass, at most (./riskStops.ts RISK_CHECK_MS). */
+  riskCheckMs?: number;
 }
 
 const keyOf = (platformId: string, login: string) => `${platformId}:${login}`;
@@ -54,8 +58,11 @@ export class CopierEngine {
   private timer: ReturnType<typeof setInterval> | null = null;
   private passing: Promise<void> | null = null;
   private stopped = false;
+  private readonly risk: RiskWatch;
 
-  constructor(private readonly options: CopierEngineOptions) {}
+  constructor(private readonly options: CopierEngineOptions) {
+    this.risk = new RiskWatch(options, send, options.riskCheckMs);
+  }
 
   start(): void {
     // The durable subscription waits for the handler's promise before it acknowledges the event.
@@ -82,6 +89,7 @@ export class CopierEngine {
   /** Resolves once every source's queued work is done (tests). */
   async settled(): Promise<void> {
     await this.passing;
+    await this.risk.settled();
     for (;;) {
       const pending = [...this.queues.values()];
       await Promise.all(pending);
@@ -89,11 +97,17 @@ export class CopierEngine {
     }
   }
 
+  /** Checks the risk stops of every follower of the links held now, due or not (tests; the pass does it every few seconds). */
+  checkRiskStops(): Promise<void> {
+    return this.risk.pass(this.heldLinks(), (link, work) => this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), work), true);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.subscription?.close();
     await this.passing?.catch(() => undefined);
+    await this.risk.settled();
     await Promise.all(this.queues.values());
     await Promise.all([...this.held.values()].map((lease) => releaseLinkLease(this.options.db, lease).catch(() => undefined)));
     this.held.clear();
@@ -143,9 +157,14 @@ export class CopierEngine {
         if (!link) continue;
         void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => resend(this.options, row));
       }
+      void this.risk.pass(this.heldLinks(), (link, work) => this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), work));
     } catch (err) {
       log.warn({ err }, "copier: a pass failed; the next one tries again");
     }
+  }
+
+  private heldLinks(): EngineLink[] {
+    return [...this.held.keys()].flatMap((id) => this.links.get(id) ?? []);
   }
 
   /** The links this node holds whose source is this account. */

@@ -18,6 +18,15 @@ export async function loadLinks(db: Db): Promise<EngineLink[]> {
     sourceLogin: l.sourceLogin,
     followers: followers
       .filter((f) => f.linkId === l.id)
-      .map((f) => ({ ...f.settings, account: { platformId: f.platformId, login: f.login }, enabled: f.enabled, addedAt: f.createdAt.getTime() })),
+      .map((f) => ({
+        ...f.settings,
+        account: { platformId: f.platformId, login: f.login },
+        enabled: f.enabled,
+        addedAt: f.createdAt.getTime(),
+        suspension:
+          f.suspendedAt && f.suspendedStop && f.suspendedAction
+            ? { stop: f.suspendedStop, action: f.suspendedAction, at: f.suspendedAt.getTime(), until: f.suspendedUntil?.getTime() ?? null }
+            : null,
+      })),
   }));
 }

@@ -2,7 +2,8 @@
  * Runs the copier engine (./engine.ts) for the app: started once the platform runtime and the bus
  * are up, with this node's id and the lease time to live of the feeds (NODE_ID,
  * FEED_LEASE_TTL_MS); stopped (its link leases released, so another node takes them at once) when
- * the app closes. Refused copies are published as `copierFailure` for the notification center.
+ * the app closes. Refused copies and followers a risk stop suspended are published as `copierFailure`,
+ * copies gone missing as `copierDivergence`, for the notification center.
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../../context.ts";
@@ -31,6 +32,9 @@ export function copierDepsOf(app: FastifyInstance): CopierDeps {
           { ids: [`copierFailure:${row.requestId}`] },
         )
         .catch((err: unknown) => log.warn({ err }, "copier: a failure could not be published"));
+    },
+    notify: ({ id, ...event }) => {
+      void app.bus.publish(event, { ids: [id] }).catch((err: unknown) => log.warn({ err }, `copier: a ${event.type} could not be published`));
     },
     log,
   };
