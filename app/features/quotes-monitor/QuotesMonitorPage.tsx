@@ -173,22 +173,24 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
   // The stream feeds the grid directly (a transaction per frame); React renders only the chrome.
   useEffect(() => {
     if (!gridApi) return;
-    const stop = openQuoteStream({
-      onRows(rows, replace) {
-        if (
-          learnGroups(
-            knownGroups,
-            rows.map((r) => groupPathOf(r.path, r.symbol)),
-          )
+    const learn = (rows: MonitorRow[]) => {
+      if (
+        learnGroups(
+          knownGroups,
+          rows.map((r) => groupPathOf(r.path, r.symbol)),
         )
-          setGroups([...knownGroups].sort());
-        if (replace) gridApi.setGridOption("rowData", rows);
-        else {
-          const update: MonitorRow[] = [];
-          const add: MonitorRow[] = [];
-          for (const row of rows) (gridApi.getRowNode(row.key) ? update : add).push(row);
-          gridApi.applyTransaction({ update, add });
-        }
+      )
+        setGroups([...knownGroups].sort());
+    };
+    const stop = openQuoteStream({
+      onSnapshot(rows) {
+        learn(rows);
+        gridApi.setGridOption("rowData", rows);
+      },
+      // The rows are the grid's own objects, changed in place: the transaction tells it which to show again.
+      onChanges(add, update) {
+        if (add.length > 0) learn(add);
+        gridApi.applyTransaction({ add, update });
       },
       onPlatforms: setPlatforms,
       onNow: serverClock.set,
@@ -204,8 +206,11 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
 
   const matches = useMemo(() => (mask.trim() ? compileMask(mask.trim().toUpperCase()) : null), [mask]);
   const filter = useRef({ platform, group, matches, problemsOnly, problemPlatforms });
+  const filtering = useRef(false);
   useEffect(() => {
     filter.current = { platform, group, matches, problemsOnly, problemPlatforms };
+    // Without a filter the grid does not ask every row at each transaction.
+    filtering.current = platform !== ALL || group !== ALL || matches !== null || problemsOnly;
     gridApi?.onFilterChanged();
   }, [gridApi, platform, group, matches, problemsOnly, problemPlatforms]);
   const passes = useCallback((node: IRowNode<MonitorRow>) => {
@@ -288,7 +293,9 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
         // Twelve columns: all drawn, so session and alerts are there whatever the width (and for screen readers).
         suppressColumnVirtualisation
         onReady={setGridApi}
-        isExternalFilterPresent={() => true}
+        isExternalFilterPresent={() => filtering.current}
+        // Prices change, the order by symbol seldom does: each transaction sorts only the rows it changed into place.
+        deltaSort
         doesExternalFilterPass={passes}
         onRowOpen={setDetail}
         emptyText="No symbol yet: the platforms' symbols show as soon as their quotes arrive."

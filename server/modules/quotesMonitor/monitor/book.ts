@@ -70,24 +70,33 @@ export class SymbolStats {
     slice.ask = quote.ask;
   }
 
-  private within(now: number, count: number): Slice[] {
+  /** The index of the first of the last `count` slices (slices are in time order: read from the end). */
+  private firstWithin(now: number, count: number): number {
     const from = now - (now % SLICE_MS) - (count - 1) * SLICE_MS;
-    return this.slices.filter((s) => s.start >= from);
+    let i = this.slices.length;
+    while (i > 0 && this.slices[i - 1]!.start >= from) i--;
+    return i;
+  }
+
+  private within(now: number, count: number): Slice[] {
+    return this.slices.slice(this.firstWithin(now, count));
   }
 
   /** Average spread (points) over the last `count` slices, null without ticks. */
   averageSpread(now: number, count: number): number | null {
     let ticks = 0;
     let sum = 0;
-    for (const s of this.within(now, count)) {
-      ticks += s.ticks;
-      sum += s.spreadSum;
+    for (let i = this.firstWithin(now, count); i < this.slices.length; i++) {
+      ticks += this.slices[i]!.ticks;
+      sum += this.slices[i]!.spreadSum;
     }
     return ticks === 0 ? null : Math.round((sum / ticks) * 10) / 10;
   }
 
   ticksPerMinute(now: number): number {
-    return this.within(now, MINUTE_SLICES).reduce((n, s) => n + s.ticks, 0);
+    let n = 0;
+    for (let i = this.firstWithin(now, MINUTE_SLICES); i < this.slices.length; i++) n += this.slices[i]!.ticks;
+    return n;
   }
 
   row(platformId: string, now: number, session: SessionState, alerts: QuoteRow["alerts"]): QuoteRow {
