@@ -4,8 +4,8 @@
  * (its UMD bundle), the monitor's columns with plain formatters, the client-side row model with row
  * ids, sorted by symbol (`deltaSort`, as the monitor). It reads the same live stream
  * (`GET /api/quotesMonitor/live`, the same bearer token and organization): the snapshot sets the rows, each frame is one `applyTransaction`
- * (updates, and adds for rows not yet held): its whole rows and its ticks (`[key, bid, ask, spread,
- * lastTickAt]`) change the held row objects in place, as the monitor does.
+ * (updates, and adds for rows not yet held): its whole rows, ticks and figures change the held row
+ * objects in place, as the monitor does.
  */
 export { agGridBundle } from "../blotter/barePage.ts";
 
@@ -77,10 +77,10 @@ export function quotesBarePageHtml(options: { headers: Record<string, string>; w
           api.setGridOption("rowData", rows);
         } else if (event === "frame") {
           const frame = JSON.parse(data);
-          const update = [], add = [];
+          const update = new Set(), add = [];
           for (const r of frame.rows) {
             const before = held.get(r.key);
-            if (before) update.push(Object.assign(before, r));
+            if (before) update.add(Object.assign(before, r));
             else {
               held.set(r.key, r);
               add.push(r);
@@ -93,9 +93,17 @@ export function quotesBarePageHtml(options: { headers: Record<string, string>; w
             r.ask = ask;
             r.spread = spread;
             r.lastTickAt = lastTickAt;
-            update.push(r);
+            update.add(r);
           }
-          api.applyTransaction({ update, add });
+          for (const [key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] of frame.figures || []) {
+            const r = held.get(key);
+            if (!r) continue;
+            r.ticksPerMinute = ticksPerMinute;
+            r.avgSpreadMinute = avgSpreadMinute;
+            r.avgSpreadHour = avgSpreadHour;
+            update.add(r);
+          }
+          api.applyTransaction({ update: [...update], add });
         }
       }
     }

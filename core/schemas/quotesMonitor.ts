@@ -56,10 +56,13 @@ export type QuotePlatform = z.infer<typeof QuotePlatformSchema>;
  */
 export type QuoteTick = [key: string, bid: number, ask: number, spread: number | null, lastTickAt: number];
 
+/** A row's figures changed (about once a second): `[key, ticksPerMinute, avgSpreadMinute, avgSpreadHour]`. */
+export type QuoteFigures = [key: string, ticksPerMinute: number, avgSpreadMinute: number | null, avgSpreadHour: number | null];
+
 /**
  * A frame of the live stream: `snapshot` replaces everything (every row, no ticks); a `frame`
- * updates the rows it names, whole (`rows`: new to the stream, or slower figures changed) or only
- * their price (`ticks`).
+ * updates the rows it names, whole (`rows`: new to the stream, or their session or alerts changed),
+ * their price (`ticks`), or their figures (`figures`).
  */
 export const QuoteFrameSchema = z
   .object({
@@ -69,6 +72,10 @@ export const QuoteFrameSchema = z
       .array(z.tuple([z.string(), z.number(), z.number(), z.number().nullable(), z.number()]))
       .optional()
       .meta({ description: "[key, bid, ask, spread, lastTickAt] of rows whose price alone moved (live frames only)" }),
+    figures: z
+      .array(z.tuple([z.string(), z.number(), z.number().nullable(), z.number().nullable()]))
+      .optional()
+      .meta({ description: "[key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] of rows whose figures changed (live frames only)" }),
     platforms: z.array(QuotePlatformSchema).optional(),
   })
   .meta({ description: "The monitor's rows: the snapshot, or a live frame's changes" });

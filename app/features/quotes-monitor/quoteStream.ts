@@ -1,14 +1,15 @@
 /**
  * The monitor's live rows in the page: GET /api/quotesMonitor/live through the app's one
  * Server-Sent Events reader (app/api/liveStream.ts: fetch with the API's headers, reconnects with
- * backoff). Frames come about ten times a second with what changed: prices as compact ticks, whole
- * rows when their slower figures changed (docs/quotes-monitor.md).
+ * backoff). Frames come about ten times a second with what changed: prices as compact ticks; about
+ * once a second the figures; whole rows when new or their session or alerts changed (docs/quotes-monitor.md).
  *
  * Each row is one object for its whole life in the page: a frame changes it in place (no copy per
- * frame) and marks it to be shown. The grid is given the marked rows once per animation frame
- * (`onChanges`), so a page that falls behind shows the latest of each row, never a queue of frames.
+ * frame) and marks it to be shown. The marked rows are offered to the grid once per animation
+ * frame (`onChanges`), which may take some now and the rest later: a page that falls behind shows
+ * the latest of each row, never a queue of frames.
  */
-import type { QuoteFrame, QuotePlatform, QuoteRow, QuoteTick } from "@core/schemas/quotesMonitor";
+import type { QuoteFigures, QuoteFrame, QuotePlatform, QuoteRow, QuoteTick } from "@core/schemas/quotesMonitor";
 import { apiHeaders } from "~/api/headers";
 import { openLiveStream, type StreamStatus } from "~/api/liveStream";
 import type { MonitorRow } from "./quoteColumns";
@@ -16,8 +17,12 @@ import type { MonitorRow } from "./quoteColumns";
 export interface QuoteStreamHandlers {
   /** A snapshot: every row, replacing what the grid holds. */
   onSnapshot(rows: MonitorRow[]): void;
-  /** Rows new since the last call, and rows changed (in place) since then; at most once per animation frame. */
-  onChanges(added: MonitorRow[], updated: MonitorRow[]): void;
+  /**
+   * Rows new since the last call, and the rows changed in place and not shown yet: the handler
+   * deletes from `pending` the rows it gives the grid; those it leaves are offered again at the
+   * next animation frame (with any change meanwhile: the latest of each row, never a queue).
+   */
+  onChanges(added: MonitorRow[], pending: Set<MonitorRow>): void;
   onPlatforms(platforms: QuotePlatform[]): void;
   /** The server's clock as of the last frame. */
   onNow(now: number): void;
@@ -50,9 +55,8 @@ export function openQuoteStream(handlers: QuoteStreamHandlers): () => void {
     const rows = added;
     added = [];
     fresh.clear();
-    const changed = [...updated];
-    updated.clear();
-    handlers.onChanges(rows, changed);
+    handlers.onChanges(rows, updated);
+    if (updated.size > 0) schedule();
   };
   const schedule = () => {
     if (scheduled === 0) scheduled = requestAnimationFrame(flush);
@@ -78,6 +82,15 @@ export function openQuoteStream(handlers: QuoteStreamHandlers): () => void {
     priceRow(row, bid, ask);
     row.spread = spread;
     row.lastTickAt = lastTickAt;
+    mark(row);
+  };
+
+  const figure = ([key, ticksPerMinute, avgSpreadMinute, avgSpreadHour]: QuoteFigures) => {
+    const row = held.get(key);
+    if (!row) return;
+    row.ticksPerMinute = ticksPerMinute;
+    row.avgSpreadMinute = avgSpreadMinute;
+    row.avgSpreadHour = avgSpreadHour;
     mark(row);
   };
 
@@ -112,6 +125,7 @@ export function openQuoteStream(handlers: QuoteStreamHandlers): () => void {
       }
       for (const row of frame.rows) wholeRow(row);
       for (const t of frame.ticks ?? []) tick(t);
+      for (const f of frame.figures ?? []) figure(f);
       schedule();
     },
   });

@@ -59,7 +59,7 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Every (platform, symbol) of the monitor now, as the live stream's snapshot: {now, rows, platforms}",
-        response: { 200: QuoteFrameSchema.omit({ ticks: true }) },
+        response: { 200: QuoteFrameSchema.omit({ ticks: true, figures: true }) },
       },
     },
     async (request) => {
@@ -80,9 +80,10 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         tags,
         summary: "Every (platform, symbol) of the monitor, live (text/event-stream)",
         description:
-          "Events: `snapshot` {now, rows, platforms} at once (replaces what the client holds); `frame` {now, rows, ticks[, platforms]} " +
-          `about every ${QUOTE_FRAME_MS} ms with what changed: \`ticks\` [key, bid, ask, spread, lastTickAt] for rows whose price moved, ` +
-          "`rows` whole for rows new to the stream or whose averages, tick count, session or alerts changed (checked about once a second), " +
+          "Events: `snapshot` {now, rows, platforms} at once (replaces what the client holds); `frame` {now, rows, ticks, figures[, platforms]} " +
+          `about every ${QUOTE_FRAME_MS} ms with what changed: \`ticks\` [key, bid, ask, spread, lastTickAt] for rows whose price moved; ` +
+          "about once a second `figures` [key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] for rows whose figures changed and " +
+          "`rows` whole for rows new to the stream or whose session or alerts changed; " +
           "and the platforms when they changed. A client that reads slowly gets the latest of each row (frames are skipped, never queued).",
         produces: ["text/event-stream"],
       },
@@ -99,13 +100,13 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         const monitor = app.quotesMonitor;
         const platforms = monitor.platformsOf(organizationId);
         const platformsNow = JSON.stringify(platforms);
-        const { rows, ticks } = monitor.changesSince(cursor, organizationId);
-        const frame: QuoteFrame = first ? { now: monitor.now, rows } : { now: monitor.now, rows, ticks };
+        const { rows, ticks, figures } = monitor.changesSince(cursor, organizationId);
+        const frame: QuoteFrame = first ? { now: monitor.now, rows } : { now: monitor.now, rows, ticks, figures };
         if (platformsNow !== platformsSent) {
           frame.platforms = platforms;
           platformsSent = platformsNow;
         }
-        if (first || rows.length > 0 || ticks.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
+        if (first || rows.length > 0 || ticks.length > 0 || figures.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
         first = false;
       };
       const timer = setInterval(send, QUOTE_FRAME_MS);

@@ -15,7 +15,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Holiday } from "../../../../core/schemas/quoteHolidays.ts";
 import { EMPTY_SYMBOL_MAP, type ComparisonFrame, type SymbolMap } from "../../../../core/schemas/quoteComparison.ts";
-import type { AlertKind, AlertRule, QuoteHistoryPoint, QuotePlatform, QuoteRow, QuoteTick } from "../../../../core/schemas/quotesMonitor.ts";
+import type { AlertKind, AlertRule, QuoteHistoryPoint, QuotePlatform, QuoteFigures, QuoteRow, QuoteTick } from "../../../../core/schemas/quotesMonitor.ts";
 import { compileMask } from "../../../../core/trading/index.ts";
 import type { Clock, TimerHandle } from "../../../connectors/clock.ts";
 import type { QuoteStream, TradePlatformConnector } from "../../../connectors/connector.ts";
@@ -416,7 +416,7 @@ export class QuotesMonitor {
   }
 
   /** What changed for a live stream since its last frame (./live.ts); the cursor moves on. */
-  changesSince(cursor: LiveCursor, organizationId: string): { rows: QuoteRow[]; ticks: QuoteTick[] } {
+  changesSince(cursor: LiveCursor, organizationId: string): { rows: QuoteRow[]; ticks: QuoteTick[]; figures: QuoteFigures[] } {
     return changesSince(cursor, organizationId, this.books.values(), () => this.alertsOf(organizationId), this.o.clock.now());
   }
 
