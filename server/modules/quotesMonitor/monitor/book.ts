@@ -30,6 +30,8 @@ export class SymbolStats {
   lastArrivalAt: number | null = null;
   /** Grows with every change; the live stream sends rows whose version moved. */
   version = 0;
+  /** The row's key, `${platformId}:${symbol}` (made once: the live stream looks every row up ten times a second). */
+  key = "";
   /** The organization's holidays that close this symbol (server-local dates). */
   holidays: readonly string[] = [];
   private readonly slices: Slice[] = [];
@@ -151,7 +153,12 @@ export class PlatformBook {
   ) {}
 
   setSymbols(symbols: readonly TradeSymbol[]): void {
-    for (const s of symbols) if (!this.symbols.has(s.name)) this.symbols.set(s.name, new SymbolStats(s.name, s.path, s.digits, s.sessions));
+    for (const s of symbols)
+      if (!this.symbols.has(s.name)) {
+        const stats = new SymbolStats(s.name, s.path, s.digits, s.sessions);
+        stats.key = `${this.platformId}:${s.name}`;
+        this.symbols.set(s.name, stats);
+      }
     this.setHolidays(this.holidays);
   }
 

@@ -93,8 +93,9 @@ export function changesSince(
   for (const book of books) {
     if (book.organizationId !== organizationId) continue;
     for (const stats of book.symbols.values()) {
-      const key = `${book.platformId}:${stats.symbol}`;
+      const key = stats.key;
       const sent = cursor.versions.get(key);
+      if (sent === stats.version && !full) continue;
       const moved = sent !== stats.version && stats.lastTickAt !== null && stats.bid !== null && stats.ask !== null;
       cursor.versions.set(key, stats.version);
       if (sent !== undefined && !full) {
