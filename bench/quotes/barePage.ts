@@ -2,9 +2,10 @@
  * The baseline of bench/quotesMonitor.ts: a bare AG Grid of the monitor's size fed the same ticks.
  * A static page (no React, no shell, no filters, no flash) with AG Grid Community from node_modules
  * (its UMD bundle), the monitor's columns with plain formatters, the client-side row model with row
- * ids, sorted by symbol. It reads the same live stream (`GET /api/quotesMonitor/live`, the same
- * bearer token and organization): the snapshot sets the rows, each frame is one `applyTransaction`
- * (updates, and adds for rows not yet held), as the monitor applies it.
+ * ids, sorted by symbol (`deltaSort`, as the monitor). It reads the same live stream
+ * (`GET /api/quotesMonitor/live`, the same bearer token and organization): the snapshot sets the rows, each frame is one `applyTransaction`
+ * (updates, and adds for rows not yet held): its whole rows, ticks and figures change the held row
+ * objects in place, as the monitor does.
  */
 export { agGridBundle } from "../blotter/barePage.ts";
 
@@ -47,8 +48,10 @@ export function quotesBarePageHtml(options: { headers: Record<string, string>; w
     columnDefs,
     defaultColDef: { sortable: true, resizable: true, suppressHeaderMenuButton: true },
     animateRows: false,
+    deltaSort: true,
     getRowId: (x) => x.data.key,
   });
+  const held = new Map();
   async function read() {
     const res = await fetch("/api/quotesMonitor/live", { headers: config.headers });
     if (!res.ok) { document.title = "stream " + res.status; return; }
@@ -67,11 +70,40 @@ export function quotesBarePageHtml(options: { headers: Record<string, string>; w
           if (line.startsWith("event: ")) event = line.slice(7);
           else if (line.startsWith("data: ")) data += line.slice(6);
         }
-        if (event === "snapshot") api.setGridOption("rowData", JSON.parse(data).rows);
-        else if (event === "frame") {
-          const update = [], add = [];
-          for (const r of JSON.parse(data).rows) (api.getRowNode(r.key) ? update : add).push(r);
-          api.applyTransaction({ update, add });
+        if (event === "snapshot") {
+          const rows = JSON.parse(data).rows;
+          held.clear();
+          for (const r of rows) held.set(r.key, r);
+          api.setGridOption("rowData", rows);
+        } else if (event === "frame") {
+          const frame = JSON.parse(data);
+          const update = new Set(), add = [];
+          for (const r of frame.rows) {
+            const before = held.get(r.key);
+            if (before) update.add(Object.assign(before, r));
+            else {
+              held.set(r.key, r);
+              add.push(r);
+            }
+          }
+          for (const [key, bid, ask, spread, lastTickAt] of frame.ticks || []) {
+            const r = held.get(key);
+            if (!r) continue;
+            r.bid = bid;
+            r.ask = ask;
+            r.spread = spread;
+            r.lastTickAt = lastTickAt;
+            update.add(r);
+          }
+          for (const [key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] of frame.figures || []) {
+            const r = held.get(key);
+            if (!r) continue;
+            r.ticksPerMinute = ticksPerMinute;
+            r.avgSpreadMinute = avgSpreadMinute;
+            r.avgSpreadHour = avgSpreadHour;
+            update.add(r);
+          }
+          api.applyTransaction({ update: [...update], add });
         }
       }
     }

@@ -17,7 +17,7 @@ export interface QuotePageFigures {
   longTaskMaxMs: number;
   longTaskTotalMs: number;
   latencies: number[];
-  /** Rows received on the stream (snapshot and frames) since the reset. */
+  /** Rows received on the stream (snapshot and frames: whole rows and ticks) since the reset. */
   rowsReceived: number;
 }
 
@@ -82,9 +82,10 @@ export function installQuotePageProbe(): void {
           let data = "";
           for (const line of message.split("\n")) if (line.startsWith("data: ")) data += line.slice(6);
           if (!data.startsWith("{")) continue;
-          const parsed = JSON.parse(data) as { rows?: { key: string; lastTickAt: number | null }[] };
+          const parsed = JSON.parse(data) as { rows?: { key: string; lastTickAt: number | null }[]; ticks?: [string, number, number, number | null, number][] };
           for (const r of parsed.rows ?? []) if (r.lastTickAt !== null) lastTick.set(r.key, r.lastTickAt);
-          m.rows += parsed.rows?.length ?? 0;
+          for (const t of parsed.ticks ?? []) lastTick.set(t[0], t[4]);
+          m.rows += (parsed.rows?.length ?? 0) + (parsed.ticks?.length ?? 0);
         }
       }
     })().catch(() => {});

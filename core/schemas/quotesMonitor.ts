@@ -18,45 +18,68 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   crossServer: "Cross-server difference",
 };
 
+const SESSION_STATES = ["open", "closed", "holiday"] as const satisfies readonly SessionState[];
+
 /** One (platform, symbol) of the monitor, as the live stream sends it. Prices as the platform quotes them. */
-export interface QuoteRow {
-  /** `${platformId}:${symbol}`. */
-  key: string;
-  platformId: string;
-  symbol: string;
-  /** The symbol's group path, e.g. "Forex\\Majors". */
-  path: string;
-  digits: number;
-  bid: number | null;
-  ask: number | null;
-  /** Spread now, in points. */
-  spread: number | null;
-  /** Average spread in points over the last minute and the last hour (ticks seen by this node). */
-  avgSpreadMinute: number | null;
-  avgSpreadHour: number | null;
-  ticksPerMinute: number;
-  /** The last tick's time (ms since the epoch, UTC), null when none was seen. */
-  lastTickAt: number | null;
-  session: SessionState;
-  /** The alerts raised now on this row. */
-  alerts: AlertKind[];
-}
+export const QuoteRowSchema = z
+  .object({
+    key: z.string().meta({ description: "`${platformId}:${symbol}`" }),
+    platformId: z.string(),
+    symbol: z.string(),
+    path: z.string().meta({ description: 'The symbol\'s group path, e.g. "Forex\\Majors"' }),
+    digits: z.number(),
+    bid: z.number().nullable(),
+    ask: z.number().nullable(),
+    spread: z.number().nullable().meta({ description: "Spread now, in points" }),
+    avgSpreadMinute: z.number().nullable().meta({ description: "Average spread in points over the last minute (ticks seen by this node)" }),
+    avgSpreadHour: z.number().nullable().meta({ description: "Average spread in points over the last hour" }),
+    ticksPerMinute: z.number(),
+    lastTickAt: z.number().nullable().meta({ description: "The last tick's time (ms since the epoch, UTC), null when none was seen" }),
+    session: z.enum(SESSION_STATES),
+    alerts: z.array(z.enum(ALERT_KINDS)).meta({ description: "The alerts raised now on this row" }),
+  })
+  .meta({ description: "One (platform, symbol) of the monitor" });
+export type QuoteRow = z.infer<typeof QuoteRowSchema>;
 
-export interface QuotePlatform {
-  id: string;
-  name: string;
-  type: string;
+export const QuotePlatformSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
   /** Why its quotes do not arrive (not connected, the connector cannot stream quotes yet); null when they do. */
-  problem: string | null;
-}
+  problem: z.string().nullable(),
+});
+export type QuotePlatform = z.infer<typeof QuotePlatformSchema>;
 
-/** A frame of the live stream: `snapshot` replaces everything, `rows` updates the rows it names. */
-export interface QuoteFrame {
-  /** The server's time when it was sent (ms): "time without ticks" is counted from it. */
-  now: number;
-  rows: QuoteRow[];
-  platforms?: QuotePlatform[];
-}
+/**
+ * A row's price moved since the stream last sent it: `[key, bid, ask, spread (points), lastTickAt]`.
+ * The live stream's frames carry these instead of whole rows when only the price changed.
+ */
+export type QuoteTick = [key: string, bid: number, ask: number, spread: number | null, lastTickAt: number];
+
+/** A row's figures changed (about once a second): `[key, ticksPerMinute, avgSpreadMinute, avgSpreadHour]`. */
+export type QuoteFigures = [key: string, ticksPerMinute: number, avgSpreadMinute: number | null, avgSpreadHour: number | null];
+
+/**
+ * A frame of the live stream: `snapshot` replaces everything (every row, no ticks); a `frame`
+ * updates the rows it names, whole (`rows`: new to the stream, or their session or alerts changed),
+ * their price (`ticks`), or their figures (`figures`).
+ */
+export const QuoteFrameSchema = z
+  .object({
+    now: z.number().meta({ description: 'The server\'s time when it was sent (ms): "time without ticks" is counted from it' }),
+    rows: z.array(QuoteRowSchema),
+    ticks: z
+      .array(z.tuple([z.string(), z.number(), z.number(), z.number().nullable(), z.number()]))
+      .optional()
+      .meta({ description: "[key, bid, ask, spread, lastTickAt] of rows whose price alone moved (live frames only)" }),
+    figures: z
+      .array(z.tuple([z.string(), z.number(), z.number().nullable(), z.number().nullable()]))
+      .optional()
+      .meta({ description: "[key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] of rows whose figures changed (live frames only)" }),
+    platforms: z.array(QuotePlatformSchema).optional(),
+  })
+  .meta({ description: "The monitor's rows: the snapshot, or a live frame's changes" });
+export type QuoteFrame = z.infer<typeof QuoteFrameSchema>;
 
 /** One 10-second slice of a symbol's last hour (GET /api/quotesMonitor/history). */
 export interface QuoteHistoryPoint {

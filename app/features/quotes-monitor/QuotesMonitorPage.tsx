@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import type { GridApi, IRowNode } from "ag-grid-community";
+import type { GridApi, GridOptions, IRowNode } from "ag-grid-community";
 import { Download, Gauge, ShieldOff } from "lucide-react";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
@@ -16,7 +16,7 @@ import { Input } from "~/ui/Input";
 import { Label } from "~/ui/Label";
 import { Select } from "~/ui/Select";
 import { Switch } from "~/ui/Switch";
-import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, DataGrid, GridSkeleton, GridToolbar, saveCsv } from "~/ui/grid";
+import { buildCsv, ColumnPreferenceProvider, ColumnsMenu, csvFileName, GridSkeleton, GridToolbar, saveCsv, StreamingGrid } from "~/ui/grid";
 import { Page } from "~/ui/Page";
 import { AlertRulesSection } from "./AlertRulesSection";
 import { ComparisonView } from "./ComparisonView";
@@ -30,6 +30,10 @@ export const QUOTES_GRID_STATE_KEY = "quotesMonitor.grid.columns";
 const ALL = "all";
 const rowIdOf = (p: { data: MonitorRow }) => p.data.key;
 const TITLE = "Quotes Monitor";
+/** Rows given to the grid per animation frame beyond those in view (the rest wait for the next frames, conflated). */
+const UPDATES_PER_FRAME = 1_500;
+/** Columns whose values never change with a tick: sorted by them alone, an update cannot move a row. */
+const STATIC_ORDER_COLUMNS = new Set(["platformName", "symbol"]);
 const DESCRIPTION = "Every symbol of the monitor's platforms, live: spreads, gaps in the feed and alerts.";
 
 /** The server's clock as of the last frame, running on with the page's own (time without ticks grows between frames). */
@@ -164,31 +168,65 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
   const [status, setStatus] = useState<StreamStatus>("connecting");
   const [gridApi, setGridApi] = useState<GridApi<MonitorRow> | null>(null);
   const [detail, setDetail] = useState<MonitorRow | null>(null);
+  const openRow = useRef(setDetail);
   const [serverClock] = useState(createServerClock);
   const columns = useMemo(() => quoteColumns(serverClock.now), [serverClock]);
   const problemPlatforms = useMemo(() => new Set(platforms.filter((p) => p.problem).map((p) => p.id)), [platforms]);
   const [knownGroups] = useState(() => new Set<string>());
   const [groups, setGroups] = useState<string[]>([]);
 
+  const matches = useMemo(() => (mask.trim() ? compileMask(mask.trim().toUpperCase()) : null), [mask]);
+  const filter = useRef({ platform, group, matches, problemsOnly, problemPlatforms });
+  const filtering = useRef(false);
+  // Sorted by platform or symbol and not filtered by alerts, a price update moves no row: the grid
+  // then skips sorting and filtering after update-only transactions.
+  // Checked before each transaction (a sort changed by the member included).
+  const staticOrder = useCallback((api: GridApi<MonitorRow>) => {
+    const still = !filter.current.problemsOnly && api.getColumnState().every((c) => !c.sort || STATIC_ORDER_COLUMNS.has(c.colId));
+    if (api.getGridOption("suppressModelUpdateAfterUpdateTransaction") !== still) api.setGridOption("suppressModelUpdateAfterUpdateTransaction", still);
+  }, []);
+  useEffect(() => {
+    filter.current = { platform, group, matches, problemsOnly, problemPlatforms };
+    // Without a filter the grid does not ask every row at each transaction.
+    filtering.current = platform !== ALL || group !== ALL || matches !== null || problemsOnly;
+    if (!gridApi) return;
+    staticOrder(gridApi);
+    gridApi.onFilterChanged();
+  }, [gridApi, platform, group, matches, problemsOnly, problemPlatforms, staticOrder]);
   // The stream feeds the grid directly (a transaction per frame); React renders only the chrome.
   useEffect(() => {
     if (!gridApi) return;
-    const stop = openQuoteStream({
-      onRows(rows, replace) {
-        if (
-          learnGroups(
-            knownGroups,
-            rows.map((r) => groupPathOf(r.path, r.symbol)),
-          )
+    const learn = (rows: MonitorRow[]) => {
+      if (
+        learnGroups(
+          knownGroups,
+          rows.map((r) => groupPathOf(r.path, r.symbol)),
         )
-          setGroups([...knownGroups].sort());
-        if (replace) gridApi.setGridOption("rowData", rows);
-        else {
-          const update: MonitorRow[] = [];
-          const add: MonitorRow[] = [];
-          for (const row of rows) (gridApi.getRowNode(row.key) ? update : add).push(row);
-          gridApi.applyTransaction({ update, add });
+      )
+        setGroups([...knownGroups].sort());
+    };
+    const stop = openQuoteStream({
+      onSnapshot(rows) {
+        learn(rows);
+        gridApi.setGridOption("rowData", rows);
+      },
+      // The rows are the grid's own objects, changed in place: the transaction tells it which to show
+      // again. The rows in view first, then others up to a budget per animation frame, so that a
+      // burst of every symbol at once (a feed that ticks them together) never holds a frame long.
+      onChanges(add, pending) {
+        if (add.length > 0) learn(add);
+        staticOrder(gridApi);
+        const update: MonitorRow[] = [];
+        for (const node of gridApi.getRenderedNodes()) if (node.data && pending.delete(node.data)) update.push(node.data);
+        // When no update can move a row (see staticOrder), a row out of view needs nothing from the
+        // grid: its object already holds the new values, drawn from it when it scrolls into view.
+        if (gridApi.getGridOption("suppressModelUpdateAfterUpdateTransaction")) pending.clear();
+        for (const row of pending) {
+          if (update.length >= UPDATES_PER_FRAME) break;
+          pending.delete(row);
+          update.push(row);
         }
+        gridApi.applyTransaction({ add, update });
       },
       onPlatforms: setPlatforms,
       onNow: serverClock.set,
@@ -200,14 +238,8 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
       stop();
       clearInterval(tick);
     };
-  }, [gridApi, serverClock, knownGroups]);
+  }, [gridApi, serverClock, knownGroups, staticOrder]);
 
-  const matches = useMemo(() => (mask.trim() ? compileMask(mask.trim().toUpperCase()) : null), [mask]);
-  const filter = useRef({ platform, group, matches, problemsOnly, problemPlatforms });
-  useEffect(() => {
-    filter.current = { platform, group, matches, problemsOnly, problemPlatforms };
-    gridApi?.onFilterChanged();
-  }, [gridApi, platform, group, matches, problemsOnly, problemPlatforms]);
   const passes = useCallback((node: IRowNode<MonitorRow>) => {
     const row = node.data;
     if (!row) return false;
@@ -218,6 +250,22 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
     if (f.problemsOnly && row.alerts.length === 0 && !f.problemPlatforms.has(row.platformId)) return false;
     return true;
   }, []);
+
+  // AG Grid's own DOM code draws the rows (StreamingGrid), not React: a tick refreshes a cell without a render.
+  const [gridOptions] = useState<GridOptions<MonitorRow>>(() => ({
+    getRowId: rowIdOf,
+    // Twelve columns: all drawn, so session and alerts are there whatever the width (and for screen readers).
+    suppressColumnVirtualisation: true,
+    // Prices change, the order by symbol seldom does: each transaction sorts only the rows it changed into place.
+    deltaSort: true,
+    isExternalFilterPresent: () => filtering.current,
+    doesExternalFilterPass: passes,
+    rowClass: "cursor-pointer",
+    onRowClicked: (event) => event.data && openRow.current(event.data),
+    onCellKeyDown: (event) => {
+      if ((event.event as KeyboardEvent | undefined)?.key === "Enter" && event.data) openRow.current(event.data);
+    },
+  }));
 
   const exportView = () => {
     if (!gridApi) return;
@@ -280,17 +328,13 @@ function LiveQuotes({ initialPlatforms }: { initialPlatforms: QuotePlatform[] })
           </>
         }
       />
-      <DataGrid<MonitorRow>
+      <StreamingGrid<MonitorRow>
         label="Quotes"
         stateKey={QUOTES_GRID_STATE_KEY}
         columnDefs={columns}
-        getRowId={rowIdOf}
-        // Twelve columns: all drawn, so session and alerts are there whatever the width (and for screen readers).
-        suppressColumnVirtualisation
+        options={gridOptions}
+        selectableText
         onReady={setGridApi}
-        isExternalFilterPresent={() => true}
-        doesExternalFilterPass={passes}
-        onRowOpen={setDetail}
         emptyText="No symbol yet: the platforms' symbols show as soon as their quotes arrive."
         className="h-[calc(100dvh-22rem)] min-h-[24rem]"
       />

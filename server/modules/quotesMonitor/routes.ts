@@ -7,10 +7,11 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ComparisonLiveFrame } from "../../../core/schemas/quoteComparison.ts";
-import { AlertRuleInputSchema, type QuoteFrame } from "../../../core/schemas/quotesMonitor.ts";
+import { AlertRuleInputSchema, QuoteFrameSchema, QuotePlatformSchema, type QuoteFrame } from "../../../core/schemas/quotesMonitor.ts";
 import { NotFoundError } from "../../errors.ts";
 import { sseHub } from "../../streams/sse.ts";
 import { actorOf } from "../audit/record.ts";
+import { LiveCursor } from "./monitor/live.ts";
 import { listRules, monitorPlatforms } from "./repository.ts";
 import * as service from "./service.ts";
 import { quoteSettingsRoutes } from "./settingsRoutes.ts";
@@ -18,11 +19,14 @@ import { quoteSettingsRoutes } from "./settingsRoutes.ts";
 const tags = ["quotesMonitor"];
 const read = { permission: { module: "quotesMonitor", value: "read" } } as const;
 const write = { permission: { module: "quotesMonitor", value: "write" } } as const;
-/** How often the live stream sends the rows that changed. */
-export const QUOTE_FRAME_MS = 500;
+/** How often the live stream sends the rows that changed (a tick waits at most this long on the server). */
+export const QUOTE_FRAME_MS = 100;
+/** How often the comparison's live stream sends the instruments that changed. */
+export const COMPARISON_FRAME_MS = 500;
+/** A live stream whose socket holds more than this unsent skips frames: its next one carries the latest of each row. */
+const SLOW_CONSUMER_BYTES = 1 << 20;
 
 const IdParams = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
-const PlatformSchema = z.object({ id: z.string(), name: z.string(), type: z.string(), problem: z.string().nullable() });
 const RuleAnswer = z
   .object({ id: z.string(), createdAt: z.string(), updatedAt: z.string() })
   .catchall(z.unknown())
@@ -41,7 +45,7 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "The organization's platforms with the Quotes Monitor assigned, and why quotes do not arrive",
-        response: { 200: z.array(PlatformSchema) },
+        response: { 200: z.array(QuotePlatformSchema) },
       },
     },
     // Read from the database: an assignment committed a moment ago shows at once.
@@ -55,15 +59,7 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Every (platform, symbol) of the monitor now, as the live stream's snapshot: {now, rows, platforms}",
-        response: {
-          200: z
-            .object({
-              now: z.number().meta({ description: "The server's time when it answered (ms)" }),
-              rows: z.array(z.any()).meta({ description: "One row per (platform, symbol), as the live stream sends them" }),
-              platforms: z.array(z.any()).optional(),
-            })
-            .meta({ description: "The monitor's snapshot (core/schemas/quotesMonitor.ts QuoteFrame)" }),
-        },
+        response: { 200: QuoteFrameSchema.omit({ ticks: true, figures: true }) },
       },
     },
     async (request) => {
@@ -84,28 +80,33 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         tags,
         summary: "Every (platform, symbol) of the monitor, live (text/event-stream)",
         description:
-          "Events: `snapshot` {now, rows, platforms} at once (replaces what the client holds); `frame` {now, rows[, platforms]} " +
-          `about every ${QUOTE_FRAME_MS} ms with the rows that changed, and the platforms when they changed.`,
+          "Events: `snapshot` {now, rows, platforms} at once (replaces what the client holds); `frame` {now, rows, ticks, figures[, platforms]} " +
+          `about every ${QUOTE_FRAME_MS} ms with what changed: \`ticks\` [key, bid, ask, spread, lastTickAt] for rows whose price moved; ` +
+          "about once a second `figures` [key, ticksPerMinute, avgSpreadMinute, avgSpreadHour] for rows whose figures changed and " +
+          "`rows` whole for rows new to the stream or whose session or alerts changed; " +
+          "and the platforms when they changed. A client that reads slowly gets the latest of each row (frames are skipped, never queued).",
         produces: ["text/event-stream"],
       },
     },
     async (request, reply) => {
       const organizationId = request.organization.id;
       const stream = hub.open(request, reply);
-      const sent = new Map<string, string>();
+      const cursor = new LiveCursor();
       let platformsSent = "";
       let first = true;
       const send = () => {
-        if (stream.closed) return;
+        // A slow reader: its socket still holds earlier frames; the next frame sends the latest of each row.
+        if (stream.closed || stream.res.writableLength > SLOW_CONSUMER_BYTES) return;
         const monitor = app.quotesMonitor;
         const platforms = monitor.platformsOf(organizationId);
         const platformsNow = JSON.stringify(platforms);
-        const frame: QuoteFrame = { now: monitor.now, rows: monitor.rowsOf(organizationId, sent) };
+        const { rows, ticks, figures } = monitor.changesSince(cursor, organizationId);
+        const frame: QuoteFrame = first ? { now: monitor.now, rows } : { now: monitor.now, rows, ticks, figures };
         if (platformsNow !== platformsSent) {
           frame.platforms = platforms;
           platformsSent = platformsNow;
         }
-        if (first || frame.rows.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
+        if (first || rows.length > 0 || ticks.length > 0 || figures.length > 0 || frame.platforms) stream.send(first ? "snapshot" : "frame", frame);
         first = false;
       };
       const timer = setInterval(send, QUOTE_FRAME_MS);
@@ -124,7 +125,7 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         summary: "The same instruments across the organization's platforms, live (text/event-stream)",
         description:
           "Events: `snapshot` {now, rows, removed: []} at once (every row, as GET /quotesMonitor/comparison answers them); `frame` {now, rows, removed} " +
-          `about every ${QUOTE_FRAME_MS} ms with the rows that changed and the instruments no longer compared.`,
+          `about every ${COMPARISON_FRAME_MS} ms with the rows that changed and the instruments no longer compared.`,
         produces: ["text/event-stream"],
       },
     },
@@ -153,7 +154,7 @@ export async function quotesMonitorRoutes(app: FastifyInstance) {
         if (first || frame.rows.length > 0 || frame.removed.length > 0) stream.send(first ? "snapshot" : "frame", frame);
         first = false;
       };
-      const timer = setInterval(send, QUOTE_FRAME_MS);
+      const timer = setInterval(send, COMPARISON_FRAME_MS);
       stream.onClose(() => clearInterval(timer));
       send();
     },

@@ -30,6 +30,8 @@ export class SymbolStats {
   lastArrivalAt: number | null = null;
   /** Grows with every change; the live stream sends rows whose version moved. */
   version = 0;
+  /** The row's key, `${platformId}:${symbol}` (made once: the live stream looks every row up ten times a second). */
+  key = "";
   /** The organization's holidays that close this symbol (server-local dates). */
   holidays: readonly string[] = [];
   private readonly slices: Slice[] = [];
@@ -70,24 +72,33 @@ export class SymbolStats {
     slice.ask = quote.ask;
   }
 
-  private within(now: number, count: number): Slice[] {
+  /** The index of the first of the last `count` slices (slices are in time order: read from the end). */
+  private firstWithin(now: number, count: number): number {
     const from = now - (now % SLICE_MS) - (count - 1) * SLICE_MS;
-    return this.slices.filter((s) => s.start >= from);
+    let i = this.slices.length;
+    while (i > 0 && this.slices[i - 1]!.start >= from) i--;
+    return i;
+  }
+
+  private within(now: number, count: number): Slice[] {
+    return this.slices.slice(this.firstWithin(now, count));
   }
 
   /** Average spread (points) over the last `count` slices, null without ticks. */
   averageSpread(now: number, count: number): number | null {
     let ticks = 0;
     let sum = 0;
-    for (const s of this.within(now, count)) {
-      ticks += s.ticks;
-      sum += s.spreadSum;
+    for (let i = this.firstWithin(now, count); i < this.slices.length; i++) {
+      ticks += this.slices[i]!.ticks;
+      sum += this.slices[i]!.spreadSum;
     }
     return ticks === 0 ? null : Math.round((sum / ticks) * 10) / 10;
   }
 
   ticksPerMinute(now: number): number {
-    return this.within(now, MINUTE_SLICES).reduce((n, s) => n + s.ticks, 0);
+    let n = 0;
+    for (let i = this.firstWithin(now, MINUTE_SLICES); i < this.slices.length; i++) n += this.slices[i]!.ticks;
+    return n;
   }
 
   row(platformId: string, now: number, session: SessionState, alerts: QuoteRow["alerts"]): QuoteRow {
@@ -142,7 +153,12 @@ export class PlatformBook {
   ) {}
 
   setSymbols(symbols: readonly TradeSymbol[]): void {
-    for (const s of symbols) if (!this.symbols.has(s.name)) this.symbols.set(s.name, new SymbolStats(s.name, s.path, s.digits, s.sessions));
+    for (const s of symbols)
+      if (!this.symbols.has(s.name)) {
+        const stats = new SymbolStats(s.name, s.path, s.digits, s.sessions);
+        stats.key = `${this.platformId}:${s.name}`;
+        this.symbols.set(s.name, stats);
+      }
     this.setHolidays(this.holidays);
   }
 

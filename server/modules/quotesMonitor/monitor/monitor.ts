@@ -14,8 +14,8 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { Holiday } from "../../../../core/schemas/quoteHolidays.ts";
-import { EMPTY_SYMBOL_MAP, instrumentResolver, type ComparisonFrame, type SymbolMap } from "../../../../core/schemas/quoteComparison.ts";
-import type { AlertKind, AlertRule, QuoteHistoryPoint, QuotePlatform, QuoteRow } from "../../../../core/schemas/quotesMonitor.ts";
+import { EMPTY_SYMBOL_MAP, type ComparisonFrame, type SymbolMap } from "../../../../core/schemas/quoteComparison.ts";
+import type { AlertKind, AlertRule, QuoteHistoryPoint, QuotePlatform, QuoteFigures, QuoteRow, QuoteTick } from "../../../../core/schemas/quotesMonitor.ts";
 import { compileMask } from "../../../../core/trading/index.ts";
 import type { Clock, TimerHandle } from "../../../connectors/clock.ts";
 import type { QuoteStream, TradePlatformConnector } from "../../../connectors/connector.ts";
@@ -23,6 +23,7 @@ import type { EventBus } from "../../../events/bus.ts";
 import type { PlatformRef, PlatformState, QuoteAlertBusEvent } from "../../../events/types.ts";
 import { PlatformBook, type SymbolStats } from "./book.ts";
 import { comparisonOf, crossServerVerdicts } from "./comparison.ts";
+import { alertsByRow, allRows, changesSince, type LiveCursor } from "./live.ts";
 
 export interface QuotesMonitorPlatforms {
   onConnected(listener: (platform: PlatformRef, connector: TradePlatformConnector) => void): () => void;
@@ -409,44 +410,18 @@ export class QuotesMonitor {
       });
   }
 
-  /** Every row of the organization, now; `changedSince` (a row key → signature map) keeps only rows that changed and is updated. */
-  rowsOf(organizationId: string, changedSince?: Map<string, string>): QuoteRow[] {
-    const now = this.o.clock.now();
-    const alerts = new Map<string, Set<AlertKind>>();
-    let instrumentOf: ((platformId: string, symbol: string) => string) | undefined;
-    for (const a of this.active.values()) {
-      if (a.organizationId !== organizationId) continue;
-      const rowKey = `${a.platformId}:${a.symbol}`;
-      const set = alerts.get(rowKey) ?? new Set();
-      set.add(a.kind);
-      alerts.set(rowKey, set);
-      if (a.kind === "crossServer") {
-        instrumentOf ??= instrumentResolver(this.symbolMapOf(organizationId));
-        for (const book of this.books.values())
-          if (book.organizationId === organizationId)
-            for (const symbol of book.symbols.keys())
-              if (instrumentOf(book.platformId, symbol) === a.instrument) {
-                const other = `${book.platformId}:${symbol}`;
-                alerts.set(other, (alerts.get(other) ?? new Set<AlertKind>()).add("crossServer"));
-              }
-      }
-    }
-    const rows: QuoteRow[] = [];
-    for (const book of this.books.values()) {
-      if (book.organizationId !== organizationId) continue;
-      for (const stats of book.symbols.values()) {
-        const key = `${book.platformId}:${stats.symbol}`;
-        const rowAlerts = [...(alerts.get(key) ?? [])].sort();
-        const session = book.session(stats, now);
-        if (changedSince) {
-          const signature = `${stats.version}|${rowAlerts.join(",")}|${session}|${stats.ticksPerMinute(now)}`;
-          if (changedSince.get(key) === signature) continue;
-          changedSince.set(key, signature);
-        }
-        rows.push(stats.row(book.platformId, now, session, rowAlerts));
-      }
-    }
-    return rows;
+  /** Every row of the organization, now. */
+  rowsOf(organizationId: string): QuoteRow[] {
+    return allRows(organizationId, this.books.values(), this.alertsOf(organizationId), this.o.clock.now());
+  }
+
+  /** What changed for a live stream since its last frame (./live.ts); the cursor moves on. */
+  changesSince(cursor: LiveCursor, organizationId: string): { rows: QuoteRow[]; ticks: QuoteTick[]; figures: QuoteFigures[] } {
+    return changesSince(cursor, organizationId, this.books.values(), () => this.alertsOf(organizationId), this.o.clock.now());
+  }
+
+  private alertsOf(organizationId: string): Map<string, Set<AlertKind>> {
+    return alertsByRow(organizationId, this.active.values(), this.books.values(), this.symbolMapOf(organizationId));
   }
 
   /** A symbol's last hour, for its chart; undefined when the monitor does not follow it for this organization. */
