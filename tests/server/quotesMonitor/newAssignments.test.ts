@@ -9,7 +9,7 @@
  * both servers' XAUUSD, frames as their quotes move, and an instrument regrouped by the symbol map
  * said removed while its new name arrives.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { ComparisonLiveFrame } from "../../../core/schemas/quoteComparison.ts";
 import type { QuoteFrame, QuotePlatform } from "../../../core/schemas/quotesMonitor.ts";
 import { signUp } from "../../api/support/fixtures.ts";
@@ -21,11 +21,14 @@ let t: PlatformsApp;
 let headers: Record<string, string>;
 let platformIds: string[] = [];
 beforeAll(async () => {
+  // XAUUSD must tick on any day this runs: the simulated markets held open on the real clock (decision 0084).
+  vi.stubEnv("TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN", "1");
   t = await startPlatformsApp({ quotesMonitor: { evaluateEveryMs: 200, refreshEveryMs: 600_000, serverTimeEveryMs: 1_000 } });
 });
 afterAll(async () => {
   await t?.close();
   await t?.drop();
+  vi.unstubAllEnvs();
 });
 
 it("shows platforms given the monitor at once and follows their quotes, without waiting for its periodic read", async () => {

@@ -23,6 +23,7 @@ import type {
   TradePlatformType,
   TradeSymbol,
 } from "../../../../core/trading/index.ts";
+import { dailySessions } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
@@ -146,8 +147,12 @@ export class SimulatedEngine {
     return [...this.ctx.state.groups.values()].map((g) => structuredClone(g));
   }
 
+  /** Held open (`marketsAlwaysOpen`), every symbol says so in its sessions: what it reports is what it does. */
   symbols(): TradeSymbol[] {
-    return [...this.ctx.state.symbols.values()].map((s) => structuredClone(s));
+    const open = this.ctx.marketsAlwaysOpen?.() === true;
+    return [...this.ctx.state.symbols.values()].map((s) =>
+      open ? { ...structuredClone(s), sessions: dailySessions([0, 1, 2, 3, 4, 5, 6]) } : structuredClone(s),
+    );
   }
 
   quotes(symbols: readonly string[] | null): Quote[] {

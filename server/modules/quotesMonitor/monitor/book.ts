@@ -40,7 +40,8 @@ export class SymbolStats {
     readonly symbol: string,
     readonly path: string,
     readonly digits: number,
-    readonly sessions: readonly Session[],
+    /** The symbol's trading sessions as its server last reported them (read again when its clock moves). */
+    public sessions: readonly Session[],
   ) {}
 
   get spread(): number | null {
@@ -153,12 +154,19 @@ export class PlatformBook {
   ) {}
 
   setSymbols(symbols: readonly TradeSymbol[]): void {
-    for (const s of symbols)
-      if (!this.symbols.has(s.name)) {
-        const stats = new SymbolStats(s.name, s.path, s.digits, s.sessions);
-        stats.key = `${this.platformId}:${s.name}`;
-        this.symbols.set(s.name, stats);
+    for (const s of symbols) {
+      const known = this.symbols.get(s.name);
+      if (known) {
+        if (JSON.stringify(known.sessions) !== JSON.stringify(s.sessions)) {
+          known.sessions = s.sessions;
+          known.version++;
+        }
+        continue;
       }
+      const stats = new SymbolStats(s.name, s.path, s.digits, s.sessions);
+      stats.key = `${this.platformId}:${s.name}`;
+      this.symbols.set(s.name, stats);
+    }
     this.setHolidays(this.holidays);
   }
 

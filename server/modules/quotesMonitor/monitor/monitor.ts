@@ -235,7 +235,10 @@ export class QuotesMonitor {
   async serverClockChanged(platformId: string): Promise<void> {
     const f = this.following.get(platformId);
     const book = this.books.get(platformId);
-    if (f && book) await this.readServerTime(book, f.connector).catch(() => undefined);
+    // The sessions too: a simulated server reports its real ones again once its clock is moved (decision 0084).
+    if (f && book) {
+      await Promise.all([this.readServerTime(book, f.connector), f.connector.listSymbols().then((symbols) => book.setSymbols(symbols))]).catch(() => undefined);
+    }
   }
 
   /**
