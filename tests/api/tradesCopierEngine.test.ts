@@ -20,6 +20,7 @@ import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { simulatedCopierPlatform, tradingLogins, until } from "./support/copierPlatforms.ts";
 import { addMember, signUp } from "./support/fixtures.ts";
 
 describeDb("the Trades Copier's engine copies live trades exactly once", () => {
@@ -41,37 +42,6 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
   const headers = async (person = dealer) => apiHeaders(await tokens.mint(person), org);
   const engine = () => copierEngineOf(t.ctx)!;
   const db = () => t.ctx.database.db;
-
-  async function simulated(type: "MT5" | "MatchTrader", name: string, seed: number): Promise<string> {
-    const h = await headers();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/tradePlatforms",
-      headers: h,
-      payload: { type, name, timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0, seed } },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const id = res.json<{ id: string }>().id;
-    const apps = await t.app.inject({ method: "PUT", url: `/api/tradePlatforms/${id}/apps`, headers: h, payload: [{ app: "tradesCopier", enabled: true }] });
-    expect(apps.statusCode, apps.body).toBe(200);
-    return id;
-  }
-
-  async function tradingLogin(connector: TradePlatformConnector): Promise<string> {
-    const accounts = (await connector.listAccounts({ limit: 100 })).items;
-    return accounts.find((a) => a.enabled && !a.readOnly && a.balance > 1_000_000)!.login;
-  }
-
-  /** Polls until `check` holds (the engine works on the bus's time, not the test's). */
-  async function until<T>(what: string, check: () => Promise<T | undefined | null | false>): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   const rowsOf = (sourceId: string) =>
     db()
@@ -96,12 +66,12 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     tokens = await tokenFactory(t.ctx);
     org = await signUp(t, tokens, dealer);
     await addMember(t.ctx, org, reader, { [`Module.tradesCopier.${org}`]: "read" });
-    sourcePlatform = await simulated("MT5", "Copier source", 41);
-    followerPlatform = await simulated("MatchTrader", "Copier follower", 42);
+    sourcePlatform = await simulatedCopierPlatform(t, await headers(), { type: "MT5", name: "Copier source", seed: 41 });
+    followerPlatform = await simulatedCopierPlatform(t, await headers(), { type: "MatchTrader", name: "Copier follower", seed: 42 });
     source = await t.app.platforms.connectorFor(org, sourcePlatform);
     follower = await t.app.platforms.connectorFor(org, followerPlatform);
-    sourceLogin = await tradingLogin(source);
-    followerLogin = await tradingLogin(follower);
+    sourceLogin = (await tradingLogins(source))[0]!;
+    followerLogin = (await tradingLogins(follower))[0]!;
     t.app.platforms.simulatedServer(sourcePlatform)!.engine.setQuote("EURUSD", 1.1, 1.10012);
     t.app.platforms.simulatedServer(followerPlatform)!.engine.setQuote("EURUSD", 1.1, 1.10012);
     sourceSpec = (await source.listSymbols()).find((s) => s.name === "EURUSD")!;

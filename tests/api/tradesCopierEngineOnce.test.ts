@@ -23,6 +23,7 @@ import { copierDepsOf, copierEngineOf } from "../../server/modules/tradesCopier/
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { simulatedCopierPlatform, tradingLogins, until } from "./support/copierPlatforms.ts";
 import { signUp } from "./support/fixtures.ts";
 
 describeDb("the Trades Copier's engine copies exactly once through fills, MT4 chains, restarts and resyncs", () => {
@@ -43,36 +44,6 @@ describeDb("the Trades Copier's engine copies exactly once through fills, MT4 ch
 
   const headers = async () => apiHeaders(await tokens.mint(dealer), org);
   const db = () => t.ctx.database.db;
-
-  async function simulated(type: "MT5" | "MT4" | "MatchTrader", name: string, seed: number): Promise<string> {
-    const h = await headers();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/tradePlatforms",
-      headers: h,
-      payload: { type, name, timeZone: "UTC", connection: { kind: "simulated", accounts: 10, tradeRate: 0, seed } },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const id = res.json<{ id: string }>().id;
-    const apps = await t.app.inject({ method: "PUT", url: `/api/tradePlatforms/${id}/apps`, headers: h, payload: [{ app: "tradesCopier", enabled: true }] });
-    expect(apps.statusCode, apps.body).toBe(200);
-    return id;
-  }
-
-  async function tradingLogins(connector: TradePlatformConnector): Promise<string[]> {
-    const accounts = (await connector.listAccounts({ limit: 100 })).items;
-    return accounts.filter((a) => a.enabled && !a.readOnly && a.balance > 1_000_000).map((a) => a.login);
-  }
-
-  async function until<T>(what: string, check: () => Promise<T | undefined | null | false>): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   const rowsOf = (linkId: string, sourceId: string) =>
     db()
@@ -132,9 +103,9 @@ describeDb("the Trades Copier's engine copies exactly once through fills, MT4 ch
     t = await createTestApp();
     tokens = await tokenFactory(t.ctx);
     org = await signUp(t, tokens, dealer);
-    platforms.mt5 = await simulated("MT5", "Once MT5 source", 51);
-    platforms.mt4 = await simulated("MT4", "Once MT4 source", 52);
-    platforms.mt = await simulated("MatchTrader", "Once followers", 53);
+    platforms.mt5 = await simulatedCopierPlatform(t, await headers(), { type: "MT5", name: "Once MT5 source", seed: 51 });
+    platforms.mt4 = await simulatedCopierPlatform(t, await headers(), { type: "MT4", name: "Once MT4 source", seed: 52 });
+    platforms.mt = await simulatedCopierPlatform(t, await headers(), { type: "MatchTrader", name: "Once followers", seed: 53 });
     for (const k of ["mt5", "mt4", "mt"] as const) {
       connectors[k] = await t.app.platforms.connectorFor(org, platforms[k]);
       await quote(k, 1.1);

@@ -23,6 +23,7 @@ import { copierEngineOf } from "../../server/modules/tradesCopier/engine/plugin.
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { simulatedCopierPlatform, until } from "./support/copierPlatforms.ts";
 import { addMember, signUp } from "./support/fixtures.ts";
 
 const ZONE = "Asia/Tokyo"; // UTC+9 all year
@@ -47,31 +48,6 @@ describeDb("the Trades Copier's risk stops, divergence and failures", () => {
   const engine = () => copierEngineOf(t.ctx)!;
   const db = () => t.ctx.database.db;
   const setFollowerQuote = (bid: number) => t.app.platforms.simulatedServer(followerPlatform)!.engine.setQuote("EURUSD", bid, bid + 0.00012);
-
-  async function simulated(type: "MT5" | "MatchTrader", name: string, seed: number): Promise<string> {
-    const h = await headers();
-    const res = await t.app.inject({
-      method: "POST",
-      url: "/api/tradePlatforms",
-      headers: h,
-      payload: { type, name, timeZone: "UTC", connection: { kind: "simulated", accounts: 12, tradeRate: 0, seed } },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const id = res.json<{ id: string }>().id;
-    const apps = await t.app.inject({ method: "PUT", url: `/api/tradePlatforms/${id}/apps`, headers: h, payload: [{ app: "tradesCopier", enabled: true }] });
-    expect(apps.statusCode, apps.body).toBe(200);
-    return id;
-  }
-
-  async function until<T>(what: string, check: () => Promise<T | undefined | null | false>): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   const rowsOf = (login: string) =>
     db()
@@ -120,8 +96,8 @@ describeDb("the Trades Copier's risk stops, divergence and failures", () => {
     await addMember(t.ctx, org, reader, { [`Module.tradesCopier.${org}`]: "read" });
     const zone = await t.app.inject({ method: "PATCH", url: "/api/organization", headers: await headers(), payload: { timeZone: ZONE } });
     expect(zone.statusCode, zone.body).toBe(200);
-    sourcePlatform = await simulated("MT5", "Risk source", 51);
-    followerPlatform = await simulated("MatchTrader", "Risk followers", 52);
+    sourcePlatform = await simulatedCopierPlatform(t, await headers(), { type: "MT5", name: "Risk source", seed: 51, accounts: 12 });
+    followerPlatform = await simulatedCopierPlatform(t, await headers(), { type: "MatchTrader", name: "Risk followers", seed: 52, accounts: 12 });
     source = await t.app.platforms.connectorFor(org, sourcePlatform);
     follower = await t.app.platforms.connectorFor(org, followerPlatform);
     const traders = async (c: TradePlatformConnector) =>
