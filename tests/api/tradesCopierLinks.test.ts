@@ -254,6 +254,9 @@ describeDb("Trades Copier links API", () => {
     ).json();
     const disabled = (await adaApi().put(`${url}/enabled`, { enabled: false })).json();
     const followerOff = (await adaApi().put(`${url}/followers/${mtr}/${MTR[0]}/enabled`, { enabled: false })).json();
+    // The audit log names the link as it is called now, not by its id.
+    const log = (await adaApi().get(`/api/logs/audit?target=copyLink`)).json<{ items: { targetId: string; targetName: string | null }[] }>();
+    expect(log.items.filter((i) => i.targetId === created.id).map((i) => i.targetName)).toEqual(Array(4).fill("Audited 2"));
     expect((await adaApi().delete(url)).statusCode).toBe(204);
     const rows = await t.ctx.database.db
       .select()

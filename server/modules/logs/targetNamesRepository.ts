@@ -1,13 +1,13 @@
 /**
  * What an audit row's target is called now (platform, trading account, member, customer, API
- * client, organization, invitation), so the audit log shows names rather than ids. Read for one
+ * client, organization, invitation, copy link, quote alert rule), so the audit log shows names rather than ids. Read for one
  * page at a time, one query per kind of target, within the organization; a target deleted since
  * has no name (the id stays shown).
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { isUuid } from "../../../core/ids.ts";
 import type { Db } from "../../db/client.ts";
-import { apiClients, customers, invitations, organizations, tradePlatforms, users } from "../../db/schema.ts";
+import { apiClients, copyLinks, customers, invitations, organizations, quoteAlertRules, tradePlatforms, users } from "../../db/schema.ts";
 
 interface Target {
   targetType: string;
@@ -28,7 +28,16 @@ export async function targetNames(db: Db, organizationId: string, rows: readonly
   const accountIds = idsOf("tradingAccount");
   const platformIds = uuids([...idsOf("tradePlatform"), ...accountIds.map((id) => id.split("/")[0] ?? "")]);
   const people = [...new Set(idsOf("member", "person"))];
-  const [platforms, persons, clients, customerRows, organizationRows, invitationRows] = await Promise.all([
+  const named = (type: string, table: typeof copyLinks | typeof quoteAlertRules) => {
+    const ids = uuids(idsOf(type));
+    return ids.length
+      ? db
+          .select({ id: table.id, name: table.name })
+          .from(table)
+          .where(and(eq(table.organizationId, organizationId), inArray(table.id, ids)))
+      : [];
+  };
+  const [platforms, persons, clients, customerRows, organizationRows, invitationRows, linkRows, ruleRows] = await Promise.all([
     platformIds.length
       ? db
           .select({ id: tradePlatforms.id, name: tradePlatforms.name })
@@ -57,6 +66,8 @@ export async function targetNames(db: Db, organizationId: string, rows: readonly
           .from(invitations)
           .where(and(eq(invitations.organizationId, organizationId), inArray(invitations.id, uuids(idsOf("invitation")))))
       : [],
+    named("copyLink", copyLinks),
+    named("quoteAlertRule", quoteAlertRules),
   ]);
   const platformName = new Map(platforms.map((p) => [p.id, p.name]));
   for (const p of platforms) put(["tradePlatform"], p.id, p.name);
@@ -70,5 +81,7 @@ export async function targetNames(db: Db, organizationId: string, rows: readonly
   for (const c of customerRows) put(["customer"], c.id, c.name);
   for (const o of organizationRows) put(["organization"], o.id, o.name);
   for (const i of invitationRows) put(["invitation"], i.id, i.name);
+  for (const l of linkRows) put(["copyLink"], l.id, l.name);
+  for (const r of ruleRows) put(["quoteAlertRule"], r.id, r.name);
   return names;
 }
