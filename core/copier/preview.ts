@@ -120,6 +120,8 @@ export function previewFollower(actions: readonly SourceAction[], settings: Foll
           side: a.side,
           volume: a.volume,
           openPrice: "position" in action ? action.position.openPrice : 0,
+          // Its share of the source, as the engine records it: later partial closes bring it to that share.
+          ...("position" in action ? { opened: { volume: a.volume, sourceVolume: action.position.volume } } : {}),
         });
       } else if (a.type === "close" && positionId !== null && copied) {
         if (a.whole) copies.delete(positionId);
@@ -132,7 +134,14 @@ export function previewFollower(actions: readonly SourceAction[], settings: Foll
     } else if (decision.kind === "nothing" && decision.why === "orderFillsItself" && copiedOrder && positionId !== null && action.type === "orderFilled") {
       orders.delete(action.order.id);
       const side = pendingOrderSide(copiedOrder.type);
-      copies.set(positionId, { positionId: copiedOrder.orderId, symbol: copiedOrder.symbol, side, volume: copiedOrder.volume, openPrice: action.order.price });
+      copies.set(positionId, {
+        positionId: copiedOrder.orderId,
+        symbol: copiedOrder.symbol,
+        side,
+        volume: copiedOrder.volume,
+        openPrice: action.order.price,
+        opened: { volume: copiedOrder.volume, sourceVolume: action.position.volume },
+      });
     }
     signals.push({
       time: new Date(action.time).toISOString(),

@@ -116,3 +116,25 @@ it("follows MT4's re-issued ticket: a partial close (exit 'to #124') then the re
     ["close", "123", "close", "0.4"],
   ]);
 });
+
+it("brings a copy to its share of what the source keeps, as the engine does: two partial closes at multiplier 0.35", () => {
+  const history = {
+    login: "1001",
+    deals: [
+      deal("7:in", 100, "buy", "in", "7", 10_000),
+      deal("7:out1", 200, "sell", "out", "7", 3000),
+      deal("7:out2", 300, "sell", "out", "7", 3000),
+      deal("7:out3", 400, "sell", "out", "7", 4000),
+    ],
+    orders: [],
+  };
+  const signals = previewFollower(sourceActionsOf(history, 0, 1000), settings({ volume: { mode: "multiplier", multiplier: 0.35 } }), previewContext());
+  // 0.35 × 0.7 = 0.245 → 0.25 kept (0.10 closed); 0.35 × 0.4 = 0.14 kept (0.11 closed: a fraction of
+  // what the copy held, 3/7 of 0.25 = 0.107, would have closed 0.10 and left a step too much).
+  expect(signals.map((x) => [x.source.action, x.follower?.action, x.follower?.volume])).toEqual([
+    ["open", "open", "0.35"],
+    ["partialClose", "close", "0.1"],
+    ["partialClose", "close", "0.11"],
+    ["close", "close", "0.14"],
+  ]);
+});
