@@ -20,7 +20,7 @@
  * BENCH_QUOTES_RATE (5 ticks/s per symbol), BENCH_QUOTES_PROFILE=<file>: the monitor page's phase
  * as a V8 CPU profile of the server process (node:inspector) and Chromium's trace of the page.
  */
-import { launchChromium } from "./chromium.ts";
+import { launchBrowser } from "../tests/e2e/browser.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import inspector from "node:inspector/promises";
@@ -178,7 +178,7 @@ export async function quotesMonitorBench({ adminUrl, line }: { adminUrl: string;
     let browser: Browser | undefined;
     const stopTicks: (() => void)[] = [];
     try {
-      browser = await launchChromium();
+      browser = await launchBrowser();
       const contextOptions = {
         baseURL: base,
         viewport: { width: 1920, height: 1080 },

@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Request } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import { launchBrowser } from "../tests/e2e/browser.ts";
 import { loadConfig } from "../server/config.ts";
 import { startToolbox } from "../server/main.ts";
 import { withEmptyPostgresDatabase } from "../tests/helpers/postgres.ts";
@@ -145,7 +145,7 @@ export async function shellLoadBench(options: { adminUrl?: string; line?: (text:
     const running = await startToolbox(config, { quiet: true });
     let browser: Browser | undefined;
     try {
-      browser = await launchChromium();
+      browser = await launchBrowser();
       const result = await measureShellLoad(base, browser);
       const kb = (bytes: number) => (bytes / 1024).toFixed(1);
       if (options.verbose) for (const f of result.files) line(`${kb(f.bytes).padStart(7)} KB  ${f.afterLoad ? "after load " : "before load"}  ${f.url}`);

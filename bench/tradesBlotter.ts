@@ -29,7 +29,7 @@
  * BENCH_BLOTTER_PHASES ("blotter,bare,subscribers"): which phases run (the blotter page alone, say,
  * to try a change quickly; the ratio needs both pages).
  */
-import { launchChromium } from "./chromium.ts";
+import { launchBrowser } from "../tests/e2e/browser.ts";
 import crypto from "node:crypto";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -179,7 +179,7 @@ export async function tradesBlotterBench({ adminUrl, line }: { adminUrl: string;
     const running = await startToolbox(config, { quiet: true });
     let browser: Browser | undefined;
     try {
-      browser = await launchChromium();
+      browser = await launchBrowser();
       const contextOptions = {
         baseURL: base,
         viewport: { width: 1920, height: 1080 },
