@@ -26,12 +26,11 @@ import {
   type Suspension,
 } from "../../../../core/copier/index.ts";
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
-import { conversionRate, formatLots, type TradeSymbol } from "../../../../core/trading/index.ts";
+import { conversionRate, type TradeSymbol } from "../../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import { ConnectorError } from "../../../connectors/errors.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import type { Db } from "../../../db/client.ts";
-import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
 import { noticeDivergence } from "./divergenceNotice.ts";
 import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
@@ -86,10 +85,6 @@ export function symbolsOf(connector: TradePlatformConnector): Promise<Map<string
   symbols.catch(() => symbolCache.delete(connector));
   symbolCache.set(connector, { at: Date.now(), symbols });
   return symbols;
-}
-
-export function leaseMsOf(connector: TradePlatformConnector): number {
-  return connector.requestTimeoutMs + LEASE_MARGIN_MS;
 }
 
 function sourceSymbolName(action: SourceAction): string {
@@ -179,23 +174,6 @@ export async function contextFor(
   };
 }
 
-/** The ledger's description of a follower action: its symbol, volume and the follower position or order it acts on. */
-export function describe(action: FollowerAction): { symbol: string | null; volume: string | null; followerPositionId: string | null } {
-  switch (action.type) {
-    case "open":
-      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
-    case "placeOrder":
-      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
-    case "close":
-      return { symbol: null, volume: formatLots(action.volume), followerPositionId: action.positionId };
-    case "modify":
-      return { symbol: null, volume: null, followerPositionId: action.positionId };
-    case "modifyOrder":
-    case "cancelOrder":
-      return { symbol: null, volume: null, followerPositionId: action.orderId };
-  }
-}
-
 export interface Times {
   sourceTime: number;
   receivedAt: number;
@@ -242,8 +220,8 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
   }
   const row = await ledger.insertRow(
     deps.db,
-    { ...base, state: "pending", followerAction: decision.action.type, action: decision.action, leaseHolder: deps.nodeId, ...describe(decision.action) },
-    leaseMsOf(connector),
+    { ...base, state: "pending", followerAction: decision.action.type, action: decision.action, leaseHolder: deps.nodeId, ...ledger.describe(decision.action) },
+    ledger.leaseMsOf(connector),
   );
   if (row) await send(deps, row, connector);
   return decision;
@@ -252,7 +230,7 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
 /** A pending row: sent again with its own request id when its lease ran out (else another worker has it). */
 export async function resend(deps: CopierDeps, row: ledger.LedgerRow): Promise<void> {
   const connector = await deps.connectorFor(row.organizationId, row.followerPlatformId);
-  const taken = await ledger.takeOver(deps.db, row.requestId, deps.nodeId, leaseMsOf(connector));
+  const taken = await ledger.takeOver(deps.db, row.requestId, deps.nodeId, ledger.leaseMsOf(connector));
   if (taken) await send(deps, taken, connector);
 }
 

@@ -6,9 +6,11 @@
  */
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { FollowerAction } from "../../../../core/copier/index.ts";
-import { lotsToVolume, type Volume } from "../../../../core/trading/index.ts";
+import { formatLots, lotsToVolume, type Volume } from "../../../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import type { Db } from "../../../db/client.ts";
 import { copyLedger } from "../../../db/schema.ts";
+import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
 
 const t = copyLedger;
 export type LedgerRow = typeof t.$inferSelect;
@@ -16,6 +18,28 @@ export type NewLedgerRow = Omit<typeof t.$inferInsert, "createdAt" | "updatedAt"
 
 const leaseFromNow = (leaseMs: number) => sql`now() + ${`${Math.ceil(leaseMs)} milliseconds`}::interval`;
 const heldBy = (requestId: string, holder: string) => and(eq(t.requestId, requestId), eq(t.leaseHolder, holder), eq(t.state, "pending"));
+
+/** A pending row's lease: the connector's request timeout and a margin (an answer still on its way is not sent again). */
+export function leaseMsOf(connector: TradePlatformConnector): number {
+  return connector.requestTimeoutMs + LEASE_MARGIN_MS;
+}
+
+/** The ledger's description of a follower action: its symbol, volume and the follower position or order it acts on. */
+export function describe(action: FollowerAction): { symbol: string | null; volume: string | null; followerPositionId: string | null } {
+  switch (action.type) {
+    case "open":
+      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
+    case "placeOrder":
+      return { symbol: action.symbol, volume: formatLots(action.volume), followerPositionId: null };
+    case "close":
+      return { symbol: null, volume: formatLots(action.volume), followerPositionId: action.positionId };
+    case "modify":
+      return { symbol: null, volume: null, followerPositionId: action.positionId };
+    case "modifyOrder":
+    case "cancelOrder":
+      return { symbol: null, volume: null, followerPositionId: action.orderId };
+  }
+}
 
 /** Inserts the row (pending with a lease, or skipped); undefined when the request id was recorded before. */
 export async function insertRow(db: Db, row: NewLedgerRow, leaseMs: number): Promise<LedgerRow | undefined> {

@@ -13,7 +13,7 @@ import type { ResyncAction, ResyncResult } from "../../../../core/schemas/copier
 import { formatLots, type Position } from "../../../../core/trading/index.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import { viaConnector } from "../../../errors.ts";
-import { contextFor, describe, leaseMsOf, resend, send, symbolsOf, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { contextFor, resend, send, symbolsOf, type CopierDeps, type EngineLink } from "./copyOne.ts";
 import { filledBy } from "./fills.ts";
 import { chainRootsOf } from "./sourceTracker.ts";
 import * as ledger from "./ledgerRepository.ts";
@@ -127,12 +127,12 @@ export async function executeResync(deps: CopierDeps, link: EngineLink, follower
         state: "pending",
         action,
         leaseHolder: deps.nodeId,
-        ...describe(action),
+        ...ledger.describe(action),
         sourceTime: now,
         receivedAt: now,
         decidedAt: now,
       },
-      leaseMsOf(connector),
+      ledger.leaseMsOf(connector),
     );
     if (row) await send(deps, row, connector);
     else {

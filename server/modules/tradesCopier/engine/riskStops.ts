@@ -30,10 +30,9 @@ import {
   type Suspension,
 } from "../../../../core/copier/index.ts";
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
-import { formatLots, moneyToDecimal, type Money } from "../../../../core/trading/index.ts";
+import { moneyToDecimal, type Money } from "../../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
-import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
 import type { CopierDeps, EngineFollower, EngineLink } from "./copyOne.ts";
 import * as ledger from "./ledgerRepository.ts";
 import * as repo from "./riskRepository.ts";
@@ -172,7 +171,6 @@ async function closeOne(
   suspension: Suspension,
   send: SendRow,
 ): Promise<void> {
-  if (await ledger.findRow(deps.db, action.requestId)) return;
   const now = new Date();
   const row = await ledger.insertRow(
     deps.db,
@@ -188,14 +186,12 @@ async function closeOne(
       state: "pending",
       action,
       leaseHolder: deps.nodeId,
-      symbol: null,
-      volume: action.type === "close" ? formatLots(action.volume) : null,
-      followerPositionId: action.type === "close" ? action.positionId : action.orderId,
+      ...ledger.describe(action),
       sourceTime: new Date(suspension.at),
       receivedAt: now,
       decidedAt: now,
     },
-    connector.requestTimeoutMs + LEASE_MARGIN_MS,
+    ledger.leaseMsOf(connector),
   );
   if (row) await send(deps, row, connector);
 }
