@@ -76,6 +76,13 @@ const QuoteFaultAnswer = z.object({
 
 export async function simulatorRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  /** The running simulated server of one of the organization's platforms; 404 for any other. */
+  const simulatedServerOf = async (organizationId: string, platformId: string) => {
+    const platform = await findPlatform(app.ctx.database.db, organizationId, platformId);
+    const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
+    if (!platform || !server) throw new NotFoundError("No such simulated platform (or it is not running)");
+    return { id: platform.id, server };
+  };
   api.post(
     "/tradePlatforms/:id/simulator/faults",
     {
@@ -89,9 +96,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const platform = await findPlatform(app.ctx.database.db, request.organization.id, request.params.id);
-      const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
-      if (!server) throw new NotFoundError("No such simulated platform (or it is not running)");
+      const { server } = await simulatedServerOf(request.organization.id, request.params.id);
       if (request.body.action === "disconnect") server.faults.disconnect({ refuseReconnect: true });
       else server.faults.restore();
       return { action: request.body.action };
@@ -111,9 +116,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const platform = await findPlatform(app.ctx.database.db, request.organization.id, request.params.id);
-      const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
-      if (!server) throw new NotFoundError("No such simulated platform (or it is not running)");
+      const { id, server } = await simulatedServerOf(request.organization.id, request.params.id);
       const { symbol, restore, serverClock, ...change } = request.body;
       const feed = server.engine.ctx.feed;
       if (symbol !== undefined && !feed.quote(symbol)) throw new InvalidRequestError(`The simulated server has no symbol ${symbol}`);
@@ -123,7 +126,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
       }
       if (serverClock !== undefined) server.setServerClock(serverClock === null ? null : Date.parse(serverClock));
       // The Quotes Monitor reads each server's clock every few seconds; this one now.
-      if (serverClock !== undefined || restore) await app.quotesMonitor.serverClockChanged(platform!.id);
+      if (serverClock !== undefined || restore) await app.quotesMonitor.serverClockChanged(id);
       if (symbol !== undefined) feed.control(symbol, change);
       return { symbol: symbol ?? null, ...(symbol !== undefined ? feed.controlOf(symbol) : { stopped: false, spreadFactor: 1, ticksPerSecond: null }) };
     },
@@ -145,9 +148,7 @@ export async function simulatorRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const platform = await findPlatform(app.ctx.database.db, request.organization.id, request.params.id);
-      const server = platform ? app.platforms.simulatedServer(platform.id) : undefined;
-      if (!server) throw new NotFoundError("No such simulated platform (or it is not running)");
+      const { server } = await simulatedServerOf(request.organization.id, request.params.id);
       const { login, symbol, side, lots } = request.body;
       if (!server.engine.ctx.state.accounts.has(login)) throw new InvalidRequestError(`The simulated server has no account ${login}`);
       if (!server.engine.ctx.feed.quote(symbol)) throw new InvalidRequestError(`The simulated server has no symbol ${symbol}`);
