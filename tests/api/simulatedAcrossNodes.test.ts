@@ -75,11 +75,6 @@ describe.skipIf(testDbKind() !== "postgres")("a simulated platform across two no
     const preflight = await fetch(`${node1.url}/api/profile/preflight`, { headers: apiHeaders(token) });
     expect(preflight.status).toBe(200);
     org = ((await preflight.json()) as { createdOrganizationId: string }).createdOrganizationId;
-    node2 = await startPlatformsApp({
-      database: { ...database, drop: () => Promise.resolve() },
-      bus: await stream.bus(),
-      env: { NODE_ID: "node-2", FEED_LEASE_TTL_MS: String(TTL_MS) },
-    });
   }, 120_000);
 
   afterAll(async () => {
@@ -99,12 +94,19 @@ describe.skipIf(testDbKind() !== "postgres")("a simulated platform across two no
       connection: { kind: "simulated", accounts: 10, tradeRate: 0 },
     });
     await api("PUT", `/api/tradePlatforms/${platformId}/apps`, [{ app: "tradesBlotter", enabled: true }]);
-    // Node 1 connected it first, so node 1 runs the server; node 2 reaches it over the bus.
+    // Node 1 connected it, so node 1 runs the server; node 2 reaches it over the bus.
     await waitFor(
       async () => (await api<{ items: unknown[] }>("GET", `/api/accounts?platformId=${platformId}&limit=5`)).items.length > 0,
       "node 1's accounts",
       30_000,
     );
+    // Node 2 starts once node 1 runs the server: started earlier, it could take the host lease first
+    // (whichever node connects first hosts, decision 0069), and this test is about node 1's.
+    node2 = await startPlatformsApp({
+      database: { ...database, drop: () => Promise.resolve() },
+      bus: await stream.bus(),
+      env: { NODE_ID: "node-2", FEED_LEASE_TTL_MS: String(TTL_MS) },
+    });
     const connector = (): Promise<TradePlatformConnector> => node2.app.platforms.connectorFor(org, platformId);
     await waitFor(async () => node2.app.platforms.state(platformId).state === "connected", "node 2 connected", 30_000);
     expect(node2.app.platforms.simulatedServer(platformId)).toBeUndefined();
