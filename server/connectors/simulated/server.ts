@@ -91,6 +91,8 @@ const POPULATION_SLICE_MS = 10;
  * several tasks, with the event loop free in between (a few milliseconds each), not in one.
  */
 const ACTIONS_PER_TASK = 200;
+/** The finest step of the price feed: ticks at a symbol's own rate are spread over the feed's interval at this grain. */
+const FEED_SUB_STEP_MS = 100;
 export const DEFAULT_MANAGER: WireCredentials = { login: "1000", password: "Manager1" };
 
 export class SimulatedServer {
@@ -270,8 +272,11 @@ export class SimulatedServer {
   }
 
   private startClockwork(): void {
+    // Symbols move once per feed step; those with a tick rate of their own (the Quotes Monitor's
+    // feed control) move at their rate, spread over the step in finer sub-steps.
     const feedStep = this.options.feedIntervalMs ?? 500;
-    this.every(feedStep, () => this.engine.tickPrices(feedStep));
+    const subStep = Math.min(feedStep, FEED_SUB_STEP_MS);
+    this.every(subStep, () => this.engine.tickPrices(subStep, feedStep));
     const interval = this.options.traderIntervalMs ?? 100;
     const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {

@@ -95,6 +95,29 @@ describe("live quotes from the simulated servers", () => {
     server.stop();
   });
 
+  it("spreads the ticks of symbols with a rate of their own over the feed's interval, and keeps the others at one a step", async () => {
+    const clock = new ManualClock();
+    const server = new SimulatedServer({ platform: "MT5", clock, seed: 7, accounts: 5, tradeRate: 0, feedIntervalMs: 500 });
+    server.start();
+    const feed = server.engine.ctx.feed;
+    const names = server.engine.symbols().map((s) => s.name);
+    const [plain, ...rated] = names;
+    for (const name of rated) feed.control(name, { ticksPerSecond: 5 });
+    const batches: { at: number; symbols: string[] }[] = [];
+    feed.listen((ticks) => batches.push({ at: clock.now(), symbols: ticks.map((t) => t.symbol) }));
+    const start = clock.now();
+    await clock.advance(2_000);
+    const all = batches.flatMap((b) => b.symbols);
+    // Each rated symbol keeps its rate; the plain one ticks once per 500 ms step, at the step.
+    for (const name of rated) expect(all.filter((s) => s === name)).toHaveLength(10);
+    expect(batches.filter((b) => b.symbols.includes(plain!)).map((b) => b.at - start)).toEqual([500, 1000, 1500, 2000]);
+    // Not every symbol at one instant: the rated ticks come in many batches, none with most of them.
+    const ratedTicks = all.length - 4;
+    expect(batches.length).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...batches.map((b) => b.symbols.filter((s) => s !== plain).length))).toBeLessThan(ratedTicks / 4);
+    server.stop();
+  });
+
   it("shows closed markets on the weekend of the server's clock: no forex ticks, crypto still trades", async () => {
     const { clock, server, connector } = setUp("MT5");
     await connector.connect();

@@ -236,10 +236,15 @@ export class SimulatedEngine {
     return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request), ORDERS);
   }
 
-  /** One step of the price feed, then what the server does on its own (SL, TP, stop out). */
-  tickPrices(stepMs = 0): void {
+  /**
+   * One step of the price feed, `stepMs` after the last (0: a step by hand, every symbol once), in
+   * a feed whose symbols move once per `baseStepMs` unless they have a tick rate of their own
+   * (PriceFeed.tick); then, if a price moved or the interval came round, what the server does on
+   * its own (pending orders, SL, TP, stop out).
+   */
+  tickPrices(stepMs = 0, baseStepMs = stepMs): void {
     const serverTime = this.ctx.clock.now() + this.ctx.timeZoneOffsetMinutes * 60_000;
-    this.ctx.feed.tick(now(this.ctx), (symbol) => marketOpen(this.ctx, symbol, serverTime), stepMs);
+    if (!this.ctx.feed.tick(now(this.ctx), (symbol) => marketOpen(this.ctx, symbol, serverTime), stepMs, baseStepMs)) return;
     orders.triggerOrders(this.ctx);
     trading.enforceStops(this.ctx);
   }

@@ -36,6 +36,8 @@ export class PriceFeed {
   private rates = new Map<string, number | undefined>();
   private readonly controls = new Map<string, SymbolFeedControl & { carry: number }>();
   private readonly listeners = new Set<(ticks: readonly Quote[]) => void>();
+  /** Time stepped since the feed's interval last came round. */
+  private sinceBase = 0;
 
   constructor(
     seeds: readonly SymbolSeed[],
@@ -50,23 +52,29 @@ export class PriceFeed {
   }
 
   /**
-   * Moves every symbol whose market is open, once, or as often as its own tick rate makes due in
-   * `stepMs`; closed markets and stopped feeds keep their last quote. Listeners get the step's ticks.
+   * One step of the feed, `stepMs` after the last. A symbol without a tick rate of its own moves
+   * once per `baseStepMs` (the feed's interval: once per call when the two are equal, and at every
+   * call when `stepMs` is 0, a step by hand); a symbol with one moves as often as its rate makes due
+   * in `stepMs`, each at its own phase, so that a feed stepped finer than its interval spreads those
+   * ticks over the interval instead of moving every symbol at one instant. Closed markets and
+   * stopped feeds keep their last quote. Listeners get the step's ticks; returns whether the
+   * interval came round (the server then also does what it does once per interval).
    */
-  tick(now: number, isOpen: (symbol: TradeSymbol) => boolean, stepMs = 0): void {
+  tick(now: number, isOpen: (symbol: TradeSymbol) => boolean, stepMs = 0, baseStepMs = stepMs): boolean {
+    this.sinceBase += stepMs;
+    const baseDue = stepMs === 0 || this.sinceBase >= baseStepMs;
+    if (baseDue && stepMs > 0) this.sinceBase -= baseStepMs;
     const ticks: Quote[] = [];
     for (const feed of this.feeds.values()) {
-      if (!isOpen(feed.symbol)) continue;
       const control = this.controls.get(feed.symbol.name);
-      let due = 1;
-      if (control) {
-        if (control.stopped) continue;
-        if (control.ticksPerSecond !== null) {
-          control.carry += (control.ticksPerSecond * stepMs) / 1000;
-          due = Math.floor(control.carry);
-          control.carry -= due;
-        }
+      if (control?.stopped) continue;
+      let due = baseDue ? 1 : 0;
+      if (control && control.ticksPerSecond !== null) {
+        control.carry += (control.ticksPerSecond * stepMs) / 1000;
+        due = Math.floor(control.carry);
+        control.carry -= due;
       }
+      if (due === 0 || !isOpen(feed.symbol)) continue;
       for (let i = 0; i < due; i++) {
         feed.mid *= Math.exp(feed.volatility * this.random.normal());
         feed.quote = this.quoteOf(feed, now);
@@ -75,6 +83,7 @@ export class PriceFeed {
     }
     this.rates.clear();
     if (ticks.length > 0) for (const listener of this.listeners) listener(ticks);
+    return baseDue || ticks.length > 0;
   }
 
   /** Hears every tick, as the server makes them; returns the way to stop. */
@@ -86,7 +95,7 @@ export class PriceFeed {
   /** Changes one symbol's feed (unknown symbols: false); the rest of it stays as it was. */
   control(symbol: string, change: Partial<SymbolFeedControl>): boolean {
     if (!this.feeds.has(symbol)) return false;
-    const current = this.controls.get(symbol) ?? { ...NORMAL, carry: 0 };
+    const current = this.controls.get(symbol) ?? { ...NORMAL, carry: phaseOf(symbol) };
     const next = { ...current, ...change };
     if (!next.stopped && next.spreadFactor === 1 && next.ticksPerSecond === null) this.controls.delete(symbol);
     else this.controls.set(symbol, next);
@@ -144,4 +153,14 @@ export class PriceFeed {
     const ask = roundPrice(bid + points * pointSize(digits), digits);
     return { symbol: feed.symbol.name, bid, ask, time: now };
   }
+}
+
+/**
+ * Where in its period a symbol with a tick rate of its own starts, in [0, 1): from its name, so
+ * symbols of one rate do not all tick at the same instant (and the seeded draws are not touched).
+ */
+function phaseOf(symbol: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < symbol.length; i++) hash = Math.imul(hash ^ symbol.charCodeAt(i), 16777619);
+  return (hash >>> 0) / 2 ** 32;
 }
