@@ -10,3 +10,4 @@ export * from "./volume.ts";
 export * from "./preview.ts";
 export * from "./history.ts";
 export * from "./chain.ts";
+export * from "./profit.ts";

@@ -154,6 +154,15 @@ export const FollowerDivergenceSchema = z.object({
   copiesOpen: z.number().int(),
   /** Floating P/L (profit + swap) of the follower's copied open positions, in its account currency. */
   floatingProfit: z.string().nullable(),
+  /**
+   * Realised P/L of the copies: profit, swap and commission of every deal of the positions the
+   * copier made on the follower (opening commissions included), from the trade history store.
+   */
+  realizedProfit: z.string(),
+  /** Realised plus floating. */
+  totalProfit: z.string().nullable(),
+  /** The deepest fall of the copies' P/L (realised over the deals in time order, then with the floating P/L now) from a peak, ≥ 0. */
+  maxDrawdown: z.string().nullable(),
   items: z.array(DivergenceItemSchema),
 });
 export type FollowerDivergence = z.infer<typeof FollowerDivergenceSchema>;

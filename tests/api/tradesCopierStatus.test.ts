@@ -360,7 +360,7 @@ describeDb("Trades Copier status API", () => {
     }
   });
 
-  it("shows a copy closed by hand on the follower as missing and a copy of a closed source position as extra, with the copies' floating P/L", async () => {
+  it("shows a copy closed by hand on the follower as missing and a copy of a closed source position as extra, with the copies' P/L and drawdown", async () => {
     const source = await t.app.platforms.connectorFor(adaOrg, mt5);
     const follower = await t.app.platforms.connectorFor(adaOrg, mtr);
     const open = async (c: typeof source, login: string) =>
@@ -383,6 +383,7 @@ describeDb("Trades Copier status API", () => {
     const again = await open(follower, followers.f2.login);
     await insertLedger(t.ctx, [copy(kept), copy(lost), copy(orphan), copy(resynced), copy({ source: resynced.source, follower: again })]);
     await follower.closePosition({ requestId: crypto.randomUUID(), positionId: resynced.follower });
+    await new Promise((r) => setTimeout(r, 5)); // the two closing deals in a known order
     await follower.closePosition({ requestId: crypto.randomUUID(), positionId: lost.follower });
     await source.closePosition({ requestId: crypto.randomUUID(), positionId: orphan.source });
 
@@ -399,9 +400,41 @@ describeDb("Trades Copier status API", () => {
     const live = (await follower.openPositions(followers.f2.login)).filter((p) => p.id === kept.follower || p.id === orphan.follower);
     expect(live).toHaveLength(2);
     expect(own).not.toBe(kept.follower);
-    // Floating P/L moves with the simulated prices, so only its form is held here; f1 holds no copy, so its P/L is nothing.
-    expect(f2.floatingProfit).toMatch(/^-?\d+\.\d{2}$/);
     const f1 = res.json<CopierDivergence>().followers.find((f) => f.account.login === followers.f1.login)!;
-    expect(f1).toMatchObject({ known: true, sourceOpen, copiesOpen: 0, items: [], floatingProfit: "0.00" });
+    expect(f1).toMatchObject({ known: true, sourceOpen, copiesOpen: 0, items: [], floatingProfit: "0.00", realizedProfit: "0.00", maxDrawdown: "0.00" });
+
+    // The copies' P/L, computed again here from the follower's own platform (its deal history and
+    // open positions, not the trade history store the route reads), with its prices held still.
+    const feed = t.app.platforms.simulatedServer(mtr)!.engine.ctx.feed;
+    feed.control("EURUSD", { stopped: true });
+    try {
+      const copyIds = new Set([kept.follower, lost.follower, orphan.follower, resynced.follower, again]);
+      const deals = (await follower.dealHistory({ login: followers.f2.login, from: Date.now() - DAY, to: Date.now() + 60_000 }))
+        .filter((d) => d.positionId !== null && copyIds.has(d.positionId))
+        .sort((a, b) => a.time - b.time);
+      expect(deals.filter((d) => d.entry === "out")).toHaveLength(2);
+      const amounts = deals.map((d) => d.profit + d.swap + d.commission);
+      const floating = (await follower.openPositions(followers.f2.login)).filter((p) => copyIds.has(p.id)).reduce((sum, p) => sum + p.profit + p.swap, 0);
+      const curve = [0];
+      for (const a of [...amounts, floating]) curve.push(curve[curve.length - 1]! + a);
+      let drawdown = 0;
+      for (let i = 0; i < curve.length; i++) for (let j = i + 1; j < curve.length; j++) drawdown = Math.max(drawdown, curve[i]! - curve[j]!);
+      const cents = (minor: number) => (minor / 100).toFixed(2);
+      const realized = amounts.reduce((sum, a) => sum + a, 0);
+      const want = { floatingProfit: cents(floating), realizedProfit: cents(realized), totalProfit: cents(realized + floating), maxDrawdown: cents(drawdown) };
+      // The store gets the closing deals from the live stream: read until they are in.
+      let got: CopierDivergence["followers"][number] | undefined;
+      for (let i = 0; i < 100; i++) {
+        got = (await as(ada, adaOrg)(`/api/tradesCopier/status/divergence?linkId=${linkId}`))
+          .json<CopierDivergence>()
+          .followers.find((f) => f.account.login === followers.f2.login);
+        if (got?.realizedProfit === want.realizedProfit) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(got).toMatchObject(want);
+      expect(Number(want.realizedProfit)).not.toBe(0);
+    } finally {
+      feed.control("EURUSD", { stopped: false });
+    }
   });
 });

@@ -9,13 +9,14 @@
  */
 import type { AccountRef } from "../../../core/schemas/copier.ts";
 import type { CopierDivergence, DivergenceItem, FollowerDivergence } from "../../../core/schemas/copierStatus.ts";
-import { moneyToDecimal } from "../../../core/trading/money.ts";
+import { copiesProfitOf } from "../../../core/copier/profit.ts";
+import { moneyToDecimal, type Money } from "../../../core/trading/money.ts";
 import type { Position } from "../../../core/trading/position.ts";
 import { formatLots } from "../../../core/trading/volume.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { listLinks } from "./repository.ts";
-import { copiedPositions, type CopiedPositionRow } from "./statusRepository.ts";
+import { copiedPositions, copiesDeals, type CopiedPositionRow } from "./statusRepository.ts";
 
 export interface DivergencePlatforms {
   connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
@@ -58,8 +59,10 @@ function follower(
   sourceLogin: string,
   followerRead: Read | undefined,
   copies: readonly CopiedPositionRow[],
+  deals: readonly Money[],
 ): FollowerDivergence {
-  const base = { linkId, account, sourceOpen: 0, copiesOpen: 0, floatingProfit: null, items: [] };
+  const realizedProfit = moneyToDecimal(deals.reduce((sum, amount) => sum + amount, 0));
+  const base = { linkId, account, sourceOpen: 0, copiesOpen: 0, floatingProfit: null, realizedProfit, totalProfit: null, maxDrawdown: null, items: [] };
   const failed = [source, followerRead].find((r): r is { ok: false; error: string } => r !== undefined && !r.ok);
   if (!source?.ok || !followerRead?.ok) return { ...base, known: false, error: failed?.error ?? "The platform could not be read" };
   const sourcePositions = source.positions.filter((p) => p.login === sourceLogin);
@@ -100,7 +103,18 @@ function follower(
       });
     }
   }
-  return { ...base, known: true, error: null, sourceOpen: sourcePositions.length, copiesOpen, floatingProfit: moneyToDecimal(profit), items };
+  const pl = copiesProfitOf(deals, profit);
+  return {
+    ...base,
+    known: true,
+    error: null,
+    sourceOpen: sourcePositions.length,
+    copiesOpen,
+    floatingProfit: moneyToDecimal(pl.floating),
+    totalProfit: moneyToDecimal(pl.total),
+    maxDrawdown: moneyToDecimal(pl.maxDrawdown),
+    items,
+  };
 }
 
 export async function copierDivergence(
@@ -112,7 +126,12 @@ export async function copierDivergence(
 ): Promise<CopierDivergence> {
   const links = (await listLinks(db, organizationId)).filter((l) => !linkId || l.id === linkId);
   if (links.length === 0) return { asOf: now.toISOString(), followers: [] };
-  const copied = await copiedPositions(db, organizationId, linkId);
+  const [copied, deals] = await Promise.all([copiedPositions(db, organizationId, linkId), copiesDeals(db, organizationId, linkId)]);
+  const dealsOf = new Map<string, Money[]>();
+  for (const d of deals) {
+    const key = `${d.linkId}|${d.platformId}|${d.login}`;
+    (dealsOf.get(key) ?? dealsOf.set(key, []).get(key)!).push(d.amount);
+  }
   const logins = new Map<string, Set<string>>();
   const want = (a: AccountRef) => (logins.get(a.platformId) ?? logins.set(a.platformId, new Set()).get(a.platformId)!).add(a.login);
   for (const link of links) {
@@ -129,6 +148,7 @@ export async function copierDivergence(
         link.source.login,
         reads.get(f.account.platformId),
         copied.filter((c) => c.linkId === link.id && c.platformId === f.account.platformId && c.login === f.account.login),
+        dealsOf.get(`${link.id}|${f.account.platformId}|${f.account.login}`) ?? [],
       ),
     ),
   );

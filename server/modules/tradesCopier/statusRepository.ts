@@ -3,9 +3,10 @@
  * organization at a time: today's counts per follower, the latency of each stage as p50/p99
  * (nearest rank, `percentile_disc`) per follower, per link and in all (one query, grouping
  * sets), a 5-minute series per link, each follower's last outcomes, and the failed and skipped
- * copies newest first. "Today" starts at midnight in the organization's time zone (decision 0078).
+ * copies newest first, and the deals of the copied positions (their P/L). "Today" starts at midnight in the organization's time zone (decision 0078).
  */
 import { sql, type SQL } from "drizzle-orm";
+import { moneyFromDecimal, type Money } from "../../../core/trading/money.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { rowsOf } from "../../db/rows.ts";
 
@@ -257,5 +258,39 @@ export async function copiedPositions(db: DbOrTx, organizationId: string, linkId
     followerPositionId: String(r.follower_position_id),
     symbol: text(r.symbol),
     volume: text(r.volume),
+  }));
+}
+
+export interface CopyDealRow {
+  linkId: string;
+  platformId: string;
+  login: string;
+  /** profit + swap + commission of one deal, minor units. */
+  amount: Money;
+}
+
+/**
+ * Every deal of the follower positions the copier made (done `open` and `close` rows that name
+ * one: an MT4 partial close's new ticket included), from the trade history store, oldest first:
+ * what the copies' realised P/L and drawdown are summed from (core/copier/profit.ts).
+ */
+export async function copiesDeals(db: DbOrTx, organizationId: string, linkId?: string): Promise<CopyDealRow[]> {
+  const result = await db.execute(sql`
+    with copies as (
+      select distinct link_id, follower_platform_id, follower_login, follower_position_id
+      from copy_ledger
+      where organization_id = ${organizationId}::uuid and state = 'done' and follower_action in ('open', 'close')
+        and follower_position_id is not null ${linkId ? sql`and link_id = ${linkId}::uuid` : sql``}
+    )
+    select c.link_id, c.follower_platform_id, c.follower_login, (d.profit + d.swap + d.commission)::text as amount
+    from copies c
+    join trade_deals d on d.platform_id = c.follower_platform_id and d.login = c.follower_login and d.position_id = c.follower_position_id
+    where d.organization_id = ${organizationId}::uuid and d.action in ('buy', 'sell')
+    order by d.time, d.seq`);
+  return rowsOf<Record<string, unknown>>(result).map((r) => ({
+    linkId: String(r.link_id),
+    platformId: String(r.follower_platform_id),
+    login: String(r.follower_login),
+    amount: moneyFromDecimal(String(r.amount)),
   }));
 }

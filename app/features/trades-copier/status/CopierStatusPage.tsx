@@ -53,6 +53,8 @@ interface FollowerRow extends FollowerStatus {
   divergence: FollowerDivergence | undefined;
   divergenceText: string;
   floatingProfit: string | null;
+  realizedProfit: string | null;
+  maxDrawdown: string | null;
 }
 
 const followerId = (linkId: string, a: { platformId: string; login: string }) => `${linkId}|${a.platformId}|${a.login}`;
@@ -113,6 +115,8 @@ export function CopierStatusPage() {
           divergence: d,
           divergenceText: divergence.isError ? "Could not be read" : divergenceText(d),
           floatingProfit: d?.floatingProfit ?? null,
+          realizedProfit: d?.realizedProfit ?? null,
+          maxDrawdown: d?.maxDrawdown ?? null,
         };
       }),
     );
@@ -188,10 +192,22 @@ export function CopierStatusPage() {
       ms("decisionP99", "Decision p99", "The engine's decision"),
       ms("ackP99", "Send → ack p99", "Sent to the follower's platform until it answered"),
       moneyColumn({
+        field: "realizedProfit",
+        headerName: "Copies' realised P/L",
+        width: 170,
+        headerTooltip: "Profit, swap and commission of every deal of the positions the copier made on the follower, in its account currency",
+      }),
+      moneyColumn({
         field: "floatingProfit",
         headerName: "Copies' floating P/L",
         width: 170,
         headerTooltip: "Profit and swap of the follower's open copied positions",
+      }),
+      moneyColumn({
+        field: "maxDrawdown",
+        headerName: "Max drawdown",
+        width: 140,
+        headerTooltip: "The deepest fall of the copies' P/L from a peak: realised deal by deal, then with the floating P/L now",
       }),
     ];
   }, [canWrite]);
