@@ -20,6 +20,9 @@
  * Last, the Quotes Monitor at 5 servers × 2,000 symbols × 5 ticks/s beside a bare grid (./quotesMonitor.ts;
  * after `npm run build`); `npm run bench -- quotes` runs it alone.
  *
+ * Then the Trades Copier: one source → 1, 100 and 1,000 followers, and 100 on the MT5 Web API out of
+ * process (./tradesCopier.ts); `npm run bench -- copier` runs it alone.
+ *
  * `npm run bench -- api` runs only the table of issue 30 (./apiSpeed.ts): bare Fastify, the guarded
  * routes, the accounts and customers lists at 100,000 rows and the shell's weight, with the ratios.
  *
@@ -49,6 +52,7 @@ import { historyWriterBench } from "./historyWriter.ts";
 import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
 import { quotesMonitorBench } from "./quotesMonitor.ts";
+import { tradesCopierBench } from "./tradesCopier.ts";
 import { simulatedHostCostBench } from "./simulatedHostCost.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -222,6 +226,8 @@ async function main() {
   line("");
   await quotesMonitorBench({ adminUrl, line });
   line("");
+  await tradesCopierBench({ adminUrl, line });
+  line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -235,21 +241,23 @@ const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind)
       ? tradesBlotterBench({ adminUrl, line })
       : only.includes("quotes")
         ? quotesMonitorBench({ adminUrl, line })
-        : only.includes("simhost")
-          ? simulatedHostCostBench({ adminUrl, line })
-          : only.includes("writer")
-            ? historyWriterBench({ adminUrl, line })
-            : only.includes("rowmodels")
-              ? rowModelsBench({ line })
-              : only.includes("stall")
-                ? creationStallBench({
-                    adminUrl,
-                    accounts: ACCOUNTS,
-                    runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-                    databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-                    line,
-                  })
-                : main()
+        : only.includes("copier")
+          ? tradesCopierBench({ adminUrl, line })
+          : only.includes("simhost")
+            ? simulatedHostCostBench({ adminUrl, line })
+            : only.includes("writer")
+              ? historyWriterBench({ adminUrl, line })
+              : only.includes("rowmodels")
+                ? rowModelsBench({ line })
+                : only.includes("stall")
+                  ? creationStallBench({
+                      adminUrl,
+                      accounts: ACCOUNTS,
+                      runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                      databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                      line,
+                    })
+                  : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {
