@@ -8,7 +8,8 @@
  *    until Tokyo's next midnight) and closes its open copy once through the ledger; new opens are
  *    skipped; a resume by a member with write access is audited and checked again;
  *  - equity floor, suspend: a new open skips, the follower is suspended, its copy is kept and the
- *    source's partial close still reaches it; the suspension outlives an edit of the floor;
+ *    source's partial close still reaches it; the suspension outlives an edit of the floor; a
+ *    resync of the suspended follower opens nothing;
  *  - a copy closed by hand is published once as `copierDivergence`; a refused copy as
  *    `copierFailure`; both reach the inbox.
  */
@@ -238,8 +239,16 @@ describeDb("the Trades Copier's risk stops, divergence and failures", () => {
     const h = await openOnSource();
     expect(await settledRow(f2, `position:${h}`, "open")).toMatchObject({ state: "skipped", reason: "equityFloor" });
     expect((await rowsOf(f2)).filter((r) => r.sourceAction === "riskStop")).toEqual([]);
+    // Suspended, a resync opens nothing (the source's g and h stay uncopied); resumed, its plan opens them.
+    const opensPlanned = async () =>
+      (await t.app.inject({ url: `/api/tradesCopier/links/${link.id}/followers/${followerPlatform}/${f2}/resync`, headers: await headers() }))
+        .json<{ actions: { kind: string; sourceId: string }[] }>()
+        .actions.filter((a) => a.kind === "open")
+        .map((a) => a.sourceId);
+    expect(await opensPlanned()).toEqual([]);
     expect((await resume(f2)).statusCode).toBe(200);
     await reread();
+    expect(await opensPlanned()).toEqual(expect.arrayContaining([`position:${g}`, `position:${h}`]));
     const k = await openOnSource();
     expect(await settledRow(f2, `position:${k}`, "open")).toMatchObject({ state: "done" });
   });

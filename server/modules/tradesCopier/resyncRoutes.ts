@@ -14,6 +14,7 @@ import { NotFoundError } from "../../errors.ts";
 import type { EngineLink } from "./engine/copyOne.ts";
 import { copierDepsOf, copierEnginePlugin } from "./engine/plugin.ts";
 import { executeResync, resyncPlan } from "./engine/resync.ts";
+import { suspensionOf } from "./engine/riskRepository.ts";
 import { findLink } from "./repository.ts";
 
 const tags = ["tradesCopier"];
@@ -46,7 +47,8 @@ export async function tradesCopierResyncRoutes(app: FastifyInstance) {
       enabled: link.enabled,
       sourcePlatformId: link.source.platformId,
       sourceLogin: link.source.login,
-      followers: [],
+      // With its recorded suspension: a suspended follower's resync opens nothing (the rules skip new exposure).
+      followers: [{ ...follower, addedAt: 0, suspension: await suspensionOf(deps.db, link.id, params.platformId, params.login) }],
     };
     return { link: engineLink, follower };
   }
