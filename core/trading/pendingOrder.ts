@@ -99,12 +99,24 @@ export interface ModifyPendingOrderRequest {
   sl: number | null;
   tp: number | null;
   expiration: Timestamp | null;
+  /**
+   * The account the order belongs to, where the caller knows it: MT4 looks a finished order up in
+   * that account's history, so a delete already made is recognised by a fresh connector too
+   * (docs/connectors.md, "MT4 manager gateway"). Not part of the request's identity elsewhere.
+   */
+  login?: string;
 }
 
 /** Cancel a pending order; exactly once per `requestId`. */
 export interface CancelPendingOrderRequest {
   requestId: string;
   orderId: string;
+  /**
+   * The account the order belongs to, where the caller knows it: MT4 looks a finished order up in
+   * that account's history, so a delete already made is recognised by a fresh connector too
+   * (docs/connectors.md, "MT4 manager gateway"). Not part of the request's identity elsewhere.
+   */
+  login?: string;
 }
 
 export interface PendingOrderResult {

@@ -99,6 +99,8 @@ export interface TradeEventStream extends AsyncIterable<TradeEvent> {
 export interface ConnectorCapabilities {
   /** A pending order's level, stops or expiration can be changed in place (`modifyPendingOrder`); false: refused with `notSupported`, cancel it and place another. */
   changePendingOrder: boolean;
+  /** A pending order can be placed with an expiration; false: refused (the Match-Trader Broker API), place it without one. Absent: true. */
+  pendingOrderExpiration?: boolean;
 }
 
 export interface TradePlatformConnector {

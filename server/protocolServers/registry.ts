@@ -48,6 +48,8 @@ export interface FaultRequest {
   dropAfterNextOrder?: boolean;
   /** MT5 and the MT4 gateway: the next order (MT5: dealer request) is run at once, its answer waits this long. */
   slowNextOrderMs?: number;
+  /** The MT4 gateway loses its memory of request ids (as one restarted without persistence would). */
+  forgetRequestIds?: boolean;
   /** Everything back to normal. */
   restore?: boolean;
 }
@@ -192,6 +194,7 @@ const mt4Gateway: ProtocolServerDefinition = {
         if (request.dropAfterNextBalance !== undefined) server.faults.dropAfterNextBalance = request.dropAfterNextBalance;
         if (request.dropAfterNextOrder !== undefined) server.faults.dropAfterNextOrder = request.dropAfterNextOrder;
         if (request.slowNextOrderMs !== undefined) server.faults.slowNextOrderMs = request.slowNextOrderMs;
+        if (request.forgetRequestIds) server.forgetRequestIds();
       },
     ),
 };

@@ -276,7 +276,7 @@ export function createMatchTraderApiConnector(options: MatchTraderApiConnectorOp
     codec: matchTraderCodec(),
     transport,
     // The Broker API has no call that changes a pending order (decision 0077-match-trader-pending-order-changes).
-    capabilities: { changePendingOrder: false },
+    capabilities: { changePendingOrder: false, pendingOrderExpiration: false },
     // The Broker API knows only the token; the login is a label.
     credentials: { login: "api", password: options.token },
     timeZoneOffsetMinutes: 0,

@@ -112,6 +112,7 @@ export function mt4OrderCodecs(time: Codec<number, number>): Mt4OrderCodecs {
         ...BLANK,
         request_id: r.requestId,
         type: "modify",
+        login: r.login === undefined ? 0 : numericId(r.login, "Login"),
         order: numericId(r.orderId, "Ticket"),
         price: r.price,
         sl: priceOrZero(r.sl),
@@ -125,11 +126,18 @@ export function mt4OrderCodecs(time: Codec<number, number>): Mt4OrderCodecs {
         sl: priceOrNull(t.sl),
         tp: priceOrNull(t.tp),
         expiration: expirationIn(t.expiration),
+        ...(t.login ? { login: String(t.login) } : {}),
       }),
     },
     cancelPendingRequest: {
-      encode: (r) => ({ ...BLANK, request_id: r.requestId, type: "delete", order: numericId(r.orderId, "Ticket") }),
-      decode: (t) => ({ requestId: t.request_id, orderId: String(t.order) }),
+      encode: (r) => ({
+        ...BLANK,
+        request_id: r.requestId,
+        type: "delete",
+        login: r.login === undefined ? 0 : numericId(r.login, "Login"),
+        order: numericId(r.orderId, "Ticket"),
+      }),
+      decode: (t) => ({ requestId: t.request_id, orderId: String(t.order), ...(t.login ? { login: String(t.login) } : {}) }),
     },
     pendingResult: {
       encode: (r) => ({

@@ -26,6 +26,7 @@ import { networkError } from "../transport/client.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
 import { CLIENT_FLAGS_HIDETICKS, fromWire, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "./format.ts";
+import type { Mt4OrderReads } from "./pendingOnce.ts";
 import { pumpTicks } from "./quotes.ts";
 import type { Mt4GatewayTransport } from "./transport.ts";
 
@@ -326,14 +327,25 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return this.transaction(MT4_TT.brOrderOpen, request);
   }
 
-  /** TT_BR_ORDER_MODIFY on a waiting order's ticket: its price, stops and expiration. */
+  /**
+   * TT_BR_ORDER_MODIFY on a waiting order's ticket: its price, stops and expiration; not sent when
+   * the order already stands as asked (pendingOnce.ts). The login only helps the lookup: the
+   * gateway gets the ticket alone.
+   */
   modifyPendingOrder(request: Mt4PendingTransaction) {
-    return this.transaction(MT4_TT.brOrderModify, request);
+    return this.transport.pendingOnce.modify(request, this.orderReads, () => this.transaction(MT4_TT.brOrderModify, { ...request, login: 0 }));
   }
 
+  /** TT_BR_ORDER_DELETE; not sent when the order's history shows it deleted, expired or filled (pendingOnce.ts). */
   cancelPendingOrder(request: Mt4PendingTransaction) {
-    return this.transaction(MT4_TT.brOrderDelete, request);
+    return this.transport.pendingOnce.cancel(request, this.orderReads, () => this.transaction(MT4_TT.brOrderDelete, { ...request, login: 0 }));
   }
+
+  private readonly orderReads: Mt4OrderReads = {
+    openRecords: (tickets) => this.trades("/api/TradeRecordsRequest", { orders: tickets }),
+    history: (login, from, to) => this.trades("/api/TradesUserHistory", { login, from, to }),
+    serverTime: () => this.serverTime(),
+  };
 
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<Mt4Event>> {
     // The gateway answers at most 1000 a call: read on until `limit` or the end.

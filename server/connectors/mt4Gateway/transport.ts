@@ -15,6 +15,7 @@ import { guardedClients, httpsUrl } from "../transport/client.ts";
 import { handshaken } from "../transport/requests.ts";
 import type { WireCredentials, WireHandlers, WireSession, WireTransport } from "../wire/wire.ts";
 import { Mt4BalanceOnce } from "./money.ts";
+import { Mt4PendingOnce } from "./pendingOnce.ts";
 import { Mt4GatewaySession } from "./session.ts";
 
 export interface Mt4GatewayTransportOptions {
@@ -34,6 +35,8 @@ export class Mt4GatewayTransport implements WireTransport<Mt4Native> {
   timeZoneOffsetMinutes = 0;
   /** Money operations run once per operation id, across sessions. */
   readonly money = new Mt4BalanceOnce();
+  /** Changes and deletes of pending orders recognised from the order's state and history, across sessions. */
+  readonly pendingOnce = new Mt4PendingOnce();
   private current: Mt4GatewaySession | null = null;
 
   constructor(readonly options: Mt4GatewayTransportOptions) {}

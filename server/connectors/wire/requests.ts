@@ -135,11 +135,13 @@ export function checkModifyPendingOrder(request: ModifyPendingOrderRequest): voi
   requirePrice(request.sl, "Stop loss");
   requirePrice(request.tp, "Take profit");
   requireExpiration(request.expiration);
+  if (request.login !== undefined) requireLogin(request.login);
 }
 
 export function checkCancelPendingOrder(request: CancelPendingOrderRequest): void {
   requireRequestId(request.requestId, "A request id");
   if (!request.orderId) throw invalid("An order is required.");
+  if (request.login !== undefined) requireLogin(request.login);
 }
 
 export function checkRange(from: number, to: number): void {

@@ -27,14 +27,19 @@ const KINDS = new Map<unknown, "open" | "modify" | "close" | "delete">([
 ]);
 
 /**
- * What each modify's request id was sent to, so a retry goes where the first went even after the
- * ticket changed (a pending order that filled since is a trade under the same ticket). Bounded as
- * the ids themselves are.
+ * The gateway's memory of request ids: what each modify's id was sent to, so a retry goes where the
+ * first went even after the ticket changed (a pending order that filled since is a trade under the
+ * same ticket), bounded as the ids themselves are; and the prefix under which the ids reach the
+ * engine's memo. A gateway that loses its memory (the `forgetRequestIds` fault: reinstalled, or
+ * restarted without persistence) starts a new one with a new prefix, so every id is new to it.
  */
 export class ModifyTargets {
   private readonly targets = new Map<string, boolean>();
 
-  constructor(private readonly capacity = 1_000_000) {}
+  constructor(
+    private readonly capacity = 1_000_000,
+    readonly idPrefix = "",
+  ) {}
 
   async isPending(requestId: string, decide: () => Promise<boolean>): Promise<boolean> {
     const known = this.targets.get(requestId);
@@ -66,7 +71,7 @@ export async function runOrder(session: WireSession<Mt4Native>, body: Record<str
   const comment = text(body.comment);
   if (comment.length > MT4_COMMENT_MAX) throw new CommandError(MT4_GATEWAY_RET.invalidData, `A comment holds at most ${MT4_COMMENT_MAX} characters.`);
   const transaction = fromWire.transaction({
-    request_id: requestId,
+    request_id: modifies.idPrefix + requestId,
     login: orZero(body.login),
     order: orZero(body.order),
     symbol: text(body.symbol),
@@ -87,7 +92,7 @@ export async function runOrder(session: WireSession<Mt4Native>, body: Record<str
         ? await session.placePendingOrder({ ...transaction, type: "open" })
         : await session.placeOrder({ ...market, type: "open" })
       : kind === "modify"
-        ? (await modifies.isPending(requestId, () => isWaitingOrder(session, transaction.order)))
+        ? (await modifies.isPending(transaction.request_id, () => isWaitingOrder(session, transaction.order)))
           ? await session.modifyPendingOrder({ ...transaction, type: "modify" })
           : await session.modifyPosition({ ...market, type: "modify" })
         : kind === "close"

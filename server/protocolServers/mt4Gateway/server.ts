@@ -88,7 +88,8 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly codec;
   private nextOperation = 1;
-  private readonly modifyTargets = new ModifyTargets();
+  private modifyTargets = new ModifyTargets();
+  private memories = 0;
   /**
    * CfgRequestCommon tells a daylight correction on top of the simulated zone: the server's clock
    * moved an hour ahead. Tests flip it to check a connector follows inside a session; the
@@ -99,6 +100,15 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
   constructor(options: Mt4GatewayServerOptions) {
     super(options, { name: "The MT4 gateway", platform: "MT4", idleTimeoutMs: options.idleTimeoutMs ?? MT4_GATEWAY_IDLE_MS });
     this.codec = mt4Codec({ timeZoneOffsetMinutes: options.simulated.timeZoneOffsetMinutes });
+  }
+
+  /**
+   * The gateway loses its memory of request ids (reinstalled, or restarted without persistence):
+   * every id is new to it from now on, as the docs' limits describe; the trade server keeps its state.
+   */
+  forgetRequestIds(): void {
+    this.memories += 1;
+    this.modifyTargets = new ModifyTargets(undefined, `~${this.memories}`);
   }
 
   get sessionCount(): number {
@@ -293,8 +303,12 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         return { ticks: await session.getQuotes(Array.isArray(body.symbols) ? body.symbols.map(text) : null) };
       case "/api/TradesRequest":
         return { trades: (await this.openTrades(session, body)).map(toWire.trade) };
-      case "/api/TradesUserHistory":
-        return { trades: (await session.history(login(body.login), seconds(body.from), seconds(body.to))).map(toWire.trade) };
+      case "/api/TradeRecordsRequest":
+        return { trades: (await this.tradeRecords(session, body.orders)).map(toWire.trade) };
+      case "/api/TradesUserHistory": {
+        const [who, from, to] = [login(body.login), seconds(body.from), seconds(body.to)];
+        return { trades: [...(await session.history(who, from, to)), ...this.finishedOrders(who, from, to)].map(toWire.trade) };
+      }
       case "/api/JournalRequest": {
         const levels = Array.isArray(body.levels) ? (body.levels.map(text) as never[]) : [];
         const records = await session.journal(
@@ -368,6 +382,32 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
     }
     const who = body.login === undefined ? null : login(body.login);
     return [...(await session.openPositions(who)), ...(await session.pendingOrders(who))];
+  }
+
+  /**
+   * TradeRecordsRequest: the open records (trades and waiting orders) of these tickets; others are
+   * left out. (The Manager API's call reads tickets from the server's trade base; whether it also
+   * answers closed ones is not published, so this gateway does not, and Toolbox looks those up in
+   * TradesUserHistory.)
+   */
+  private async tradeRecords(session: WireSession<Mt4Native>, value: unknown): Promise<Mt4TradeRecord[]> {
+    if (!Array.isArray(value) || value.length === 0 || value.length > MT4_GATEWAY_PAGE_MAX)
+      throw new CommandError(MT4_GATEWAY_RET.invalidData, `orders is a list of 1 to ${MT4_GATEWAY_PAGE_MAX} tickets.`);
+    const wanted = new Set(value.map(login));
+    return (await this.openTrades(session, {})).filter((t) => wanted.has(t.order));
+  }
+
+  /**
+   * Pending orders deleted or expired within [from, to], as a real MT4 history lists them: the
+   * order's record (cmd 2–5) closed at the moment it left, no profit. A filled order is not among
+   * them: it became the market trade under the same ticket, listed once that closes.
+   */
+  private finishedOrders(who: number, from: number, to: number): Mt4TradeRecord[] {
+    const time = this.codec.time;
+    return this.simulated.engine
+      .orderHistory(String(who), time.decode(from), time.decode(to))
+      .filter((f) => f.state === "cancelled" || f.state === "expired")
+      .map((f) => ({ ...this.codec.pendingOrder.encode(f.order), close_time: time.encode(f.time), close_price: f.order.price }));
   }
 
   /** UserRecordsRequest: the records of these logins; logins the server does not know are left out. */

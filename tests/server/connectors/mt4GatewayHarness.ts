@@ -86,6 +86,7 @@ export function mt4GatewayHarness(options: Partial<SimulatedServerOptions> = {})
         slowNextOrder: (ms) => {
           server.faults.slowNextOrderMs = ms;
         },
+        forgetRequestIds: () => server.forgetRequestIds(),
         restore: () => {
           simulated.faults.restore();
           server.faults.restore();

@@ -129,6 +129,52 @@ describe("MT4 commands", () => {
   });
 });
 
+describe("MT4 finished pending orders", () => {
+  it("the gateway lists deleted and expired pending orders in TradesUserHistory as a real one does, and the connector shows them as no deal or position", async () => {
+    const h = await harness();
+    const login = await fundedAccount(h.connector);
+    const tls = await testCertificate();
+    const client = new Client(h.server.url, { connect: { ca: tls.ca }, pipelining: 1 });
+    cleanups.push(() => client.destroy());
+    const post = async (path: string, body: object, token = "") => {
+      const response = await client.request({
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      return (await response.body.json()) as { ret: number; token?: string; time?: number; trades?: Mt4TradeRecord[] };
+    };
+    const { token } = await post("/api/Login", { login: Number(DEFAULT_MANAGER.login), password: DEFAULT_MANAGER.password });
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const order = (price: number, expiration: number | null = null) =>
+      h.connector.placePendingOrder({ requestId: uniqueId("po"), login, symbol: "EURUSD", type: "buyLimit", volume: 1000, price, expiration });
+    const deleted = await order(1.095);
+    const expiring = await order(1.094, h.now() + 60_000);
+    const waiting = await order(1.093);
+    await h.connector.cancelPendingOrder({ requestId: uniqueId("pc"), orderId: deleted.orderId });
+    await h.advance(120_000);
+    h.simulated.engine.setQuote("EURUSD", 1.1, 1.10012);
+
+    const { time: now = 0 } = await post("/api/ServerTime", {}, token);
+    const history = await post("/api/TradesUserHistory", { login: Number(login), from: 0, to: now }, token);
+    const pending = (history.trades ?? []).filter((t) => t.cmd >= 2 && t.cmd <= 5);
+    expect(pending.map((t) => [String(t.order), t.cmd, t.volume, t.open_price])).toEqual([
+      [deleted.orderId, MT4_CMD.buyLimit, 10, 1.095],
+      [expiring.orderId, MT4_CMD.buyLimit, 10, 1.094],
+    ]);
+    expect(pending.every((t) => t.close_time > 0 && t.close_time >= t.open_time && t.profit === 0)).toBe(true);
+    expect(pending[1]?.close_time).toBeGreaterThanOrEqual(pending[1]?.expiration ?? Infinity);
+    // TradeRecordsRequest answers the open records of the tickets asked; finished ones are left out.
+    const records = await post("/api/TradeRecordsRequest", { orders: [Number(deleted.orderId), Number(waiting.orderId)] }, token);
+    expect(records.trades?.map((t) => String(t.order))).toEqual([waiting.orderId]);
+
+    expect((await h.connector.dealHistory({ login, from: 0, to: h.now() })).filter((d) => d.entry !== null)).toEqual([]);
+    expect(await h.connector.openPositions(login)).toEqual([]);
+    expect((await h.connector.pendingOrders(login)).map((o) => o.id)).toEqual([waiting.orderId]);
+  });
+});
+
 describe("MT4 orders exactly once", () => {
   it("refuses a request id the gateway would refuse, before sending anything", async () => {
     const h = await harness();

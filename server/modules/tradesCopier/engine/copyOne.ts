@@ -34,6 +34,7 @@ import type { Db } from "../../../db/client.ts";
 import { noticeDivergence } from "./divergenceNotice.ts";
 import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
+import { isReplaceCancel, isReplacePlace, mustReplace, replacementOf, resendPlace, runReplace, withoutExpiration, type ReplacePlace } from "./replaceOrder.ts";
 import { riskContextFor, tripRiskStop } from "./riskStops.ts";
 
 export interface CopierLogger {
@@ -218,12 +219,16 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
     if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
     return decision;
   }
+  // A change the follower's platform cannot make in place is a cancel and a new place (./replaceOrder.ts).
+  const fitted = withoutExpiration(decision.action, connector);
+  const planned = mustReplace(fitted, connector) && ctx.copiedOrder ? replacementOf(fitted, ctx.copiedOrder, connector) : fitted;
   const row = await ledger.insertRow(
     deps.db,
-    { ...base, state: "pending", followerAction: decision.action.type, action: decision.action, leaseHolder: deps.nodeId, ...ledger.describe(decision.action) },
+    { ...base, state: "pending", followerAction: planned.type, action: planned, leaseHolder: deps.nodeId, ...ledger.describe(planned) },
     ledger.leaseMsOf(connector),
   );
-  if (row) await send(deps, row, connector);
+  if (row && isReplaceCancel(row)) await runReplace(deps, row, connector, send);
+  else if (row) await send(deps, row, connector);
   return decision;
 }
 
@@ -231,7 +236,10 @@ export async function copyOne(deps: CopierDeps, link: EngineLink, follower: Foll
 export async function resend(deps: CopierDeps, row: ledger.LedgerRow): Promise<void> {
   const connector = await deps.connectorFor(row.organizationId, row.followerPlatformId);
   const taken = await ledger.takeOver(deps.db, row.requestId, deps.nodeId, ledger.leaseMsOf(connector));
-  if (taken) await send(deps, taken, connector);
+  if (!taken) return;
+  if (isReplaceCancel(taken)) await runReplace(deps, taken, connector, send);
+  else if (isReplacePlace(taken)) await resendPlace(deps, taken, connector, send, resend);
+  else await send(deps, taken, connector);
 }
 
 const REFUSED = new Set(["rejected", "invalidRequest", "notFound"]);
@@ -267,7 +275,7 @@ export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: T
         followerPositionId = (await connector.modifyPosition(action)).positionId;
         break;
       case "placeOrder": {
-        const { type: _type, orderType, ...rest } = action;
+        const { type: _type, orderType, replaces: _replaces, ...rest } = action as ReplacePlace;
         followerPositionId = (await connector.placePendingOrder({ ...rest, type: orderType, login, reason: "api" })).orderId;
         break;
       }
@@ -275,7 +283,8 @@ export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: T
         followerPositionId = (await connector.modifyPendingOrder(action)).orderId;
         break;
       case "cancelOrder":
-        followerPositionId = (await connector.cancelPendingOrder(action)).orderId;
+        // The login lets MT4 find a cancel already made in the account's history (docs/connectors.md).
+        followerPositionId = (await connector.cancelPendingOrder({ requestId: action.requestId, orderId: action.orderId, login })).orderId;
         break;
     }
   } catch (error) {

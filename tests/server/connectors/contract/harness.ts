@@ -45,6 +45,12 @@ export interface ConnectorHarness {
     loseNextOrderAnswer(): void;
     /** The next order is run at once, then its answer comes this late (on the server's clock). */
     slowNextOrder(delayMs: number): void;
+    /**
+     * The server forgets the request ids it was given (the MT4 gateway restarted without
+     * persistence); absent where the server keeps none of its own, or where they are the whole
+     * mechanism (the simulated servers).
+     */
+    forgetRequestIds?(): void;
     restore(): void;
   };
   close(): Promise<void>;

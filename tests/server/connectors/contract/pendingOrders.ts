@@ -111,6 +111,15 @@ const OPERATIONS: [string, { modify: boolean }, (h: ConnectorHarness) => Promise
 /** The same result, read by another connector (times may be the moment a read answered). */
 const same = (r: PendingOrderResult) => [r.requestId, r.orderId, r.volume, r.price];
 
+/** An operation whose answer may be lost: it either answers or fails as unreachable. */
+async function op(call: Promise<PendingOrderResult>): Promise<void> {
+  const failure = await call.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (failure !== null) expect((failure as ConnectorError).code).toBe("unreachable");
+}
+
 /** Waits (in real time: the request may travel over a socket) until the server has run the operation. */
 async function untilRun(op: PendingOperation): Promise<void> {
   for (let i = 0; i < 300 && op.times() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -193,6 +202,66 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
     expect((await expectConnectorError(harness.connector.modifyPendingOrder(change), "invalidRequest")).message).toMatch(/cancel it and place another/);
     expect(journalled(harness, orderId, (m) => /modif/i.test(m))).toBe(0);
     expect(await harness.connector.pendingOrders(login)).toMatchObject([{ id: orderId, price: 1.095 }]);
+  });
+
+  /** The harness, or the case skipped where its server keeps no request ids of its own to forget. */
+  const forgetting = (context: TestContext, needs = { modify: false }) => {
+    const harness = carrying(context, needs);
+    if (!harness.faults.forgetRequestIds) context.skip();
+    return { harness, forget: () => harness.faults.forgetRequestIds?.() };
+  };
+
+  it("a change already made is recognised from the order when the server forgot the request id, and not made again", async (context) => {
+    const { harness, forget } = forgetting(context, { modify: true });
+    const login = await account(harness);
+    const orderId = await placeOne(harness, login);
+    const request = { requestId: uniqueId("pmod"), orderId, price: 1.094, sl: 1.09, tp: 1.098, expiration: harness.now() + 86_400_000, login };
+    const modified = () => journalled(harness, orderId, (m) => m.includes("modify order"));
+    harness.faults.loseNextOrderAnswer();
+    await op(harness.connector.modifyPendingOrder(request));
+    expect(modified()).toBe(1);
+    forget();
+    await harness.advance(0);
+    await harness.connector.connect();
+    expect(await harness.connector.modifyPendingOrder(request)).toMatchObject({ orderId, price: 1.094, volume: 1000 });
+    expect(await (await harness.restarted()).modifyPendingOrder(request)).toMatchObject({ orderId, price: 1.094, volume: 1000 });
+    expect(modified()).toBe(1);
+    // A change not made yet is still sent.
+    await harness.connector.modifyPendingOrder({ ...request, requestId: uniqueId("pmod"), price: 1.093 });
+    expect(modified()).toBe(2);
+  });
+
+  it("a cancel already made is recognised from the account's history when the server forgot the request id; an order that expired or filled is not found", async (context) => {
+    const { harness, forget } = forgetting(context);
+    const login = await account(harness);
+    const orderId = await placeOne(harness, login);
+    const request = { requestId: uniqueId("pcancel"), orderId, login };
+    const cancelled = () => journalled(harness, orderId, (m) => m.endsWith(" cancelled"));
+    harness.faults.loseNextOrderAnswer();
+    await op(harness.connector.cancelPendingOrder(request));
+    expect(cancelled()).toBe(1);
+    forget();
+    await harness.advance(0);
+    await harness.connector.connect();
+    expect(await harness.connector.cancelPendingOrder(request)).toMatchObject({ orderId, price: 1.095, volume: 1000 });
+    // A fresh connector, told the account, finds it too.
+    expect(await (await harness.restarted()).cancelPendingOrder(request)).toMatchObject({ orderId, price: 1.095, volume: 1000 });
+    expect(cancelled()).toBe(1);
+
+    // An order that expired was not cancelled by anyone: there is nothing to cancel, and the message says why.
+    const expiring = (await harness.connector.placePendingOrder(placeRequest(login, 1.094, { expiration: harness.now() + 60_000 }))).orderId;
+    await harness.advance(120_000);
+    harness.simulation.engine.setQuote(SYMBOL, BID, ASK);
+    expect(
+      (await expectConnectorError(harness.connector.cancelPendingOrder({ requestId: uniqueId("pcancel"), orderId: expiring, login }), "notFound")).message,
+    ).toMatch(/expired/);
+    // Nor one that filled.
+    const filling = await placeOne(harness, login, 1.0999);
+    harness.simulation.engine.setQuote(SYMBOL, 1.09978, 1.0999);
+    expect(
+      (await expectConnectorError(harness.connector.cancelPendingOrder({ requestId: uniqueId("pcancel"), orderId: filling, login }), "notFound")).message,
+    ).toMatch(/filled/);
+    expect((await harness.connector.openPositions(login)).map((p) => p.id)).toEqual([filling]);
   });
 
   it("pending orders placed, modified, cancelled and triggered are each seen once on the stream and in the history", async (context) => {
