@@ -86,7 +86,11 @@ export const BlotterPositionSchema = z.object({
 });
 export type BlotterPosition = z.infer<typeof BlotterPositionSchema>;
 
-export const PENDING_ORDER_STATES = ["placed", "filled", "cancelled", "expired"] as const;
+/**
+ * `ended`: the order left the book while Toolbox did not follow the platform (down, not connected)
+ * and how is not known: a backfill found it no longer waiting, and no open position names it.
+ */
+export const PENDING_ORDER_STATES = ["placed", "filled", "cancelled", "expired", "ended"] as const;
 
 /** One pending order as the store holds it: waiting (`placed`), or with how it ended. */
 export const BlotterOrderSchema = z.object({

@@ -5,10 +5,12 @@
  * GET /api/tradesBlotter/orders read with real tokens: waiting orders, and all with their history
  * (the fill naming its position, which the positions API lists).
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import type { BlotterOrder, BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
 import type { TradeEvent } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
@@ -163,6 +165,73 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     await publish(placed);
     expect((await orders(`platformIds=${platformId}&login=${login}`)).items).toEqual([]);
     expect((await orders(`platformIds=${platformId}&login=${login}&state=all`)).items.map((o) => o.state)).toEqual(["cancelled", "filled"]);
+  });
+
+  it("a backfill (on connect, after a gap) brings the orders the live stream never delivered, each once: waiting ones stored, ended ones ended", async () => {
+    const accounts = (await connector.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 100_000);
+    const login = accounts[accounts.length - 1]!.login;
+    const server = t.app.platforms.simulatedServer(platformId)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const place = async (type: "buyLimit" | "sellStop", price: number) =>
+      (await connector.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type, volume: 10_000, price })).orderId;
+    let waitingId = "";
+    let cancelledId = "";
+    let filledId = "";
+    await publish(
+      await eventsOf(async () => {
+        waitingId = await place("buyLimit", 1.05);
+        cancelledId = await place("sellStop", 1.06);
+        filledId = await place("buyLimit", 1.0985);
+      }, "orderPlaced"),
+    );
+    const cancel = await eventsOf(() => connector.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: cancelledId }), "orderCancelled");
+    const fill = await eventsOf(() => server.engine.setQuote("EURUSD", 1.09838, 1.0985), "dealAdded");
+    const filled = fill.find((e) => e.type === "orderFilled");
+    if (filled?.type !== "orderFilled") throw new Error("no fill");
+    await publish([...cancel, ...fill]);
+    // Toolbox missed all of it (down, or the platform not connected): the store holds the order
+    // placed meanwhile not at all, and the two that ended as still waiting.
+    const db = t.ctx.database.db;
+    await db.execute(sql`delete from trade_orders where platform_id = ${platformId}::uuid and order_id = ${waitingId}`);
+    await db.execute(sql`update trade_orders set state = 'placed', position_id = null, done_time = null
+      where platform_id = ${platformId}::uuid and order_id in (${cancelledId}, ${filledId})`);
+    const query = `platformIds=${platformId}&login=${login}&state=all`;
+    const stored = async () => {
+      const rows = rowsOf<{ order_id: string; n: number }>(
+        await db.execute(
+          sql`select order_id, count(*)::int as n from trade_orders where platform_id = ${platformId}::uuid and login = ${login} group by order_id`,
+        ),
+      );
+      return Object.fromEntries(rows.map((r) => [r.order_id, Number(r.n)]));
+    };
+    const expectCaughtUp = async (ended: Record<string, Partial<BlotterOrder>>) => {
+      const all = await orders(query);
+      expect(all.total).toBe(3);
+      const byId = new Map(all.items.map((o) => [o.orderId, o]));
+      expect(byId.get(waitingId)).toMatchObject({ state: "placed", price: 1.05, doneTime: null });
+      for (const [id, state] of Object.entries(ended)) expect(byId.get(id)).toMatchObject(state);
+      expect((await orders(`platformIds=${platformId}&login=${login}`)).items.map((o) => o.orderId)).toEqual([waitingId]);
+      expect(await stored()).toEqual({ [waitingId]: 1, [cancelledId]: 1, [filledId]: 1 });
+    };
+    // Gone from the platform, and no position read names the order (how it ended was not seen): `ended`, at a time unknown.
+    const unseen = {
+      [cancelledId]: { state: "ended", positionId: null, doneTime: null },
+      [filledId]: { state: "ended", positionId: null, doneTime: null },
+    } as const;
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
+    await store().whenBackfilled(platformId);
+    await expectCaughtUp(unseen);
+    // Again (idempotent): nothing changes, nothing doubles.
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
+    await store().whenBackfilled(platformId);
+    await expectCaughtUp(unseen);
+    // The live events delivered late (a redelivery): still one row each, now saying how and when each ended.
+    await publish([...cancel, ...fill]);
+    const cancelEvent = cancel.find((e) => e.type === "orderCancelled")!;
+    await expectCaughtUp({
+      [cancelledId]: { state: "cancelled", positionId: null, doneTime: new Date(cancelEvent.time).toISOString() },
+      [filledId]: { state: "filled", positionId: filled.position.id, doneTime: new Date(filled.time).toISOString() },
+    });
   });
 
   it("answers 400 with a readable message for a bad state, and never shows another organization's orders", async () => {

@@ -25,7 +25,13 @@ export const ORDERS_GRID_STATE_KEY = "tradesBlotter.orders.columns";
 /** How often the view reads the store again. */
 const REFRESH_MS = 2000;
 
-const STATE_LABELS: Record<BlotterOrder["state"], string> = { placed: "Waiting", filled: "Filled", cancelled: "Cancelled", expired: "Expired" };
+const STATE_LABELS: Record<BlotterOrder["state"], string> = {
+  placed: "Waiting",
+  filled: "Filled",
+  cancelled: "Cancelled",
+  expired: "Expired",
+  ended: "Ended unseen",
+};
 const price = (v: number | null) => (v === null ? "—" : String(v));
 /** A time in the member's zone (their display preference), as the blotter's first column shows it. */
 const memberTime = (iso: string | null) => (iso === null ? "—" : formatMemberTime(Date.parse(iso)));

@@ -17,8 +17,12 @@ import type { PlatformKey } from "./writes.ts";
 /**
  * Writes orders as the events left them (later entries for the same id win). An order that
  * already ended keeps its end: a replayed `orderPlaced` or `orderModified` never brings it back.
+ * The one exception: an end a backfill inferred (`done_time` null: the order was gone when the
+ * platform was read again, its end unseen) gives way to the event that says how it ended.
+ * With `readBefore` (a backfill's snapshot read after that database time), an order an event wrote
+ * since is left as the event left it.
  */
-export async function upsertOrders(db: Db, platform: PlatformKey, orders: readonly OrderColumns[]): Promise<void> {
+export async function upsertOrders(db: Db, platform: PlatformKey, orders: readonly OrderColumns[], readBefore?: string): Promise<void> {
   if (orders.length === 0) return;
   const byId = new Map<string, OrderColumns>();
   for (const o of orders) byId.set(o.orderId, o);
@@ -35,7 +39,57 @@ export async function upsertOrders(db: Db, platform: PlatformKey, orders: readon
       price = excluded.price, sl = excluded.sl, tp = excluded.tp, expiration = excluded.expiration, state = excluded.state,
       position_id = excluded.position_id, done_time = excluded.done_time, comment = excluded.comment, native = excluded.native,
       updated_at = excluded.updated_at
-    where trade_orders.state = 'placed'`);
+    where (trade_orders.state = 'placed' or (trade_orders.done_time is null and excluded.state <> 'placed'))
+      ${readBefore === undefined ? sql`` : sql`and trade_orders.updated_at < ${readBefore}::timestamptz`}`);
+}
+
+/** Stored waiting orders read at once when ending those the platform no longer lists. */
+const ENDING_PAGE = 1000;
+
+/**
+ * After a backfill read the platform's waiting orders (after `readBefore`): a stored waiting order
+ * it did not list, and no event wrote since, ended while Toolbox did not follow the platform.
+ * Filled if an open position read names it (`fills`: order id → position and its open time; the
+ * connectors' position reads do not all carry `orderId`), expired if its expiration has passed,
+ * else `ended` (filled or cancelled, unseen); the time of a fill is the position's open time, of an
+ * expiry the expiration, of an `ended` unknown (null, so the event that tells it, if one comes, wins).
+ */
+export async function endOrdersNotListed(
+  db: Db,
+  platformId: string,
+  listed: ReadonlySet<string>,
+  fills: ReadonlyMap<string, { positionId: string; time: number }>,
+  readBefore: string,
+): Promise<number> {
+  let ended = 0;
+  let after: string | null = null;
+  for (;;) {
+    const result: unknown = await db.execute(sql`
+      select order_id, (extract(epoch from expiration) * 1000)::float8 as expires from trade_orders
+      where platform_id = ${platformId}::uuid and state = 'placed' and updated_at < ${readBefore}::timestamptz
+        ${after === null ? sql`` : sql`and order_id > ${after}`}
+      order by order_id limit ${ENDING_PAGE}`);
+    const rows = rowsOf<{ order_id: string; expires: number | string | null }>(result);
+    const now = Date.now();
+    const gone = rows
+      .filter((r) => !listed.has(r.order_id))
+      .map((r) => {
+        const fill = fills.get(r.order_id);
+        const expires = r.expires === null ? null : Number(r.expires);
+        if (fill) return { id: r.order_id, state: "filled", positionId: fill.positionId, done: new Date(fill.time).toISOString() };
+        if (expires !== null && expires <= now) return { id: r.order_id, state: "expired", positionId: null, done: new Date(expires).toISOString() };
+        return { id: r.order_id, state: "ended", positionId: null, done: null };
+      });
+    if (gone.length > 0) {
+      await db.execute(sql`
+        update trade_orders o set state = g.state, position_id = g."positionId", done_time = g.done, updated_at = clock_timestamp()
+        from json_to_recordset(${JSON.stringify(gone)}::json) as g(id text, state text, "positionId" text, done timestamptz)
+        where o.platform_id = ${platformId}::uuid and o.order_id = g.id and o.state = 'placed' and o.updated_at < ${readBefore}::timestamptz`);
+      ended += gone.length;
+    }
+    if (rows.length < ENDING_PAGE) return ended;
+    after = rows[rows.length - 1]!.order_id;
+  }
 }
 
 interface OrderRecord {
