@@ -167,7 +167,7 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     expect((await orders(`platformIds=${platformId}&login=${login}&state=all`)).items.map((o) => o.state)).toEqual(["cancelled", "filled"]);
   });
 
-  it("a backfill (on connect, after a gap) brings the orders the live stream never delivered, each once: waiting ones stored, ended ones ended", async () => {
+  it("a backfill (as on connect and after a gap) brings the orders the live stream never delivered, each once: waiting ones stored, ended ones ended", async () => {
     const accounts = (await connector.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 100_000);
     const login = accounts[accounts.length - 1]!.login;
     const server = t.app.platforms.simulatedServer(platformId)!;
