@@ -313,6 +313,18 @@ export const BlotterOrderQuerySchema = z
   .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
 export type BlotterOrderQuery = z.infer<typeof BlotterOrderQuerySchema>;
 
+/** GET /api/tradesBlotter/orders/stream: the filters of the orders list; the stream carries every waiting order. */
+export const BlotterOrderStreamQuerySchema = z
+  .object({ ...filterFields })
+  .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
+export type BlotterOrderStreamQuery = z.infer<typeof BlotterOrderStreamQuerySchema>;
+
+/** The orders stream's `orders` event: waiting orders new or changed (`upsert`), and keys of those that left the view (`remove`: filled, cancelled, expired, or no longer matching). */
+export interface BlotterOrderChanges {
+  upsert: BlotterOrder[];
+  remove: string[];
+}
+
 /** The CSV's columns, in order, as the grid shows them (header line of deals.csv). */
 export const BLOTTER_CSV_COLUMNS = [
   // The member's zone first (the header names it: "Time (Europe/Nicosia)"), then each server's clock.

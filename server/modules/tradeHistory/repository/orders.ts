@@ -11,7 +11,7 @@ import { rowsOf } from "../../../db/rows.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { lotsText, type OrderColumns } from "../rows.ts";
 import { blotterPlatformIds } from "./blotterPlatforms.ts";
-import { filterConditions, pageWithTotal } from "./filters.ts";
+import { filterConditions, pageWithTotal, type BlotterFilters } from "./filters.ts";
 import type { PlatformKey } from "./writes.ts";
 
 /**
@@ -117,11 +117,19 @@ interface OrderRecord {
   updated_at: string;
 }
 
-const FROM = sql`from trade_orders o
+/** The orders (`o`: the store's, or events' as rows) with their platform and account. */
+const fromOrders = (orders: SQL) => sql`from ${orders} o
   join trade_platforms p on p.id = o.platform_id
   left join trading_accounts a on a.platform_id = o.platform_id and a.login = o.login`;
+const FROM = fromOrders(sql`trade_orders`);
 
 const utc = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** What a `BlotterOrder` is read from (`OrderRecord`), over `fromOrders`. */
+const SELECT = sql`select o.platform_id, p.name as platform_name, o.order_id, (extract(epoch from o.placed_time) * 1000)::float8 as t, o.login, a."group",
+      o.symbol, o.type, o.volume::text as volume, o.price, o.sl, o.tp, ${utc("o.expiration")} as expiration, ${utc("o.placed_time")} as placed_time,
+      to_char(o.placed_time at time zone p.time_zone, 'YYYY-MM-DD HH24:MI:SS.MS') as server_placed_time,
+      o.state, o.position_id, ${utc("o.done_time")} as done_time, o.reason, o.comment, o.native, ${utc("o.updated_at")} as updated_at`;
 
 type Key = [number, string, string];
 
@@ -135,10 +143,7 @@ export async function ordersPage(db: Db, organizationId: string, q: BlotterOrder
   const keyset =
     after === null ? sql`` : sql`and (o.placed_time, o.platform_id, o.order_id) < (to_timestamp(${after[0]}::float8 / 1000), ${after[1]}::uuid, ${after[2]})`;
   const result = await db.execute(sql`
-    select o.platform_id, p.name as platform_name, o.order_id, (extract(epoch from o.placed_time) * 1000)::float8 as t, o.login, a."group",
-      o.symbol, o.type, o.volume::text as volume, o.price, o.sl, o.tp, ${utc("o.expiration")} as expiration, ${utc("o.placed_time")} as placed_time,
-      to_char(o.placed_time at time zone p.time_zone, 'YYYY-MM-DD HH24:MI:SS.MS') as server_placed_time,
-      o.state, o.position_id, ${utc("o.done_time")} as done_time, o.reason, o.comment, o.native, ${utc("o.updated_at")} as updated_at
+    ${SELECT}
     ${FROM}
     where ${condition} ${keyset}
     order by o.placed_time desc, o.platform_id desc, o.order_id desc
@@ -151,6 +156,31 @@ export async function ordersPage(db: Db, organizationId: string, q: BlotterOrder
     total,
     totalCapped,
   };
+}
+
+/**
+ * Waiting orders as events left them (`orders`: each with its platform, on the organization's
+ * blotter platforms), read as the list reads the store's: the same columns, the same filters
+ * (`q`), in one query. Answers those that match, by key; the others do not.
+ */
+export async function ordersOfEvents(
+  db: Db,
+  organizationId: string,
+  platformIds: readonly string[],
+  q: BlotterFilters,
+  orders: readonly (OrderColumns & { platformId: string })[],
+): Promise<BlotterOrder[]> {
+  if (orders.length === 0 || platformIds.length === 0) return [];
+  const rows = JSON.stringify(orders);
+  const events = sql`(select ${organizationId}::uuid as organization_id, u."platformId" as platform_id, u."orderId" as order_id, u.login, u.symbol,
+      u.type, u.volume, u.price, u.sl, u.tp, u.expiration, u."placedTime" as placed_time, u.state, u."positionId" as position_id,
+      u."doneTime" as done_time, u.reason, u.comment, u.native, clock_timestamp() as updated_at
+    from json_to_recordset(${rows}::json) as u("platformId" uuid, "orderId" text, login text, symbol text, type text, volume numeric, price float8,
+      sl float8, tp float8, expiration timestamptz, "placedTime" timestamptz, state text, "positionId" text, "doneTime" timestamptz, reason text,
+      comment text, native jsonb))`;
+  const conditions = filterConditions("o", organizationId, platformIds, q, sql`(case when o.type like 'buy%' then 'buy' else 'sell' end)`);
+  const result = await db.execute(sql`${SELECT} ${fromOrders(events)} where ${sql.join(conditions, sql` and `)}`);
+  return rowsOf<OrderRecord>(result).map(toOrder);
 }
 
 function toOrder(r: OrderRecord): BlotterOrder {
