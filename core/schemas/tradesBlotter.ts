@@ -86,7 +86,11 @@ export const BlotterPositionSchema = z.object({
 });
 export type BlotterPosition = z.infer<typeof BlotterPositionSchema>;
 
-export const PENDING_ORDER_STATES = ["placed", "filled", "cancelled", "expired"] as const;
+/**
+ * `ended`: the order left the book while Toolbox did not follow the platform (down, not connected)
+ * and how is not known: a backfill found it no longer waiting, and no open position names it.
+ */
+export const PENDING_ORDER_STATES = ["placed", "filled", "cancelled", "expired", "ended"] as const;
 
 /** One pending order as the store holds it: waiting (`placed`), or with how it ended. */
 export const BlotterOrderSchema = z.object({
@@ -308,6 +312,18 @@ export const BlotterOrderQuerySchema = z
   })
   .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
 export type BlotterOrderQuery = z.infer<typeof BlotterOrderQuerySchema>;
+
+/** GET /api/tradesBlotter/orders/stream: the filters of the orders list; the stream carries every waiting order. */
+export const BlotterOrderStreamQuerySchema = z
+  .object({ ...filterFields })
+  .refine(volumeOrder, { error: "volumeMin must not be greater than volumeMax", path: ["volumeMin"] });
+export type BlotterOrderStreamQuery = z.infer<typeof BlotterOrderStreamQuerySchema>;
+
+/** The orders stream's `orders` event: waiting orders new or changed (`upsert`), and keys of those that left the view (`remove`: filled, cancelled, expired, or no longer matching). */
+export interface BlotterOrderChanges {
+  upsert: BlotterOrder[];
+  remove: string[];
+}
 
 /** The CSV's columns, in order, as the grid shows them (header line of deals.csv). */
 export const BLOTTER_CSV_COLUMNS = [

@@ -5,15 +5,19 @@
  * GET /api/tradesBlotter/orders read with real tokens: waiting orders, and all with their history
  * (the fill naming its position, which the positions API lists).
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
+import type { BlotterOrder, BlotterOrderChanges, BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";
 import type { TradeEvent } from "../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
+import { rowsOf } from "../../server/db/rows.ts";
 import { tradeHistoryOf } from "../../server/modules/tradeHistory/plugin.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type TokenFactory } from "../helpers/tokens.ts";
+import { upsertOrders } from "../../server/modules/tradeHistory/repository/orders.ts";
 import { signUp } from "./support/fixtures.ts";
+import { sseReader } from "./support/sse.ts";
 
 describeDb("pending orders in the trade history store and the blotter API", () => {
   let t: TestApp;
@@ -163,6 +167,165 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     await publish(placed);
     expect((await orders(`platformIds=${platformId}&login=${login}`)).items).toEqual([]);
     expect((await orders(`platformIds=${platformId}&login=${login}&state=all`)).items.map((o) => o.state)).toEqual(["cancelled", "filled"]);
+  });
+
+  it("a backfill (as on connect and after a gap) brings the orders the live stream never delivered, each once: waiting ones stored, ended ones ended", async () => {
+    const accounts = (await connector.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 100_000);
+    const login = accounts[accounts.length - 1]!.login;
+    const server = t.app.platforms.simulatedServer(platformId)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const place = async (type: "buyLimit" | "sellStop", price: number) =>
+      (await connector.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type, volume: 10_000, price })).orderId;
+    let waitingId = "";
+    let cancelledId = "";
+    let filledId = "";
+    await publish(
+      await eventsOf(async () => {
+        waitingId = await place("buyLimit", 1.05);
+        cancelledId = await place("sellStop", 1.06);
+        filledId = await place("buyLimit", 1.0985);
+      }, "orderPlaced"),
+    );
+    const cancel = await eventsOf(() => connector.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: cancelledId }), "orderCancelled");
+    const fill = await eventsOf(() => server.engine.setQuote("EURUSD", 1.09838, 1.0985), "dealAdded");
+    const filled = fill.find((e) => e.type === "orderFilled");
+    if (filled?.type !== "orderFilled") throw new Error("no fill");
+    await publish([...cancel, ...fill]);
+    // Toolbox missed all of it (down, or the platform not connected): the store holds the order
+    // placed meanwhile not at all, and the two that ended as still waiting.
+    const db = t.ctx.database.db;
+    await db.execute(sql`delete from trade_orders where platform_id = ${platformId}::uuid and order_id = ${waitingId}`);
+    await db.execute(sql`update trade_orders set state = 'placed', position_id = null, done_time = null
+      where platform_id = ${platformId}::uuid and order_id in (${cancelledId}, ${filledId})`);
+    const query = `platformIds=${platformId}&login=${login}&state=all`;
+    const stored = async () => {
+      const rows = rowsOf<{ order_id: string; n: number }>(
+        await db.execute(
+          sql`select order_id, count(*)::int as n from trade_orders where platform_id = ${platformId}::uuid and login = ${login} group by order_id`,
+        ),
+      );
+      return Object.fromEntries(rows.map((r) => [r.order_id, Number(r.n)]));
+    };
+    const expectCaughtUp = async (ended: Record<string, Partial<BlotterOrder>>) => {
+      const all = await orders(query);
+      expect(all.total).toBe(3);
+      const byId = new Map(all.items.map((o) => [o.orderId, o]));
+      expect(byId.get(waitingId)).toMatchObject({ state: "placed", price: 1.05, doneTime: null });
+      for (const [id, state] of Object.entries(ended)) expect(byId.get(id)).toMatchObject(state);
+      expect((await orders(`platformIds=${platformId}&login=${login}`)).items.map((o) => o.orderId)).toEqual([waitingId]);
+      expect(await stored()).toEqual({ [waitingId]: 1, [cancelledId]: 1, [filledId]: 1 });
+    };
+    // Gone from the platform, and no position read names the order (how it ended was not seen): `ended`, at a time unknown.
+    const unseen = {
+      [cancelledId]: { state: "ended", positionId: null, doneTime: null },
+      [filledId]: { state: "ended", positionId: null, doneTime: null },
+    } as const;
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
+    await store().whenBackfilled(platformId);
+    await expectCaughtUp(unseen);
+    // Again (idempotent): nothing changes, nothing doubles.
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
+    await store().whenBackfilled(platformId);
+    await expectCaughtUp(unseen);
+    // The live events delivered late (a redelivery): still one row each, now saying how and when each ended.
+    await publish([...cancel, ...fill]);
+    const cancelEvent = cancel.find((e) => e.type === "orderCancelled")!;
+    await expectCaughtUp({
+      [cancelledId]: { state: "cancelled", positionId: null, doneTime: new Date(cancelEvent.time).toISOString() },
+      [filledId]: { state: "filled", positionId: filled.position.id, doneTime: new Date(filled.time).toISOString() },
+    });
+  });
+
+  it("streams every waiting order (a snapshot past 1,000, no cap), then each one placed, and each one filled or cancelled leaves at once", async () => {
+    const accounts = (await connector.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 100_000);
+    const login = accounts[accounts.length - 2]!.login;
+    const server = t.app.platforms.simulatedServer(platformId)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    // Waiting orders already in the store, more than the list's page of 1,000.
+    const bulk = Array.from({ length: 1234 }, (_, i) => ({
+      orderId: `bulk-${i}`,
+      login: "990001",
+      symbol: "GBPUSD",
+      type: "buyLimit" as const,
+      volume: "0.1",
+      price: 1.2,
+      sl: null,
+      tp: null,
+      expiration: null,
+      placedTime: new Date(Date.now() - 86_400_000 + i).toISOString(),
+      state: "placed" as const,
+      positionId: null,
+      doneTime: null,
+      reason: "client",
+      comment: "",
+      native: { platform: "MT5" as const, order: 990_000 + i },
+    }));
+    await upsertOrders(t.ctx.database.db, { id: platformId, organizationId: org }, bulk);
+    const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const open = async (query: string) => {
+      const res = await fetch(`${base}/api/tradesBlotter/orders/stream?${query}`, { headers: apiHeaders(await tokens.mint(dealer), org) });
+      expect(res.status).toBe(200);
+      return sseReader(res.body!);
+    };
+    const all = await open(`platformIds=${platformId}`);
+    const mine = await open(`platformIds=${platformId}&login=${login}`);
+    try {
+      const snapshot = (await all.until(() => all.events.find((e) => e.event === "snapshot"), "snapshot")).data as { orders: BlotterOrder[] };
+      const keys = new Set(snapshot.orders.map((o) => o.key));
+      expect(keys.size).toBe(snapshot.orders.length);
+      for (const o of bulk) expect(keys.has(`${platformId}:${o.orderId}`)).toBe(true);
+      expect(snapshot.orders.every((o) => o.state === "placed")).toBe(true);
+      const mineSnapshot = (await mine.until(() => mine.events.find((e) => e.event === "snapshot"), "snapshot")).data as { orders: BlotterOrder[] };
+      expect(mineSnapshot.orders).toEqual([]);
+
+      const changes = (reader: typeof all) => reader.events.filter((e) => e.event === "orders").map((e) => e.data as BlotterOrderChanges);
+      const upserted = (reader: typeof all, id: string) =>
+        changes(reader)
+          .find((c) => c.upsert.some((o) => o.orderId === id))
+          ?.upsert.find((o) => o.orderId === id);
+      const removed = (reader: typeof all, id: string) => changes(reader).some((c) => c.remove.includes(`${platformId}:${id}`));
+      const place = async (type: "buyLimit" | "sellStop", price: number) =>
+        (await connector.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type, volume: 10_000, price, comment: "live" })).orderId;
+      let fillsId = "";
+      let cancelsId = "";
+      await publish(
+        await eventsOf(async () => {
+          fillsId = await place("buyLimit", 1.0985);
+          cancelsId = await place("sellStop", 1.06);
+        }, "orderPlaced"),
+      );
+      for (const reader of [all, mine]) {
+        const placed = await reader.until(() => upserted(reader, cancelsId), "the order placed");
+        expect(placed).toMatchObject({
+          key: `${platformId}:${cancelsId}`,
+          login,
+          symbol: "EURUSD",
+          type: "sellStop",
+          volume: "1",
+          price: 1.06,
+          state: "placed",
+          comment: "live",
+          platformName: "Orders",
+        });
+        await reader.until(() => upserted(reader, fillsId), "the other order placed");
+      }
+      // The bulk orders are another login's: never on the login's stream.
+      expect(
+        changes(mine)
+          .flatMap((c) => c.upsert)
+          .every((o) => o.login === login),
+      ).toBe(true);
+      await publish(await eventsOf(() => server.engine.setQuote("EURUSD", 1.09838, 1.0985), "dealAdded"));
+      await publish(await eventsOf(() => connector.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: cancelsId }), "orderCancelled"));
+      for (const reader of [all, mine]) {
+        await reader.until(() => removed(reader, fillsId), "the filled order leaving");
+        await reader.until(() => removed(reader, cancelsId), "the cancelled order leaving");
+      }
+    } finally {
+      await all.cancel();
+      await mine.cancel();
+      await t.ctx.database.db.execute(sql`delete from trade_orders where platform_id = ${platformId}::uuid and login = '990001'`);
+    }
   });
 
   it("answers 400 with a readable message for a bad state, and never shows another organization's orders", async () => {

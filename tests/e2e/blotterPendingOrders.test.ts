@@ -2,7 +2,8 @@
  * Done means (issue 25): a dealer sees a pending order placed by a simulated trader in the Trades
  * Blotter's pending-orders view, and sees it fill (its state becomes Filled, naming the position
  * it opened). The demo organization's simulated servers place pending orders a few spreads from
- * the market; their feed triggers them.
+ * the market; their feed triggers them. The waiting orders are live: they come on the orders
+ * stream, and one that fills or is cancelled leaves the view with no list read again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -61,23 +62,46 @@ describe("pending orders in the Trades Blotter", () => {
       await dialog.waitFor({ state: "detached", timeout: 20_000 });
     }
     await page.goto("/apps/trades-blotter");
+    // The waiting orders' view reads the stream, never the list (a poll would read it every 2 s).
+    let listReads = 0;
+    let streams = 0;
+    page.on("request", (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === "/api/tradesBlotter/orders") listReads++;
+      if (path === "/api/tradesBlotter/orders/stream") streams++;
+    });
     await page.getByRole("button", { name: "Pending orders" }).click();
     await page.waitForURL(/mode=orders/);
-    await page.getByRole("combobox", { name: "Orders shown" }).click();
-    await page.getByRole("option", { name: "All, with how they ended" }).click();
-
-    // Orders the simulated traders placed, waiting.
-    let waiting: string[] = [];
+    let live: string[] = [];
     await expect
       .poll(
         async () => {
-          waiting = (await orderRows(page)).filter((r) => r.state === "Waiting").map((r) => r.order);
-          return waiting.length;
+          live = (await orderRows(page)).filter((r) => r.state === "Waiting").map((r) => r.order);
+          return live.length;
         },
         { timeout: 60_000, interval: 500 },
       )
       .toBeGreaterThan(0);
-    const watched = new Set(waiting);
+    // One of them fills (or is cancelled, or expires): it leaves the view.
+    const shown = new Set(live);
+    await expect
+      .poll(
+        async () => {
+          const now = new Set((await orderRows(page)).map((r) => r.order));
+          return [...shown].some((o) => !now.has(o));
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(true);
+    expect(streams).toBeGreaterThan(0);
+    expect(listReads).toBe(0);
+
+    await page.getByRole("combobox", { name: "Orders shown" }).click();
+    await page.getByRole("option", { name: "All, with how they ended" }).click();
+
+    // The same orders (those that were waiting), now with how they ended: the one that left filled
+    // (or another does), naming the position it opened.
+    const watched = shown;
     // One of them fills: the same row now says Filled and names the position it opened.
     await expect
       .poll(async () => (await orderRows(page)).filter((r) => watched.has(r.order) && r.state === "Filled" && r.position !== "").length, {
@@ -85,5 +109,5 @@ describe("pending orders in the Trades Blotter", () => {
         interval: 1_000,
       })
       .toBeGreaterThan(0);
-  });
+  }, 300_000);
 });

@@ -1,13 +1,15 @@
 /**
  * The blotter's pending-orders view, beside the trades (live) and the deals (historical): the
- * orders waiting on the blotter's platforms, or all of them with how each ended (filled into a
- * position, cancelled, expired), from the trade history store (GET /api/tradesBlotter/orders),
- * read again every few seconds. Same grid, column-state and CSV conventions as the trades table.
+ * orders waiting on the blotter's platforms, live (./pendingOrderStream.ts: a snapshot of every one,
+ * then each change applied as a grid transaction; an order that fills or is cancelled leaves at
+ * once), or all of them with how each ended (filled into a position, cancelled, expired), from the
+ * trade history store (GET /api/tradesBlotter/orders, the newest 1,000, read again every few
+ * seconds). Same grid, column-state and CSV conventions as the trades table.
  */
 import { useQuery } from "@tanstack/react-query";
 import type { ColDef, GridApi, ValueFormatterParams } from "ag-grid-community";
 import { Download } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { BlotterPlatform } from "@core/schemas/blotterLive";
 import type { BlotterOrder, BlotterOrderPage } from "@core/schemas/tradesBlotter";
 import { PENDING_ORDER_TYPE_LABELS } from "@core/trading/pendingOrder";
@@ -20,12 +22,19 @@ import { csvTime } from "@core/format";
 import { currentFormat } from "~/ui/format";
 import { formatMemberTime, formatServerTime } from "./blotterColumns";
 import { filtersQuery, type BlotterView } from "./blotterFilters";
+import { openPendingOrderStream, type PendingOrderStream } from "./pendingOrderStream";
 
 export const ORDERS_GRID_STATE_KEY = "tradesBlotter.orders.columns";
-/** How often the view reads the store again. */
+/** How often the view of all orders (with how they ended) reads the store again; waiting ones are live. */
 const REFRESH_MS = 2000;
 
-const STATE_LABELS: Record<BlotterOrder["state"], string> = { placed: "Waiting", filled: "Filled", cancelled: "Cancelled", expired: "Expired" };
+const STATE_LABELS: Record<BlotterOrder["state"], string> = {
+  placed: "Waiting",
+  filled: "Filled",
+  cancelled: "Cancelled",
+  expired: "Expired",
+  ended: "Ended unseen",
+};
 const price = (v: number | null) => (v === null ? "—" : String(v));
 /** A time in the member's zone (their display preference), as the blotter's first column shows it. */
 const memberTime = (iso: string | null) => (iso === null ? "—" : formatMemberTime(Date.parse(iso)));
@@ -128,7 +137,7 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
   const [gridApi, setGridApi] = useState<GridApi<BlotterOrder> | null>(null);
   const [scope, setScope] = useState<"placed" | "all">("placed");
   const organizationId = useCurrentOrganizationId();
-  const query = useMemo(() => {
+  const filters = useMemo(() => {
     const q = filtersQuery(view.filters);
     // Orders are buy or sell; a balance or credit filter matches none.
     if (q.get("side") === "balance" || q.get("side") === "credit") q.set("side", "buy");
@@ -136,17 +145,42 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
       q.set("platformIds", q.get("platforms") ?? "");
       q.delete("platforms");
     }
-    q.set("state", scope);
-    q.set("limit", "1000");
     return q.toString();
-  }, [view.filters, scope]);
+  }, [view.filters]);
+  const live = scope === "placed";
   const orders = useQuery({
-    queryKey: ["tradesBlotter", organizationId, "orders", query],
-    queryFn: ({ signal }) => api.get<BlotterOrderPage>(`/api/tradesBlotter/orders?${query}`, { signal }),
+    queryKey: ["tradesBlotter", organizationId, "orders", filters],
+    queryFn: ({ signal }) => api.get<BlotterOrderPage>(`/api/tradesBlotter/orders?${filters}${filters ? "&" : ""}state=all&limit=1000`, { signal }),
     refetchInterval: REFRESH_MS,
+    enabled: !live,
   });
+  const stream = useRef<PendingOrderStream | null>(null);
+  const [liveCount, setLiveCount] = useState<number | null>(null);
+  useEffect(() => {
+    // The grid of all orders, on its way out when the scope has just changed: the next one's comes.
+    if (!live || !gridApi || gridApi.isDestroyed()) return;
+    const s = openPendingOrderStream(filters, {
+      onSnapshot: (all) => {
+        if (gridApi.isDestroyed()) return;
+        gridApi.setGridOption("rowData", all);
+        setLiveCount(all.length);
+      },
+      onChange: (transaction) => {
+        if (gridApi.isDestroyed()) return;
+        gridApi.applyTransactionAsync(transaction);
+        setLiveCount(s.size());
+      },
+    });
+    stream.current = s;
+    return () => {
+      s.close();
+      stream.current = null;
+      setLiveCount(null);
+    };
+  }, [live, gridApi, filters]);
   const columnDefs = useMemo(() => orderColumns(platforms), [platforms]);
-  const rows = orders.data?.items ?? [];
+  const rows = live ? null : (orders.data?.items ?? []);
+  const empty = live ? liveCount === 0 : rows?.length === 0;
 
   return (
     <div className="grid min-w-0 gap-3">
@@ -165,8 +199,12 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
               ]}
               className="h-8 w-56"
             />
-            <GridStatus total={orders.data?.total ?? null} noun={["order", "orders"]} loading={orders.isPending}>
-              {orders.data?.totalCapped || orders.data?.nextCursor ? (
+            <GridStatus
+              total={live ? liveCount : (orders.data?.total ?? null)}
+              noun={["order", "orders"]}
+              loading={live ? liveCount === null : orders.isPending}
+            >
+              {!live && (orders.data?.totalCapped || orders.data?.nextCursor) ? (
                 <span className="text-xs text-muted">the newest 1,000 shown; narrow the filters</span>
               ) : null}
             </GridStatus>
@@ -178,8 +216,8 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
             <Button
               size="sm"
               variant="secondary"
-              disabled={rows.length === 0}
-              onClick={() => saveCsv(buildCsv(csvColumns(zone()), rows), csvFileName("pending-orders"))}
+              disabled={empty}
+              onClick={() => saveCsv(buildCsv(csvColumns(zone()), rows ?? stream.current?.held() ?? []), csvFileName("pending-orders"))}
             >
               <Download aria-hidden />
               Export CSV
@@ -188,10 +226,12 @@ export function PendingOrdersBlotter({ view, platforms }: { view: BlotterView; p
         }
       />
       <DataGrid<BlotterOrder>
+        // Waiting orders (live, fed through the grid's API) and all orders (rows given) are two grids.
+        key={scope}
         label="Pending orders"
         stateKey={ORDERS_GRID_STATE_KEY}
         columnDefs={columnDefs}
-        rowData={rows}
+        {...(rows === null ? {} : { rowData: rows })}
         getRowId={(p) => p.data.key}
         onReady={setGridApi}
         emptyText={scope === "placed" ? "No order is waiting on these platforms." : "No pending order matches these filters."}

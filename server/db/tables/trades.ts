@@ -122,7 +122,7 @@ export const tradeOrders = pgTable(
     tp: doublePrecision("tp"),
     expiration: time("expiration"),
     placedTime: time("placed_time").notNull(),
-    state: text("state", { enum: ["placed", "filled", "cancelled", "expired"] }).notNull(),
+    state: text("state", { enum: ["placed", "filled", "cancelled", "expired", "ended"] }).notNull(),
     /** The position a fill opened. */
     positionId: text("position_id"),
     /** When it filled, was cancelled or expired. */

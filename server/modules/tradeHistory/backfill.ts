@@ -1,18 +1,24 @@
 /**
  * One platform's backfill:
- *  1. note the database time, list every account (pages of listAccounts) and read each page's open
- *     positions, write them (a position a live event wrote since, or closed meanwhile, is left as
- *     the event left it), then remove the stored ones the platform no longer lists;
+ *  1. note the database time, read the platform's waiting pending orders (`pendingOrders()`, the
+ *     whole server), list every account (pages of listAccounts) and read each page's open
+ *     positions, write them (a position or order a live event wrote since, or closed meanwhile, is
+ *     left as the event left it), then remove the stored positions the platform no longer lists and
+ *     end the stored waiting orders it no longer lists (filled into the open position that names
+ *     it, expired, else `ended` unseen: ./repository/orders.ts, `endOrdersNotListed`);
  *  2. read each account's deals within the window
  *     (`dealHistory` is per login), a few accounts at a time, and insert them in short batches;
  *  3. record progress (accounts done of total) as it goes, and the outcome.
  * The caller subscribed to the bus before starting, so nothing between is missed; overlap with
- * live events is harmless (idempotent writes).
+ * live events is harmless (idempotent writes; an order is one row per platform and id).
+ * The orders are read before the positions: an order that fills between the two reads is listed
+ * waiting and its position is listed too (the live `orderFilled` ends it), never missed by both.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
-import { dealColumns, positionColumns } from "./rows.ts";
+import { endOrdersNotListed, upsertOrders } from "./repository/orders.ts";
+import { dealColumns, orderColumns, positionColumns } from "./rows.ts";
 import { backfillProgress, finishBackfill, startBackfill } from "./repository/syncState.ts";
 import { databaseNow, insertDeals, removePositionsNotListed, upsertPositions, type PlatformKey } from "./repository/writes.ts";
 
@@ -39,6 +45,14 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
   try {
     await startBackfill(db, platform, { from: job.from, to: job.to });
     const readBefore = await databaseNow(db);
+    const waiting = await connector.pendingOrders();
+    await upsertOrders(
+      db,
+      platform,
+      waiting.map((o) => orderColumns(o, "placed", null)),
+      readBefore,
+    );
+    const fills = new Map<string, { positionId: string; time: number }>();
     // Positions are read a page of accounts at a time (MT5's position/get_batch), never the whole
     // server at once: 20,000 positions decoded in one go held the event loop for 100–190 ms.
     const listed = new Set<string>();
@@ -48,7 +62,10 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       const page = await connector.listAccounts({ cursor, limit: ACCOUNT_PAGE });
       const pageLogins = page.items.map((account) => account.login);
       logins.push(...pageLogins);
-      const positions = (await connector.openPositionsOf(pageLogins)).filter((p) => !job.closedMeanwhile.has(p.id));
+      const read = await connector.openPositionsOf(pageLogins);
+      // A fill counts even if its position closed since (the order did fill).
+      for (const p of read) if (p.orderId !== undefined) fills.set(p.orderId, { positionId: p.id, time: p.openTime });
+      const positions = read.filter((p) => !job.closedMeanwhile.has(p.id));
       for (const position of positions) listed.add(position.id);
       await upsertPositions(db, platform, positions.map(positionColumns), readBefore);
       if (!page.nextCursor) break;
@@ -58,6 +75,7 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       await yieldToEventLoop();
     }
     await removePositionsNotListed(db, platform.id, listed, readBefore);
+    await endOrdersNotListed(db, platform.id, new Set(waiting.map((o) => o.id)), fills, readBefore);
     let done = 0;
     let reportedAt = 0;
     const report = async (force = false) => {

@@ -6,7 +6,8 @@ import { findPlatform } from "../tradePlatforms/repository.ts";
 import { csvStream } from "./csv.ts";
 import { normalizeTimeZone } from "../../../core/schemas/timeZone.ts";
 import { allDeals, dealTotals, dealsPage } from "./repository/deals.ts";
-import { tradeHistoryPlugin } from "./plugin.ts";
+import { orderStreams } from "./ordersStream.ts";
+import { tradeHistoryOf, tradeHistoryPlugin } from "./plugin.ts";
 import { exposureRates } from "./exposureRates.ts";
 import { positionsPage } from "./repository/positions.ts";
 import { ordersPage } from "./repository/orders.ts";
@@ -18,6 +19,7 @@ import {
   BlotterDealTotalsSchema,
   BlotterOrderPageSchema,
   BlotterOrderQuerySchema,
+  BlotterOrderStreamQuerySchema,
   BlotterPositionPageSchema,
   BlotterPositionQuerySchema,
   ExposureRatesSchema,
@@ -66,6 +68,27 @@ export async function tradeHistoryRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ordersPage(db, request.organization.id, request.query),
+  );
+
+  const streams = orderStreams(db, app.bus, (platformId) => tradeHistoryOf(app.ctx)?.pendingEvents(platformId) ?? []);
+  app.addHook("preClose", async () => streams.closeAll());
+  api.get(
+    "/tradesBlotter/orders/stream",
+    {
+      exposeHeadRoute: false,
+      // Open streams are re-checked against members' claims (streamAccess.ts): people only, as the trades stream.
+      config: { ...read, callers: "people", rateLimit: { max: 60, timeWindow: "1 minute" } },
+      schema: {
+        tags,
+        summary: "The waiting pending orders on the blotter's platforms, live (text/event-stream)",
+        description:
+          "Filters as GET /api/tradesBlotter/orders. Events: `snapshot` {orders} every waiting order (no cap), then `orders` {upsert, remove}: " +
+          "orders new or changed, and the keys of those that left (filled, cancelled, expired, no longer matching). Reopen it to start over.",
+        querystring: BlotterOrderStreamQuerySchema,
+        produces: ["text/event-stream"],
+      },
+    },
+    async (request, reply) => streams.open(request, reply, request.query),
   );
 
   api.get(

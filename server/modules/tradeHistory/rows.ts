@@ -65,7 +65,8 @@ export interface OrderColumns {
   tp: number | null;
   expiration: string | null;
   placedTime: string;
-  state: PendingOrderState;
+  /** `ended`: gone unseen (a backfill; ./repository/orders.ts, `endOrdersNotListed`). */
+  state: PendingOrderState | "ended";
   positionId: string | null;
   doneTime: string | null;
   reason: string;
