@@ -1,5 +1,5 @@
 import type { User } from "oidc-client-ts";
-import { INVITATION_LINK_HASH, INVITATION_SIGN_IN_PARAM } from "@core/schemas/members";
+import { INVITATION_LINK_HASH, INVITATION_SIGN_IN_PARAM } from "@core/invitationLink";
 import { SILENT_REQUEST_TIMEOUT_SECONDS } from "./constants";
 import { userManager } from "./connect";
 import type { VerifyingUserManager } from "./manager";

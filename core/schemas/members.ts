@@ -106,12 +106,4 @@ export const AcceptInvitationSchema = z.object(
 
 export const InvitationAcceptedSchema = z.object({ organizationId: z.guid(), organizationName: z.string() });
 
-/** Where an invitation link points: the organizations page accepts it (the token after `#invitation=`, never sent to a server log). */
-export const INVITATION_LINK_PATH = "/settings/organizations";
-export const INVITATION_LINK_HASH = "invitation";
-/**
- * The sign-in request's parameter (`invitation=1`) telling the embedded provider that the person
- * follows an invitation link: its sign-up page then says they join the inviting organization. It
- * carries no token (the token stays in the browser).
- */
-export const INVITATION_SIGN_IN_PARAM = "invitation";
+export { INVITATION_LINK_HASH, INVITATION_LINK_PATH, INVITATION_SIGN_IN_PARAM } from "../invitationLink.ts";

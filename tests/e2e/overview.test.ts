@@ -3,6 +3,8 @@
  * demo platform whose figures are those of GET /api/overview (read from the page's own requests),
  * the volume and P/L charts drawn with their 24 h / 7 d toggle and the values at the cursor, the
  * recent inbox (live: a demo server's outage appears without a reload) and the copier's tile.
+ * Also the JavaScript `/` preloads, read from the production build these tests run on, held under
+ * its bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -10,6 +12,7 @@ import type { Overview } from "@core/schemas/overview";
 import type { InboxPage } from "@core/schemas/notifications";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
+import { shellSize } from "../../scripts/shellSize.ts";
 
 /** "1,234.50" / "-3.20" / "—" as a number (NaN for the dash). */
 const figure = (text: string) => (text.trim() === "—" ? NaN : Number(text.replace(/,/g, "")));
@@ -226,5 +229,26 @@ describe("the overview as a dealer reads it", () => {
     const copier = page.getByRole("region", { name: "Trades Copier" });
     await copier.waitFor();
     expect(await copier.textContent()).toMatch(/No copy link yet|Copies today/);
+  });
+});
+
+/**
+ * What `/` preloads, from the build's manifest (scripts/shellSize.ts: independent of the machine's
+ * load), as sent (Brotli). Issue 30's target is 160 KB as Chromium counts it, after load included;
+ * the manifest's figure was 162.9 KB when this bound was set (docs/benchmarks.md). A static import
+ * of a grid, a chart library or zod into the shell or the overview adds 25–185 KB and fails here
+ * (2026-11-28: a barrel import brought AG Grid, a shared constant brought zod: 376 KB).
+ */
+describe("the first screen's JavaScript", () => {
+  const BOUND_KB = 165;
+  it(`is at most ${BOUND_KB} KB (Brotli) in the build's manifest for /`, () => {
+    const size = shellSize("build");
+    const largest = size.chunks
+      .slice()
+      .sort((a, b) => b.servedBytes - a.servedBytes)
+      .slice(0, 5)
+      .map((c) => `${c.file} ${(c.servedBytes / 1024).toFixed(1)} KB`)
+      .join(", ");
+    expect(size.servedKb, `/ preloads ${size.servedKb} KB; the largest: ${largest}`).toBeLessThanOrEqual(BOUND_KB);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { INVITATION_LINK_HASH } from "@core/schemas/members";
+import { INVITATION_LINK_HASH } from "@core/invitationLink";
 import { api, ApiError } from "~/api";
 import { refreshOrganizations, useSwitchOrganization } from "~/profile";
 import { FormAlert } from "~/ui/FormAlert";

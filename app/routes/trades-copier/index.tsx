@@ -1,4 +1,4 @@
-import { TradesCopierLinksPage } from "~/features/trades-copier";
+import { TradesCopierLinksPage } from "~/features/trades-copier/TradesCopierLinksPage";
 
 export const meta = () => [{ title: "Trades Copier · Toolbox" }];
 

@@ -1,4 +1,4 @@
-import { CopierStatusPage } from "~/features/trades-copier";
+import { CopierStatusPage } from "~/features/trades-copier/status/CopierStatusPage";
 
 export const meta = () => [{ title: "Copier status · Toolbox" }];
 
