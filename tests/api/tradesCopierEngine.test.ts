@@ -243,4 +243,26 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     await engine().pass();
     expect(engine().holds(linkId)).toBe(true);
   });
+  it("decides again an open whose follower's platform did not answer (nothing was sent): once it answers, the copy is made, once", async () => {
+    const server = t.app.platforms.simulatedServer(followerPlatform)!;
+    server.faults.disconnect({ refuseReconnect: true });
+    try {
+      await until("the follower platform to be down", async () => t.app.platforms.state(followerPlatform).state !== "connected");
+      const positionId = await openOnSource(3000);
+      const failed = await settledRow(`position:${positionId}`, "open");
+      expect(failed).toMatchObject({ state: "failed", followerAction: null });
+      server.faults.restore();
+      const rows = await until("the open decided again and copied", async () => {
+        const all = (await rowsOf(`position:${positionId}`)).filter((r) => r.sourceAction === "open" && r.followerLogin === followerLogin);
+        return all.length === 1 && all[0]!.state === "done" ? all : undefined;
+      });
+      const copies = (await followerPositions()).filter((p) => p.id === rows[0]!.followerPositionId);
+      expect(copies).toHaveLength(1);
+      expect(copies[0]!.volume).toBe(copied(3000));
+      await source.closePosition({ requestId: crypto.randomUUID(), positionId });
+      await until("the copy closed", async () => !(await followerPositions()).some((p) => p.id === rows[0]!.followerPositionId));
+    } finally {
+      server.faults.restore();
+    }
+  });
 });

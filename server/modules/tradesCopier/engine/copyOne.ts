@@ -187,7 +187,7 @@ export interface Times {
 export async function copyOne(deps: CopierDeps, link: EngineLink, follower: FollowerSettings, action: SourceAction, times: Times): Promise<Decision | null> {
   const requestId = copyRequestId(link.id, followerKey(follower.account), action);
   const existing = await ledger.findRow(deps.db, requestId);
-  if (existing) {
+  if (existing && !ledger.isUnread(existing)) {
     if (existing.state === "pending") await resend(deps, existing);
     return null;
   }
@@ -301,9 +301,10 @@ export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: T
 }
 
 /**
- * The follower's context could not be read (its platform away, not connected, deleted): the action
- * is recorded `failed` with why, under its request id, so it shows and is not decided again; the
- * catch-up after a reconnect and the resync put what was missed right.
+ * The follower's context could not be read (its platform away, not connected, slow to answer):
+ * nothing was sent. The action is recorded `failed` with why and no follower action, under its
+ * request id, so it shows (published once); it is not final: the engine's pass gives the link a
+ * catch-up while it has such rows, and a decision made then takes the row over (ledger.insertRow).
  */
 export async function recordFailure(
   deps: CopierDeps,

@@ -48,12 +48,20 @@ export interface CopierEngineOptions extends CopierDeps {
 }
 
 const keyOf = (platformId: string, login: string) => `${platformId}:${login}`;
+/** How often, at most, in passes, a link's actions never decided (a follower's platform did not answer) are tried again. */
+const UNREAD_RETRY_PASSES = 10;
 
 export class CopierEngine {
   private links = new Map<string, EngineLink>();
   private readonly held = new Map<string, LinkLease>();
   private readonly trackers = new Map<string, SourceTracker>();
   private readonly queues = new Map<string, Promise<void>>();
+  /** When each link's catch-up was last given for its actions never decided. */
+  private readonly unreadRetried = new Map<string, number>();
+  /** Time between two passes: a third of the lease's time, 100 ms to 1 s. */
+  private get passMs(): number {
+    return Math.min(1000, Math.max(100, Math.floor(this.options.ttlMs / 3)));
+  }
   private subscription: BusSubscription | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private passing: Promise<void> | null = null;
@@ -70,7 +78,7 @@ export class CopierEngine {
     this.subscription = this.options.bus.subscribe({ types: ["trade", "tradeGap"] }, (message) => this.handle(message), {
       ...(this.options.durable ? { durable: this.options.durable } : {}),
     });
-    this.timer = setInterval(() => void this.pass(), Math.min(1000, Math.max(100, Math.floor(this.options.ttlMs / 3))));
+    this.timer = setInterval(() => void this.pass(), this.passMs);
     this.timer.unref?.();
     void this.pass();
   }
@@ -158,6 +166,16 @@ export class CopierEngine {
         void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => resend(this.options, row));
       }
       void this.risk.pass(this.heldLinks(), (link, work) => this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), work));
+      // Actions never decided (a follower's platform did not answer): the link's catch-up decides them
+      // again, at most once per UNREAD_RETRY_PASSES passes per link.
+      const now = Date.now();
+      const due = [...this.held.keys()].filter((id) => (this.unreadRetried.get(id) ?? 0) + UNREAD_RETRY_PASSES * this.passMs <= now);
+      for (const id of await ledger.linksWithUnread(db, due)) {
+        const link = this.links.get(id);
+        if (!link) continue;
+        this.unreadRetried.set(id, now);
+        void this.enqueue(keyOf(link.sourcePlatformId, link.sourceLogin), () => this.catchUp(link));
+      }
     } catch (err) {
       log.warn({ err }, "copier: a pass failed; the next one tries again");
     }
@@ -282,8 +300,10 @@ export class CopierEngine {
   }
 
   private async copyOrRecord(link: EngineLink, follower: FollowerSettings, action: SourceAction, times: { sourceTime: number; receivedAt: number }) {
-    // Already decided (the usual case): nothing is read from the platforms.
-    if (await ledger.findRow(this.options.db, copyRequestId(link.id, followerKey(follower.account), action)).then((r) => r && r.state !== "pending")) return;
+    // Already decided (the usual case): nothing is read from the platforms. A row never decided (its
+    // context could not be read) is decided now.
+    const row = await ledger.findRow(this.options.db, copyRequestId(link.id, followerKey(follower.account), action));
+    if (row && row.state !== "pending" && !ledger.isUnread(row)) return;
     await this.copyToAll({ ...link, followers: [follower as EngineLink["followers"][number]] }, action, times);
   }
 }

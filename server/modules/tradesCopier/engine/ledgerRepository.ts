@@ -42,13 +42,40 @@ export function describe(action: FollowerAction): { symbol: string | null; volum
 }
 
 /** Inserts the row (pending with a lease, or skipped); undefined when the request id was recorded before. */
+/**
+ * A row whose action was never decided: the follower's context could not be read (recordFailure:
+ * `failed`, no follower action, nothing sent). It is decided again later (insertRow takes it over).
+ */
+export const isUnread = (row: Pick<LedgerRow, "state" | "followerAction">): boolean => row.state === "failed" && row.followerAction === null;
+
+/**
+ * Records a decision under its request id, once: undefined when the id has a row already (a
+ * repeat, another node's work) — except a row never decided (isUnread), which the new decision
+ * replaces in the same statement, so of two nodes deciding again only one gets the row.
+ */
 export async function insertRow(db: Db, row: NewLedgerRow, leaseMs: number): Promise<LedgerRow | undefined> {
-  const [inserted] = await db
-    .insert(t)
-    .values({ ...row, ...(row.state === "pending" ? { leaseUntil: leaseFromNow(leaseMs) } : {}) })
-    .onConflictDoNothing({ target: t.requestId })
+  const values = { ...row, ...(row.state === "pending" ? { leaseUntil: leaseFromNow(leaseMs) } : {}) };
+  const insert = db.insert(t).values(values);
+  // Another failure to read is not a decision: the first one's row stays (and is not published twice).
+  if (isUnread({ state: row.state, followerAction: row.followerAction ?? null })) {
+    const [inserted] = await insert.onConflictDoNothing({ target: t.requestId }).returning();
+    return inserted;
+  }
+  const { requestId: _id, ...decision } = values;
+  const [inserted] = await insert
+    .onConflictDoUpdate({ target: t.requestId, set: { ...decision, updatedAt: sql`now()` }, setWhere: and(eq(t.state, "failed"), isNull(t.followerAction)) })
     .returning();
   return inserted;
+}
+
+/** The held links with a row never decided (isUnread): their catch-up decides it again. */
+export async function linksWithUnread(db: Db, linkIds: readonly string[]): Promise<Set<string>> {
+  if (linkIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ linkId: t.linkId })
+    .from(t)
+    .where(and(inArray(t.linkId, [...linkIds]), eq(t.state, "failed"), isNull(t.followerAction)));
+  return new Set(rows.map((r) => r.linkId));
 }
 
 export async function findRow(db: Db, requestId: string): Promise<LedgerRow | undefined> {
