@@ -265,4 +265,55 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
       server.faults.restore();
     }
   });
+  it("decides a source's close only once the copy's open still being sent is answered: the copy lands, then is closed, never left open", async () => {
+    const template = await settledRow(`position:${await openOnSource(3000)}`, "open");
+    // Node B works the link and dies with the copy's next open recorded and sent, not answered.
+    await db()
+      .update(copyLinkLeases)
+      .set({ expiresAt: new Date(Date.now() - 1000) });
+    const theirs = (await acquireLinkLease(db(), linkId, "node-b", 60_000))!;
+    await engine().pass();
+    expect(engine().holds(linkId)).toBe(false);
+    const positionId = await openOnSource(3000);
+    const position = (await source.openPositions(sourceLogin)).find((p) => p.id === positionId)!;
+    const requestId = copyRequestId(linkId, followerKey({ platformId: followerPlatform, login: followerLogin }), {
+      type: "open",
+      time: position.openTime,
+      position,
+    });
+    const now = new Date();
+    await db()
+      .insert(copyLedger)
+      .values({
+        ...template,
+        requestId,
+        sourceId: `position:${positionId}`,
+        followerPositionId: null,
+        state: "pending",
+        action: { ...(template.action as object), requestId },
+        leaseHolder: "node-b",
+        leaseUntil: new Date(now.getTime() + 2500),
+        sentAt: now,
+        ackedAt: null,
+        attempts: 1,
+        sourceTime: now,
+        receivedAt: now,
+        decidedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    await releaseLinkLease(db(), theirs);
+    await until("this node to work the link again", async () => (await engine().pass(), engine().holds(linkId)));
+    await engine().settled();
+    // The source closes while the copy's open is still B's.
+    await source.closePosition({ requestId: crypto.randomUUID(), positionId });
+    const open = await until("the copy's open answered", async () => {
+      const row = (await rowsOf(`position:${positionId}`)).find((r) => r.requestId === requestId);
+      return row?.state === "done" ? row : undefined;
+    });
+    expect(open.followerPositionId).not.toBeNull();
+    await until("the copy closed after it landed", async () => !(await followerPositions()).some((p) => p.id === open.followerPositionId));
+    const closes = (await rowsOf(`position:${positionId}`)).filter((r) => r.followerLogin === followerLogin && r.sourceAction === "close");
+    expect(closes.map((r) => r.state)).toEqual(["done"]);
+  });
 });

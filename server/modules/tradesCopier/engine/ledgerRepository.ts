@@ -68,13 +68,22 @@ export async function insertRow(db: Db, row: NewLedgerRow, leaseMs: number): Pro
   return inserted;
 }
 
-/** The held links with a row never decided (isUnread): their catch-up decides it again. */
+/** The held links with a row never decided (isUnread) that a catch-up decides again (opens, closes, partial closes, fills, of the last hour). */
 export async function linksWithUnread(db: Db, linkIds: readonly string[]): Promise<Set<string>> {
   if (linkIds.length === 0) return new Set();
   const rows = await db
     .selectDistinct({ linkId: t.linkId })
     .from(t)
-    .where(and(inArray(t.linkId, [...linkIds]), eq(t.state, "failed"), isNull(t.followerAction)));
+    .where(
+      and(
+        inArray(t.linkId, [...linkIds]),
+        eq(t.state, "failed"),
+        isNull(t.followerAction),
+        // What a catch-up decides again, for an hour; older ones are left to the status page and the resync.
+        inArray(t.sourceAction, ["open", "close", "partialClose", "orderFilled"]),
+        sql`${t.decidedAt} > now() - interval '1 hour'`,
+      ),
+    );
   return new Set(rows.map((r) => r.linkId));
 }
 
@@ -159,6 +168,8 @@ export interface CopyState {
   lastSourceVolume: Volume | null;
   /** A copied order that filled: the follower's order (the position it opened is found by it) and the fill's row. */
   fill: (FillLink & { rowId: string }) | null;
+  /** The copy's open (or place) is recorded and not answered yet: what follows it waits for it. */
+  inFlight: boolean;
 }
 
 /** The action recorded on a fill's row (follower action `open`, source action `orderFilled`): nothing is sent for it. */
@@ -201,6 +212,7 @@ export async function copyStates(db: Db, linkId: string, platformId: string, log
         sourceVolume: null,
         lastSourceVolume: null,
         fill: null,
+        inFlight: false,
       };
       states.set(row.sourceId, state);
     }
@@ -208,6 +220,7 @@ export async function copyStates(db: Db, linkId: string, platformId: string, log
     const kind = row.followerAction!;
     if (OPENING.has(kind)) {
       state.opened = true;
+      state.inFlight = row.state === "pending";
       if (row.state === "done") {
         const fill = (row.action as { type?: string } | null)?.type === "fill" ? (row.action as FillLink) : null;
         state.fill = fill ? { ...fill, rowId: row.requestId } : null;
