@@ -124,8 +124,8 @@ describe("the overview as a dealer reads it", () => {
   it("draws volume and P/L by platform over 24 hours and 7 days, with a table of the same figures", async () => {
     const charts = page.getByTestId("overview-charts");
     await charts.waitFor({ timeout: 30_000 });
-    // uPlot is loaded lazily and draws on canvases: one per chart.
-    await expect.poll(() => charts.locator("canvas").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    // Drawn with SVG elements (no chart library on the first screen): one per chart.
+    await expect.poll(() => charts.locator('svg[data-chart="line"]').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     const volumeTable = page.getByRole("table", { name: /^Volume \(lots\) by platform/ });
     expect(await volumeTable.locator("tbody tr").count()).toBe(24);
     const names = latest!.platforms.map((p) => p.name);
@@ -166,7 +166,7 @@ describe("the overview as a dealer reads it", () => {
     const figureOf = page.getByRole("slider", { name: "Volume (lots) at a time" }).locator("xpath=ancestor::figure");
     const readout = figureOf.getByTestId("chart-readout");
     expect(await readout.textContent()).toMatch(/^Point at the chart/);
-    const box = (await figureOf.locator("canvas").first().boundingBox())!;
+    const box = (await figureOf.locator('svg[data-chart="line"]').first().boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
     await expect.poll(() => readout.textContent(), { timeout: 10_000 }).toMatch(/ \(UTC\)/);
     await expect

@@ -1,6 +1,8 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { BarChart } from "~/ui/charts/BarChart";
+import { niceTicks } from "~/ui/charts/LineChart";
 import { Sparkline } from "~/ui/charts/Sparkline";
 import { withAlpha } from "~/ui/charts/theme";
 
@@ -47,5 +49,21 @@ describe("charts (bars as elements, lines with uPlot on a canvas; the figures in
   it("fades theme colours for the area under a line", () => {
     expect(withAlpha("oklch(0.52 0.14 152)", 0.25)).toBe("oklch(0.52 0.14 152 / 0.25)");
     expect(withAlpha("rgb(1, 2, 3)", 0.5)).toBe("transparent");
+  });
+  it("a line chart's axis takes round steps over a range that holds zero and every value", () => {
+    expect(niceTicks(0, 7.3)).toEqual({ ticks: [0, 2, 4, 6, 8], low: 0, high: 8 });
+    expect(niceTicks(0, 0).ticks).toContain(0);
+    fc.assert(
+      // Lots and money: hundredths.
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: -1e9, max: 1e9 }), (x, y) => {
+        const [min, max] = x < y ? [x / 100, y / 100] : [y / 100, x / 100];
+        const { ticks, low, high } = niceTicks(min, max);
+        expect(low).toBeLessThanOrEqual(Math.min(0, min));
+        expect(high).toBeGreaterThanOrEqual(Math.max(0, max));
+        expect(ticks).toContain(0);
+        expect(ticks.length).toBeGreaterThanOrEqual(2);
+        expect(ticks.length).toBeLessThanOrEqual(12);
+      }),
+    );
   });
 });

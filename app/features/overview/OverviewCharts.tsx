@@ -1,7 +1,6 @@
-import { useCallback, useId, useMemo, useState, type KeyboardEvent } from "react";
-import type uPlot from "uplot";
+import { useId, useMemo, useState, type KeyboardEvent } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
-import { Chart, type ChartOptions } from "~/ui/charts/Chart";
+import { LineChart, type LineSeries } from "~/ui/charts/LineChart";
 import type { ChartTone } from "~/ui/charts/theme";
 import { cn, focusRing } from "~/ui/cn";
 import { createFormatter, zoneOffsetMinutes, zonedToInstant } from "@core/format";
@@ -153,68 +152,21 @@ interface SeriesChartProps {
   format: (value: number) => string;
 }
 
-/** The y range always holds 0 (a day of losses reads as below the line); all zeros get a little room. */
-const zeroBased = (_u: uPlot, min: number, max: number): uPlot.Range.MinMax =>
-  min === max ? [Math.min(0, min) - 1, Math.max(0, max) + 1] : [Math.min(0, min), Math.max(0, max)];
-
 /** One chart: a line per platform over the buckets; the same figures as a table for screen readers. */
 function SeriesChart({ title, timeZone, range, platforms, times, values, format }: SeriesChartProps) {
-  const names = JSON.stringify(platforms.map((p) => p.name));
-  const options = useCallback<ChartOptions>(
-    (theme, UPlot) => {
-      const font = `11px ${theme.fontFamily}`;
-      const labels = JSON.parse(names) as string[];
-      return {
-        legend: { show: false },
-        // The values at the cursor show in the readout under the chart (SeriesChart), not in uPlot's legend.
-        cursor: { show: true, x: true, y: false, points: { show: true, size: 7 }, drag: { x: false, y: false } },
-        padding: [8, 8, 0, 0],
-        tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), timeZone),
-        scales: { x: { time: true }, y: { range: zeroBased } },
-        axes: [
-          {
-            stroke: theme.muted,
-            font,
-            grid: { show: false },
-            ticks: { stroke: theme.border },
-            // Whole hours or days only: a tick between two buckets would repeat a label.
-            incrs: range === "24h" ? [3600, 7200, 10800, 21600] : [86400, 172800],
-            values: (_u, splits) => splits.map((s) => bucketLabel(range, s * 1000, timeZone)),
-          },
-          {
-            stroke: theme.muted,
-            font,
-            size: 72,
-            grid: { stroke: theme.border, width: 1 },
-            ticks: { show: false },
-            values: (_u, splits) => splits.map((s) => format(s)),
-          },
-        ],
-        series: [
-          {},
-          ...labels.map((label, i) => ({
-            label,
-            stroke: theme.tone(TONES[i % TONES.length]!),
-            width: 2,
-            points: { show: true, size: 4 },
-          })),
-        ],
-      };
-    },
-    [names, range, format, timeZone],
+  const lines = useMemo<LineSeries[]>(
+    () => platforms.map((p, i) => ({ label: p.name, tone: TONES[i % TONES.length]!, values: values[i] ?? [] })),
+    [platforms, values],
   );
-  const data = useMemo<uPlot.AlignedData>(() => [times.map((t) => t / 1000), ...values.map((v) => [...v])], [times, values]);
   const totals = values.map((v) => v.reduce((a, b) => a + b, 0));
   const summary = platforms.map((p, i) => `${p.name} ${format(totals[i] ?? 0)}`).join(", ");
   // The bucket under the pointer, or chosen with the arrow keys while the chart has focus.
   const [active, setActive] = useState<number | null>(null);
-  const [keyed, setKeyed] = useState<number | null>(null);
   const shown = active !== null && active < times.length ? active : null;
   const readoutText = (index: number) =>
     `${bucketLabel(range, times[index]!, timeZone)} (${timeZone}): ${platforms.map((p, i) => `${p.name} ${format(values[i]?.[index] ?? 0)}`).join(", ")}`;
   const moveTo = (index: number) => {
     const next = Math.max(0, Math.min(times.length - 1, index));
-    setKeyed(next);
     setActive(next);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -241,11 +193,19 @@ function SeriesChart({ title, timeZone, range, platforms, times, values, format 
         aria-valuenow={shown ?? Math.max(0, times.length - 1)}
         aria-valuetext={times.length > 0 ? readoutText(shown ?? times.length - 1) : undefined}
         onFocus={() => (shown === null ? moveTo(times.length - 1) : undefined)}
-        onBlur={() => (setActive(null), setKeyed(null))}
+        onBlur={() => setActive(null)}
         onKeyDown={onKeyDown}
         className={cn("rounded-md", focusRing)}
       >
-        <Chart options={options} data={data} height={180} onCursor={setActive} cursorAt={keyed} />
+        <LineChart
+          times={times}
+          series={lines}
+          timeLabel={(ms) => bucketLabel(range, ms, timeZone)}
+          format={format}
+          height={180}
+          active={shown}
+          onCursor={setActive}
+        />
       </div>
       <p className="min-h-8 text-xs text-muted" data-testid="chart-readout">
         {shown === null ? (
