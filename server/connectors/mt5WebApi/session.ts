@@ -336,6 +336,13 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     return this.paged<Mt5Order>("/api/order", { login });
   }
 
+  /** Orders gone to the history (`/api/history`, by the time they left; all accounts' with get_batch). */
+  async orderHistory(login: string | null, from: number, to: number) {
+    const window = { from: Math.floor(from / 1000), to: Math.ceil(to / 1000) };
+    if (login === null) return (await this.call("/api/history/get_batch", { group: "*", ...window })) as Mt5Order[];
+    return this.paged<Mt5Order>("/api/history", { login, ...window });
+  }
+
   placePendingOrder = (request: Mt5PendingRequest) => this.pending(request);
   modifyPendingOrder = (request: Mt5PendingRequest) => this.pending(request);
   cancelPendingOrder = (request: Mt5PendingRequest) => this.pending(request);
