@@ -329,7 +329,7 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
   async orderHistory(login: number | null, from: number, to: number): Promise<Mt4TradeRecord[]> {
     if (login === null) {
       const all: Mt4TradeRecord[] = [];
-      for (let after: number | null = null; ; ) {
+      for (let after: number | null = null; ;) {
         const page = await this.listAccounts(after, PAGE, null);
         for (const account of page) all.push(...(await this.orderHistory(account.login, from, to)));
         if (page.length < PAGE) return all;

@@ -26,7 +26,10 @@ const mt5OrderState = codeTable<"filled" | "cancelled" | "expired", number>(
 );
 export const mt5OrderType = codeTable<PendingOrderType, number>(MT5_ORDER_TYPE, "order type");
 
-type OrderCodecs = Pick<PlatformCodec<Mt5Native>, "pendingOrder" | "finishedOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult">;
+type OrderCodecs = Pick<
+  PlatformCodec<Mt5Native>,
+  "pendingOrder" | "finishedOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
+>;
 
 const BLANK: Omit<Mt5PendingRequest, "RequestId" | "Action"> = {
   Login: "0",

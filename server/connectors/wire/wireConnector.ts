@@ -19,7 +19,16 @@ import type {
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
-import type { AccountQuery, ConnectorCapabilities, DealQuery, JournalQuery, OrderHistoryQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
+import type {
+  AccountQuery,
+  ConnectorCapabilities,
+  DealQuery,
+  JournalQuery,
+  OrderHistoryQuery,
+  StateChange,
+  TradeEventStream,
+  TradePlatformConnector,
+} from "../connector.ts";
 import { connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
