@@ -242,6 +242,52 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     await expectCaughtUp(unseen);
   });
 
+  it("a backfill on MT4, whose history lists no fill, takes a stored waiting order whose ticket is an open position as filled into it", async () => {
+    const headers = apiHeaders(await tokens.mint(dealer), org);
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT4", name: "Orders MT4", timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 5, tradeRate: 0, seed: 22 } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const mt4Id = created.json<{ id: string }>().id;
+    const assign = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms/assign-application",
+      headers,
+      payload: { app: "tradesBlotter", platformIds: [platformId, mt4Id] },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    const mt4 = await t.app.platforms.connectorFor(org, mt4Id);
+    await store().whenBackfilled(mt4Id);
+    const login = (await mt4.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 10_000).at(-1)!.login;
+    const server = t.app.platforms.simulatedServer(mt4Id)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const stream = mt4.subscribe();
+    const { orderId } = await mt4.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type: "buyLimit", volume: 1000, price: 1.0985 });
+    const placedEvents: TradeEvent[] = [];
+    for await (const event of stream) {
+      placedEvents.push(event);
+      if (event.type === "orderPlaced") break;
+    }
+    stream.close();
+    await t.app.bus.publish(placedEvents.map((event) => ({ type: "trade" as const, organizationId: org, platformId: mt4Id, event })));
+    await store().settled();
+    // It fills while Toolbox does not follow the platform (its events never reach the store).
+    server.engine.setQuote("EURUSD", 1.09838, 1.0985);
+    const [position] = await mt4.openPositions(login);
+    expect(position?.id).toBe(orderId);
+    await store().settled();
+    await t.ctx.database.db.execute(sql`update trade_orders set state = 'placed', position_id = null, done_time = null
+      where platform_id = ${mt4Id}::uuid and order_id = ${orderId}`);
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId: mt4Id, resumedAt: Date.now() });
+    await store().whenBackfilled(mt4Id);
+    const mine = await orders(`platformIds=${mt4Id}&login=${login}&state=all`);
+    expect(mine.items.map((o) => [o.orderId, o.state, o.positionId])).toEqual([[orderId, "filled", orderId]]);
+    expect(mine.items[0]!.doneTime).toBe(new Date(position!.openTime).toISOString());
+  });
+
   it("streams every waiting order (a snapshot past 1,000, no cap), then each one placed, and each one filled or cancelled leaves at once", async () => {
     const accounts = (await connector.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 100_000);
     const login = accounts[accounts.length - 2]!.login;
