@@ -76,6 +76,18 @@ export type PendingOrderCancelCause = "cancelled" | "expired";
 /** What became of an order, as the history keeps it. */
 export type PendingOrderState = "placed" | "filled" | "cancelled" | "expired";
 
+/**
+ * A pending order that left the book, as the platform's order history tells it: how (filled,
+ * cancelled, expired), when, and the position a fill opened where the platform says it.
+ */
+export interface FinishedPendingOrder {
+  order: PendingOrder;
+  state: Exclude<PendingOrderState, "placed">;
+  /** When it left the book; null where the platform's history does not say (Match-Trader). */
+  time: Timestamp | null;
+  positionId: string | null;
+}
+
 /** Place a pending order; exactly once per `requestId`. */
 export interface PlacePendingOrderRequest {
   requestId: string;

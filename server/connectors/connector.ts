@@ -14,6 +14,7 @@ import type {
   ClosePositionRequest,
   ConnectionState,
   Deal,
+  FinishedPendingOrder,
   Group,
   JournalEntry,
   JournalFilter,
@@ -69,6 +70,13 @@ export interface Page<T> {
 
 export interface DealQuery {
   login: string;
+  from: Timestamp;
+  to: Timestamp;
+}
+
+/** Pending orders that left the book (filled, cancelled, expired) within [from, to]; of one account, or of all where the platform can. */
+export interface OrderHistoryQuery {
+  login?: string;
   from: Timestamp;
   to: Timestamp;
 }
@@ -159,6 +167,12 @@ export interface TradePlatformConnector {
 
   /** Pending orders of one account, or of the whole server (core/trading/pendingOrder.ts). */
   pendingOrders(login?: string): Promise<PendingOrder[]>;
+  /**
+   * Pending orders that left the book within [from, to] (by the time they left; Match-Trader, whose
+   * history has no end time, by the time they were placed), oldest first: docs/connectors.md,
+   * "Order history".
+   */
+  orderHistory(query: OrderHistoryQuery): Promise<FinishedPendingOrder[]>;
   /** Places a buy/sell limit or stop order; exactly once per `requestId`. */
   placePendingOrder(request: PlacePendingOrderRequest): Promise<PendingOrderResult>;
   /** Moves a pending order's level, stops or expiration; exactly once per `requestId`. */

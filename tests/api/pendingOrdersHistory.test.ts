@@ -191,12 +191,19 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     const filled = fill.find((e) => e.type === "orderFilled");
     if (filled?.type !== "orderFilled") throw new Error("no fill");
     await publish([...cancel, ...fill]);
-    // Toolbox missed all of it (down, or the platform not connected): the store holds the order
-    // placed meanwhile not at all, and the two that ended as still waiting.
+    // Toolbox missed all of it (down, or the platform not connected): the store holds the orders
+    // placed meanwhile not at all (one of them since cancelled), the one that filled as still
+    // waiting, and one waiting order the platform's history does not know (its end unseen).
     const db = t.ctx.database.db;
-    await db.execute(sql`delete from trade_orders where platform_id = ${platformId}::uuid and order_id = ${waitingId}`);
+    const unknownId = "888888888";
+    await db.execute(sql`insert into trade_orders (organization_id, platform_id, order_id, login, symbol, type, volume, price, sl, tp, expiration,
+        placed_time, state, position_id, done_time, reason, comment, native, updated_at)
+      select organization_id, platform_id, ${unknownId}, login, symbol, type, volume, 1.04, sl, tp, expiration, placed_time, 'placed', null, null,
+        reason, comment, native, updated_at
+      from trade_orders where platform_id = ${platformId}::uuid and order_id = ${waitingId}`);
+    await db.execute(sql`delete from trade_orders where platform_id = ${platformId}::uuid and order_id in (${waitingId}, ${cancelledId})`);
     await db.execute(sql`update trade_orders set state = 'placed', position_id = null, done_time = null
-      where platform_id = ${platformId}::uuid and order_id in (${cancelledId}, ${filledId})`);
+      where platform_id = ${platformId}::uuid and order_id = ${filledId}`);
     const query = `platformIds=${platformId}&login=${login}&state=all`;
     const stored = async () => {
       const rows = rowsOf<{ order_id: string; n: number }>(
@@ -208,17 +215,20 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     };
     const expectCaughtUp = async (ended: Record<string, Partial<BlotterOrder>>) => {
       const all = await orders(query);
-      expect(all.total).toBe(3);
+      expect(all.total).toBe(4);
       const byId = new Map(all.items.map((o) => [o.orderId, o]));
       expect(byId.get(waitingId)).toMatchObject({ state: "placed", price: 1.05, doneTime: null });
       for (const [id, state] of Object.entries(ended)) expect(byId.get(id)).toMatchObject(state);
       expect((await orders(`platformIds=${platformId}&login=${login}`)).items.map((o) => o.orderId)).toEqual([waitingId]);
-      expect(await stored()).toEqual({ [waitingId]: 1, [cancelledId]: 1, [filledId]: 1 });
+      expect(await stored()).toEqual({ [waitingId]: 1, [cancelledId]: 1, [filledId]: 1, [unknownId]: 1 });
     };
-    // Gone from the platform, and no position read names the order (how it ended was not seen): `ended`, at a time unknown.
+    // The platform's order history tells how and when each ended (the cancelled one never stored
+    // before); gone from the platform and not in its history (how it ended was not seen): `ended`, at a time unknown.
+    const cancelEvent = cancel.find((e) => e.type === "orderCancelled")!;
     const unseen = {
-      [cancelledId]: { state: "ended", positionId: null, doneTime: null },
-      [filledId]: { state: "ended", positionId: null, doneTime: null },
+      [cancelledId]: { state: "cancelled", positionId: null, doneTime: new Date(cancelEvent.time).toISOString() },
+      [filledId]: { state: "filled", positionId: filled.position.id, doneTime: new Date(filled.time).toISOString() },
+      [unknownId]: { state: "ended", positionId: null, doneTime: null },
     } as const;
     await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
     await store().whenBackfilled(platformId);
@@ -227,13 +237,55 @@ describeDb("pending orders in the trade history store and the blotter API", () =
     await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId, resumedAt: Date.now() });
     await store().whenBackfilled(platformId);
     await expectCaughtUp(unseen);
-    // The live events delivered late (a redelivery): still one row each, now saying how and when each ended.
+    // The live events delivered late (a redelivery): still one row each, the same ends.
     await publish([...cancel, ...fill]);
-    const cancelEvent = cancel.find((e) => e.type === "orderCancelled")!;
-    await expectCaughtUp({
-      [cancelledId]: { state: "cancelled", positionId: null, doneTime: new Date(cancelEvent.time).toISOString() },
-      [filledId]: { state: "filled", positionId: filled.position.id, doneTime: new Date(filled.time).toISOString() },
+    await expectCaughtUp(unseen);
+  });
+
+  it("a backfill on MT4, whose history lists no fill, takes a stored waiting order whose ticket is an open position as filled into it", async () => {
+    const headers = apiHeaders(await tokens.mint(dealer), org);
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms",
+      headers,
+      payload: { type: "MT4", name: "Orders MT4", timeZone: "Europe/Athens", connection: { kind: "simulated", accounts: 5, tradeRate: 0, seed: 22 } },
     });
+    expect(created.statusCode, created.body).toBe(201);
+    const mt4Id = created.json<{ id: string }>().id;
+    const assign = await t.app.inject({
+      method: "POST",
+      url: "/api/tradePlatforms/assign-application",
+      headers,
+      payload: { app: "tradesBlotter", platformIds: [platformId, mt4Id] },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    const mt4 = await t.app.platforms.connectorFor(org, mt4Id);
+    await store().whenBackfilled(mt4Id);
+    const login = (await mt4.listAccounts({ limit: 100 })).items.filter((a) => a.enabled && !a.readOnly && a.balance > 10_000).at(-1)!.login;
+    const server = t.app.platforms.simulatedServer(mt4Id)!;
+    server.engine.setQuote("EURUSD", 1.1, 1.10012);
+    const stream = mt4.subscribe();
+    const { orderId } = await mt4.placePendingOrder({ requestId: crypto.randomUUID(), login, symbol: "EURUSD", type: "buyLimit", volume: 1000, price: 1.0985 });
+    const placedEvents: TradeEvent[] = [];
+    for await (const event of stream) {
+      placedEvents.push(event);
+      if (event.type === "orderPlaced") break;
+    }
+    stream.close();
+    await t.app.bus.publish(placedEvents.map((event) => ({ type: "trade" as const, organizationId: org, platformId: mt4Id, event })));
+    await store().settled();
+    // It fills while Toolbox does not follow the platform (its events never reach the store).
+    server.engine.setQuote("EURUSD", 1.09838, 1.0985);
+    const [position] = await mt4.openPositions(login);
+    expect(position?.id).toBe(orderId);
+    await store().settled();
+    await t.ctx.database.db.execute(sql`update trade_orders set state = 'placed', position_id = null, done_time = null
+      where platform_id = ${mt4Id}::uuid and order_id = ${orderId}`);
+    await t.app.bus.publish({ type: "tradeGap", organizationId: org, platformId: mt4Id, resumedAt: Date.now() });
+    await store().whenBackfilled(mt4Id);
+    const mine = await orders(`platformIds=${mt4Id}&login=${login}&state=all`);
+    expect(mine.items.map((o) => [o.orderId, o.state, o.positionId])).toEqual([[orderId, "filled", orderId]]);
+    expect(mine.items[0]!.doneTime).toBe(new Date(position!.openTime).toISOString());
   });
 
   it("streams every waiting order (a snapshot past 1,000, no cap), then each one placed, and each one filled or cancelled leaves at once", async () => {

@@ -280,6 +280,16 @@ export type MtEvent =
   /** The position it opened comes as POSITION_OPENED in the same batch. */
   | { type: "ORDER_FILLED"; timestamp: string; order: MtPendingOrder; positionId: string };
 
+/** A pending order that left the book; an expiry is a cancellation to the vendor (`expired` is the simulated server's own). */
+export interface MtFinishedOrder extends MtPendingOrder {
+  status: "FILLED" | "CANCELLED";
+  expired?: boolean;
+  /** RFC 3339; null where the vendor's history does not say. */
+  closedTime: string | null;
+  /** The position a fill opened (the vendor's `closingOrderId`). */
+  positionId: string | null;
+}
+
 export interface MtError {
   status: number;
   errorCode: string;
@@ -306,6 +316,7 @@ export interface MatchTraderNative extends NativeTypes {
   closeRequest: MtClosePositionRequest;
   orderResult: MtOperationResult;
   pendingOrder: MtPendingOrder;
+  finishedOrder: MtFinishedOrder;
   placePendingRequest: MtPendingOrderRequest;
   modifyPendingRequest: MtEditOrderRequest;
   cancelPendingRequest: MtCancelOrderRequest;

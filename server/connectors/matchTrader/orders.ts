@@ -11,7 +11,7 @@ import type { MatchTraderNative, MtPendingOrder, MtReason, MtSide } from "./nati
 
 export type MatchTraderOrderCodecs = Pick<
   PlatformCodec<MatchTraderNative>,
-  "pendingOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
+  "pendingOrder" | "finishedOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
 >;
 
 const TYPES: Record<PendingOrderType, { side: MtSide; type: "LIMIT" | "STOP" }> = {
@@ -66,6 +66,24 @@ export function matchTraderOrderCodecs(time: Codec<number, string>, reason: Code
   });
   return {
     pendingOrder: { encode, decode },
+    finishedOrder: {
+      encode: (f) => ({
+        ...encode(f.order),
+        status: f.state === "filled" ? "FILLED" : "CANCELLED",
+        ...(f.state === "expired" ? { expired: true } : {}),
+        closedTime: f.time === null ? null : time.encode(f.time),
+        positionId: f.positionId,
+      }),
+      decode: (o) => {
+        const { status, expired, closedTime, positionId, ...order } = o;
+        return {
+          order: decode(order),
+          state: status === "FILLED" ? "filled" : expired === true ? "expired" : "cancelled",
+          time: closedTime === null ? null : time.decode(closedTime),
+          positionId,
+        };
+      },
+    },
     placePendingRequest: {
       encode: (r) => ({
         requestId: r.requestId,

@@ -9,7 +9,7 @@
  * again. The Broker API has no call that changes a pending order, and its create body no
  * expiration: both are refused before anything is sent. The session lends its REST calls (OrderLink).
  */
-import type { MatchTraderNative, MtError, MtOrderResult, MtPendingOrder } from "../matchTrader/native.ts";
+import type { MatchTraderNative, MtError, MtFinishedOrder, MtOrderResult, MtPendingOrder, MtSide } from "../matchTrader/native.ts";
 import { operationTag } from "../operationOnce.ts";
 import { LinkError, NativeError } from "../wire/wire.ts";
 import { alreadyUsed } from "./exactlyOnce.ts";
@@ -23,12 +23,16 @@ interface HistoricalOrder {
   symbol: string;
   volume: number;
   closingOrderId: string | null;
+  takeProfit?: number | null;
+  stopLoss?: number | null;
   limit: number | null;
   stop: number | null;
 }
 
 type Status = "FILLED" | "CANCELLED";
 
+/** Accounts whose order history is asked for in one request. */
+const HISTORY_LOGINS = 100;
 /** Accounts whose active orders are read at once when all accounts' are asked for. */
 const PARALLEL_READS = 8;
 const invalid = (message: string) => new NativeError<MtError>({ status: 400, errorCode: "INVALID_REQUEST", message });
@@ -68,6 +72,55 @@ export class MatchTraderPendingOrders {
     const orders = (await this.link.get<{ orders: MtPendingOrder[] }>("/v1/trading-accounts/trading-data/active-orders", { login })).orders;
     for (const o of orders) this.where.set(o.id, { login: o.login, instrument: o.instrument });
     return orders;
+  }
+
+  /**
+   * Filled and cancelled orders created within [from, to] (the vendor's window). Its history has no
+   * side, comment, expiry or end time: the side is the placing request's (the journal), so an order
+   * Toolbox did not place is left out; the end time is unknown (null); an expiry reads as a cancel.
+   */
+  async orderHistory(login: string | null, from: string, to: string): Promise<MtFinishedOrder[]> {
+    const logins = login === null ? await this.link.allLogins() : [login];
+    const entries: { login: string; order: HistoricalOrder; status: Status }[] = [];
+    for (let at = 0; at < logins.length; at += HISTORY_LOGINS)
+      for (const status of ["FILLED", "CANCELLED"] as const) {
+        const answer = await this.link.post<{ login: string; historicalOrders: HistoricalOrder[] }[]>("/v1/trading-accounts/trading-data/order-history", {
+          logins: logins.slice(at, at + HISTORY_LOGINS),
+          groups: [],
+          statuses: [status],
+          from,
+          to,
+        });
+        for (const a of answer.body) for (const order of a.historicalOrders) entries.push({ login: a.login, order, status });
+      }
+    const placedBy = await this.parts.journal.openedBy(entries.map((e) => e.order.orderId));
+    const finished: MtFinishedOrder[] = [];
+    for (const { login: owner, order, status } of entries) {
+      const requestId = placedBy.get(order.orderId);
+      const placing = requestId === undefined ? null : await this.parts.journal.get(requestId);
+      const side = placing === null ? null : (JSON.parse(placing.fingerprint) as [string, { side?: MtSide }])[1].side;
+      if (!side) continue;
+      finished.push({
+        id: order.orderId,
+        login: owner,
+        instrument: order.symbol,
+        side,
+        type: order.limit !== null ? "LIMIT" : "STOP",
+        price: order.limit ?? order.stop ?? 0,
+        volume: order.volume,
+        stopLoss: order.stopLoss ?? null,
+        takeProfit: order.takeProfit ?? null,
+        expiration: null,
+        comment: "",
+        reason: "DEALER",
+        createdTime: order.created,
+        tag: operationTag(requestId!),
+        status,
+        closedTime: null,
+        positionId: status === "FILLED" ? order.closingOrderId : null,
+      });
+    }
+    return finished;
   }
 
   private async history(login: string, statuses: Status[]): Promise<HistoricalOrder[]> {

@@ -268,6 +268,10 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.pending.pendingOrders(login);
   }
 
+  orderHistory(login: string | null, from: string, to: string) {
+    return this.pending.orderHistory(login, from, to);
+  }
+
   placePendingOrder(request: MatchTraderNative["placePendingRequest"]) {
     return this.pending.placePendingOrder(request);
   }

@@ -315,6 +315,8 @@ export interface Mt4Native extends NativeTypes {
   closeRequest: Mt4TradeTransaction;
   orderResult: Mt4TransactionResult;
   pendingOrder: Mt4TradeRecord;
+  /** A deleted or expired order's record, closed (close_time) when it left; a filled one is the market trade under its ticket. */
+  finishedOrder: Mt4TradeRecord;
   placePendingRequest: Mt4PendingTransaction;
   modifyPendingRequest: Mt4PendingTransaction;
   cancelPendingRequest: Mt4PendingTransaction;

@@ -17,7 +17,7 @@ export const mt4OrderType = codeTable<PendingOrderType, number>(
 
 export type Mt4OrderCodecs = Pick<
   PlatformCodec<Mt4Native>,
-  "pendingOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
+  "pendingOrder" | "finishedOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
 >;
 
 const BLANK: Omit<Mt4PendingTransaction, "request_id" | "type"> = {
@@ -77,6 +77,16 @@ export function mt4OrderCodecs(time: Codec<number, number>): Mt4OrderCodecs {
   });
   return {
     pendingOrder: { encode, decode },
+    // Deleted or expired: the order's record closed when it left (an expiry: at or after its expiration).
+    finishedOrder: {
+      encode: (f) => ({ ...encode(f.order), close_time: time.encode(f.time ?? f.order.placedTime), close_price: f.order.price }),
+      decode: (r) => ({
+        order: decode(r),
+        state: r.expiration !== 0 && r.close_time >= r.expiration ? "expired" : "cancelled",
+        time: time.decode(r.close_time),
+        positionId: null,
+      }),
+    },
     placePendingRequest: {
       encode: (r) => ({
         ...BLANK,

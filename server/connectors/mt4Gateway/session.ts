@@ -322,6 +322,23 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return (await this.trades("/api/TradesRequest", login === null ? {} : { login })).filter(isPendingOrder);
   }
 
+  /**
+   * Deleted and expired orders: TradesUserHistory's records with cmd 2–5 (per account; all
+   * accounts' read one by one). A filled order is not among them: it became the trade under its ticket.
+   */
+  async orderHistory(login: number | null, from: number, to: number): Promise<Mt4TradeRecord[]> {
+    if (login === null) {
+      const all: Mt4TradeRecord[] = [];
+      for (let after: number | null = null; ;) {
+        const page = await this.listAccounts(after, PAGE, null);
+        for (const account of page) all.push(...(await this.orderHistory(account.login, from, to)));
+        if (page.length < PAGE) return all;
+        after = page[page.length - 1]!.login;
+      }
+    }
+    return (await this.trades("/api/TradesUserHistory", { login, from, to })).filter((r) => isPendingOrder(r) && r.close_time !== 0);
+  }
+
   /** TT_BR_ORDER_OPEN with a pending command: the order waits at `price` until `expiration` (0: none). */
   placePendingOrder(request: Mt4PendingTransaction) {
     return this.transaction(MT4_TT.brOrderOpen, request);

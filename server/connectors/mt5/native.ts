@@ -336,6 +336,7 @@ export interface Mt5Native extends NativeTypes {
   closeRequest: Mt5DealerRequest;
   orderResult: Mt5DealerAnswer;
   pendingOrder: Mt5Order;
+  finishedOrder: Mt5Order;
   placePendingRequest: Mt5PendingRequest;
   modifyPendingRequest: Mt5PendingRequest;
   cancelPendingRequest: Mt5PendingRequest;

@@ -20,9 +20,16 @@ import {
 } from "./native.ts";
 
 const mt5Reason = codeTable(MT5_REASON, "trade reason");
+const mt5OrderState = codeTable<"filled" | "cancelled" | "expired", number>(
+  { filled: MT5_ORDER_STATE.filled, cancelled: MT5_ORDER_STATE.canceled, expired: MT5_ORDER_STATE.expired },
+  "order state",
+);
 export const mt5OrderType = codeTable<PendingOrderType, number>(MT5_ORDER_TYPE, "order type");
 
-type OrderCodecs = Pick<PlatformCodec<Mt5Native>, "pendingOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult">;
+type OrderCodecs = Pick<
+  PlatformCodec<Mt5Native>,
+  "pendingOrder" | "finishedOrder" | "placePendingRequest" | "modifyPendingRequest" | "cancelPendingRequest" | "pendingResult"
+>;
 
 const BLANK: Omit<Mt5PendingRequest, "RequestId" | "Action"> = {
   Login: "0",
@@ -91,6 +98,15 @@ export function mt5OrderCodecs(time: Codec<number, number>): Mt5OrderCodecs {
   return {
     encodeOrder,
     pendingOrder: { encode: (o) => encodeOrder(o, MT5_ORDER_STATE.placed, 0, null), decode: decodeOrder },
+    finishedOrder: {
+      encode: (f) => encodeOrder(f.order, mt5OrderState.encode(f.state), f.time ?? f.order.placedTime, f.positionId),
+      decode: (o) => ({
+        order: decodeOrder(o),
+        state: mt5OrderState.decode(o.State),
+        time: o.TimeDoneMsc === 0 ? null : time.decode(o.TimeDoneMsc),
+        positionId: o.PositionID === "0" ? null : o.PositionID,
+      }),
+    },
     placePendingRequest: {
       encode: (r) => ({
         ...BLANK,

@@ -331,11 +331,14 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     });
   }
 
-  async pendingOrders(login: string | null) {
-    if (login === null) return (await this.call("/api/order/get_batch", { group: "*" })) as Mt5Order[];
-    return this.paged<Mt5Order>("/api/order", { login });
+  /** Waiting orders (`/api/order`), or those gone to the history within [from, to] (`/api/history`, whole seconds); all accounts' with get_batch. */
+  private async orderReads(base: string, login: string | null, params: Params = {}) {
+    if (login === null) return (await this.call(`${base}/get_batch`, { group: "*", ...params })) as Mt5Order[];
+    return this.paged<Mt5Order>(base, { login, ...params });
   }
-
+  pendingOrders = (login: string | null) => this.orderReads("/api/order", login);
+  orderHistory = (login: string | null, from: number, to: number) =>
+    this.orderReads("/api/history", login, { from: Math.floor(from / 1000), to: Math.ceil(to / 1000) });
   placePendingOrder = (request: Mt5PendingRequest) => this.pending(request);
   modifyPendingOrder = (request: Mt5PendingRequest) => this.pending(request);
   cancelPendingOrder = (request: Mt5PendingRequest) => this.pending(request);

@@ -140,6 +140,16 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.read(() => this.engine.pendingOrders(login === null ? null : this.codec.login.decode(login)).map((o) => this.codec.pendingOrder.encode(o)));
   }
 
+  /** MT4 lists no filled order: it became the market trade under the same ticket (docs/connectors.md, "Order history"). */
+  orderHistory(login: N["login"] | null, from: N["time"], to: N["time"]) {
+    return this.read(() =>
+      this.engine
+        .orderHistory(login === null ? null : this.codec.login.decode(login), this.codec.time.decode(from), this.codec.time.decode(to))
+        .filter((f) => this.codec.platform !== "MT4" || f.state !== "filled")
+        .map((f) => this.codec.finishedOrder.encode(f)),
+    );
+  }
+
   placePendingOrder(request: N["placePendingRequest"]) {
     return this.order(() => this.codec.pendingResult.encode(this.engine.placePendingOrder(this.codec.placePendingRequest.decode(request))));
   }

@@ -13,6 +13,7 @@ import type {
   ClosedPositionRecord,
   ClosePositionRequest,
   Deal,
+  FinishedPendingOrder,
   Group,
   JournalEntry,
   ModifyPendingOrderRequest,
@@ -91,6 +92,8 @@ export interface PlatformCodec<N extends NativeTypes> {
   orderResult: Codec<OrderResult, N["orderResult"]>;
   /** Pending orders (core/trading/pendingOrder.ts) in the platform's shape. */
   pendingOrder: Codec<PendingOrder, N["pendingOrder"]>;
+  /** A pending order that left the book, as the platform's order history lists it. */
+  finishedOrder: Codec<FinishedPendingOrder, N["finishedOrder"]>;
   placePendingRequest: Codec<PlacePendingOrderRequest, N["placePendingRequest"]>;
   modifyPendingRequest: Codec<ModifyPendingOrderRequest, N["modifyPendingRequest"]>;
   cancelPendingRequest: Codec<CancelPendingOrderRequest, N["cancelPendingRequest"]>;

@@ -27,6 +27,8 @@ export interface NativeTypes {
   closeRequest: object;
   orderResult: object;
   pendingOrder: object;
+  /** A pending order that left the book, as the platform's order history lists it. */
+  finishedOrder: object;
   placePendingRequest: object;
   modifyPendingRequest: object;
   cancelPendingRequest: object;
@@ -73,6 +75,8 @@ export interface WireSession<N extends NativeTypes> {
   closePosition(request: N["closeRequest"]): Promise<N["orderResult"]>;
   /** Pending orders of an account, or of the whole server. */
   pendingOrders(login: N["login"] | null): Promise<N["pendingOrder"][]>;
+  /** Pending orders that left the book within [from, to], of an account or of the whole server. */
+  orderHistory(login: N["login"] | null, from: N["time"], to: N["time"]): Promise<N["finishedOrder"][]>;
   placePendingOrder(request: N["placePendingRequest"]): Promise<N["pendingResult"]>;
   modifyPendingOrder(request: N["modifyPendingRequest"]): Promise<N["pendingResult"]>;
   cancelPendingOrder(request: N["cancelPendingRequest"]): Promise<N["pendingResult"]>;

@@ -8,6 +8,7 @@ import type {
   AccountPatch,
   BalanceOperationRequest,
   CancelPendingOrderRequest,
+  FinishedPendingOrder,
   ClosePositionRequest,
   ModifyPendingOrderRequest,
   ModifyPositionRequest,
@@ -18,7 +19,16 @@ import type {
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
-import type { AccountQuery, ConnectorCapabilities, DealQuery, JournalQuery, StateChange, TradeEventStream, TradePlatformConnector } from "../connector.ts";
+import type {
+  AccountQuery,
+  ConnectorCapabilities,
+  DealQuery,
+  JournalQuery,
+  OrderHistoryQuery,
+  StateChange,
+  TradeEventStream,
+  TradePlatformConnector,
+} from "../connector.ts";
 import { connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
@@ -254,6 +264,19 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     if (login !== undefined) check.requireLogin(login);
     const natives = await this.link.call((s) => s.pendingOrders(login === undefined ? null : this.codec.login.encode(login)));
     return natives.map((o) => this.codec.pendingOrder.decode(o));
+  }
+
+  async orderHistory(query: OrderHistoryQuery) {
+    if (query.login !== undefined) check.requireLogin(query.login);
+    check.checkRange(query.from, query.to);
+    const login = query.login === undefined ? null : this.codec.login.encode(query.login);
+    const natives = await this.link.call((s) => s.orderHistory(login, this.codec.time.encode(query.from), this.codec.time.encode(query.to)));
+    // Platforms read whole seconds: keep exactly the range.
+    const at = (o: FinishedPendingOrder) => o.time ?? o.order.placedTime;
+    return natives
+      .map((o) => this.codec.finishedOrder.decode(o))
+      .filter((o) => at(o) >= query.from && at(o) <= query.to)
+      .sort((a, b) => (a.time ?? a.order.placedTime) - (b.time ?? b.order.placedTime));
   }
 
   async placePendingOrder(request: PlacePendingOrderRequest) {

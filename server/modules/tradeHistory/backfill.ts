@@ -3,18 +3,21 @@
  *  1. note the database time, read the platform's waiting pending orders (`pendingOrders()`, the
  *     whole server), list every account (pages of listAccounts) and read each page's open
  *     positions, write them (a position or order a live event wrote since, or closed meanwhile, is
- *     left as the event left it), then remove the stored positions the platform no longer lists and
- *     end the stored waiting orders it no longer lists (filled into the open position that names
- *     it, expired, else `ended` unseen: ./repository/orders.ts, `endOrdersNotListed`);
- *  2. read each account's deals within the window
- *     (`dealHistory` is per login), a few accounts at a time, and insert them in short batches;
- *  3. record progress (accounts done of total) as it goes, and the outcome.
+ *     left as the event left it), then remove the stored positions the platform no longer lists;
+ *  2. read each account's deals and order history within the window (`dealHistory`,
+ *     `orderHistory`, per login), a few accounts at a time, and write them: an order placed and
+ *     ended meanwhile is stored with its end, a stored waiting one that ended gets its real end;
+ *  3. end the stored waiting orders the platform no longer lists and whose end the history did not
+ *     tell (filled into the open position that names it, expired, else `ended` unseen:
+ *     ./repository/orders.ts, `endOrdersNotListed`);
+ *  4. record progress (accounts done of total) as it goes, and the outcome.
  * The caller subscribed to the bus before starting, so nothing between is missed; overlap with
  * live events is harmless (idempotent writes; an order is one row per platform and id).
  * The orders are read before the positions: an order that fills between the two reads is listed
  * waiting and its position is listed too (the live `orderFilled` ends it), never missed by both.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import type { FinishedPendingOrder } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { Db } from "../../db/client.ts";
 import { endOrdersNotListed, upsertOrders } from "./repository/orders.ts";
@@ -36,6 +39,11 @@ export interface BackfillJob {
 }
 
 const PROGRESS_EVERY_MS = 250;
+
+/** An order that left the book, as the store keeps it (Match-Trader's history has no end time: null). */
+function endedOrderColumns(f: FinishedPendingOrder) {
+  return { ...orderColumns(f.order, f.state, null), positionId: f.positionId, doneTime: f.time === null ? null : new Date(f.time).toISOString() };
+}
 const ACCOUNT_PAGE = 500;
 
 /** Answers the deals stored (new ones); records its outcome, and throws nothing. */
@@ -65,6 +73,8 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       const read = await connector.openPositionsOf(pageLogins);
       // A fill counts even if its position closed since (the order did fill).
       for (const p of read) if (p.orderId !== undefined) fills.set(p.orderId, { positionId: p.id, time: p.openTime });
+      // MT4 lists no filled order in its history: the order became the trade under the same ticket.
+      if (connector.platform === "MT4") for (const p of read) if (!fills.has(p.id)) fills.set(p.id, { positionId: p.id, time: p.openTime });
       const positions = read.filter((p) => !job.closedMeanwhile.has(p.id));
       for (const position of positions) listed.add(position.id);
       await upsertPositions(db, platform, positions.map(positionColumns), readBefore);
@@ -75,7 +85,6 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
       await yieldToEventLoop();
     }
     await removePositionsNotListed(db, platform.id, listed, readBefore);
-    await endOrdersNotListed(db, platform.id, new Set(waiting.map((o) => o.id)), fills, readBefore);
     let done = 0;
     let reportedAt = 0;
     const report = async (force = false) => {
@@ -88,7 +97,10 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
     const worker = async () => {
       while (next < logins.length && !job.cancelled()) {
         const login = logins[next++]!;
-        const history = await connector.dealHistory({ login, from: job.from.getTime(), to: job.to.getTime() });
+        const window = { login, from: job.from.getTime(), to: job.to.getTime() };
+        const [history, ended] = await Promise.all([connector.dealHistory(window), connector.orderHistory(window)]);
+        // Not with `readBefore`: an order's end in the history is final; an end an event already wrote stays (upsertOrders).
+        await upsertOrders(db, platform, ended.map(endedOrderColumns));
         // Not `deals += await …`: that reads `deals` before the await and loses the other workers' counts.
         const inserted = await insertDeals(
           db,
@@ -103,6 +115,7 @@ export async function backfill(job: BackfillJob): Promise<{ deals: number; error
     };
     await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, worker));
     if (job.cancelled()) return { deals, error: null };
+    await endOrdersNotListed(db, platform.id, new Set(waiting.map((o) => o.id)), fills, readBefore);
     await report(true);
     await finishBackfill(db, platform.id, { error: null });
     return { deals, error: null };

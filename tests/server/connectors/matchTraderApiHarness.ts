@@ -108,7 +108,7 @@ export function matchTraderApiHarness(options: Partial<SimulatedServerOptions> =
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       // The Broker API places and cancels pending orders; it has no call that changes one.
-      pendingOrders: { modify: false, comment: false },
+      pendingOrders: { modify: false, comment: false, endTime: false },
       faults: {
         dropConnection: () => protocolServer.faults.dropConnections(),
         refuseConnections: () => protocolServer.faults.refuseConnections(true),

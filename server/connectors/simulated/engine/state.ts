@@ -2,7 +2,7 @@
  * The simulated server's books: accounts, groups, symbols, open positions and history, with
  * lookups that fail the way a platform does (not found, with the name the dealer typed).
  */
-import type { Deal, Group, Money, NativeAccountRef, PendingOrder, PendingOrderState, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
+import type { Deal, Group, Money, NativeAccountRef, FinishedPendingOrder, PendingOrder, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { ClosedTrade } from "../../wire/codec.ts";
 
@@ -45,11 +45,8 @@ export interface SimAccount {
 export const NO_POSITIONS: ReadonlySet<string> = new Set<string>();
 
 /** A pending order that left the book: how, when, and the position a fill opened. Plain data, like the rest of the state. */
-export interface FinishedOrder {
-  order: PendingOrder;
-  state: Exclude<PendingOrderState, "placed">;
+export interface FinishedOrder extends FinishedPendingOrder {
   time: number;
-  positionId: string | null;
 }
 
 export class EngineState {

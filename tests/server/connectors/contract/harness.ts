@@ -63,4 +63,6 @@ export interface PendingOrdersCarried {
   modify: boolean;
   /** An order keeps the trader's comment (Match-Trader's order bodies carry none). */
   comment: boolean;
+  /** The order history says when an order left the book (the Match-Trader Broker API's does not): absent, it does. */
+  endTime?: boolean;
 }

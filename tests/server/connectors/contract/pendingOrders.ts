@@ -325,4 +325,33 @@ export function pendingOrdersContract(h: () => ConnectorHarness): void {
       await stream.stop();
     }
   });
+
+  it("the order history lists each order that left the book once, with how and when it ended and the position a fill opened", async (context) => {
+    const harness = carrying(context);
+    const { connector } = harness;
+    const login = await account(harness);
+    const start = harness.now();
+    const cancelled = await placeOne(harness, login, 1.09);
+    await connector.cancelPendingOrder({ requestId: uniqueId("pcancel"), orderId: cancelled, login });
+    const filling = await placeOne(harness, login, 1.095);
+    const waiting = await placeOne(harness, login, 1.08);
+    harness.simulation.engine.setQuote(SYMBOL, 1.09488, 1.095);
+    const [position] = await connector.openPositions(login);
+    // Oldest first; orders that ended at the same moment (Match-Trader: placed at the same moment) in any order.
+    const history = (await connector.orderHistory({ login, from: start - 1000, to: harness.now() + 1000 })).sort((a, b) => a.state.localeCompare(b.state));
+    // MT4 lists no filled order: it became the trade under its ticket (the position's id).
+    const fills = connector.platform !== "MT4";
+    expect(history.map((f) => [f.order.id, f.state])).toEqual([[cancelled, "cancelled"], ...(fills ? [[filling, "filled"]] : [])]);
+    if (fills) expect(history[1]).toMatchObject({ positionId: position?.id, order: { type: "buyLimit", price: 1.095, login, symbol: SYMBOL } });
+    else expect(position?.id).toBe(filling);
+    expect(history[0]).toMatchObject({ positionId: null, order: { type: "buyLimit", price: 1.09, volume: 1000, login, symbol: SYMBOL } });
+    for (const f of history) expect(f.time === null).toBe(harness.pendingOrders.endTime === false);
+    // Of the whole server too (the MT4 gateway and Match-Trader read it account by account), never the waiting one.
+    const all = await connector.orderHistory({ from: start - 1000, to: harness.now() + 1000 });
+    const ids = (list: { order: { id: string } }[]) => list.map((f) => f.order.id).sort();
+    expect(ids(all.filter((f) => f.order.login === login))).toEqual(ids(history));
+    expect(all.some((f) => f.order.id === waiting)).toBe(false);
+    // Outside the window: nothing.
+    expect(await connector.orderHistory({ login, from: 0, to: start - 60_000 })).toEqual([]);
+  });
 }
