@@ -266,7 +266,10 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     }
   });
   it("decides a source's close only once the copy's open still being sent is answered: the copy lands, then is closed, never left open", async () => {
-    const template = await settledRow(`position:${await openOnSource(3000)}`, "open");
+    const first = await openOnSource(3000);
+    const template = await until("the first follower's copy", async () =>
+      (await rowsOf(`position:${first}`)).find((r) => r.followerLogin === followerLogin && r.sourceAction === "open" && r.state === "done"),
+    );
     // Node B works the link and dies with the copy's next open recorded and sent, not answered.
     await db()
       .update(copyLinkLeases)
@@ -286,6 +289,7 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
       .insert(copyLedger)
       .values({
         ...template,
+        followerLogin,
         requestId,
         sourceId: `position:${positionId}`,
         followerPositionId: null,
@@ -313,7 +317,10 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     });
     expect(open.followerPositionId).not.toBeNull();
     await until("the copy closed after it landed", async () => !(await followerPositions()).some((p) => p.id === open.followerPositionId));
-    const closes = (await rowsOf(`position:${positionId}`)).filter((r) => r.followerLogin === followerLogin && r.sourceAction === "close");
-    expect(closes.map((r) => r.state)).toEqual(["done"]);
+    const closes = await until("the close settled", async () => {
+      const rows = (await rowsOf(`position:${positionId}`)).filter((r) => r.followerLogin === followerLogin && r.sourceAction === "close");
+      return rows.every((r) => r.state !== "pending") ? rows : undefined;
+    });
+    expect(closes.map((r) => [r.state, r.followerAction, r.reason])).toEqual([["done", "close", null]]);
   });
 });

@@ -96,13 +96,14 @@ export function LineChart({ times, series, timeLabel, format, height, active, on
   };
 
   return (
-    <div ref={box} className={cn("w-full", className)} style={{ height }} aria-hidden>
+    // The drawing is out of the flow (absolute): its width never holds the box wider when the window narrows.
+    <div ref={box} className={cn("relative w-full min-w-0 overflow-hidden", className)} style={{ height }} aria-hidden>
       {width > 0 && (
         <svg
           data-chart="line"
           width={width}
           height={height}
-          className="block touch-none select-none text-xs"
+          className="absolute left-0 top-0 block touch-none select-none text-xs"
           onPointerMove={(e) => onCursor(indexAt(e))}
           onPointerDown={(e) => onCursor(indexAt(e))}
           onPointerLeave={() => onCursor(null)}

@@ -103,10 +103,12 @@ async function copiesOf(
 ): Promise<{ copied: CopiedPosition | null; copiedOrder: CopiedOrder | null }> {
   const states = await ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login);
   const state = states.get(sourceId);
-  // The copy's open is still being sent (another worker's lease, a crash before its answer): deciding
-  // now would call it "not copied" and leave the copy open once it lands. Not decided now: recorded
-  // as not read (recordFailure), and decided again by the link's catch-up once the open is answered.
-  if (state?.inFlight && !state.followerId) throw new Error("The copy's open is still being sent; this is decided again once it is answered");
+  // A position's copy whose open is still being sent (another worker's lease, a crash before its
+  // answer): deciding now would call it "not copied" and leave the copy open once it lands. Not
+  // decided now: recorded as not read (recordFailure), and decided again by the link's catch-up once
+  // the open is answered. (Orders are not caught up: a copied order's place in flight is a known limit.)
+  if (sourceId.startsWith("position:") && state?.inFlight && !state.followerId)
+    throw new Error("The copy's open is still being sent; this is decided again once it is answered");
   if (!state?.followerId && !state?.fill) return { copied: null, copiedOrder: null };
   if (sourceId.startsWith("order:")) {
     const order = (await connector.pendingOrders(follower.account.login)).find((o) => o.id === state.followerId);

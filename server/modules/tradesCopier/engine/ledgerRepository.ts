@@ -62,8 +62,14 @@ export async function insertRow(db: Db, row: NewLedgerRow, leaseMs: number): Pro
     return inserted;
   }
   const { requestId: _id, ...decision } = values;
+  // Every column the failure wrote is the decision's now (its reason and times included).
+  const fresh = { reason: null, sentAt: null, ackedAt: null, attempts: 0, leaseHolder: null, leaseUntil: null, followerPositionId: null, action: null };
   const [inserted] = await insert
-    .onConflictDoUpdate({ target: t.requestId, set: { ...decision, updatedAt: sql`now()` }, setWhere: and(eq(t.state, "failed"), isNull(t.followerAction)) })
+    .onConflictDoUpdate({
+      target: t.requestId,
+      set: { ...fresh, ...decision, updatedAt: sql`now()` },
+      setWhere: and(eq(t.state, "failed"), isNull(t.followerAction)),
+    })
     .returning();
   return inserted;
 }
