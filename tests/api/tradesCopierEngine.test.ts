@@ -57,6 +57,23 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
   const copied = (volume: number) =>
     Math.floor((volume * 2 * sourceSpec.contractSize) / followerSpec.contractSize / followerSpec.volumeStep) * followerSpec.volumeStep;
 
+  /**
+   * This node's lease lapses and node B takes the link over; once two passes have run since (the
+   * first may be one already running, which renewed before B took it), this node knows it lost the
+   * link. B tries again when such a pass renewed the lease between the lapse and B's attempt.
+   */
+  const nodeBTakesOver = async () => {
+    const theirs = await until("node B to take the link over", async () => {
+      await db()
+        .update(copyLinkLeases)
+        .set({ expiresAt: new Date(Date.now() - 1000) });
+      return acquireLinkLease(db(), linkId, "node-b", 60_000);
+    });
+    await engine().pass();
+    await engine().pass();
+    return theirs;
+  };
+
   async function openOnSource(volume: number): Promise<string> {
     return (await source.placeOrder({ requestId: crypto.randomUUID(), login: sourceLogin, symbol: "EURUSD", side: "buy", volume, sl: 1.09 })).positionId;
   }
@@ -232,12 +249,8 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     expect(mine.nodeId).toBe(t.ctx.config.node.id);
     expect(await acquireLinkLease(db(), linkId, "node-b", 900)).toBeNull();
     // This node dies (its lease is left to lapse): node B takes the link over, with a new epoch.
-    await db()
-      .update(copyLinkLeases)
-      .set({ expiresAt: new Date(Date.now() - 1000) });
-    const theirs = (await acquireLinkLease(db(), linkId, "node-b", 60_000))!;
+    const theirs = await nodeBTakesOver();
     expect(theirs.epoch).toBe(mine.epoch + 1);
-    await engine().pass();
     expect(engine().holds(linkId)).toBe(false);
     await releaseLinkLease(db(), theirs);
     await engine().pass();
@@ -271,11 +284,7 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
       (await rowsOf(`position:${first}`)).find((r) => r.followerLogin === followerLogin && r.sourceAction === "open" && r.state === "done"),
     );
     // Node B works the link and dies with the copy's next open recorded and sent, not answered.
-    await db()
-      .update(copyLinkLeases)
-      .set({ expiresAt: new Date(Date.now() - 1000) });
-    const theirs = (await acquireLinkLease(db(), linkId, "node-b", 60_000))!;
-    await engine().pass();
+    const theirs = await nodeBTakesOver();
     expect(engine().holds(linkId)).toBe(false);
     const positionId = await openOnSource(3000);
     const position = (await source.openPositions(sourceLogin)).find((p) => p.id === positionId)!;
