@@ -11,6 +11,9 @@
  * POST /api/tradePlatforms/{id}/simulator/trades: one of the simulated server's traders opens a
  * market position on its account, as a client terminal would (the Trades Copier's demo and browser
  * test: a source trade to copy). Toolbox's own order operations are the accounts' position actions.
+ *
+ * POST /api/tradePlatforms/{id}/simulator/orders: the same trader places a pending order a given
+ * number of points from the market (the blotter's browser test: a waiting order that fills soon).
  */
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -18,6 +21,8 @@ import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { refusal } from "../../../core/schemas/apiError.ts";
 import { lotsToVolume } from "../../../core/trading/volume.ts";
+import { PENDING_ORDER_TYPES, pendingOrderSide } from "../../../core/trading/pendingOrder.ts";
+import { pointSize } from "../../../core/trading/price.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { findPlatform } from "./repository.ts";
 
@@ -54,16 +59,33 @@ const QuoteFaultSchema = z
     message: "Name the symbol whose feed changes",
   });
 
+const LotsSchema = z
+  .number({ error: "lots must be a number" })
+  .positive("lots must be more than 0")
+  .max(100, "lots is at most 100")
+  .refine((lots) => Math.abs(Math.round(lots * 100) - lots * 100) < 1e-9, "lots has at most 2 decimals");
+
 const TraderOpenSchema = z
   .object({
     login: z.string({ error: "login must be text" }).regex(/^[0-9]{1,20}$/, "login must be the account's number"),
     symbol: z.string({ error: "symbol must be text" }).min(1, "symbol must not be empty").max(64, "symbol has at most 64 characters"),
     side: z.enum(["buy", "sell"], { error: 'side must be "buy" or "sell"' }),
-    lots: z
-      .number({ error: "lots must be a number" })
-      .positive("lots must be more than 0")
-      .max(100, "lots is at most 100")
-      .refine((lots) => Math.abs(Math.round(lots * 100) - lots * 100) < 1e-9, "lots has at most 2 decimals"),
+    lots: LotsSchema,
+  })
+  .strict();
+
+const TraderPendingSchema = z
+  .object({
+    login: z.string({ error: "login must be text" }).regex(/^[0-9]{1,20}$/, "login must be the account's number"),
+    symbol: z.string({ error: "symbol must be text" }).min(1, "symbol must not be empty").max(64, "symbol has at most 64 characters"),
+    type: z.enum(PENDING_ORDER_TYPES, { error: `type must be one of ${PENDING_ORDER_TYPES.join(", ")}` }),
+    lots: LotsSchema,
+    /** How far from the market (the ask for a buy, the bid for a sell), in the symbol's points: below it for a limit to buy or a stop to sell, above it otherwise. */
+    points: z
+      .number({ error: "points must be a number" })
+      .int("points must be a whole number")
+      .min(0, "points is at least 0")
+      .max(1_000_000, "points is at most 1,000,000"),
   })
   .strict();
 
@@ -155,6 +177,47 @@ export async function simulatorRoutes(app: FastifyInstance) {
       // Refusals (a closed market, no money) are the server's own, in its words.
       const result = server.engine.placeOrder({ requestId: `trader-${randomUUID()}`, login, symbol, side, volume: lotsToVolume(lots), reason: "client" });
       return { positionId: result.positionId, volume: result.volume, price: result.price };
+    },
+  );
+
+  api.post(
+    "/tradePlatforms/:id/simulator/orders",
+    {
+      config: { permission: { module: "tradePlatforms", value: "write" } },
+      schema: {
+        tags: ["tradePlatforms"],
+        summary: "Demo: a simulated account's trader places a pending order some points from the market, as from a client terminal",
+        params: z.object({ id: z.uuid({ error: "id must be a UUID" }) }),
+        body: TraderPendingSchema,
+        response: {
+          200: z.object({ orderId: z.string(), volume: z.number(), price: z.number() }),
+          422: refusal("Refused by the simulated server in its own words (a level inside the stops level, a closed market, a disabled account)"),
+        },
+      },
+    },
+    async (request) => {
+      const { server } = await simulatedServerOf(request.organization.id, request.params.id);
+      const { login, symbol, type, lots, points } = request.body;
+      const { state, feed } = server.engine.ctx;
+      if (!state.accounts.has(login)) throw new InvalidRequestError(`The simulated server has no account ${login}`);
+      const quote = feed.quote(symbol);
+      if (!quote) throw new InvalidRequestError(`The simulated server has no symbol ${symbol}`);
+      const { digits } = state.symbol(symbol);
+      const market = pendingOrderSide(type) === "buy" ? quote.ask : quote.bid;
+      const below = type === "buyLimit" || type === "sellStop";
+      const distance = points * pointSize(digits);
+      const price = Number((below ? market - distance : market + distance).toFixed(digits));
+      // A level inside the stops level, like any other refusal, is the server's own, in its words.
+      const result = server.engine.placePendingOrder({
+        requestId: `trader-${randomUUID()}`,
+        login,
+        symbol,
+        type,
+        volume: lotsToVolume(lots),
+        price,
+        reason: "client",
+      });
+      return { orderId: result.orderId, volume: result.volume, price: result.price };
     },
   );
 }
