@@ -2,7 +2,7 @@
  * Rules compiled once for many evaluations (docs/flexible-leverage.md "Speed"): masks compiled,
  * ladders as typed arrays in the units the accounts come in (cents, 1/10000 lot), news windows
  * turned into instants, and three caches: the rules whose group mask takes a group, the rules
- * whose symbol mask takes a symbol, and the open windows at the last instant asked about. A
+ * whose symbol mask takes a symbol, and the open windows in the last minute asked about. A
  * server has tens of groups and hundreds of symbols for 100,000 accounts, so each mask is tested
  * about once per group or symbol, not once per account.
  */
@@ -12,7 +12,7 @@ import { noRuleReason, ruleReason, tierText } from "./reason.ts";
 import type { FlexibleLeverageSettingsInput, LeverageMode, Rule } from "./schema.ts";
 import { FlexibleLeverageSettingsSchema } from "./schema.ts";
 import { compileWindow, openWindows, type CompiledWindow } from "./windows.ts";
-import { knownTimeZone } from "./zonedTime.ts";
+import { MINUTE_MS, knownTimeZone } from "./zonedTime.ts";
 
 /** Caches are dropped past this many names (a server has far fewer groups or symbols). */
 const CACHE_LIMIT = 100_000;
@@ -47,7 +47,7 @@ export interface CompiledRules {
   rulesForGroup(group: string): Int32Array;
   /** Per rule index: 1 when its symbol mask takes `symbol`. */
   symbolFlags(symbol: string): Uint8Array;
-  /** Per rule index: its first open window at `at`, or -1 (kept for the last instant asked). */
+  /** Per rule index: its first open window at `at`, or -1 (kept for the last minute asked). */
   openWindowsAt(at: number): Int32Array;
   /** The reason of an account no rule takes. */
   noRuleReason(groupLeverage: number): string;
@@ -104,7 +104,7 @@ export function compileRules(settings: FlexibleLeverageSettingsInput, options: {
   const groups = new Map<string, Int32Array>();
   const symbols = new Map<string, Uint8Array>();
   const noRule = new Map<number, string>();
-  let windowsAt = NaN;
+  let windowsMinute = NaN;
   let windows: Int32Array = new Int32Array(rules.length).fill(-1);
 
   return {
@@ -129,9 +129,13 @@ export function compileRules(settings: FlexibleLeverageSettingsInput, options: {
       return flags;
     },
     openWindowsAt(at) {
-      if (at !== windowsAt) {
-        windows = openWindows(rules, at, timeZone);
-        windowsAt = at;
+      // Windows open and close on whole minutes (a time of the server's clock, whose offset is whole
+      // minutes in every zone since 1972, plus whole minutes): one answer serves a whole minute, so
+      // evaluating account after account at "now" computes the windows once a minute.
+      const minute = Math.floor(at / MINUTE_MS);
+      if (minute !== windowsMinute) {
+        windows = openWindows(rules, minute * MINUTE_MS, timeZone);
+        windowsMinute = minute;
       }
       return windows;
     },

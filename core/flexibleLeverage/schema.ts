@@ -124,21 +124,33 @@ export const RuleSchema = z
       .min(1, { error: "A rule needs a name" })
       .max(64, { error: "A rule's name is at most 64 characters" }),
     active: z.boolean({ error: "Active must be true or false" }).default(true),
-    groups: mask("The group mask", "group"),
-    symbols: mask("The symbol mask", "symbol").default("*"),
-    mode: z.enum(LEVERAGE_MODES, { error: "The mode must be equity, exposureLots or exposureNotional" }),
+    groups: mask("The group mask", "group").meta({ description: 'Group mask: "*" any run of characters, "!" excludes (exclusions first), comma-separated' }),
+    symbols: mask("The symbol mask", "symbol")
+      .default("*")
+      .meta({ description: 'Symbol mask; a pattern with "\\" is matched against the MT5 path ("Forex\\*"), one without against the name' }),
+    mode: z
+      .enum(LEVERAGE_MODES, { error: "The mode must be equity, exposureLots or exposureNotional" })
+      .meta({ description: "What the tiers' thresholds are: the equity, the open lots, or the open notional in the account's currency" }),
     tiers: z
       .array(TierSchema, { error: "The tiers must be a list" })
       .max(MAX_TIERS, { error: `A rule has at most ${MAX_TIERS} tiers` })
-      .default([]),
+      .default([])
+      .meta({ description: "The ladder, thresholds strictly ascending: the highest tier whose threshold ≤ the value gives the leverage" }),
     windows: z
       .array(TimeWindowSchema, { error: "The time windows must be a list" })
       .max(MAX_WINDOWS, { error: `A rule has at most ${MAX_WINDOWS} time windows` })
-      .default([]),
+      .default([])
+      .meta({ description: "While one is open, the first open window's leverage applies instead of the tiers" }),
     /** null: no cap of the rule's own (the group's default leverage still caps). */
-    maxLeverage: leverage("The maximum leverage").nullable().default(null),
+    maxLeverage: leverage("The maximum leverage")
+      .nullable()
+      .default(null)
+      .meta({ description: "The rule's cap; null for none (the group's default leverage still caps)" }),
     /** Whether positions opened before the rules changed count (for the exposure, and for holding a symbol). */
-    countExistingPositions: z.boolean({ error: "Count existing positions must be true or false" }).default(true),
+    countExistingPositions: z
+      .boolean({ error: "Count existing positions must be true or false" })
+      .default(true)
+      .meta({ description: "Whether positions opened before the rules changed count for the exposure and for holding a symbol" }),
   })
   .superRefine((rule, ctx) => {
     for (let i = 1; i < rule.tiers.length; i++) {
@@ -164,7 +176,8 @@ export const FlexibleLeverageSettingsSchema = z
     managers: z
       .array(LoginSchema, { error: "The managers must be a list of logins" })
       .max(MAX_MANAGERS, { error: `At most ${MAX_MANAGERS} managers` })
-      .default([]),
+      .default([])
+      .meta({ description: "The plugin's Managers parameter: the manager logins allowed to change these settings" }),
     rules: z
       .array(RuleSchema, { error: "The rules must be a list" })
       .max(MAX_RULES, { error: `At most ${MAX_RULES} rules` })
