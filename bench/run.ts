@@ -23,6 +23,9 @@
  * Then the Trades Copier: one source → 1, 100 and 1,000 followers, and 100 on the MT5 Web API out of
  * process (./tradesCopier.ts); `npm run bench -- copier` runs it alone.
  *
+ * Then Flexible Leverage's rule engine: 100,000 accounts × 20 rules, evaluation per account and the
+ * preview of the population (./flexibleLeverage.ts); `npm run bench -- flexibleLeverage` runs it alone.
+ *
  * `npm run bench -- api` runs only the table of issue 30 (./apiSpeed.ts): bare Fastify, the guarded
  * routes, the accounts and customers lists at 100,000 rows and the shell's weight, with the ratios.
  *
@@ -53,6 +56,7 @@ import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
 import { quotesMonitorBench } from "./quotesMonitor.ts";
 import { tradesCopierBench } from "./tradesCopier.ts";
+import { flexibleLeverageBench } from "./flexibleLeverage.ts";
 import { simulatedHostCostBench } from "./simulatedHostCost.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -228,6 +232,8 @@ async function main() {
   line("");
   await tradesCopierBench({ adminUrl, line });
   line("");
+  await flexibleLeverageBench({ line });
+  line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -243,21 +249,23 @@ const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind)
         ? quotesMonitorBench({ adminUrl, line })
         : only.includes("copier")
           ? tradesCopierBench({ adminUrl, line })
-          : only.includes("simhost")
-            ? simulatedHostCostBench({ adminUrl, line })
-            : only.includes("writer")
-              ? historyWriterBench({ adminUrl, line })
-              : only.includes("rowmodels")
-                ? rowModelsBench({ line })
-                : only.includes("stall")
-                  ? creationStallBench({
-                      adminUrl,
-                      accounts: ACCOUNTS,
-                      runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-                      databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-                      line,
-                    })
-                  : main()
+          : only.includes("flexibleLeverage")
+            ? flexibleLeverageBench({ line })
+            : only.includes("simhost")
+              ? simulatedHostCostBench({ adminUrl, line })
+              : only.includes("writer")
+                ? historyWriterBench({ adminUrl, line })
+                : only.includes("rowmodels")
+                  ? rowModelsBench({ line })
+                  : only.includes("stall")
+                    ? creationStallBench({
+                        adminUrl,
+                        accounts: ACCOUNTS,
+                        runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                        databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                        line,
+                      })
+                    : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {
