@@ -254,6 +254,10 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     return this.indexed<Mt5Native["group"]>("/api/group");
   }
 
+  /** Plugin instances (IMTConPlugin): `total` then `next`, as other configuration; `plugin/add` replaces one by its name. */
+  listPlugins = () => this.indexed<Mt5Native["plugin"]>("/api/plugin");
+  updatePlugin = async (update: Mt5Native["pluginUpdate"]) => (await this.call("/api/plugin/add", {}, update)) as Mt5Native["plugin"];
+
   async listSymbols() {
     const symbols = await this.indexed<Mt5Native["symbol"]>("/api/symbol");
     this.symbolNames = symbols.map((s) => s.Symbol);
