@@ -26,7 +26,12 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
   const dirty = enabled !== plugin.enabled || parametersChanged;
   const problem = parametersChanged ? pluginUpdateProblem({ parameters }) : null;
 
-  const set = (index: number, field: "name" | "value", text: string) => setParameters((list) => list.map((p, i) => (i === index ? { ...p, [field]: text } : p)));
+  // An edit starts over: the server's last refusal was about what was there before.
+  const edit = (change: (list: typeof parameters) => typeof parameters) => {
+    setFailure(null);
+    setParameters(change);
+  };
+  const set = (index: number, field: "name" | "value", text: string) => edit((list) => list.map((p, i) => (i === index ? { ...p, [field]: text } : p)));
 
   const save = async () => {
     setFailure(null);
@@ -63,7 +68,10 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
         }
       >
         <div className="flex items-center gap-3">
-          <Switch id="plugin-enabled" checked={enabled} onCheckedChange={setEnabled} disabled={!canWrite} />
+          <Switch id="plugin-enabled" checked={enabled} onCheckedChange={(on) => {
+              setFailure(null);
+              setEnabled(on);
+            }} disabled={!canWrite} />
           <label htmlFor="plugin-enabled" className="text-sm font-medium">
             {enabled ? "Enabled: the server runs it" : "Disabled: the server keeps it but does not run it"}
           </label>
@@ -77,7 +85,7 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
               <Input aria-label={`Name of parameter ${index + 1}`} value={p.name} onChange={(e) => set(index, "name", e.target.value)} />
               <Input aria-label={`Value of ${p.name || `parameter ${index + 1}`}`} value={p.value} onChange={(e) => set(index, "value", e.target.value)} />
               {editable ? (
-                <Button variant="ghost" size="icon" aria-label={`Remove ${p.name || `parameter ${index + 1}`}`} onClick={() => setParameters((l) => l.filter((_, i) => i !== index))}>
+                <Button variant="ghost" size="icon" aria-label={`Remove ${p.name || `parameter ${index + 1}`}`} onClick={() => edit((l) => l.filter((_, i) => i !== index))}>
                   <Trash2 aria-hidden />
                 </Button>
               ) : (
@@ -86,7 +94,7 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
             </div>
           ))}
           {editable ? (
-            <Button variant="secondary" size="sm" className="justify-self-start" onClick={() => setParameters((l) => [...l, { name: "", value: "" }])}>
+            <Button variant="secondary" size="sm" className="justify-self-start" onClick={() => edit((l) => [...l, { name: "", value: "" }])}>
               <Plus aria-hidden /> Add a parameter
             </Button>
           ) : null}
