@@ -50,9 +50,9 @@ export function PluginsPage({ platformId, platformType }: { platformId: string; 
         cellRenderer: (p: ICellRendererParams<Row>) =>
           p.data ? <Badge tone={p.data.state === "running" ? "success" : "warning"}>{p.data.state === "running" ? "Running" : "Disabled"}</Badge> : null,
       }),
-      textColumn({
+      {
         colId: "actions",
-        headerName: "",
+        headerName: "Actions",
         width: 220,
         sortable: false,
         cellRenderer: (p: ICellRendererParams<Row>) =>
@@ -75,7 +75,7 @@ export function PluginsPage({ platformId, platformType }: { platformId: string; 
               ) : null}
             </span>
           ) : null,
-      }),
+      },
     ],
     [],
   );
