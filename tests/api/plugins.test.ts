@@ -31,7 +31,12 @@ describeDb("plugins: a platform's server plugins", () => {
   let matchTrader: string;
 
   const call = async (method: "GET" | "PUT" | "POST", url: string, payload?: unknown, person: Person = ada, organization = org) =>
-    t.app.inject({ method, url, headers: apiHeaders(await tokens.mint(person), organization), ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url,
+      headers: apiHeaders(await tokens.mint(person), organization),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const simulated = async (type: "MT5" | "MatchTrader", name: string) => {
     const res = await call("POST", "/api/tradePlatforms", {
       type,
@@ -87,14 +92,26 @@ describeDb("plugins: a platform's server plugins", () => {
     // On the server: through the platform's connector, and in the simulation itself.
     const connector = await t.app.platforms.connectorFor(org, mt5);
     expect((await connector.listPlugins()).find((p) => p.id === FL)).toMatchObject({ enabled: false, parameters });
-    expect(t.app.platforms.simulatedServer(mt5)?.engine.plugins().find((p) => p.id === FL)).toMatchObject({ enabled: false, parameters });
+    expect(
+      t.app.platforms
+        .simulatedServer(mt5)
+        ?.engine.plugins()
+        .find((p) => p.id === FL),
+    ).toMatchObject({ enabled: false, parameters });
 
     const [audit, ...more] = await auditOf(mt5);
     expect(more).toHaveLength(0);
     expect(audit).toMatchObject({
       action: "plugin.disabled",
       actorSub: ada.sub,
-      before: { version: "1.0.1.12", enabled: true, parameters: [{ name: "Managers", value: "1000" }, { name: "Rules", value: "[]" }] },
+      before: {
+        version: "1.0.1.12",
+        enabled: true,
+        parameters: [
+          { name: "Managers", value: "1000" },
+          { name: "Rules", value: "[]" },
+        ],
+      },
       after: { version: "1.0.1.12", enabled: false, parameters },
     });
 
@@ -109,7 +126,12 @@ describeDb("plugins: a platform's server plugins", () => {
     expect(refused.statusCode, refused.body).toBe(403);
     expect((await call("GET", `/api/tradePlatforms/${mt5}/plugins`, undefined, noPlugins)).statusCode).toBe(403);
     expect((await call("PUT", `/api/tradePlatforms/${mt5}/plugins/${FL}`, { enabled: false }, noPlugins)).statusCode).toBe(403);
-    expect(t.app.platforms.simulatedServer(mt5)?.engine.plugins().find((p) => p.id === FL)?.enabled).toBe(true);
+    expect(
+      t.app.platforms
+        .simulatedServer(mt5)
+        ?.engine.plugins()
+        .find((p) => p.id === FL)?.enabled,
+    ).toBe(true);
   });
 
   it("keeps organizations apart: another organization's platform is 404, and nothing changes", async () => {
@@ -117,7 +139,12 @@ describeDb("plugins: a platform's server plugins", () => {
     expect((await call("PUT", `/api/tradePlatforms/${mt5}/plugins/${FL}`, { enabled: false }, eve, eveOrg)).statusCode).toBe(404);
     // Not a member of Ada's organization: the guard refuses before any platform is looked at.
     expect((await call("GET", `/api/tradePlatforms/${mt5}/plugins`, undefined, eve, org)).statusCode).toBe(403);
-    expect(t.app.platforms.simulatedServer(mt5)?.engine.plugins().find((p) => p.id === FL)?.enabled).toBe(true);
+    expect(
+      t.app.platforms
+        .simulatedServer(mt5)
+        ?.engine.plugins()
+        .find((p) => p.id === FL)?.enabled,
+    ).toBe(true);
   });
 
   it("answers bad input with a readable 400, an unknown plugin with 404, and records nothing for either", async () => {
@@ -126,7 +153,15 @@ describeDb("plugins: a platform's server plugins", () => {
     for (const [body, message] of [
       [{}, "Say what to change"],
       [{ enabled: "yes" }, "enabled must be true or false"],
-      [{ parameters: [{ name: "Rules", value: "[]" }, { name: "Rules", value: "{}" }] }, "Each parameter name appears once"],
+      [
+        {
+          parameters: [
+            { name: "Rules", value: "[]" },
+            { name: "Rules", value: "{}" },
+          ],
+        },
+        "Each parameter name appears once",
+      ],
       [{ parameters: [{ name: "", value: "x" }] }, "A parameter needs a name"],
       [{ parameters: [{ name: "Rules", value: 5 }] }, "must be text"],
       [{ enabled: true, colour: "red" }, ""],

@@ -71,7 +71,13 @@ describe("a plugin's parameters dialog", () => {
       {
         url: "/api/tradePlatforms/p1/plugins/CPlugin.MT4Plugin.FlexibleLeverage",
         method: "PUT",
-        body: { enabled: false, parameters: [{ name: "Managers", value: "1000" }, { name: "Rules", value: "Gold" }] },
+        body: {
+          enabled: false,
+          parameters: [
+            { name: "Managers", value: "1000" },
+            { name: "Rules", value: "Gold" },
+          ],
+        },
       },
     ]);
   });

@@ -60,9 +60,21 @@ describe("plugins", () => {
           version: fc.tuple(fc.nat(99), fc.nat(99), fc.nat(99)).map((v) => v.join(".")),
         }),
         ({ enabled, parameters, version }) => {
-          const plugin: TradePlugin = { ...PLUGIN, id: "X.MT4Plugin.FlexibleLeverage", file: "X.MT4Plugin.FlexibleLeverage.dll", enabled, state: enabled ? "running" : "disabled", parameters, version };
+          const plugin: TradePlugin = {
+            ...PLUGIN,
+            id: "X.MT4Plugin.FlexibleLeverage",
+            file: "X.MT4Plugin.FlexibleLeverage.dll",
+            enabled,
+            state: enabled ? "running" : "disabled",
+            parameters,
+            version,
+          };
           if (Number(version.split(".")[0]) > 0) expect(mt4PluginCodecs.plugin.decode(mt4PluginCodecs.plugin.encode(plugin))).toEqual(plugin);
-          expect(mt5PluginCodecs.plugin.decode(mt5PluginCodecs.plugin.encode({ ...plugin, id: "i", file: "m.dll" }))).toEqual({ ...plugin, id: "i", file: "m.dll" });
+          expect(mt5PluginCodecs.plugin.decode(mt5PluginCodecs.plugin.encode({ ...plugin, id: "i", file: "m.dll" }))).toEqual({
+            ...plugin,
+            id: "i",
+            file: "m.dll",
+          });
         },
       ),
       { seed: 7, numRuns: 300 },

@@ -40,7 +40,11 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
         pluginId: plugin.id,
         body: { ...(enabled !== plugin.enabled ? { enabled } : {}), ...(parametersChanged ? { parameters } : {}) },
       });
-      toast({ title: `${saved.name} saved`, description: `${saved.enabled ? "Enabled" : "Disabled"} with ${saved.parameters.length} parameters on the server.`, color: "success" });
+      toast({
+        title: `${saved.name} saved`,
+        description: `${saved.enabled ? "Enabled" : "Disabled"} with ${saved.parameters.length} parameters on the server.`,
+        color: "success",
+      });
       onClose();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -68,24 +72,41 @@ export function PluginDialog({ platformId, plugin, canWrite, onClose }: { platfo
         }
       >
         <div className="flex items-center gap-3">
-          <Switch id="plugin-enabled" checked={enabled} onCheckedChange={(on) => {
+          <Switch
+            id="plugin-enabled"
+            checked={enabled}
+            onCheckedChange={(on) => {
               setFailure(null);
               setEnabled(on);
-            }} disabled={!canWrite} />
+            }}
+            disabled={!canWrite}
+          />
           <label htmlFor="plugin-enabled" className="text-sm font-medium">
             {enabled ? "Enabled: the server runs it" : "Disabled: the server keeps it but does not run it"}
           </label>
         </div>
-        {!plugin.configurable ? <p className="text-sm text-muted">This plugin takes no settings from a manager connection; only the server's administrator can change them.</p> : null}
+        {!plugin.configurable ? (
+          <p className="text-sm text-muted">This plugin takes no settings from a manager connection; only the server's administrator can change them.</p>
+        ) : null}
         <fieldset className="grid gap-2" disabled={!editable}>
           <legend className="mb-1 text-sm font-medium">Parameters, in the server's order</legend>
           {parameters.length === 0 ? <p className="text-sm text-muted">No parameters.</p> : null}
           {parameters.map((p, index) => (
             <div key={index} className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] items-center gap-2">
-              <Input aria-label={`Name of parameter ${index + 1}`} value={p.name} onChange={(e) => set(index, "name", e.target.value)} />
-              <Input aria-label={`Value of ${p.name || `parameter ${index + 1}`}`} value={p.value} onChange={(e) => set(index, "value", e.target.value)} />
+              <Input aria-label={`Name of parameter ${index + 1}`} value={p.name} disabled={!editable} onChange={(e) => set(index, "name", e.target.value)} />
+              <Input
+                aria-label={`Value of ${p.name || `parameter ${index + 1}`}`}
+                value={p.value}
+                disabled={!editable}
+                onChange={(e) => set(index, "value", e.target.value)}
+              />
               {editable ? (
-                <Button variant="ghost" size="icon" aria-label={`Remove ${p.name || `parameter ${index + 1}`}`} onClick={() => edit((l) => l.filter((_, i) => i !== index))}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Remove ${p.name || `parameter ${index + 1}`}`}
+                  onClick={() => edit((l) => l.filter((_, i) => i !== index))}
+                >
                   <Trash2 aria-hidden />
                 </Button>
               ) : (

@@ -40,7 +40,8 @@ export function PluginsPage({ platformId, platformType }: { platformId: string; 
         field: "enabled",
         headerName: "Enabled",
         width: 110,
-        cellRenderer: (p: ICellRendererParams<Row>) => (p.data ? <Badge tone={p.data.enabled ? "success" : "outline"}>{p.data.enabled ? "Yes" : "No"}</Badge> : null),
+        cellRenderer: (p: ICellRendererParams<Row>) =>
+          p.data ? <Badge tone={p.data.enabled ? "success" : "outline"}>{p.data.enabled ? "Yes" : "No"}</Badge> : null,
       }),
       textColumn({ field: "configurable", headerName: "Configurable", width: 130, valueFormatter: (p) => (p.value ? "Yes" : "No") }),
       textColumn({
@@ -69,7 +70,11 @@ export function PluginsPage({ platformId, platformType }: { platformId: string; 
                 Parameters
               </Button>
               {p.data.editor ? (
-                <Link to={p.data.editor} className="text-sm font-medium text-primary underline-offset-4 hover:underline" onClick={(event) => event.stopPropagation()}>
+                <Link
+                  to={p.data.editor}
+                  className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+                  onClick={(event) => event.stopPropagation()}
+                >
                   Open editor
                 </Link>
               ) : null}
@@ -82,7 +87,13 @@ export function PluginsPage({ platformId, platformType }: { platformId: string; 
 
   if (plugins.isPending) return <Skeleton className="h-40" />;
   if (plugins.isError)
-    return <EmptyState icon={Puzzle} title="The plugins could not be read" description={plugins.error.message || "The trading server did not answer. Try again in a moment."} />;
+    return (
+      <EmptyState
+        icon={Puzzle}
+        title="The plugins could not be read"
+        description={plugins.error.message || "The trading server did not answer. Try again in a moment."}
+      />
+    );
   if (!plugins.data.supported) return <EmptyState icon={Puzzle} title="This platform has no server plugins" description={plugins.data.message ?? undefined} />;
 
   return (

@@ -52,7 +52,10 @@ export function updatePlugin(ctx: EngineContext, wanted: TradePlugin): TradePlug
   if (!current) throw connectorErrors.notFound(`The server runs no plugin "${wanted.id}".`);
   const parametersChanged = JSON.stringify(current.parameters) !== JSON.stringify(wanted.parameters);
   if (parametersChanged && !current.configurable)
-    throw connectorErrors.rejected("other", `Plugin "${current.id}" takes no settings from a manager connection; only the server's administrator can change them.`);
+    throw connectorErrors.rejected(
+      "other",
+      `Plugin "${current.id}" takes no settings from a manager connection; only the server's administrator can change them.`,
+    );
   if (platform === "MT4") checkMt4Limits(wanted);
   const updated = applyPluginUpdate(current, { enabled: wanted.enabled, parameters: wanted.parameters });
   ctx.state.plugins.set(current.id, updated);
@@ -76,6 +79,9 @@ function checkMt4Limits(plugin: TradePlugin): void {
     if (p.name.length > MT4_PLUGIN_NAME_MAX)
       throw connectorErrors.rejected("other", `MT4 keeps a plugin parameter's name in ${MT4_PLUGIN_NAME_MAX} characters; "${p.name.slice(0, 40)}" is longer.`);
     if (p.value.length > MT4_PLUGIN_VALUE_MAX)
-      throw connectorErrors.rejected("other", `MT4 keeps a plugin parameter's value in ${MT4_PLUGIN_VALUE_MAX} characters; the value of "${p.name}" has ${p.value.length}.`);
+      throw connectorErrors.rejected(
+        "other",
+        `MT4 keeps a plugin parameter's value in ${MT4_PLUGIN_VALUE_MAX} characters; the value of "${p.name}" has ${p.value.length}.`,
+      );
   }
 }

@@ -9,7 +9,10 @@ import type { TradePlugin } from "../../../../core/trading/index.ts";
 import type { ConnectorHarness } from "./harness.ts";
 import { expectConnectorError } from "./helpers.ts";
 
-const FLEXIBLE_LEVERAGE = { MT4: { id: "CPlugin.MT4Plugin.FlexibleLeverage", version: "1.25.0" }, MT5: { id: "CPlugin.MT5Plugin.FlexibleLeverage", version: "1.0.1.12" } };
+const FLEXIBLE_LEVERAGE = {
+  MT4: { id: "CPlugin.MT4Plugin.FlexibleLeverage", version: "1.25.0" },
+  MT5: { id: "CPlugin.MT5Plugin.FlexibleLeverage", version: "1.0.1.12" },
+};
 
 function flexibleLeverage(plugins: TradePlugin[], platform: "MT4" | "MT5"): TradePlugin {
   const plugin = plugins.find((p) => p.id === FLEXIBLE_LEVERAGE[platform].id);
