@@ -36,7 +36,7 @@ describe("a plugin's parameters dialog", () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(async (url: string, init: RequestInit) => {
-        sent.push({ url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined });
+        sent.push({ url, method: init.method ?? "GET", body: typeof init.body === "string" ? JSON.parse(init.body) : undefined });
         return answers.shift()!();
       }),
     );
@@ -59,8 +59,8 @@ describe("a plugin's parameters dialog", () => {
   it("sends only what changed (the whole ordered list, the enabled flag) and closes once the server has it", async () => {
     const user = userEvent.setup();
     const onClose = open();
-    const save = screen.getByRole("button", { name: "Save on the server" });
-    expect((save as HTMLButtonElement).disabled).toBe(true);
+    const save = screen.getByRole<HTMLButtonElement>("button", { name: "Save on the server" });
+    expect(save.disabled).toBe(true);
     await user.clear(screen.getByLabelText("Value of Rules"));
     await user.type(screen.getByLabelText("Value of Rules"), "Gold");
     await user.click(screen.getByRole("switch"));
@@ -94,14 +94,14 @@ describe("a plugin's parameters dialog", () => {
     await user.clear(screen.getByLabelText("Name of parameter 1"));
     await user.type(screen.getByLabelText("Name of parameter 1"), "Rules");
     expect((await screen.findByRole("alert")).textContent).toMatch(/given twice/);
-    expect((screen.getByRole("button", { name: "Save on the server" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Save on the server" }).disabled).toBe(true);
     expect(sent).toHaveLength(1);
   });
 
   it("only shows them without write access", () => {
     open(false);
     expect(screen.queryByRole("button", { name: "Save on the server" })).toBeNull();
-    expect((screen.getByLabelText("Value of Rules") as HTMLInputElement).disabled).toBe(true);
-    expect((screen.getByRole("switch") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>("Value of Rules").disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>("switch").disabled).toBe(true);
   });
 });

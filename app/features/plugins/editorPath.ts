@@ -1,4 +1,3 @@
-import type { TradePlatformType } from "@core/trading/platform";
 import { flexibleLeverageOf } from "@core/trading/plugin";
 import { isPluginId, isPluginVersion } from "@core/routeValidation";
 
@@ -8,11 +7,7 @@ import { isPluginId, isPluginVersion } from "@core/routeValidation";
  * validates the same, core/routeValidation.ts). Null for any other plugin: its parameters are
  * edited in the dialog.
  */
-export function pluginEditorPath(
-  platformType: TradePlatformType | string | undefined,
-  platformId: string,
-  plugin: { id: string; version: string },
-): string | null {
+export function pluginEditorPath(platformType: string | undefined, platformId: string, plugin: { id: string; version: string }): string | null {
   const editor = flexibleLeverageOf(plugin.id);
   if (!editor || editor.platform !== platformType || !isPluginId(plugin.id) || !isPluginVersion(plugin.version)) return null;
   const segment = `${editor.product}.${editor.platform}Plugin.FlexibleLeverage`;

@@ -66,7 +66,7 @@ export function pluginsContract(h: () => ConnectorHarness): void {
     expect(flexibleLeverage(await connector.listPlugins(), connector.platform).parameters).toEqual(parameters);
     expect(onServer(harness, id)?.parameters).toEqual(parameters);
     // The server's journal says so, as MetaTrader's does.
-    const lines = await harness.simulation.engine.journal(0, Number.MAX_SAFE_INTEGER, { text: "plugin" }, 100);
+    const lines = harness.simulation.engine.journal(0, Number.MAX_SAFE_INTEGER, { text: "plugin" }, 100);
     expect(lines.at(-1)?.message).toMatch(/parameters changed/);
   });
 
