@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { applyPluginUpdate, pluginUpdateProblem, type TradePlugin } from "../../core/trading/plugin";
 import { mt4PluginCodecs, mt4PluginVersion, mt4PluginVersionText } from "../../server/connectors/mt4/plugins";
 import { mt5PluginCodecs } from "../../server/connectors/mt5/plugins";
+import { pluginList } from "../../server/connectors/mt5WebApi/plugins";
+import { NativeError } from "../../server/connectors/wire/wire";
 import { pluginEditorPath } from "../../app/features/plugins/editorPath";
 
 const PLUGIN: TradePlugin = {
@@ -82,5 +84,14 @@ describe("plugins", () => {
     expect(mt4PluginVersion("1.25.0")).toBe(12_500);
     expect(mt4PluginVersionText(12_500)).toBe("1.25.0");
     expect(mt4PluginVersionText(125)).toBe("1.25");
+  });
+});
+
+describe("an MT5 Web API without the plugin commands", () => {
+  it("is a platform without the feature (rejected, in words), not a missing plugin; other failures go on as they are", async () => {
+    const missing = pluginList(Promise.reject(new NativeError({ retcode: "13 Not found", message: "" })));
+    await expect(missing).rejects.toMatchObject({ code: "rejected", message: expect.stringMatching(/does not offer its plugins' configuration/) });
+    const other = new NativeError({ retcode: "8 Not enough permissions", message: "" });
+    await expect(pluginList(Promise.reject(other))).rejects.toBe(other);
   });
 });
