@@ -17,3 +17,4 @@ export * from "./journal.ts";
 export * from "./events.ts";
 export * from "./margin.ts";
 export * from "./conversion.ts";
+export * from "./plugin.ts";

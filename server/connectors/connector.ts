@@ -27,11 +27,13 @@ import type {
   PendingOrder,
   PendingOrderResult,
   PlacePendingOrderRequest,
+  PluginUpdate,
   Position,
   Quote,
   Timestamp,
   TradeEvent,
   TradePlatformType,
+  TradePlugin,
   TradeSymbol,
 } from "../../core/trading/index.ts";
 import type { ConnectorError } from "./errors.ts";
@@ -109,6 +111,11 @@ export interface ConnectorCapabilities {
   changePendingOrder: boolean;
   /** A pending order can be placed with an expiration; false: refused (the Match-Trader Broker API), place it without one. Absent: true. */
   pendingOrderExpiration?: boolean;
+  /**
+   * The platform has server plugins a manager connection can list and configure (MT4, MT5);
+   * false: `listPlugins` and `updatePlugin` are refused with `rejected` (Match-Trader has none).
+   */
+  plugins: boolean;
 }
 
 export interface TradePlatformConnector {
@@ -179,6 +186,15 @@ export interface TradePlatformConnector {
   modifyPendingOrder(request: ModifyPendingOrderRequest): Promise<PendingOrderResult>;
   /** Cancels a pending order; exactly once per `requestId`. */
   cancelPendingOrder(request: CancelPendingOrderRequest): Promise<PendingOrderResult>;
+
+  /** The plugins the server runs, in the server's order (docs/connectors.md, "Plugins"). */
+  listPlugins(): Promise<TradePlugin[]>;
+  /**
+   * Enables or disables a plugin and/or replaces its parameters (the whole ordered list); returns
+   * the plugin as the server then reports it. `notFound` for an id the server does not run;
+   * `rejected` where the platform has no plugins or the plugin takes no settings.
+   */
+  updatePlugin(pluginId: string, update: PluginUpdate): Promise<TradePlugin>;
 
   /**
    * Events with a sequence greater than `fromSequence`, then live ones. Without it, only events

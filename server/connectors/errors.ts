@@ -89,6 +89,15 @@ export const connectorErrors = {
   notFound: (message: string) => new ConnectorError("notFound", message),
   notSupported: (operation: string) => new NotSupportedError(operation),
   invalidRequest: (message: string) => new ConnectorError("invalidRequest", message),
+  /** A platform without server plugins (Match-Trader): asked to list or configure them. */
+  noPlugins: (platform: string) =>
+    new ConnectorError(
+      "rejected",
+      platform === "MatchTrader"
+        ? "Match-Trader has no server plugins: its Broker API offers nothing to list or configure them."
+        : "This trading server has no plugins a manager connection can list or configure.",
+      "other",
+    ),
   resyncRequired: (afterSequence: number) =>
     new ConnectorError(
       "resyncRequired",

@@ -82,6 +82,7 @@ describeDb("bad input on every route", () => {
         sub: ada.sub,
         clientId: `tbc_${"A".repeat(16)}`,
         linkId: "6f1c0a52-2f5e-4c41-9d1e-3b8f26a7c026",
+        pluginId: "CPlugin.MT5Plugin.FlexibleLeverage",
       }[name];
       if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
       return value;

@@ -73,6 +73,7 @@ describeDb("organization scope of every API operation", () => {
         sub: bob.sub,
         clientId: `tbc_${"A".repeat(16)}`,
         linkId: "6f1c0a52-2f5e-4c41-9d1e-3b8f26a7c026",
+        pluginId: "CPlugin.MT5Plugin.FlexibleLeverage",
       }[name];
       if (!value) throw new Error(`${keyOf(op)}: give this test a value for :${name}`);
       return value;

@@ -210,7 +210,11 @@ describe("accessibility in light and dark mode", () => {
       ready: (p) => p.getByRole("form", { name: "Server journal filters" }).waitFor({ timeout: 20_000 }),
     },
     { name: "trade platform dealing", path: () => `${platformSettings}/dealing`, ready: (p) => titled(p, "Dealing and execution") },
-    { name: "trade platform plugins", path: () => `${platformSettings}/plugins`, ready: (p) => titled(p, "Plugins") },
+    {
+      name: "trade platform plugins",
+      path: () => `${platformSettings}/plugins`,
+      ready: (p) => p.getByRole("gridcell", { name: "Flexible Leverage" }).waitFor({ timeout: 20_000 }),
+    },
     { name: "trade platform MT4/MT5 editor", path: () => `${platformSettings}/MT4MT5editor`, ready: (p) => titled(p, "MT4/MT5 editor") },
     { name: "trades copier", path: () => "/apps/trades-copier", ready: (p) => titled(p, "Copy links") },
     { name: "trades copier status", path: () => "/apps/trades-copier/status", ready: (p) => titled(p, "Status") },

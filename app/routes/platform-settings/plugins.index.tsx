@@ -1,16 +1,14 @@
-import { Puzzle } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { useParams } from "react-router";
+import { PluginsPage } from "~/features/plugins/PluginsPage";
 import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Plugins · Toolbox" }];
 
 export default function PlatformPluginsPage() {
+  const { tradePlatformType, tradePlatformId } = useParams();
   return (
-    <Section title="Plugins">
-      <ComingLater
-        icon={Puzzle}
-        what="The plugins found on the server with their version, enabled flag and state, each opening its own editor (Flexible Leverage first)."
-      />
+    <Section title="Plugins" description="The plugins found on the trading server. Changes are made on the server and recorded in the audit log.">
+      <PluginsPage platformId={tradePlatformId!} platformType={tradePlatformType} />
     </Section>
   );
 }

@@ -323,4 +323,7 @@ export interface MatchTraderNative extends NativeTypes {
   pendingResult: MtOrderResult;
   event: MtEvent[];
   error: MtError;
+  /** Match-Trader has no server plugins (docs/connectors.md, "Plugins"). */
+  plugin: never;
+  pluginUpdate: never;
 }

@@ -285,6 +285,15 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.pending.cancelPendingOrder(request);
   }
 
+  /** The Broker API has no server plugins (docs/connectors.md, "Plugins"): refused before anything is sent. */
+  listPlugins(): Promise<never> {
+    return Promise.reject(connectorErrors.noPlugins("MatchTrader"));
+  }
+
+  updatePlugin(_update: never): Promise<never> {
+    return Promise.reject(connectorErrors.noPlugins("MatchTrader"));
+  }
+
   async eventsSince(sequence: number, limit: number): Promise<PacketBatch<MtEvent[]>> {
     if (this.closed) throw new LinkError("closed");
     const batch = await this.parts.feed.since(sequence, limit);

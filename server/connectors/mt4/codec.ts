@@ -19,6 +19,7 @@ import { mt4ErrorCodec } from "./errors.ts";
 import { mt4Ids } from "./ids.ts";
 import { MT4_CMD, MT4_REASON, type Mt4Native } from "./native.ts";
 import { mt4OrderCodecs } from "./orders.ts";
+import { mt4PluginCodecs } from "./plugins.ts";
 import { mt4Reason, mt4TradeCodecs } from "./trades.ts";
 
 export interface Mt4CodecOptions {
@@ -187,6 +188,7 @@ export function mt4Codec(options: Mt4CodecOptions): PlatformCodec<Mt4Native> {
     ...mt4OrderCodecs(time),
     ...mt4TradeCodecs(time, accounts.account, mt4OrderCodecs(time)),
     error: mt4ErrorCodec,
+    ...mt4PluginCodecs,
   };
 }
 

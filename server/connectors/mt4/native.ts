@@ -6,6 +6,7 @@
  * "no SL/TP". Fields marked "gateway" are the gateway's additions to the Manager API structs.
  */
 import type { NativeTypes } from "../wire/wire.ts";
+import type { Mt4ConPluginParam, Mt4PluginUpdate } from "./plugins.ts";
 
 export const MT4_CMD = { buy: 0, sell: 1, buyLimit: 2, sellLimit: 3, buyStop: 4, sellStop: 5, balance: 6, credit: 7 } as const;
 
@@ -323,4 +324,6 @@ export interface Mt4Native extends NativeTypes {
   pendingResult: Mt4PendingResult;
   event: Mt4Event;
   error: Mt4Error;
+  plugin: Mt4ConPluginParam;
+  pluginUpdate: Mt4PluginUpdate;
 }

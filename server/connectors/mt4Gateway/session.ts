@@ -281,6 +281,16 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return (await this.trades("/api/TradesUserHistory", { login, from, to })).map(untagged);
   }
 
+  /** CfgRequestPlugin: the plugins with their parameters (ConPluginParam), as the server has them now. */
+  async listPlugins() {
+    return ((await this.call("/api/CfgRequestPlugin")) as { plugins: Mt4Native["plugin"][] }).plugins;
+  }
+
+  /** CfgUpdatePlugin(ConPlugin, PluginCfg[], total); the gateway answers the plugin as it now is. */
+  async updatePlugin(update: Mt4Native["pluginUpdate"]) {
+    return ((await this.call("/api/CfgUpdatePlugin", update)) as { plugin: Mt4Native["plugin"] }).plugin;
+  }
+
   async journal(from: number, to: number, filter: JournalFilter, limit: number) {
     return (
       (await this.call("/api/JournalRequest", {

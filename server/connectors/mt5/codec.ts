@@ -7,6 +7,7 @@ import { mt5ConfigCodecs } from "./config.ts";
 import { mt5ErrorCodec } from "./errors.ts";
 import { MT5_DEAL_ACTION, MT5_REASON, MT5_REQUEST_ACTION, MT5_RETCODE, type Mt5DealerRequest, type Mt5Native } from "./native.ts";
 import { mt5OrderCodecs } from "./orders.ts";
+import { mt5PluginCodecs } from "./plugins.ts";
 import { mt5Reason, mt5TradeCodecs } from "./trades.ts";
 
 export interface Mt5CodecOptions {
@@ -196,5 +197,6 @@ export function mt5Codec(options: Mt5CodecOptions): PlatformCodec<Mt5Native> {
     ...orders,
     ...mt5TradeCodecs(time, accounts.account, mt5OrderCodecs(time)),
     error: mt5ErrorCodec,
+    ...mt5PluginCodecs,
   };
 }

@@ -6,6 +6,7 @@
  * Toolbox MT5 gateway plugin supplies (request ids for exactly-once, currency on the user).
  */
 import type { NativeTypes } from "../wire/wire.ts";
+import type { Mt5ConPlugin, Mt5PluginUpdate } from "./plugins.ts";
 
 export const MT5_DEAL_ACTION = { buy: 0, sell: 1, balance: 2, credit: 3 } as const;
 export const MT5_DEAL_ENTRY = { in: 0, out: 1 } as const;
@@ -343,4 +344,6 @@ export interface Mt5Native extends NativeTypes {
   pendingResult: Mt5DealerAnswer;
   event: Mt5Event;
   error: Mt5Error;
+  plugin: Mt5ConPlugin;
+  pluginUpdate: Mt5PluginUpdate;
 }

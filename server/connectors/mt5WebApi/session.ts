@@ -16,6 +16,7 @@ import { LinkError, NativeError, type PacketBatch, type WireCredentials, type Wi
 import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
+import { pluginList } from "./plugins.ts";
 import { pollLastTicks, readLastTicks } from "./quotes.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
 import { VendorEventPoller, type VendorReads } from "./vendorFeed.ts";
@@ -253,6 +254,10 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   async listGroups() {
     return this.indexed<Mt5Native["group"]>("/api/group");
   }
+
+  /** Plugin instances (IMTConPlugin): `total` then `next`, as other configuration; `plugin/add` replaces one by its name. */
+  listPlugins = () => pluginList(this.indexed<Mt5Native["plugin"]>("/api/plugin"));
+  updatePlugin = async (update: Mt5Native["pluginUpdate"]) => (await this.call("/api/plugin/add", {}, update)) as Mt5Native["plugin"];
 
   async listSymbols() {
     const symbols = await this.indexed<Mt5Native["symbol"]>("/api/symbol");

@@ -79,6 +79,7 @@ const READS = new Set([
   "orderHistory",
   "journal",
   "populateFor",
+  "plugins",
 ]);
 /** Engine calls whose arguments hold a password: a snapshot is written instead of the call. */
 const CARRIES_PASSWORD = new Set(["createAccount", "setPassword"]);
@@ -145,6 +146,7 @@ export class SimulatedServer {
       initialPositionRatio: options.initialPositionRatio ?? 0.2,
       retainedTransactions: options.retainedTransactions ?? 200_000,
       population: options.populateInSlices || options.store ? "later" : "now",
+      managerLogin: (options.manager ?? DEFAULT_MANAGER).login,
     });
     this.engine = options.store ? this.recorded(engine) : engine;
     this.traders = new SimulatedTraders(engine.ctx, engine.traderRandom);

@@ -10,6 +10,7 @@ import type { PlatformCodec } from "../wire/codec.ts";
 import { LinkError, NativeError, type NativeTypes, type PacketBatch, type WireHandlers, type WireSession } from "../wire/wire.ts";
 import type { SimulatedEngine } from "./engine/engine.ts";
 import type { Transaction } from "./engine/transactions.ts";
+import { noPlugins } from "./engine/plugins.ts";
 import type { Faults } from "./faults.ts";
 
 export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
@@ -160,6 +161,23 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
 
   cancelPendingOrder(request: N["cancelPendingRequest"]) {
     return this.order(() => this.codec.pendingResult.encode(this.engine.cancelPendingOrder(this.codec.cancelPendingRequest.decode(request))));
+  }
+
+  /** A platform without plugins (Match-Trader: its codec has none) refuses in its own words. */
+  listPlugins() {
+    return this.read(() => {
+      const codec = this.codec.plugin;
+      if (!codec) throw noPlugins();
+      return this.engine.plugins().map((p) => codec.encode(p));
+    });
+  }
+
+  updatePlugin(update: N["pluginUpdate"]) {
+    return this.write(() => {
+      const { plugin, pluginUpdate } = this.codec;
+      if (!plugin || !pluginUpdate) throw noPlugins();
+      return plugin.encode(this.engine.updatePlugin(pluginUpdate.decode(update)));
+    });
   }
 
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>> {

@@ -29,6 +29,7 @@ import type {
   Quote,
   Timestamp,
   TradePlatformType,
+  TradePlugin,
   TradeSymbol,
   UnsequencedTradeEvent,
 } from "../../../core/trading/index.ts";
@@ -101,4 +102,8 @@ export interface PlatformCodec<N extends NativeTypes> {
   /** One server transaction (e.g. a position opened and its entry deal) to one native event and back. */
   event: Codec<RecordedTradeEvent[], N["event"], UnsequencedTradeEvent[]>;
   error: Codec<ConnectorError, N["error"]>;
+  /** Server plugins in the platform's shape; absent on a platform that has none (Match-Trader). */
+  plugin?: Codec<TradePlugin, N["plugin"]>;
+  /** The plugin as it should become (enabled flag, parameters) in the platform's update shape. */
+  pluginUpdate?: Codec<TradePlugin, N["pluginUpdate"]>;
 }

@@ -35,6 +35,10 @@ export interface NativeTypes {
   pendingResult: object;
   event: object;
   error: object;
+  /** A server plugin as the platform lists it (never on a platform without plugins). */
+  plugin: object;
+  /** What the platform takes to change one plugin (its enabled flag and parameters). */
+  pluginUpdate: object;
 }
 
 /** One server-side event with the server's own sequence, used to resume and to drop duplicates. */
@@ -80,6 +84,10 @@ export interface WireSession<N extends NativeTypes> {
   placePendingOrder(request: N["placePendingRequest"]): Promise<N["pendingResult"]>;
   modifyPendingOrder(request: N["modifyPendingRequest"]): Promise<N["pendingResult"]>;
   cancelPendingOrder(request: N["cancelPendingRequest"]): Promise<N["pendingResult"]>;
+  /** The server's plugins (a platform without any refuses). */
+  listPlugins(): Promise<N["plugin"][]>;
+  /** Writes one plugin's enabled flag and parameters; answers the plugin as it now is. */
+  updatePlugin(update: N["pluginUpdate"]): Promise<N["plugin"]>;
   /** Events after `sequence`, at most `limit`, oldest first. */
   eventsSince(sequence: number, limit: number): Promise<PacketBatch<N["event"]>>;
   /**

@@ -16,8 +16,10 @@ import type {
   OrderRequest,
   PasswordKind,
   PlacePendingOrderRequest,
+  PluginUpdate,
   TradePlatformType,
 } from "../../../core/trading/index.ts";
+import { applyPluginUpdate, pluginUpdateProblem } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type {
   AccountQuery,
@@ -75,7 +77,7 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
   constructor(private readonly options: WireConnectorOptions<N>) {
     this.codec = options.codec;
     this.platform = options.codec.platform;
-    this.capabilities = { changePendingOrder: true, ...options.capabilities };
+    this.capabilities = { changePendingOrder: true, plugins: options.codec.plugin !== undefined, ...options.capabilities };
     this.link = new WireLink({
       codec: options.codec,
       transport: options.transport,
@@ -295,6 +297,33 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     check.checkCancelPendingOrder(request);
     const native = await this.link.call((s) => s.cancelPendingOrder(this.codec.cancelPendingRequest.encode(request)));
     return this.codec.pendingResult.decode(native);
+  }
+
+  /** The platform's plugin codecs; a platform without plugins (Match-Trader) is refused before anything is sent. */
+  private pluginCodecs() {
+    const { plugin, pluginUpdate } = this.codec;
+    if (!plugin || !pluginUpdate) throw connectorErrors.noPlugins(this.platform);
+    return { plugin, pluginUpdate };
+  }
+
+  async listPlugins() {
+    const { plugin } = this.pluginCodecs();
+    return (await this.link.call((s) => s.listPlugins())).map((p) => plugin.decode(p));
+  }
+
+  /**
+   * Read, then write the whole plugin back (MT4's CfgUpdatePlugin and MT5's plugin/add both take
+   * the full record): an id the server does not run is refused before anything is written.
+   */
+  async updatePlugin(pluginId: string, update: PluginUpdate) {
+    const { plugin, pluginUpdate } = this.pluginCodecs();
+    if (typeof pluginId !== "string" || pluginId.trim() === "") throw connectorErrors.invalidRequest("A plugin id is required.");
+    const problem = pluginUpdateProblem(update);
+    if (problem) throw connectorErrors.invalidRequest(problem);
+    const current = (await this.listPlugins()).find((p) => p.id === pluginId);
+    if (!current) throw connectorErrors.notFound(`The server runs no plugin "${pluginId}".`);
+    const native = await this.link.call((s) => s.updatePlugin(pluginUpdate.encode(applyPluginUpdate(current, update))));
+    return plugin.decode(native);
   }
 
   subscribe(fromSequence?: number): TradeEventStream {

@@ -26,6 +26,7 @@ import { LinkError, NativeError, type WireSession } from "../../connectors/wire/
 import { isRecord, readBody, sendJson } from "../common/https.ts";
 import { ManagerServer, type ManagerServerOptions } from "../common/managerServer.ts";
 import { CommandError, login, ModifyTargets, runOrder, text } from "./orders.ts";
+import { pluginCommand } from "./plugins.ts";
 
 export interface Mt4GatewayServerOptions extends ManagerServerOptions {
   /** A request connection silent this long is closed (the pumping stream is exempt: it pings). */
@@ -333,8 +334,11 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
           latest: batch.latestSequence,
         };
       }
-      default:
+      default: {
+        const plugins = await pluginCommand(path, body, session);
+        if (plugins) return plugins;
         throw new CommandError(MT4_GATEWAY_RET.invalidData, `Unknown operation ${path}.`);
+      }
     }
   }
 

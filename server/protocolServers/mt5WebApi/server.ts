@@ -29,6 +29,7 @@ import { ManagerServer, type ManagerServerOptions } from "../common/managerServe
 import { DealerQueue } from "./dealer.ts";
 import { OrderCommands } from "./orders.ts";
 import { at, CommandError, list, login, number, page, text } from "./params.ts";
+import { pluginCommand } from "./plugins.ts";
 
 export interface Mt5WebApiServerOptions extends ManagerServerOptions {
   /** The vendor drops a connection after 180 s without traffic. */
@@ -314,6 +315,8 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
         return { Events: packets.map((p) => ({ Sequence: p.sequence, Event: p.event })), Complete: batch.complete ? 1 : 0, Latest: batch.latestSequence };
       }
       default: {
+        const plugins = await pluginCommand(path, params, body, session);
+        if (plugins) return plugins.answer;
         const orders = await this.orders.command(path, params, session);
         if (orders) return orders.answer;
         throw new CommandError(MT5_RETCODE.notFound, `Unknown command ${path}.`);

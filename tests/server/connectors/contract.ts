@@ -9,6 +9,7 @@ import { connectionContract } from "./contract/connection.ts";
 import type { ConnectorHarness, MakeHarness } from "./contract/harness.ts";
 import { moneyContract } from "./contract/money.ts";
 import { ordersOnceContract } from "./contract/ordersOnce.ts";
+import { pluginsContract } from "./contract/plugins.ts";
 import { streamContract } from "./contract/stream.ts";
 import { tradingContract } from "./contract/trading.ts";
 
@@ -36,5 +37,6 @@ export function runConnectorContract(name: string, makeHarness: MakeHarness): vo
     describe("orders, leverage and journal", () => tradingContract(current));
     describe("orders exactly once, and the platform's rules for them", () => ordersOnceContract(current));
     describe("live stream", () => streamContract(current));
+    describe("server plugins", () => pluginsContract(current));
   });
 }

@@ -21,6 +21,7 @@ import type {
   PositionRecord,
   Quote,
   TradePlatformType,
+  TradePlugin,
   TradeSymbol,
 } from "../../../../core/trading/index.ts";
 import { dailySessions } from "../../../../core/trading/index.ts";
@@ -35,6 +36,7 @@ import { marketOpen, now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
 import * as orders from "./orders.ts";
+import * as plugins from "./plugins.ts";
 import { PriceFeed } from "./prices.ts";
 import { RememberedResults } from "./remembered.ts";
 import { EngineState, type FinishedOrder } from "./state.ts";
@@ -56,6 +58,8 @@ export interface EngineOptions {
   population?: "now" | "later";
   /** EngineContext `marketsAlwaysOpen`. */
   marketsAlwaysOpen?: () => boolean;
+  /** The manager login the server's plugins start with in their `Managers` parameter ("1000" by default). */
+  managerLogin?: string;
 }
 
 /** Orders keep their refusals under their request id (server/connectors/simulated/engine/remembered.ts). */
@@ -79,6 +83,7 @@ export class SimulatedEngine {
     const state = new EngineState();
     for (const seed of symbolCatalog()) state.symbols.set(seed.symbol.name, seed.symbol);
     for (const group of groupCatalog(options.platform, random)) state.groups.set(group.name, group);
+    for (const plugin of plugins.startingPlugins(options.platform, options.managerLogin ?? "1000")) state.plugins.set(plugin.id, plugin);
     this.ctx = {
       state,
       flavour: createFlavour(options.platform, random),
@@ -234,6 +239,17 @@ export class SimulatedEngine {
 
   cancelPendingOrder(request: CancelPendingOrderRequest): PendingOrderResult {
     return this.remembered.once(`trade:${request.requestId}`, request, () => orders.cancelPendingOrder(this.ctx, request), ORDERS);
+  }
+
+  /** The server's plugins (none on Match-Trader, which has no such thing). */
+  plugins(): TradePlugin[] {
+    if (this.platform === "MatchTrader") throw plugins.noPlugins();
+    return plugins.listPlugins(this.ctx);
+  }
+
+  /** Writes one plugin's enabled flag and parameters (engine/plugins.ts). */
+  updatePlugin(wanted: TradePlugin): TradePlugin {
+    return plugins.updatePlugin(this.ctx, wanted);
   }
 
   /**

@@ -2,7 +2,17 @@
  * The simulated server's books: accounts, groups, symbols, open positions and history, with
  * lookups that fail the way a platform does (not found, with the name the dealer typed).
  */
-import type { Deal, Group, Money, NativeAccountRef, FinishedPendingOrder, PendingOrder, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
+import type {
+  Deal,
+  Group,
+  Money,
+  NativeAccountRef,
+  FinishedPendingOrder,
+  PendingOrder,
+  PositionRecord,
+  TradePlugin,
+  TradeSymbol,
+} from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { ClosedTrade } from "../../wire/codec.ts";
 
@@ -64,6 +74,8 @@ export class EngineState {
   readonly finishedOrdersByLogin = new Map<string, FinishedOrder[]>();
   /** Accounts with open positions: the only ones whose equity moves with prices. */
   readonly exposed = new Set<string>();
+  /** The server's plugins by id, in the order the server lists them (engine/plugins.ts). */
+  readonly plugins = new Map<string, TradePlugin>();
   /** Where the next round of stop-out checks starts on a very large server. */
   stopOutCursor = 0;
 
