@@ -29,7 +29,7 @@ const skip = (reason: Extract<Decision, { kind: "skip" }>["reason"]): Decision =
 export function decide(action: SourceAction, settings: FollowerSettings, ctx: FollowerContext): Decision {
   if (!ctx.linkEnabled) return skip("linkDisabled");
   if (!settings.enabled) return skip("followerDisabled");
-  const requestId = copyRequestId(ctx.linkId, followerKey(settings.account), action);
+  const requestId = ctx.requestId ?? copyRequestId(ctx.linkId, followerKey(settings.account), action);
   switch (action.type) {
     case "open":
       return decideOpen(action.position, action.time, action.existing === true, settings, ctx, requestId);

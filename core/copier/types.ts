@@ -89,6 +89,8 @@ export interface FollowerContext {
   dailyProfit: Money;
   /** The risk stop the follower is suspended by (persisted; until a member resumes it), if any: no new exposure. */
   suspension?: RiskStopTrip | null;
+  /** The follower action's request id (copyRequestId), when the caller has it already; derived otherwise. */
+  requestId?: string;
 }
 
 /** What the follower's platform is asked to do: the shapes of core/trading/order.ts and pendingOrder.ts, with the request id. */

@@ -257,6 +257,44 @@ describeDb("the Trades Copier's engine copies live trades exactly once", () => {
     await engine().pass();
     expect(engine().holds(linkId)).toBe(true);
   });
+  it("catches up the source's pending orders placed and cancelled while no node worked the link: the waiting one is copied, a copy whose source left is cancelled", async () => {
+    const place = async (price: number) =>
+      (await source.placePendingOrder({ requestId: crypto.randomUUID(), login: sourceLogin, symbol: "EURUSD", type: "buyLimit", volume: 10_000, price }))
+        .orderId;
+    const copyOf = (orderId: string) =>
+      until("the order's copy placed", async () =>
+        (await rowsOf(`order:${orderId}`)).find((r) => r.sourceAction === "orderPlaced" && r.followerLogin === followerLogin && r.state === "done"),
+      );
+    const cancelledOnLeave = await place(1.05);
+    const copied = await copyOf(cancelledOnLeave);
+    expect((await follower.pendingOrders(followerLogin)).map((o) => o.id)).toContain(copied.followerPositionId);
+    // Node B holds the link (and dies without doing anything): this node hears the source's order
+    // events and leaves them, as it does for a link it does not work.
+    const theirs = await nodeBTakesOver();
+    const placedMeanwhile = await place(1.04);
+    await source.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: cancelledOnLeave });
+    await engine().settled();
+    expect(await rowsOf(`order:${placedMeanwhile}`)).toEqual([]);
+    // This node works the link again: its catch-up places the waiting order and cancels the copy of the gone one.
+    await releaseLinkLease(db(), theirs);
+    await until("this node to work the link again", async () => (await engine().pass(), engine().holds(linkId)));
+    const late = await copyOf(placedMeanwhile);
+    const waiting = await until("the follower's orders caught up", async () => {
+      const ids = (await follower.pendingOrders(followerLogin)).map((o) => o.id);
+      return ids.includes(late.followerPositionId!) && !ids.includes(copied.followerPositionId!) ? ids : undefined;
+    });
+    expect(waiting.filter((id) => id === late.followerPositionId)).toHaveLength(1);
+    // (The answer is recorded just after the platform's change.)
+    const cancel = await until("the cancel recorded", async () => {
+      const rows = (await rowsOf(`order:${cancelledOnLeave}`)).filter((r) => r.sourceAction === "orderCancelled");
+      return rows.every((r) => r.state !== "pending") ? rows : undefined;
+    });
+    expect(cancel.map((r) => [r.state, r.followerAction])).toEqual([["done", "cancelOrder"]]);
+    // A second catch-up (the next gap) changes nothing: the same request ids.
+    await source.cancelPendingOrder({ requestId: crypto.randomUUID(), orderId: placedMeanwhile });
+    await until("the late copy cancelled live", async () => !(await follower.pendingOrders(followerLogin)).some((o) => o.id === late.followerPositionId));
+  });
+
   it("decides again an open whose follower's platform did not answer (nothing was sent): once it answers, the copy is made, once", async () => {
     const server = t.app.platforms.simulatedServer(followerPlatform)!;
     server.faults.disconnect({ refuseReconnect: true });

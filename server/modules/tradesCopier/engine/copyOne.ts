@@ -35,7 +35,7 @@ import { noticeDivergence } from "./divergenceNotice.ts";
 import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
 import { isReplaceCancel, isReplacePlace, mustReplace, replacementOf, resendPlace, runReplace, withoutExpiration, type ReplacePlace } from "./replaceOrder.ts";
-import { riskContextFor, tripRiskStop } from "./riskStops.ts";
+import { riskContextFor, riskContextNow, tripRiskStop } from "./riskStops.ts";
 
 export interface CopierLogger {
   info(obj: object, msg: string): void;
@@ -99,10 +99,12 @@ async function copiesOf(
   follower: FollowerSettings,
   connector: TradePlatformConnector,
   sourceId: string,
-  filling = false,
+  filling: boolean,
+  known: Known,
 ): Promise<{ copied: CopiedPosition | null; copiedOrder: CopiedOrder | null }> {
-  const states = await ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login);
-  const state = states.get(sourceId);
+  const state = known
+    ? known.states.get(followerKey(follower.account))
+    : (await ledger.copyStates(deps.db, link.id, follower.account.platformId, follower.account.login)).get(sourceId);
   // A position's copy whose open is still being sent (another worker's lease, a crash before its
   // answer): deciding now would call it "not copied" and leave the copy open once it lands. Not
   // decided now: recorded as not read (recordFailure), and decided again by the link's catch-up once
@@ -131,6 +133,9 @@ async function copiesOf(
   return { copied: p ? { positionId: p.id, symbol: p.symbol, side: p.side, volume: p.volume, openPrice: p.openPrice, ...opened } : null, copiedOrder: null };
 }
 
+/** The copies of the action's source position or order on every follower of the link, read once for the fan-out (else per follower). */
+type Known = { states: Map<string, ledger.CopyState> } | undefined;
+
 /** What the rules know of the follower for this action: only what its settings need is read. */
 export async function contextFor(
   deps: CopierDeps,
@@ -139,38 +144,33 @@ export async function contextFor(
   action: SourceAction,
   connector: TradePlatformConnector,
   sourceConnector: TradePlatformConnector,
+  known?: Known,
+  symbols?: { follower: Map<string, TradeSymbol>; source: Map<string, TradeSymbol> },
 ): Promise<FollowerContext> {
-  const [followerSymbols, sourceSymbols] = await Promise.all([symbolsOf(connector), symbolsOf(sourceConnector)]);
+  const [followerSymbols, sourceSymbols] = symbols ? [symbols.follower, symbols.source] : await Promise.all([symbolsOf(connector), symbolsOf(sourceConnector)]);
   const opening = action.type === "open" || action.type === "orderPlaced" || action.type === "orderFilled";
   const mode = follower.volume.mode;
   const needsFollowerMoney = opening && (mode === "equity" || mode === "balance" || mode === "riskPercent" || follower.equityFloor !== null);
   const needsSourceMoney = opening && (mode === "equity" || mode === "balance");
   const mapped = followerSymbolOf(follower, followerSymbols, sourceSymbolName(action));
   const needsQuote = opening && "symbol" in mapped && (follower.maxDeviationPoints !== null || follower.stops.mode === "fixed" || mode === "riskPercent");
+  const symbol = "symbol" in mapped ? mapped.symbol : undefined;
+  const base = { linkId: link.id, linkEnabled: link.enabled, followerSymbols, sourceSymbol: findSymbol(sourceSymbols, sourceSymbolName(action)) };
+  const riskNow = riskContextNow(link, follower, action);
+  if (action.type === "open" && !needsFollowerMoney && !needsSourceMoney && !needsQuote && riskNow) return openContext(base, riskNow);
   const [followerAccount, sourceAccount, quotes, copies, risk] = await Promise.all([
     needsFollowerMoney ? connector.getAccount(follower.account.login) : null,
     needsSourceMoney ? sourceConnector.getAccount(link.sourceLogin) : null,
     needsQuote ? connector.getQuotes(mode === "riskPercent" ? undefined : ["symbol" in mapped ? mapped.symbol.name : ""]) : [],
     action.type === "open"
       ? { copied: null, copiedOrder: null }
-      : copiesOf(
-          deps,
-          link,
-          follower,
-          connector,
-          action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action),
-          action.type === "orderFilled",
-        ),
-    riskContextFor(deps, link, follower, action, connector),
+      : copiesOf(deps, link, follower, connector, copiesSourceId(action), action.type === "orderFilled", known),
+    riskNow ?? riskContextFor(deps, link, follower, action, connector),
   ]);
-  const symbol = "symbol" in mapped ? mapped.symbol : undefined;
   const quote = symbol ? quotes.find((q) => q.symbol === symbol.name) : undefined;
   const mids = new Map(quotes.map((q) => [q.symbol, (q.bid + q.ask) / 2]));
   return {
-    linkId: link.id,
-    linkEnabled: link.enabled,
-    followerSymbols,
-    sourceSymbol: findSymbol(sourceSymbols, sourceSymbolName(action)),
+    ...base,
     follower: { balance: followerAccount?.balance ?? 0, equity: followerAccount?.equity ?? 0 },
     source: { balance: sourceAccount?.balance ?? 0, equity: sourceAccount?.equity ?? 0 },
     price: quote ? { bid: quote.bid, ask: quote.ask } : null,
@@ -181,61 +181,211 @@ export async function contextFor(
   };
 }
 
+const NO_MONEY = { balance: 0, equity: 0 } as const;
+
+function openContext(
+  base: Pick<FollowerContext, "linkId" | "linkEnabled" | "followerSymbols" | "sourceSymbol">,
+  risk: Pick<FollowerContext, "dailyProfit" | "suspension">,
+): FollowerContext {
+  return { ...base, follower: NO_MONEY, source: NO_MONEY, price: null, profitRate: undefined, now: Date.now(), copied: null, copiedOrder: null, ...risk };
+}
+
+/**
+ * The usual open's context, with nothing to read (a volume from the source's, no price check, no
+ * daily loss limit): decided at once, without a turn of the event loop per follower; null otherwise.
+ */
+function openContextNow(
+  link: EngineLink,
+  follower: FollowerSettings,
+  action: SourceAction,
+  symbols: { follower: Map<string, TradeSymbol>; source: Map<string, TradeSymbol> },
+): FollowerContext | null {
+  if (action.type !== "open") return null;
+  const mode = follower.volume.mode;
+  if (mode === "equity" || mode === "balance" || mode === "riskPercent" || follower.equityFloor !== null) return null;
+  if (follower.maxDeviationPoints !== null || follower.stops.mode === "fixed") return null;
+  const risk = riskContextNow(link, follower, action);
+  if (!risk) return null;
+  const name = sourceSymbolName(action);
+  return openContext({ linkId: link.id, linkEnabled: link.enabled, followerSymbols: symbols.follower, sourceSymbol: findSymbol(symbols.source, name) }, risk);
+}
+
 export interface Times {
   sourceTime: number;
   receivedAt: number;
 }
 
+/** The source position or order whose copy an action acts on (a source fill acts on the copy of its order). */
+const copiesSourceId = (action: SourceAction) => (action.type === "orderFilled" ? `order:${action.order.id}` : sourceIdOf(action));
+
+/** One follower's decision in a fan-out, before it is recorded. */
+interface Decided {
+  follower: FollowerSettings;
+  requestId: string;
+  connector: TradePlatformConnector;
+  ctx: FollowerContext;
+  decision: Decision;
+  decidedAt: Date;
+}
+
 /**
- * Decides and records one source action for one follower, then sends it. Returns the decision
- * (null when the ledger already had the row: a repeat, or a row another worker holds).
+ * Decides one source action for each of the link's given followers, records every decision in one
+ * statement, then sends them all at once (docs/trades-copier.md "The engine"): the rows already in
+ * the ledger are read in one query, the copies the action acts on in another, the rules decide in
+ * memory. A follower whose context could not be read, or whose work failed, is recorded as such
+ * (recordFailure) without holding the others back.
  */
-export async function copyOne(deps: CopierDeps, link: EngineLink, follower: FollowerSettings, action: SourceAction, times: Times): Promise<Decision | null> {
-  const requestId = copyRequestId(link.id, followerKey(follower.account), action);
-  const existing = await ledger.findRow(deps.db, requestId);
-  if (existing && !ledger.isUnread(existing)) {
-    if (existing.state === "pending") await resend(deps, existing);
-    return null;
-  }
-  const connector = await deps.connectorFor(link.organizationId, follower.account.platformId);
-  const sourceConnector = await deps.connectorFor(link.organizationId, link.sourcePlatformId);
-  const ctx = await contextFor(deps, link, follower, action, connector, sourceConnector);
-  const decision = decide(action, follower, ctx);
-  if (decision.kind === "nothing") {
-    if (action.type === "orderFilled" && ctx.copiedOrder) await recordFill(deps, link, follower, action, times, connector);
-    return decision;
-  }
-  const base = {
-    requestId,
-    organizationId: link.organizationId,
-    linkId: link.id,
-    followerPlatformId: follower.account.platformId,
-    followerLogin: follower.account.login,
-    sourceId: sourceIdOf(action),
-    sourceAction: action.type,
-    sourceVolume: "order" in action && action.type !== "orderFilled" ? action.order.volume : action.position.volume,
-    sourceTime: new Date(times.sourceTime),
-    receivedAt: new Date(times.receivedAt),
-    decidedAt: new Date(),
+export async function copyToFollowers(
+  deps: CopierDeps,
+  link: EngineLink,
+  followers: readonly FollowerSettings[],
+  action: SourceAction,
+  times: Times,
+): Promise<void> {
+  const requestIds = followers.map((f) => copyRequestId(link.id, followerKey(f.account), action));
+  const failed = (follower: FollowerSettings) => (err: unknown) =>
+    recordFailure(deps, link, follower, action, times, err).catch((e: unknown) =>
+      deps.log.error({ err: e, linkId: link.id }, "copier: a failure could not be recorded"),
+    );
+  // Each platform's connector and symbols once for the fan-out (asking for a connector reads the
+  // platform's switch in the database); a platform that is away fails its own followers only.
+  type Platform = { connector: TradePlatformConnector; symbols: Map<string, TradeSymbol> };
+  const platforms = new Map<string, Promise<Platform>>();
+  const ready = new Map<string, Platform>();
+  const platformOf = (platformId: string) => {
+    let platform = platforms.get(platformId);
+    if (!platform) {
+      platform = deps.connectorFor(link.organizationId, platformId).then(async (connector) => {
+        const p = { connector, symbols: await symbolsOf(connector) };
+        ready.set(platformId, p);
+        return p;
+      });
+      platform.catch(() => undefined);
+      platforms.set(platformId, platform);
+    }
+    return platform;
   };
-  if (decision.kind === "skip") {
-    await ledger.insertRow(deps.db, { ...base, state: "skipped", reason: decision.reason, followerAction: null }, 0);
-    if (decision.riskStop && !ctx.suspension)
-      await tripRiskStop(deps, link, follower, decision.riskStop, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit }, send);
-    if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
-    return decision;
+  // An open's decisions are cheap and a repeat of one changes nothing (its rows are there: the
+  // insert leaves them, and nothing is sent for them), so an open is decided before its rows are
+  // read: only those left are read after, to send again a pending one whose lease ran out. Other
+  // actions read the ledger first (their copies are read from it anyway, in the same round trip).
+  const optimistic = action.type === "open";
+  let read: [Map<string, ledger.LedgerRow>, Awaited<ReturnType<typeof platformOf>>, Known];
+  try {
+    read = await Promise.all([
+      optimistic ? new Map<string, ledger.LedgerRow>() : ledger.findRows(deps.db, requestIds),
+      platformOf(link.sourcePlatformId),
+      action.type === "open" ? undefined : ledger.copyStatesOfSource(deps.db, link.id, copiesSourceId(action)).then((states) => ({ states })),
+    ]);
+  } catch (err) {
+    // The source's platform (or the ledger) could not be read: each follower's action is recorded
+    // as not decided, with why, and decided again by the link's catch-up.
+    await Promise.all(followers.map((f) => failed(f)(err)));
+    return;
   }
-  // A change the follower's platform cannot make in place is a cancel and a new place (./replaceOrder.ts).
-  const fitted = withoutExpiration(decision.action, connector);
-  const planned = mustReplace(fitted, connector) && ctx.copiedOrder ? replacementOf(fitted, ctx.copiedOrder, connector) : fitted;
-  const row = await ledger.insertRow(
-    deps.db,
-    { ...base, state: "pending", followerAction: planned.type, action: planned, leaseHolder: deps.nodeId, ...ledger.describe(planned) },
-    ledger.leaseMsOf(connector),
+  const [existing, source, known] = read;
+  // Every follower platform's connector and symbols, once each, before deciding.
+  await Promise.all([...new Set(followers.map((f) => f.account.platformId))].map((id) => platformOf(id).catch(() => undefined)));
+  /** A follower whose context needs a read (its money, a quote, its copies, its day's P/L), or whose row is there already. */
+  const decideRead = async (follower: FollowerSettings, requestId: string): Promise<Decided | null> => {
+    const row = existing.get(requestId);
+    try {
+      if (row && !ledger.isUnread(row)) {
+        // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
+        if (row.state === "pending") await resend(deps, row);
+        return null;
+      }
+      const platform = await platformOf(follower.account.platformId);
+      const symbols = { follower: platform.symbols, source: source.symbols };
+      const ctx = { ...(await contextFor(deps, link, follower, action, platform.connector, source.connector, known, symbols)), requestId };
+      return { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
+    } catch (err) {
+      // The follower's context could not be read (its platform away): recorded as failed, with why.
+      await failed(follower)(err);
+      return null;
+    }
+  };
+  const decided: (Decided | null)[] = new Array<Decided | null>(followers.length).fill(null);
+  const reads: Promise<void>[] = [];
+  followers.forEach((follower, i) => {
+    const requestId = requestIds[i]!;
+    const platform = ready.get(follower.account.platformId);
+    if (platform && !existing.has(requestId)) {
+      try {
+        // The usual open: decided now, in this turn, with nothing read.
+        const ctx = openContextNow(link, follower, action, { follower: platform.symbols, source: source.symbols });
+        if (ctx) {
+          ctx.requestId = requestId;
+          decided[i] = { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
+          return;
+        }
+      } catch {
+        // Decided the long way, where a failure is recorded with why.
+      }
+    }
+    reads.push(decideRead(follower, requestId).then((d) => void (decided[i] = d)));
+  });
+  await Promise.all(reads);
+  const rows: { row: ledger.NewLedgerRow; leaseMs: number; sendNow: boolean }[] = [];
+  for (const d of decided) {
+    if (!d || d.decision.kind === "nothing") continue;
+    const base = {
+      requestId: d.requestId,
+      organizationId: link.organizationId,
+      linkId: link.id,
+      followerPlatformId: d.follower.account.platformId,
+      followerLogin: d.follower.account.login,
+      sourceId: sourceIdOf(action),
+      sourceAction: action.type,
+      sourceVolume: "order" in action && action.type !== "orderFilled" ? action.order.volume : action.position.volume,
+      sourceTime: new Date(times.sourceTime),
+      receivedAt: new Date(times.receivedAt),
+      decidedAt: d.decidedAt,
+    };
+    if (d.decision.kind === "skip") {
+      rows.push({ row: { ...base, state: "skipped", reason: d.decision.reason, followerAction: null }, leaseMs: 0, sendNow: false });
+      continue;
+    }
+    // A change the follower's platform cannot make in place is a cancel and a new place (./replaceOrder.ts).
+    const fitted = withoutExpiration(d.decision.action, d.connector);
+    const planned = mustReplace(fitted, d.connector) && d.ctx.copiedOrder ? replacementOf(fitted, d.ctx.copiedOrder, d.connector) : fitted;
+    rows.push({
+      row: { ...base, state: "pending", followerAction: planned.type, action: planned, leaseHolder: deps.nodeId, ...ledger.describe(planned) },
+      leaseMs: ledger.leaseMsOf(d.connector),
+      // A replacement's cancel is sent by runReplace, which marks it itself.
+      sendNow: !("replacement" in planned),
+    });
+  }
+  const recorded = await ledger.insertRows(deps.db, rows);
+  const left = optimistic ? decided.filter((d) => d && d.decision.kind !== "nothing" && !recorded.has(d.requestId)).map((d) => d!.requestId) : [];
+  const repeats = left.length > 0 ? ledger.findRows(deps.db, left) : undefined;
+  await Promise.all(
+    decided.map(async (d) => {
+      if (!d) return;
+      const { follower, connector, ctx, decision } = d;
+      if (repeats && !recorded.has(d.requestId)) {
+        // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
+        const row = (await repeats).get(d.requestId);
+        if (row?.state === "pending") await resend(deps, row).catch(failed(follower));
+        return;
+      }
+      try {
+        if (decision.kind === "nothing") {
+          if (action.type === "orderFilled" && ctx.copiedOrder) await recordFill(deps, link, follower, action, times, connector);
+        } else if (decision.kind === "skip") {
+          if (decision.riskStop && !ctx.suspension)
+            await tripRiskStop(deps, link, follower, decision.riskStop, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit }, send);
+          if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
+        } else {
+          const row = recorded.get(d.requestId);
+          if (row && isReplaceCancel(row)) await runReplace(deps, row, connector, send);
+          else if (row) await send(deps, row, connector, true);
+        }
+      } catch (err) {
+        await failed(follower)(err);
+      }
+    }),
   );
-  if (row && isReplaceCancel(row)) await runReplace(deps, row, connector, send);
-  else if (row) await send(deps, row, connector);
-  return decision;
 }
 
 /** A pending row: sent again with its own request id when its lease ran out (else another worker has it). */
@@ -255,10 +405,11 @@ const REFUSED = new Set(["rejected", "invalidRequest", "notFound"]);
  * (`failed`, the platform's words, `copierFailure`); an unknown outcome (timeout, lost link) gives
  * the lease up, and the next pass sends the same request id again.
  */
-export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: TradePlatformConnector): Promise<"done" | "failed" | "unknown"> {
+export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: TradePlatformConnector, marked = false): Promise<"done" | "failed" | "unknown"> {
   const action = row.action as FollowerAction;
   const login = row.followerLogin;
-  await ledger.markSent(deps.db, row.requestId, deps.nodeId);
+  // A row recorded as sent when it was decided (ledger.insertRows) is not marked again.
+  if (!marked) await ledger.markSent(deps.db, row.requestId, deps.nodeId);
   let followerPositionId: string | null;
   try {
     switch (action.type) {

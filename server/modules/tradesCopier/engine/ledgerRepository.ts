@@ -4,11 +4,12 @@
  * pending row names the lease holder it was taken by and that it is still pending; lease times are
  * the database's clock.
  */
-import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { FollowerAction } from "../../../../core/copier/index.ts";
 import { formatLots, lotsToVolume, type Volume } from "../../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
 import type { Db } from "../../../db/client.ts";
+import { rowsOf } from "../../../db/rows.ts";
 import { copyLedger } from "../../../db/schema.ts";
 import { LEASE_MARGIN_MS } from "../../accounts/balanceOperations.ts";
 
@@ -93,6 +94,86 @@ export async function linksWithUnread(db: Db, linkIds: readonly string[]): Promi
   return new Set(rows.map((r) => r.linkId));
 }
 
+/**
+ * The decisions of a source action's whole fan-out in one statement: each row inserted, or taking
+ * over a row never decided (as insertRow). Rows go in request-id order, so two nodes deciding the
+ * same fan-out lock them in the same order. A pending row to be sent at once is recorded as sent
+ * (its send time, one attempt) in the same statement: a crash before the send leaves a row whose
+ * lease runs out and whose request id is sent again, exactly once (docs/trades-copier.md). Returns
+ * the rows this call recorded, by request id; one that had a decision already is left out.
+ *
+ * The rows travel as one array per column (`unnest`): a statement of a thousand rows is a few
+ * parameters, not twenty thousand, built and parsed in a fraction of the time.
+ */
+export async function insertRows(db: Db, rows: readonly { row: NewLedgerRow; leaseMs: number; sendNow: boolean }[]): Promise<Map<string, LedgerRow>> {
+  const out = new Map<string, LedgerRow>();
+  if (rows.length === 0) return out;
+  const sorted = [...rows].sort((a, b) => (a.row.requestId < b.row.requestId ? -1 : a.row.requestId > b.row.requestId ? 1 : 0));
+  const column = <T>(value: (r: (typeof sorted)[number]) => T) => sql.param(sorted.map(value));
+  const iso = (d: Date) => d.toISOString();
+  const result = await db.execute(sql`
+    insert into ${t} (request_id, organization_id, link_id, follower_platform_id, follower_login, source_id, source_action,
+      follower_action, state, reason, symbol, volume, source_volume, follower_position_id, action, attempts, lease_holder,
+      lease_until, source_time, received_at, decided_at, sent_at)
+    select r.request_id, r.organization_id, r.link_id, r.follower_platform_id, r.follower_login, r.source_id, r.source_action,
+      r.follower_action, r.state, r.reason, r.symbol, r.volume, r.source_volume, r.follower_position_id, r.action,
+      case when r.send_now then 1 else 0 end, r.lease_holder,
+      case when r.state = 'pending' then now() + r.lease_ms * interval '1 millisecond' end,
+      r.source_time, r.received_at, r.decided_at, case when r.send_now then now() end
+    from unnest(
+      ${column((r) => r.row.requestId)}::text[], ${column((r) => r.row.organizationId)}::uuid[], ${column((r) => r.row.linkId)}::uuid[],
+      ${column((r) => r.row.followerPlatformId)}::uuid[], ${column((r) => r.row.followerLogin)}::text[], ${column((r) => r.row.sourceId)}::text[],
+      ${column((r) => r.row.sourceAction)}::text[], ${column((r) => r.row.followerAction ?? null)}::text[], ${column((r) => r.row.state)}::text[],
+      ${column((r) => r.row.reason ?? null)}::text[], ${column((r) => r.row.symbol ?? null)}::text[], ${column((r) => r.row.volume ?? null)}::text[],
+      ${column((r) => r.row.sourceVolume ?? null)}::integer[], ${column((r) => r.row.followerPositionId ?? null)}::text[],
+      ${column((r) => (r.row.action === undefined || r.row.action === null ? null : JSON.stringify(r.row.action)))}::jsonb[],
+      ${column((r) => r.row.leaseHolder ?? null)}::text[], ${column((r) => (r.row.state === "pending" ? Math.ceil(r.leaseMs) : null))}::integer[],
+      ${column((r) => iso(r.row.sourceTime))}::timestamptz[], ${column((r) => iso(r.row.receivedAt))}::timestamptz[],
+      ${column((r) => iso(r.row.decidedAt))}::timestamptz[], ${column((r) => r.row.state === "pending" && r.sendNow)}::boolean[]
+    ) as r(request_id, organization_id, link_id, follower_platform_id, follower_login, source_id, source_action, follower_action,
+      state, reason, symbol, volume, source_volume, follower_position_id, action, lease_holder, lease_ms, source_time, received_at,
+      decided_at, send_now)
+    order by r.request_id
+    on conflict (request_id) do update set ${TAKE_OVER_UNREAD}, updated_at = now()
+      where ${t}.state = 'failed' and ${t}.follower_action is null
+    returning *`);
+  for (const raw of rowsOf<Record<string, unknown>>(result)) {
+    const row = fromDriver(raw);
+    out.set(row.requestId, row);
+  }
+  return out;
+}
+
+const COLUMNS = Object.entries(getTableColumns(t));
+
+/** A decision taking over a row never decided: every column is the decision's (a column it does not set is back to its default). */
+const TAKE_OVER_UNREAD = sql.raw(
+  COLUMNS.filter(([key]) => key !== "requestId" && key !== "createdAt" && key !== "updatedAt")
+    .map(([, c]) => `"${c.name}" = excluded."${c.name}"`)
+    .join(", "),
+);
+
+/** A row as the driver returns it from raw SQL (column names, the driver's types) in Drizzle's shape. */
+function fromDriver(raw: Record<string, unknown>): LedgerRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, c] of COLUMNS) {
+    const value = raw[c.name];
+    row[key] = value === null || value === undefined ? null : c.mapFromDriverValue(value);
+  }
+  return row as LedgerRow;
+}
+
+/** The rows of these request ids (a source action's fan-out, read at once). */
+export async function findRows(db: Db, requestIds: readonly string[]): Promise<Map<string, LedgerRow>> {
+  if (requestIds.length === 0) return new Map();
+  // One array parameter, not one parameter per id.
+  const rows = await db
+    .select()
+    .from(t)
+    .where(sql`${t.requestId} = any(${sql.param([...requestIds])}::text[])`);
+  return new Map(rows.map((row) => [row.requestId, row]));
+}
+
 export async function findRow(db: Db, requestId: string): Promise<LedgerRow | undefined> {
   const [row] = await db.select().from(t).where(eq(t.requestId, requestId)).limit(1);
   return row;
@@ -116,27 +197,7 @@ export async function markSent(db: Db, requestId: string, holder: string): Promi
     .where(heldBy(requestId, holder));
 }
 
-/** The platform's answer: done or failed (with its words); false when the lease is no longer this holder's. */
-export async function settle(
-  db: Db,
-  requestId: string,
-  holder: string,
-  outcome: { state: "done" | "failed"; reason?: string | null; followerPositionId?: string | null },
-): Promise<boolean> {
-  const rows = await db
-    .update(t)
-    .set({
-      state: outcome.state,
-      reason: outcome.reason ?? null,
-      ...(outcome.followerPositionId === undefined ? {} : { followerPositionId: outcome.followerPositionId }),
-      ackedAt: sql`now()`,
-      leaseUntil: null,
-      updatedAt: sql`now()`,
-    })
-    .where(heldBy(requestId, holder))
-    .returning({ requestId: t.requestId });
-  return rows.length === 1;
-}
+export { settle } from "./settleRepository.ts";
 
 /** The answer was not known (timeout, lost link): the lease is given up, so the next pass sends the same id again. */
 export async function releaseRow(db: Db, requestId: string, holder: string): Promise<void> {
@@ -187,23 +248,58 @@ export interface FillLink {
 
 const OPENING = new Set(["open", "placeOrder"]);
 
+const stateColumns = {
+  sourceId: t.sourceId,
+  followerPlatformId: t.followerPlatformId,
+  followerLogin: t.followerLogin,
+  followerAction: t.followerAction,
+  state: t.state,
+  followerPositionId: t.followerPositionId,
+  action: t.action,
+  requestId: t.requestId,
+  symbol: t.symbol,
+  volume: t.volume,
+  sourceVolume: t.sourceVolume,
+};
+type StateRow = { [K in keyof typeof stateColumns]: LedgerRow[K] };
+
 /** The copies of every source position or order of a link on one follower, from the done rows in order. */
 export async function copyStates(db: Db, linkId: string, platformId: string, login: string): Promise<Map<string, CopyState>> {
   const rows = await db
-    .select({
-      sourceId: t.sourceId,
-      followerAction: t.followerAction,
-      state: t.state,
-      followerPositionId: t.followerPositionId,
-      action: t.action,
-      requestId: t.requestId,
-      symbol: t.symbol,
-      volume: t.volume,
-      sourceVolume: t.sourceVolume,
-    })
+    .select(stateColumns)
     .from(t)
     .where(and(eq(t.linkId, linkId), eq(t.followerPlatformId, platformId), eq(t.followerLogin, login), sql`${t.followerAction} is not null`))
     .orderBy(asc(t.decidedAt), asc(t.createdAt));
+  return foldStates(rows);
+}
+
+/**
+ * The copy of one source position or order on every follower of a link, by follower
+ * (core/copier followerKey): one read for a source action's whole fan-out.
+ */
+export async function copyStatesOfSource(db: Db, linkId: string, sourceId: string): Promise<Map<string, CopyState>> {
+  const rows = await db
+    .select(stateColumns)
+    .from(t)
+    .where(and(eq(t.linkId, linkId), eq(t.sourceId, sourceId), sql`${t.followerAction} is not null`))
+    .orderBy(asc(t.decidedAt), asc(t.createdAt));
+  const byFollower = new Map<string, StateRow[]>();
+  for (const row of rows) {
+    const key = `${row.followerPlatformId}:${row.followerLogin}`;
+    const list = byFollower.get(key);
+    if (list) list.push(row);
+    else byFollower.set(key, [row]);
+  }
+  const out = new Map<string, CopyState>();
+  for (const [key, list] of byFollower) {
+    const state = foldStates(list).get(sourceId);
+    if (state) out.set(key, state);
+  }
+  return out;
+}
+
+/** The rows of one follower, decided in order, folded into what it holds of each source position or order. */
+function foldStates(rows: readonly StateRow[]): Map<string, CopyState> {
   const states = new Map<string, CopyState>();
   for (const row of rows) {
     let state = states.get(row.sourceId);

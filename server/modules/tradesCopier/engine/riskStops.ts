@@ -72,14 +72,25 @@ export async function riskContextFor(
   action: SourceAction,
   connector: TradePlatformConnector,
 ): Promise<{ dailyProfit: Money; suspension: RiskStopTrip | null }> {
+  return riskContextNow(link, follower, action) ?? { dailyProfit: (await dailyProfitFor(deps, link, follower, connector)).total, suspension: null };
+}
+
+/** The same, when it needs no read (no daily loss limit, or a suspension in force); null when today's P/L must be read. */
+export function riskContextNow(
+  link: EngineLink,
+  follower: FollowerSettings,
+  action: SourceAction,
+): { dailyProfit: Money; suspension: RiskStopTrip | null } | null {
   if (!isOpening(action)) return { dailyProfit: 0, suspension: null };
   const suspension = suspensionAt(engineFollower(link, follower)?.suspension ?? null, Date.now());
   if (suspension) return { dailyProfit: 0, suspension: { stop: suspension.stop, action: suspension.action } };
   if (!follower.dailyLossLimit) return { dailyProfit: 0, suspension: null };
-  return { dailyProfit: (await dailyProfitFor(deps, link, follower, connector)).total, suspension: null };
+  return null;
 }
 
 function engineFollower(link: EngineLink, follower: FollowerSettings): EngineFollower | undefined {
+  // The engine passes the link's own follower (with its suspension): no search through a thousand.
+  if ((follower as Partial<EngineFollower>).addedAt !== undefined) return follower as EngineFollower;
   return link.followers.find((f) => f.account.platformId === follower.account.platformId && f.account.login === follower.account.login);
 }
 
