@@ -4,13 +4,28 @@
  * `id:`) to each member; one snapshot read for the members waiting at once; the organization's
  * blotter platforms read again every `appsRecheckMs` and told to every member on change. Members
  * are the streams' connections (./connection.ts), seen here only as `ChannelMember`.
+ *
+ * A snapshot may hold deals the bus has not carried yet (the trade history store read the platform
+ * ahead of its trade feed: docs/decisions/XXXX). The members it went to are told them once only:
+ * when those deals come on the bus, these members' frames leave them out (a frame of its own for
+ * them, the other members' frame as it is), for `SENT_AHEAD_MS` at most.
  */
 import { blotterRowFilter, type BlotterFilters, type BlotterPlatform, type BlotterRow } from "../../../core/schemas/blotterLive.ts";
 import type { BusFilter, BusMessage, BusSubscription, DomainEvent } from "../../events/types.ts";
 import { ByteRate, streamBound } from "./byteRate.ts";
 import type { StreamContext } from "./context.ts";
 import { Gatherer, type Scope } from "./gatherer.ts";
+import type { SnapshotRows } from "./snapshots.ts";
 import { PROGRESS_MS } from "./traffic.ts";
+
+/** How long the members of a snapshot that sent deals ahead of the bus have them left out of their frames, at most (they come within seconds). */
+export const SENT_AHEAD_MS = 60_000;
+
+/** The deals a snapshot sent before the bus carried them, shared by the members it went to; each key leaves once it came. */
+interface SentAhead {
+  keys: Set<string>;
+  until: number;
+}
 
 /** A stream in a channel, or catching up to join it. */
 export interface ChannelMember {
@@ -67,6 +82,8 @@ export class Channel implements Scope {
   private readingSnapshot = false;
   /** While a snapshot is read: the rows of the events handled meanwhile, which complete it. */
   private readRows: Gatherer | null = null;
+  /** Members whose snapshot sent deals ahead of the bus: their frames leave those out. */
+  private readonly sentAhead = new Map<ChannelMember, SentAhead>();
   private readonly subscription: BusSubscription;
   private readonly recheck: ReturnType<typeof setInterval>;
   private closed = false;
@@ -110,17 +127,37 @@ export class Channel implements Scope {
     const seq = this.lastSeq;
     const traffic = this.ctx.traffic;
     let frame: Buffer | null = null;
-    if (this.gatherer.size > 0) frame = traffic.frame("frame", this.gatherer.take(), seq);
-    else if (seq > this.toldSeq && Date.now() - this.lastWriteAt >= PROGRESS_MS) frame = traffic.frame("frame", [], seq);
+    let rows: BlotterRow[] = [];
+    if (this.gatherer.size > 0) {
+      rows = this.gatherer.take();
+      frame = traffic.frame("frame", rows, seq);
+    } else if (seq > this.toldSeq && Date.now() - this.lastWriteAt >= PROGRESS_MS) frame = traffic.frame("frame", [], seq);
     this.flushedSeq = seq;
     if (frame) {
       this.frames++;
       this.rate.add(frame.length);
       this.toldSeq = seq;
       this.lastWriteAt = Date.now();
-      for (const c of [...this.members]) c.send(frame);
+      const variants = new Map<SentAhead, Buffer>();
+      for (const c of [...this.members]) c.send(this.frameFor(c, frame, rows, seq, variants));
+      // Those deals came: from now on the bus is where they are, for every member.
+      for (const ahead of variants.keys()) for (const r of rows) ahead.keys.delete(r.key);
     }
     for (const c of [...this.joining]) if (c.soloSeq() === seq) c.join();
+  }
+
+  /** The frame of a member whose snapshot sent some of these rows already (ahead of the bus): one without them. */
+  private frameFor(c: ChannelMember, frame: Buffer, rows: BlotterRow[], seq: number, variants: Map<SentAhead, Buffer>): Buffer {
+    if (rows.length === 0 || this.sentAhead.size === 0) return frame;
+    const ahead = this.sentAhead.get(c);
+    if (!ahead) return frame;
+    let bytes = variants.get(ahead);
+    if (!bytes) {
+      const rest = rows.filter((r) => !ahead.keys.has(r.key));
+      bytes = rest.length === rows.length ? frame : this.ctx.traffic.frame("frame", rest, seq);
+      variants.set(ahead, bytes);
+    }
+    return bytes;
   }
 
   /** The rows of the events handled while a snapshot is read, while one is. */
@@ -138,10 +175,16 @@ export class Channel implements Scope {
   tick() {
     this.flush();
     if (this.waiting.size > 0) void this.readSnapshots();
+    if (this.sentAhead.size > 0) {
+      const now = Date.now();
+      for (const [c, ahead] of this.sentAhead) if (ahead.keys.size === 0 || now > ahead.until) this.sentAhead.delete(c);
+    }
   }
 
   addMember(c: ChannelMember, snapshot: boolean) {
     this.members.add(c);
+    // Without a snapshot (a stream that caught up from its id) it has only what the bus carried.
+    if (!snapshot) this.sentAhead.delete(c);
     if (snapshot) this.requestSnapshot(c);
   }
 
@@ -182,9 +225,9 @@ export class Channel implements Scope {
           o.maxPendingRows,
         );
         this.readRows = meanwhile;
-        let rows: BlotterRow[];
+        let read: SnapshotRows;
         try {
-          rows = await this.ctx.snapshots.rows(this);
+          read = await this.ctx.snapshots.rows(this);
         } catch (err) {
           this.ctx.log.warn({ err, organizationId: this.organizationId }, "blotter snapshot failed");
           // Tried again on the next frame.
@@ -200,7 +243,7 @@ export class Channel implements Scope {
           for (const c of batch) if (this.members.has(c)) this.waiting.add(c);
           continue;
         }
-        const merged = new Map((droppedDeals ? rows.filter((r) => r.kind !== "deal") : rows).map((r) => [r.key, r]));
+        const merged = new Map((droppedDeals ? read.rows.filter((r) => r.kind !== "deal") : read.rows).map((r) => [r.key, r]));
         for (const r of caught) {
           merged.delete(r.key);
           merged.set(r.key, r);
@@ -210,7 +253,16 @@ export class Channel implements Scope {
         this.flush();
         const bytes = this.ctx.traffic.frame("snapshot", [...merged.values()], this.flushedSeq);
         this.snapshots++;
-        for (const c of batch) if (this.members.has(c) && c.awaitingSnapshot) c.snapshotDone(bytes);
+        // The store's deals the bus had not carried (those handled while it was read it had): they may come in a frame after it.
+        const handled = new Set(caught.map((r) => r.key));
+        const keys = new Set([...read.unseen].filter((key) => merged.has(key) && !handled.has(key)));
+        const ahead: SentAhead | null = keys.size > 0 ? { keys, until: Date.now() + SENT_AHEAD_MS } : null;
+        for (const c of batch) {
+          if (!this.members.has(c) || !c.awaitingSnapshot) continue;
+          c.snapshotDone(bytes);
+          if (ahead) this.sentAhead.set(c, ahead);
+          else this.sentAhead.delete(c);
+        }
       }
     } finally {
       this.readingSnapshot = false;
@@ -222,6 +274,7 @@ export class Channel implements Scope {
     this.members.delete(c);
     this.joining.delete(c);
     this.waiting.delete(c);
+    this.sentAhead.delete(c);
     if (this.members.size === 0 && this.joining.size === 0) this.close();
   }
 
@@ -277,6 +330,7 @@ export class Channel implements Scope {
     this.subscription.close();
     clearInterval(this.recheck);
     this.gatherer.clear();
+    this.sentAhead.clear();
     this.onClose(this);
   }
 }

@@ -2,7 +2,8 @@
  * A snapshot's rows: the open positions and recent deals of every platform in a stream's scope,
  * filtered. Read from the trade history store first (./snapshotSource.ts), with what this node
  * saw on the bus on top: its recent deals, and the latest state of each position it saw change
- * lately. Where they come from and why: docs/decisions/0061.
+ * lately. Where they come from and why: docs/decisions/0061. It also says which of its deals came
+ * from the store only, lately made: they may not be on the bus yet (docs/decisions/XXXX).
  */
 import { dealRow, positionRow, type BlotterRow } from "../../../core/schemas/blotterLive.ts";
 import type { Deal } from "../../../core/trading/deal.ts";
@@ -16,6 +17,24 @@ import type { BlotterSnapshotSource } from "./snapshotSource.ts";
 
 /** How long the node keeps a position's latest state from the bus, at most. */
 const RECENT_POSITION_MS = 5 * 60_000;
+/**
+ * How close to its platform's newest deal a stored deal this node has not seen on the bus must be
+ * to count as possibly still on its way there. A pass of the trade history store reads the
+ * platform up to now (after a restart, a gap, dropped events), so it can store a deal before the
+ * platform's trade feed has published it (the MT5 Web API is polled once a second): such a deal is
+ * among the newest.
+ */
+const UNSEEN_WINDOW_MS = 60_000;
+
+/** A snapshot's rows, and the keys of those that may come on the bus after it. */
+export interface SnapshotRows {
+  rows: BlotterRow[];
+  /**
+   * Deals read from the store that this node had not seen on the bus, made within
+   * `UNSEEN_WINDOW_MS` of their platform's newest: the bus may carry them after the snapshot.
+   */
+  unseen: Set<string>;
+}
 
 export interface SnapshotReaderDeps {
   settings: Pick<BlotterStreamSettings, "recentDeals" | "recentPositions" | "snapshotPositions">;
@@ -75,31 +94,34 @@ export class SnapshotReader {
     this.deps.source?.gap?.(platformId, resumedAt);
   }
 
-  /** Open positions and recent deals of every platform in scope, filtered. */
-  async rows(scope: Scope): Promise<BlotterRow[]> {
+  /** Open positions and recent deals of every platform in scope, filtered; which deals the bus may carry after. */
+  async rows(scope: Scope): Promise<SnapshotRows> {
     const rows: BlotterRow[] = [];
     const positions: BlotterRow[] = [];
+    const unseen = new Set<string>();
     await Promise.all(
       [...scope.platforms.keys()].map(async (platformId) => {
         const lookups = this.deps.facts.lookupsOf(platformId);
-        const [open, deals] = await Promise.all([
+        const [open, recent] = await Promise.all([
           this.openPositions(scope.organizationId, platformId).catch((): Position[] => []),
-          this.recentDeals(scope.organizationId, platformId).catch((): Deal[] => []),
+          this.recentDeals(scope.organizationId, platformId).catch(() => ({ deals: [] as Deal[], unseen: new Set<string>() })),
         ]);
         for (const p of open) {
           const row = positionRow(platformId, p, lookups);
           if (scope.matches(row)) positions.push(row);
         }
-        for (const d of deals) {
+        for (const d of recent.deals) {
           const row = dealRow(platformId, d, lookups);
-          if (scope.matches(row)) rows.push(row);
+          if (!scope.matches(row)) continue;
+          rows.push(row);
+          if (recent.unseen.has(d.id)) unseen.add(row.key);
         }
       }),
     );
     positions.sort((a, b) => b.time - a.time);
     rows.push(...positions.slice(0, this.deps.settings.snapshotPositions));
     rows.sort((a, b) => a.time - b.time);
-    return rows;
+    return { rows, unseen };
   }
 
   /** The store's, with this node's latest states laid over; the platform's connector when the store does not know. */
@@ -110,15 +132,23 @@ export class SnapshotReader {
     return connector.openPositions();
   }
 
-  /** The store's and this node's, one per deal id, the newest `recentDeals` in time order. */
-  private async recentDeals(organizationId: string, platformId: string): Promise<Deal[]> {
+  /**
+   * The store's and this node's, one per deal id, the newest `recentDeals` in time order; and the
+   * ids of the store's lately made ones this node has not seen on the bus.
+   */
+  private async recentDeals(organizationId: string, platformId: string): Promise<{ deals: Deal[]; unseen: Set<string> }> {
     const limit = this.deps.settings.recentDeals;
-    const seen = this.recent.get(platformId) ?? [];
     const stored = (await this.deps.source?.recentDeals(organizationId, platformId, limit)) ?? [];
-    if (stored.length === 0) return seen.slice(-limit);
+    // What the node saw until now (the reads above took a while).
+    const seen = this.recent.get(platformId) ?? [];
+    if (stored.length === 0) return { deals: seen.slice(-limit), unseen: new Set() };
     const byId = new Map(stored.map((d) => [d.id, d]));
     for (const d of seen) byId.set(d.id, d);
-    return [...byId.values()].sort((a, b) => a.time - b.time).slice(-limit);
+    const deals = [...byId.values()].sort((a, b) => a.time - b.time).slice(-limit);
+    const seenIds = new Set(seen.map((d) => d.id));
+    const since = (deals.at(-1)?.time ?? 0) - UNSEEN_WINDOW_MS;
+    const unseen = new Set(deals.filter((d) => d.time >= since && !seenIds.has(d.id)).map((d) => d.id));
+    return { deals, unseen };
   }
 
   /** The store's open positions with this node's latest states of the positions changed lately laid over. */

@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { BlotterPlatform } from "../../../core/schemas/blotterLive.ts";
-import type { ChannelMember } from "../../../server/modules/tradesBlotter/channel.ts";
+import { SENT_AHEAD_MS, type ChannelMember } from "../../../server/modules/tradesBlotter/channel.ts";
 import {
   dealAdded,
   deal,
@@ -180,6 +180,67 @@ describe("a blotter channel", () => {
     expect(after).not.toContain(`d:${P1.id}:${late.id}`);
     expect(after).toHaveLength(1);
     expect(snapshot?.id).toBe(channel.flushedSeq - 1);
+  });
+
+  it("tells a snapshot's members once of a deal the snapshot read from the store before the bus carried it; the other members get it in their frame", async () => {
+    const channel = t.node.channelFor(ORG, {}, [P1]);
+    const before = new Member();
+    channel.addMember(before, true);
+    await settle();
+    expect(rowsOf(frame(before.snapshots[0]))).toEqual([]);
+
+    // A pass of the trade history store reads the platform (after a restart, a gap): it stores a
+    // deal the platform's trade feed has not published yet (the MT5 Web API is polled once a
+    // second). The snapshots read now hold it.
+    const ahead = deal("1001");
+    t.source.deals = [ahead];
+    const after = new Member();
+    t.source.hold();
+    channel.addMember(after, true);
+    // Two more wait while it is read: they share the next read.
+    const also = new Member();
+    const again = new Member();
+    channel.addMember(also, true);
+    channel.addMember(again, true);
+    t.source.let();
+    await settle();
+    const key = `d:${P1.id}:${ahead.id}`;
+    for (const m of [after, also, again]) expect(rowsOf(frame(m.snapshots[0])).map((r) => r.key)).toEqual([key]);
+    expect(again.snapshots[0]).toBe(also.snapshots[0]);
+
+    // The feed publishes it, then the next deal.
+    const keysSince = (m: Member, from: number) => m.frames.slice(from).flatMap((bytes) => rowsOf(frame(bytes)).map((r) => r.key));
+    const [fromBefore, fromAfter] = [before.frames.length, after.frames.length];
+    const next = deal("1001");
+    await t.trade(dealAdded(ahead));
+    await t.trade(dealAdded(next));
+    channel.flush();
+    expect(keysSince(before, fromBefore)).toEqual([key, `d:${P1.id}:${next.id}`]);
+    expect(keysSince(after, fromAfter)).toEqual([`d:${P1.id}:${next.id}`]);
+    expect(keysSince(also, fromAfter)).toEqual([`d:${P1.id}:${next.id}`]);
+    // One frame for the members of one read (the same bytes), with the channel's id like the others'.
+    expect(again.frames.at(-1)).toBe(also.frames.at(-1));
+    for (const m of [before, after, also]) expect(frame(m.frames.at(-1))?.id).toBe(channel.flushedSeq);
+
+    // Once it came, every member has it from the bus: the next frames are the same bytes for all.
+    await t.trade(dealAdded(deal("1001")));
+    channel.flush();
+    for (const m of [after, also, again]) expect(m.frames.at(-1)).toBe(before.frames.at(-1));
+  });
+
+  it("leaves such a deal out of those members' frames for SENT_AHEAD_MS at most", async () => {
+    const channel = t.node.channelFor(ORG, {}, [P1]);
+    const ahead = deal("1001");
+    t.source.deals = [ahead];
+    const m = new Member();
+    channel.addMember(m, true);
+    await settle();
+    vi.advanceTimersByTime(SENT_AHEAD_MS + 1);
+    channel.tick();
+    const from = m.frames.length;
+    await t.trade(dealAdded(ahead));
+    channel.flush();
+    expect(m.frames.slice(from).flatMap((bytes) => rowsOf(frame(bytes)).map((r) => r.key))).toEqual([`d:${P1.id}:${ahead.id}`]);
   });
 
   it("after a gap sends every member a snapshot and tells the store's source of it", async () => {
