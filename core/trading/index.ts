@@ -17,3 +17,5 @@ export * from "./journal.ts";
 export * from "./events.ts";
 export * from "./margin.ts";
 export * from "./conversion.ts";
+export * from "./configVersion.ts";
+export * from "./configRules.ts";

@@ -16,6 +16,7 @@ import type {
   Deal,
   FinishedPendingOrder,
   Group,
+  GroupPatch,
   JournalEntry,
   JournalFilter,
   ModifyPendingOrderRequest,
@@ -29,6 +30,7 @@ import type {
   PlacePendingOrderRequest,
   Position,
   Quote,
+  SymbolPatch,
   Timestamp,
   TradeEvent,
   TradePlatformType,
@@ -138,6 +140,18 @@ export interface TradePlatformConnector {
 
   listGroups(): Promise<Group[]>;
   listSymbols(): Promise<TradeSymbol[]>;
+  /**
+   * Configuration writes (docs/connectors.md, "Configuration writes"). `expected` is the version
+   * of the object as the editor read it (`configVersion`, core/trading/configVersion.ts: a content
+   * hash, since MT4 and MT5 keep no version). The server's object is read first: changed since,
+   * the write is refused with ConfigChangedError carrying the server's object; a field the
+   * platform cannot take, or a value its rules refuse, is `invalidRequest` with a plain sentence
+   * (core/trading/configRules.ts). Nothing is sent in either case. Resolves with the object as
+   * the server now holds it. Match-Trader's offers are its groups: each Group is one offer and the
+   * group it names (`native.offerId`); the default leverage is the offer's.
+   */
+  updateGroup(name: string, patch: GroupPatch, expected: string): Promise<Group>;
+  updateSymbol(name: string, patch: SymbolPatch, expected: string): Promise<TradeSymbol>;
   /** Current quotes for the given symbols, or all. */
   getQuotes(symbols?: readonly string[]): Promise<Quote[]>;
   /**

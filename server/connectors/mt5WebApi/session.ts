@@ -10,11 +10,10 @@ import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
 import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5Order, Mt5PendingRequest, Mt5User } from "../mt5/native.ts";
-import { OPERATION_TAG } from "../operationOnce.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
 import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
-import { readJson, retcodeNumber } from "./format.ts";
+import { readJson, retcodeNumber, untagged, untaggedEvent } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
 import { pollLastTicks, readLastTicks } from "./quotes.ts";
 import type { Mt5WebApiTransport } from "./transport.ts";
@@ -260,6 +259,15 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     return symbols;
   }
 
+  /** The vendor's `group/add` and `symbol/add` replace the record of that name (configuration writes). */
+  async updateGroup(_name: string, group: Mt5Native["group"]) {
+    return (await this.call("/api/group/add", {}, group)) as Mt5Native["group"];
+  }
+
+  async updateSymbol(_name: string, symbol: Mt5Native["symbol"]) {
+    return (await this.call("/api/symbol/add", {}, symbol)) as Mt5Native["symbol"];
+  }
+
   async getQuotes(symbols: readonly string[] | null) {
     const names = symbols ?? this.symbolNames ?? (await this.listSymbols()).map((s) => s.Symbol);
     return readLastTicks((symbol) => this.call("/api/tick/last", { symbol }) as Promise<Mt5Native["quote"][]>, names);
@@ -488,13 +496,4 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       ),
     );
   }
-}
-
-/** Deals as Toolbox shows them: the operation tag it wrote into the comment is its own business. */
-function untagged(deal: Mt5Deal): Mt5Deal {
-  return OPERATION_TAG.test(deal.Comment) ? { ...deal, Comment: deal.Comment.replace(OPERATION_TAG, "") } : deal;
-}
-
-function untaggedEvent(event: Mt5Event): Mt5Event {
-  return { ...event, Items: event.Items.map((item) => (item.Type === "DealAdd" ? { ...item, Deal: untagged(item.Deal) } : item)) };
 }

@@ -96,6 +96,14 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.read(() => this.engine.symbols().map((s) => this.codec.symbol.encode(s)));
   }
 
+  updateGroup(name: string, group: N["group"]) {
+    return this.write(() => this.codec.group.encode(this.engine.updateGroup(name, this.codec.group.decode(group))));
+  }
+
+  updateSymbol(name: string, symbol: N["symbol"]) {
+    return this.write(() => this.codec.symbol.encode(this.engine.updateSymbol(name, this.codec.symbol.decode(symbol))));
+  }
+
   getQuotes(symbols: readonly string[] | null) {
     return this.read(() => this.engine.quotes(symbols).map((q) => this.codec.quote.encode(q)));
   }

@@ -62,6 +62,10 @@ export interface WireSession<N extends NativeTypes> {
   setPassword(login: N["login"], password: string, kind: PasswordKind): Promise<void>;
   listGroups(): Promise<N["group"][]>;
   listSymbols(): Promise<N["symbol"][]>;
+  /** Writes a whole group record (the platform's own update command); answers it as stored. Refused when no group has that name. */
+  updateGroup(name: string, group: N["group"]): Promise<N["group"]>;
+  /** Writes a whole symbol record; answers it as stored. Refused when no symbol has that name. */
+  updateSymbol(name: string, symbol: N["symbol"]): Promise<N["symbol"]>;
   getQuotes(symbols: readonly string[] | null): Promise<N["quote"][]>;
   openPositions(login: N["login"] | null): Promise<N["position"][]>;
   /** Positions of these accounts; logins the server does not know are skipped. */

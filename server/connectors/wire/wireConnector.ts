@@ -10,14 +10,17 @@ import type {
   CancelPendingOrderRequest,
   FinishedPendingOrder,
   ClosePositionRequest,
+  GroupPatch,
   ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
   OrderRequest,
   PasswordKind,
   PlacePendingOrderRequest,
+  SymbolPatch,
   TradePlatformType,
 } from "../../../core/trading/index.ts";
+import { configVersion, patchGroup, patchSymbol } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type {
   AccountQuery,
@@ -29,7 +32,7 @@ import type {
   TradeEventStream,
   TradePlatformConnector,
 } from "../connector.ts";
-import { connectorErrors } from "../errors.ts";
+import { ConfigChangedError, connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
 import { JournalStream } from "../events/eventStream.ts";
@@ -162,6 +165,27 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async listSymbols() {
     return (await this.link.call((s) => s.listSymbols())).map((x) => this.codec.symbol.decode(x));
+  }
+
+  /** Read, compare the version, check the patch, write the whole record: docs/connectors.md, "Configuration writes". */
+  async updateGroup(name: string, patch: GroupPatch, expected: string) {
+    check.checkConfigWrite(name, expected, "group");
+    const current = (await this.listGroups()).find((g) => g.name === name);
+    if (!current) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
+    if (configVersion(current) !== expected) throw new ConfigChangedError(`Group "${name}"`, current, configVersion(current));
+    const next = patchGroup(this.platform, current, patch);
+    if (!next.ok) throw connectorErrors.invalidRequest(next.problems.join(" "));
+    return this.codec.group.decode(await this.link.call((s) => s.updateGroup(name, this.codec.group.encode(next.value))));
+  }
+
+  async updateSymbol(name: string, patch: SymbolPatch, expected: string) {
+    check.checkConfigWrite(name, expected, "symbol");
+    const current = (await this.listSymbols()).find((x) => x.name === name);
+    if (!current) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
+    if (configVersion(current) !== expected) throw new ConfigChangedError(`Symbol ${name}`, current, configVersion(current));
+    const next = patchSymbol(this.platform, current, patch);
+    if (!next.ok) throw connectorErrors.invalidRequest(next.problems.join(" "));
+    return this.codec.symbol.decode(await this.link.call((s) => s.updateSymbol(name, this.codec.symbol.encode(next.value))));
   }
 
   async getQuotes(symbols?: readonly string[]) {

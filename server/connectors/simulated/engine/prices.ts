@@ -141,6 +141,12 @@ export class PriceFeed {
     return q ? (q.bid + q.ask) / 2 : undefined;
   }
 
+  /** A symbol's configuration was written (its digits, its spread): the next ticks follow it. */
+  reconfigure(symbol: TradeSymbol): void {
+    const feed = this.feeds.get(symbol.name);
+    if (feed) feed.symbol = structuredClone(symbol);
+  }
+
   quotes(): Quote[] {
     return [...this.feeds.values()].map((f) => f.quote);
   }
