@@ -19,3 +19,4 @@ export * from "./margin.ts";
 export * from "./conversion.ts";
 export * from "./configVersion.ts";
 export * from "./configRules.ts";
+export * from "./holiday.ts";

@@ -17,6 +17,7 @@ import type {
   FinishedPendingOrder,
   Group,
   GroupPatch,
+  Holiday,
   JournalEntry,
   JournalFilter,
   ModifyPendingOrderRequest,
@@ -152,6 +153,13 @@ export interface TradePlatformConnector {
    */
   updateGroup(name: string, patch: GroupPatch, expected: string): Promise<Group>;
   updateSymbol(name: string, patch: SymbolPatch, expected: string): Promise<TradeSymbol>;
+  /**
+   * The server's holidays (core/trading/holiday.ts), and the whole list written back, refused like
+   * the writes above when it changed since read (`holidaysVersion`). MetaTrader only: Match-Trader
+   * has none, and the MT5 Web API has no command for them; there both refuse with `invalidRequest`.
+   */
+  listHolidays(): Promise<Holiday[]>;
+  updateHolidays(holidays: readonly Holiday[], expected: string): Promise<Holiday[]>;
   /** Current quotes for the given symbols, or all. */
   getQuotes(symbols?: readonly string[]): Promise<Quote[]>;
   /**

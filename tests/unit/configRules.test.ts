@@ -10,11 +10,16 @@ import { describe, expect, it } from "vitest";
 import {
   configVersion,
   groupProblems,
+  holidayProblems,
+  holidayShuts,
+  holidaysProblems,
+  holidaysVersion,
   patchGroup,
   patchSymbol,
   symbolProblems,
   TRADE_PLATFORM_TYPES,
   type Group,
+  type Holiday,
   type TradeSymbol,
 } from "../../core/trading/index.ts";
 
@@ -170,5 +175,35 @@ describe("symbol rules", () => {
     for (const platform of TRADE_PLATFORM_TYPES)
       expect(problemsOf(patchSymbol(platform, symbol, { profitCurrency: "EUR" })).join(" ")).toMatch(/profit currency cannot be changed/);
     expect(patchSymbol("MT5", symbol, { volumeMax: 5000, sessions: [] })).toMatchObject({ ok: true, value: { volumeMax: 5000, sessions: [] } });
+  });
+});
+
+describe("holidays", () => {
+  const holiday: Holiday = { date: "2026-12-25", from: 0, to: 0, symbols: "Forex\\*", description: "Christmas", enabled: true };
+  const at = (date: string, minute: number) => Date.parse(`${date}T00:00:00Z`) + minute * 60_000;
+
+  it("shut the symbols they apply to on their day, outside their trading window, when enabled", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1440 }), fc.integer({ min: 0, max: 1440 }), fc.integer({ min: 0, max: 1439 }), (a, b, minute) => {
+        const [from, to] = a <= b ? [a, b] : [b, a];
+        const h = { ...holiday, from, to };
+        const eurusd = { name: "EURUSD", path: "Forex\\Majors\\EURUSD" };
+        expect(holidayShuts([h], eurusd, at("2026-12-25", minute))).toBe(!(minute >= from && minute < to));
+        expect(holidayShuts([h], eurusd, at("2026-12-24", minute))).toBe(false);
+        expect(holidayShuts([{ ...h, enabled: false }], eurusd, at("2026-12-25", minute))).toBe(false);
+        expect(holidayShuts([h], { name: "BTCUSD", path: "Crypto\\Spot\\BTCUSD" }, at("2026-12-25", minute))).toBe(false);
+      }),
+    );
+    expect(holidayShuts([{ ...holiday, symbols: "BTCUSD" }], { name: "BTCUSD", path: "Crypto\\Spot\\BTCUSD" }, at("2026-12-25", 600))).toBe(true);
+  });
+
+  it("want a real date, a window with its start before its end (or 0 to 0), what they apply to; one per date and symbols", () => {
+    expect(holidayProblems(holiday)).toEqual([]);
+    expect(holidayProblems({ ...holiday, date: "2026-02-30" }).join(" ")).toMatch(/real day/);
+    expect(holidayProblems({ ...holiday, from: 600, to: 600 }).join(" ")).toMatch(/start before its end/);
+    expect(holidayProblems({ ...holiday, symbols: " " }).join(" ")).toMatch(/what it applies to/);
+    expect(holidaysProblems([holiday, { ...holiday, description: "again" }]).join(" ")).toMatch(/Two holidays on 2026-12-25/);
+    expect(holidaysVersion([holiday])).not.toBe(holidaysVersion([{ ...holiday, to: 60 }]));
+    expect(holidaysVersion([])).toBe(configVersion({ holidays: [] }));
   });
 });

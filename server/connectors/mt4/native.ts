@@ -173,6 +173,18 @@ export interface Mt4Symbol {
   sessions: Mt4Session[];
 }
 
+/** ConHoliday: a day in server time, the minutes it still trades (0–0: none), a symbol or symbol-group mask. */
+export interface Mt4Holiday {
+  year: number;
+  month: number;
+  day: number;
+  from: number;
+  to: number;
+  symbol: string;
+  description: string;
+  enable: 0 | 1;
+}
+
 export interface Mt4Quote {
   symbol: string;
   bid: number;

@@ -272,6 +272,15 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return fromWire.symbol(answer.symbol);
   }
 
+  /** CfgRequestHoliday; the gateway's CfgUpdateHoliday takes the whole list (it updates and deletes by position). */
+  async listHolidays() {
+    return ((await this.call("/api/CfgRequestHoliday")) as { holidays: object[] }).holidays;
+  }
+
+  async setHolidays(holidays: readonly object[]) {
+    return ((await this.call("/api/CfgUpdateHoliday", { holidays })) as { holidays: object[] }).holidays;
+  }
+
   async getQuotes(symbols: readonly string[] | null) {
     return ((await this.call("/api/TickInfoLast", { symbols: symbols === null ? null : [...symbols] })) as { ticks: Mt4Native["quote"][] }).ticks;
   }

@@ -163,6 +163,19 @@ export interface Mt5Symbol {
   SessionsTrade: { Day: number; Open: number; Close: number }[];
 }
 
+/** IMTConHoliday: a day in server time, the minutes it still trades (WorkFrom–WorkTo, 0–0: none), symbol masks. */
+export interface Mt5Holiday {
+  Description: string;
+  /** 0 disabled, 1 enabled. */
+  Mode: 0 | 1;
+  Year: number;
+  Month: number;
+  Day: number;
+  WorkFrom: number;
+  WorkTo: number;
+  Symbols: string[];
+}
+
 export interface Mt5Tick {
   Symbol: string;
   Bid: number;

@@ -104,6 +104,22 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.write(() => this.codec.symbol.encode(this.engine.updateSymbol(name, this.codec.symbol.decode(symbol))));
   }
 
+  listHolidays() {
+    return this.read(() => this.engine.holidays().map((h) => this.holidayCodec().encode(h)));
+  }
+
+  setHolidays(holidays: readonly object[]) {
+    return this.write(() => {
+      const codec = this.holidayCodec();
+      return this.engine.setHolidays(holidays.map((h) => codec.decode(h))).map((h) => codec.encode(h));
+    });
+  }
+
+  private holidayCodec() {
+    if (!this.codec.holiday) throw connectorErrors.invalidRequest("Match-Trader has no server holidays: an instrument's trading hours say when it trades.");
+    return this.codec.holiday;
+  }
+
   getQuotes(symbols: readonly string[] | null) {
     return this.read(() => this.engine.quotes(symbols).map((q) => this.codec.quote.encode(q)));
   }

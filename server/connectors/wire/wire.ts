@@ -66,6 +66,10 @@ export interface WireSession<N extends NativeTypes> {
   updateGroup(name: string, group: N["group"]): Promise<N["group"]>;
   /** Writes a whole symbol record; answers it as stored. Refused when no symbol has that name. */
   updateSymbol(name: string, symbol: N["symbol"]): Promise<N["symbol"]>;
+  /** The server's holidays in the platform's shape; absent where the protocol has no command for them. */
+  listHolidays?(): Promise<object[]>;
+  /** Replaces the server's holiday list; answers it as stored. */
+  setHolidays?(holidays: readonly object[]): Promise<object[]>;
   getQuotes(symbols: readonly string[] | null): Promise<N["quote"][]>;
   openPositions(login: N["login"] | null): Promise<N["position"][]>;
   /** Positions of these accounts; logins the server does not know are skipped. */

@@ -11,6 +11,7 @@ import type {
   FinishedPendingOrder,
   ClosePositionRequest,
   GroupPatch,
+  Holiday,
   ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
@@ -20,7 +21,7 @@ import type {
   SymbolPatch,
   TradePlatformType,
 } from "../../../core/trading/index.ts";
-import { configVersion, patchGroup, patchSymbol } from "../../../core/trading/index.ts";
+import { configVersion, holidaysProblems, holidaysVersion, patchGroup, patchSymbol } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type {
   AccountQuery,
@@ -39,7 +40,7 @@ import { JournalStream } from "../events/eventStream.ts";
 import type { PlatformCodec } from "./codec.ts";
 import { WireLink } from "./link.ts";
 import * as check from "./requests.ts";
-import type { NativeTypes, WireCredentials, WireTransport } from "./wire.ts";
+import type { NativeTypes, WireCredentials, WireSession, WireTransport } from "./wire.ts";
 
 export interface WireConnectorOptions<N extends NativeTypes> {
   codec: PlatformCodec<N>;
@@ -186,6 +187,36 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
     const next = patchSymbol(this.platform, current, patch);
     if (!next.ok) throw connectorErrors.invalidRequest(next.problems.join(" "));
     return this.codec.symbol.decode(await this.link.call((s) => s.updateSymbol(name, this.codec.symbol.encode(next.value))));
+  }
+
+  async listHolidays() {
+    const codec = this.holidayCodec();
+    return (await this.link.call((s) => this.holidaySession(s).listHolidays())).map((h) => codec.decode(h));
+  }
+
+  /** The whole list, refused when it changed since read (`holidaysVersion`) or breaks the rules (core/trading/holiday.ts). */
+  async updateHolidays(holidays: readonly Holiday[], expected: string) {
+    const codec = this.holidayCodec();
+    check.checkConfigWrite("holidays", expected, "holiday list");
+    const problems = holidaysProblems(holidays);
+    if (problems.length > 0) throw connectorErrors.invalidRequest(problems.join(" "));
+    const current = await this.listHolidays();
+    if (holidaysVersion(current) !== expected) throw new ConfigChangedError("The holiday list", current, holidaysVersion(current));
+    const written = await this.link.call((s) => this.holidaySession(s).setHolidays(holidays.map((h) => codec.encode(h))));
+    return written.map((h) => codec.decode(h));
+  }
+
+  private holidayCodec() {
+    if (!this.codec.holiday) throw connectorErrors.invalidRequest("Match-Trader has no server holidays: an instrument's trading hours say when it trades.");
+    return this.codec.holiday;
+  }
+
+  private holidaySession(session: WireSession<N>) {
+    if (!session.listHolidays || !session.setHolidays)
+      throw connectorErrors.invalidRequest(
+        "This connection has no command for the server's holidays (the MT5 Web API has none): edit them in the platform's administrator; nothing was sent.",
+      );
+    return session as WireSession<N> & Required<Pick<WireSession<N>, "listHolidays" | "setHolidays">>;
   }
 
   async getQuotes(symbols?: readonly string[]) {

@@ -307,6 +307,12 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         const symbol = fromWire.symbol(record(body.symbol, "symbol") as unknown as Mt4Native["symbol"]);
         return { symbol: toWire.symbol(await session.updateSymbol(symbol.symbol, symbol)) };
       }
+      case "/api/CfgRequestHoliday":
+        return { holidays: session.listHolidays ? await session.listHolidays() : [] };
+      case "/api/CfgUpdateHoliday": {
+        if (!Array.isArray(body.holidays) || !session.setHolidays) throw new CommandError(MT4_GATEWAY_RET.invalidData, "A list of holidays is required.");
+        return { holidays: await session.setHolidays(body.holidays.map((h: unknown) => record(h, "holiday"))) };
+      }
       case "/api/TickInfoLast":
         return { ticks: await session.getQuotes(Array.isArray(body.symbols) ? body.symbols.map(text) : null) };
       case "/api/TradesRequest":

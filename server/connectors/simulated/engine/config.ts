@@ -8,10 +8,12 @@ import {
   canonicalConfig,
   dailySessions,
   groupProblems,
+  holidaysProblems,
   symbolProblems,
   UNWRITABLE_GROUP_FIELDS,
   UNWRITABLE_SYMBOL_FIELDS,
   type Group,
+  type Holiday,
   type TradeSymbol,
 } from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
@@ -61,4 +63,15 @@ export function updateSymbol(ctx: EngineContext, name: string, written: TradeSym
 export function reportedSymbol(ctx: EngineContext, symbol: TradeSymbol): TradeSymbol {
   const copy = structuredClone(symbol);
   return ctx.marketsAlwaysOpen?.() === true ? { ...copy, sessions: dailySessions([0, 1, 2, 3, 4, 5, 6]) } : copy;
+}
+
+/** Replaces the server's holidays (MetaTrader's; Match-Trader has none); the market follows them from the next order or tick. */
+export function setHolidays(ctx: EngineContext, holidays: Holiday[]): Holiday[] {
+  if (ctx.flavour.platform === "MatchTrader")
+    throw connectorErrors.invalidRequest("Match-Trader has no server holidays: an instrument's trading hours say when it trades.");
+  const problems = holidaysProblems(holidays);
+  if (problems.length > 0) throw connectorErrors.invalidRequest(problems.join(" "));
+  ctx.state.holidays = structuredClone(holidays);
+  ctx.journal.write(now(ctx), "ok", `holidays changed: ${holidays.length} in the list`);
+  return structuredClone(ctx.state.holidays);
 }

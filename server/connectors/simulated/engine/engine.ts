@@ -8,6 +8,7 @@ import type {
   BalanceOperationRequest,
   ClosePositionRequest,
   Group,
+  Holiday,
   JournalFilter,
   CancelPendingOrderRequest,
   ModifyPendingOrderRequest,
@@ -155,6 +156,15 @@ export class SimulatedEngine {
   /** Replaces a symbol's record (engine/config.ts); its feed follows the new digits and spread. */
   updateSymbol(name: string, symbol: TradeSymbol): TradeSymbol {
     return config.updateSymbol(this.ctx, name, symbol);
+  }
+
+  holidays(): Holiday[] {
+    return structuredClone(this.ctx.state.holidays);
+  }
+
+  /** Replaces the server's holidays (engine/config.ts). */
+  setHolidays(holidays: Holiday[]): Holiday[] {
+    return config.setHolidays(this.ctx, holidays);
   }
 
   /** Held open (`marketsAlwaysOpen`), every symbol says so in its sessions: what it reports is what it does. */

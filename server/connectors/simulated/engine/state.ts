@@ -2,7 +2,17 @@
  * The simulated server's books: accounts, groups, symbols, open positions and history, with
  * lookups that fail the way a platform does (not found, with the name the dealer typed).
  */
-import type { Deal, Group, Money, NativeAccountRef, FinishedPendingOrder, PendingOrder, PositionRecord, TradeSymbol } from "../../../../core/trading/index.ts";
+import type {
+  Deal,
+  Group,
+  Holiday,
+  Money,
+  NativeAccountRef,
+  FinishedPendingOrder,
+  PendingOrder,
+  PositionRecord,
+  TradeSymbol,
+} from "../../../../core/trading/index.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { ClosedTrade } from "../../wire/codec.ts";
 
@@ -55,6 +65,8 @@ export class EngineState {
   readonly logins: number[] = [];
   readonly groups = new Map<string, Group>();
   readonly symbols = new Map<string, TradeSymbol>();
+  /** The server's holidays (MetaTrader's; none on Match-Trader), in the order written. */
+  holidays: Holiday[] = [];
   readonly positions = new Map<string, PositionRecord>();
   readonly dealsByLogin = new Map<string, Deal[]>();
   readonly closedByLogin = new Map<string, ClosedTrade[]>();

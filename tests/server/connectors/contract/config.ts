@@ -5,7 +5,7 @@
  * simulated server obeying what was written (volume limits, margin call and stop-out levels).
  */
 import { expect, it } from "vitest";
-import { configVersion, type Group, type TradeSymbol } from "../../../../core/trading/index.ts";
+import { configVersion, holidaysVersion, type Group, type Holiday, type TradeSymbol } from "../../../../core/trading/index.ts";
 import { ConfigChangedError } from "../../../../server/connectors/errors.ts";
 import type { ConnectorHarness } from "./harness.ts";
 import { expectConnectorError, fundedAccount, uniqueId } from "./helpers.ts";
@@ -163,5 +163,40 @@ export function configContract(h: () => ConnectorHarness): void {
     await connector.updateGroup(account.group, { stopOut: 1500 }, configVersion(group));
     await harness.advance(2000);
     expect(await connector.openPositions(login)).toHaveLength(0);
+  });
+
+  it("reads and writes the server's holidays (MetaTrader), refused when changed meanwhile, and the market shuts on one", async () => {
+    const harness = h();
+    const { connector } = harness;
+    if (!harness.holidays) {
+      const error = await expectConnectorError(connector.listHolidays(), "invalidRequest");
+      expect(error.message).toMatch(/no server holidays|no command for the server's holidays/);
+      await expectConnectorError(connector.updateHolidays([], "c1-0000000000000000"), "invalidRequest");
+      return;
+    }
+    const login = await fundedAccount(connector);
+    const order = (symbol: string) => ({ requestId: uniqueId("hol"), login, symbol, side: "buy" as const, volume: 1000 });
+    const before = await connector.listHolidays();
+    const { time, timeZoneOffsetMinutes } = await connector.serverTime();
+    const today = new Date(time + timeZoneOffsetMinutes * 60_000).toISOString().slice(0, 10);
+    const holiday: Holiday = { date: today, from: 0, to: 0, symbols: "EURUSD", description: "Contract day", enabled: true };
+    const written = await connector.updateHolidays([...before, holiday], holidaysVersion(before));
+    expect(written).toEqual([...before, holiday]);
+    expect(await connector.listHolidays()).toEqual(written);
+    expect(harness.simulation.engine.holidays()).toEqual(written);
+    // The server obeys it: EURUSD is shut today, GBPUSD trades.
+    const shut = await expectConnectorError(connector.placeOrder(order("EURUSD")), "rejected");
+    expect(shut.reason).toBe("marketClosed");
+    expect((await connector.placeOrder(order("GBPUSD"))).volume).toBe(1000);
+
+    const invalid = await expectConnectorError(connector.updateHolidays([{ ...holiday, date: "2026-02-30" }], holidaysVersion(written)), "invalidRequest");
+    expect(invalid.message).toMatch(/Holiday 1: the date must be a real day/);
+    const other = await harness.restarted();
+    await other.updateHolidays(before, holidaysVersion(written));
+    const stale = await expectConnectorError(connector.updateHolidays([holiday], holidaysVersion(written)), "rejected");
+    expect(stale).toBeInstanceOf(ConfigChangedError);
+    expect((stale as ConfigChangedError<Holiday[]>).current).toEqual(before);
+    // The other manager's change (the holiday taken out) opens the market again.
+    expect((await connector.placeOrder(order("EURUSD"))).volume).toBe(1000);
   });
 }
