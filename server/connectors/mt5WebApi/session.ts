@@ -12,6 +12,7 @@ import { ConnectorError, connectorErrors } from "../errors.ts";
 import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5Order, Mt5PendingRequest, Mt5User } from "../mt5/native.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
+import { Mt5ConfigCommands } from "./config.ts";
 import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
 import { readJson, retcodeNumber, untagged, untaggedEvent } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
@@ -63,6 +64,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private vendor: VendorEventPoller | null = null;
   private readonly inFlight = new InFlight();
   private readonly timers: SessionTimers;
+  /** Groups and symbols (config.ts). */
+  private readonly config = new Mt5ConfigCommands((path, params, body) => this.call(path, params, body));
   private symbolNames: string[] | null = null;
   /** Each group's currency, read once a session. */
   private readonly currencies = new Map<string, string>();
@@ -250,23 +253,19 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   }
 
   async listGroups() {
-    return this.indexed<Mt5Native["group"]>("/api/group");
+    return this.config.indexed<Mt5Native["group"]>("/api/group");
   }
 
   async listSymbols() {
-    const symbols = await this.indexed<Mt5Native["symbol"]>("/api/symbol");
+    const symbols = await this.config.indexed<Mt5Native["symbol"]>("/api/symbol");
     this.symbolNames = symbols.map((s) => s.Symbol);
     return symbols;
   }
 
-  /** The vendor's `group/add` and `symbol/add` replace the record of that name (configuration writes). */
-  async updateGroup(_name: string, group: Mt5Native["group"]) {
-    return (await this.call("/api/group/add", {}, group)) as Mt5Native["group"];
-  }
-
-  async updateSymbol(_name: string, symbol: Mt5Native["symbol"]) {
-    return (await this.call("/api/symbol/add", {}, symbol)) as Mt5Native["symbol"];
-  }
+  readonly getGroup = (name: string) => this.config.getGroup(name);
+  readonly getSymbol = (name: string) => this.config.getSymbol(name);
+  readonly updateGroup = (_name: string, group: Mt5Native["group"]) => this.config.updateGroup(group);
+  readonly updateSymbol = (_name: string, symbol: Mt5Native["symbol"]) => this.config.updateSymbol(symbol);
 
   async getQuotes(symbols: readonly string[] | null) {
     const names = symbols ?? this.symbolNames ?? (await this.listSymbols()).map((s) => s.Symbol);
@@ -453,14 +452,6 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     const total = Number(Total);
     const items: T[] = [];
     for (let offset = 0; offset < total; offset += PAGE) items.push(...((await this.call(`${base}/get_page`, { ...params, offset, total: PAGE })) as T[]));
-    return items;
-  }
-
-  /** `total` then `next?index=` for each, as the vendor serves configuration. */
-  private async indexed<T>(base: string): Promise<T[]> {
-    const { Total } = (await this.call(`${base}/total`)) as { Total: string | number };
-    const items: T[] = [];
-    for (let index = 0; index < Number(Total); index++) items.push((await this.call(`${base}/next`, { index })) as T);
     return items;
   }
 

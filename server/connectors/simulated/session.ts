@@ -96,6 +96,22 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.read(() => this.engine.symbols().map((s) => this.codec.symbol.encode(s)));
   }
 
+  getGroup(name: string) {
+    return this.read(() => {
+      const group = this.engine.groups().find((g) => g.name === name);
+      if (!group) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
+      return this.codec.group.encode(group);
+    });
+  }
+
+  getSymbol(name: string) {
+    return this.read(() => {
+      const symbol = this.engine.symbols().find((s) => s.name === name);
+      if (!symbol) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
+      return this.codec.symbol.encode(symbol);
+    });
+  }
+
   updateGroup(name: string, group: N["group"]) {
     return this.write(() => this.codec.group.encode(this.engine.updateGroup(name, this.codec.group.decode(group))));
   }

@@ -62,6 +62,9 @@ export interface WireSession<N extends NativeTypes> {
   setPassword(login: N["login"], password: string, kind: PasswordKind): Promise<void>;
   listGroups(): Promise<N["group"][]>;
   listSymbols(): Promise<N["symbol"][]>;
+  /** One group or symbol by name, where the protocol reads one (else the connector reads the list). */
+  getGroup?(name: string): Promise<N["group"]>;
+  getSymbol?(name: string): Promise<N["symbol"]>;
   /** Writes a whole group record (the platform's own update command); answers it as stored. Refused when no group has that name. */
   updateGroup(name: string, group: N["group"]): Promise<N["group"]>;
   /** Writes a whole symbol record; answers it as stored. Refused when no symbol has that name. */

@@ -171,7 +171,9 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
   /** Read, compare the version, check the patch, write the whole record: docs/connectors.md, "Configuration writes". */
   async updateGroup(name: string, patch: GroupPatch, expected: string) {
     check.checkConfigWrite(name, expected, "group");
-    const current = (await this.listGroups()).find((g) => g.name === name);
+    const current = await this.link.call(async (s) =>
+      s.getGroup ? this.codec.group.decode(await s.getGroup(name)) : (await s.listGroups()).map((g) => this.codec.group.decode(g)).find((g) => g.name === name),
+    );
     if (!current) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
     if (configVersion(current) !== expected) throw new ConfigChangedError(`Group "${name}"`, current, configVersion(current));
     const next = patchGroup(this.platform, current, patch);
@@ -181,7 +183,11 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async updateSymbol(name: string, patch: SymbolPatch, expected: string) {
     check.checkConfigWrite(name, expected, "symbol");
-    const current = (await this.listSymbols()).find((x) => x.name === name);
+    const current = await this.link.call(async (s) =>
+      s.getSymbol
+        ? this.codec.symbol.decode(await s.getSymbol(name))
+        : (await s.listSymbols()).map((x) => this.codec.symbol.decode(x)).find((x) => x.name === name),
+    );
     if (!current) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
     if (configVersion(current) !== expected) throw new ConfigChangedError(`Symbol ${name}`, current, configVersion(current));
     const next = patchSymbol(this.platform, current, patch);

@@ -264,6 +264,11 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
         if (path === "/api/group/add") return session.updateGroup(text(body.Group), body as unknown as Mt5Native["group"]);
         return session.updateSymbol(text(body.Symbol), body as unknown as Mt5Native["symbol"]);
       }
+      case "/api/symbol/get": {
+        const symbol = (await session.listSymbols()).find((x) => x.Symbol === text(params.symbol));
+        if (!symbol) throw new CommandError(MT5_RETCODE.notFound, "No such symbol.");
+        return symbol;
+      }
       case "/api/symbol/total":
         return { Total: (await session.listSymbols()).length };
       case "/api/symbol/next":
