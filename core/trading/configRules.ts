@@ -42,6 +42,7 @@ export const SYMBOL_PATCH_FIELDS = [
   "executionMode",
   "tradeMode",
   "spread",
+  "spreadBalance",
   "stopsLevel",
   "freezeLevel",
   "swapLong",
@@ -50,6 +51,9 @@ export const SYMBOL_PATCH_FIELDS = [
   "volumeMax",
   "volumeStep",
   "maxLeverage",
+  "marginInitial",
+  "marginMaintenance",
+  "marginHedged",
   "sessions",
 ] as const satisfies readonly (keyof SymbolPatch)[];
 
@@ -88,6 +92,10 @@ export const UNWRITABLE_SYMBOL_FIELDS: Record<TradePlatformType, Refusals<keyof 
     ...SYMBOL_FIXED,
     executionMode: "Match-Trader executes every instrument at the market; it has no execution mode to set.",
     spread: "Match-Trader sets spreads as a group's bid and ask markups, not on the instrument.",
+    spreadBalance: "Match-Trader sets spreads as a group's bid and ask markups: there is no spread balance on the instrument.",
+    marginInitial: "Match-Trader computes margin from the leverage: there are no margin figures to set on an instrument.",
+    marginMaintenance: "Match-Trader computes margin from the leverage: there are no margin figures to set on an instrument.",
+    marginHedged: "Match-Trader computes margin from the leverage: there are no margin figures to set on an instrument.",
     stopsLevel: "Match-Trader has no stops level to set on an instrument.",
     freezeLevel: "Match-Trader has no freeze level to set on an instrument.",
   },
@@ -196,7 +204,16 @@ export function symbolProblems(symbol: TradeSymbol, platform: TradePlatformType)
     [symbol.freezeLevel, "The freeze level"],
   ] as const)
     if (!isWhole(value) || value > 100_000) problems.push(`${label} must be a whole number of points from 0 to 100000.`);
+  if (!Number.isSafeInteger(symbol.spreadBalance) || Math.abs(symbol.spreadBalance) > 100_000)
+    problems.push("The spread balance must be a whole number of points from -100000 to 100000.");
   if (!Number.isFinite(symbol.swapLong) || !Number.isFinite(symbol.swapShort)) problems.push("Swaps must be numbers.");
+  for (const [value, label] of [
+    [symbol.marginInitial, "initial margin"],
+    [symbol.marginMaintenance, "maintenance margin"],
+    [symbol.marginHedged, "hedged margin"],
+  ] as const)
+    if (!(typeof value === "number" && Number.isFinite(value) && value >= 0))
+      problems.push(`The ${label} must be an amount per lot, zero or more (0: from the contract size and leverage).`);
   problems.push(...volumeProblems(symbol, platform));
   if (symbol.maxLeverage !== null && !isValidLeverage(symbol.maxLeverage))
     problems.push("The symbol's maximum leverage must be a whole number from 1 to 10000, or empty for none.");

@@ -53,6 +53,7 @@ const symbol: TradeSymbol = {
   executionMode: "instant",
   tradeMode: "full",
   spread: 12,
+  spreadBalance: 0,
   stopsLevel: 10,
   freezeLevel: 0,
   swapLong: -2.5,
@@ -61,6 +62,9 @@ const symbol: TradeSymbol = {
   volumeMax: 1_000_000,
   volumeStep: 100,
   maxLeverage: null,
+  marginInitial: 0,
+  marginMaintenance: 0,
+  marginHedged: 0,
   sessions: [{ day: 1, from: 5, to: 1440 }],
 };
 

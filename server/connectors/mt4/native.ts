@@ -161,6 +161,7 @@ export interface Mt4Symbol {
   /** 0 disabled, 1 close only, 2 full. */
   trade: 0 | 1 | 2;
   spread: number;
+  spread_balance: number;
   stops_level: number;
   freeze_level: number;
   swap_long: number;
@@ -170,6 +171,9 @@ export interface Mt4Symbol {
   lot_step: number;
   /** 0 for none. */
   max_leverage: number;
+  margin_initial: number;
+  margin_maintenance: number;
+  margin_hedged: number;
   sessions: Mt4Session[];
 }
 

@@ -151,6 +151,7 @@ export interface Mt5Symbol {
   /** 0 disabled, 3 close only, 4 full. */
   TradeMode: number;
   Spread: number;
+  SpreadBalance: number;
   StopsLevel: number;
   FreezeLevel: number;
   SwapLong: number;
@@ -159,6 +160,9 @@ export interface Mt5Symbol {
   VolumeMax: string;
   VolumeStep: string;
   MaxLeverage: number;
+  MarginInitial: number;
+  MarginMaintenance: number;
+  MarginHedged: number;
   /** Per weekday, minutes from midnight. */
   SessionsTrade: { Day: number; Open: number; Close: number }[];
 }

@@ -19,6 +19,9 @@ import {
 import { connectorErrors } from "../../errors.ts";
 import { now, type EngineContext } from "./context.ts";
 
+/** Symbol fields added after simulated servers were first saved. */
+type LaterFields = "spreadBalance" | "marginInitial" | "marginMaintenance" | "marginHedged";
+
 const ALL_WEEK = canonicalConfig({ sessions: dailySessions([0, 1, 2, 3, 4, 5, 6]) });
 
 /** The fields that differ, each refused if the platform cannot take it. */
@@ -61,7 +64,15 @@ export function updateSymbol(ctx: EngineContext, name: string, written: TradeSym
 
 /** A symbol as the server reports it: held open (`marketsAlwaysOpen`), every day open in its sessions, since that is what it does. */
 export function reportedSymbol(ctx: EngineContext, symbol: TradeSymbol): TradeSymbol {
-  const copy = structuredClone(symbol);
+  // A server saved before these fields existed holds none: they read as the platform's defaults.
+  const saved: Partial<TradeSymbol> & Omit<TradeSymbol, LaterFields> = structuredClone(symbol);
+  const copy: TradeSymbol = {
+    ...saved,
+    spreadBalance: saved.spreadBalance ?? 0,
+    marginInitial: saved.marginInitial ?? 0,
+    marginMaintenance: saved.marginMaintenance ?? 0,
+    marginHedged: saved.marginHedged ?? 0,
+  };
   return ctx.marketsAlwaysOpen?.() === true ? { ...copy, sessions: dailySessions([0, 1, 2, 3, 4, 5, 6]) } : copy;
 }
 

@@ -47,6 +47,7 @@ export function configContract(h: () => ConnectorHarness): void {
     expect((await connector.createAccount({ group: group.name, name: "Config Trader", password: "Contract1" })).leverage).toBe(300);
 
     const symbol = await symbolNamed(harness, "XAUUSD");
+    const metaTrader = connector.platform !== "MatchTrader";
     const patch = {
       contractSize: 50,
       swapLong: -3.25,
@@ -55,6 +56,8 @@ export function configContract(h: () => ConnectorHarness): void {
       volumeMax: 50_000,
       tradeMode: "closeOnly" as const,
       description: "Gold, written",
+      // MetaTrader's spread balance and margin figures (Match-Trader has neither).
+      ...(metaTrader ? { spreadBalance: -4, marginInitial: 1500, marginMaintenance: 1000, marginHedged: 750 } : {}),
     };
     const writtenSymbol = await connector.updateSymbol("XAUUSD", patch, configVersion(symbol));
     expect(writtenSymbol).toEqual({ ...symbol, ...patch });
@@ -96,7 +99,11 @@ export function configContract(h: () => ConnectorHarness): void {
       ],
     );
     if (connector.platform === "MatchTrader")
-      refusals.push([() => connector.updateSymbol("EURUSD", { spread: symbol.spread + 5 }, symbolVersion), /bid and ask markups/]);
+      refusals.push(
+        [() => connector.updateSymbol("EURUSD", { spread: symbol.spread + 5 }, symbolVersion), /bid and ask markups/],
+        [() => connector.updateSymbol("EURUSD", { marginInitial: 1000 }, symbolVersion), /no margin figures/],
+      );
+    else refusals.push([() => connector.updateSymbol("EURUSD", { marginHedged: -1 }, symbolVersion), /hedged margin must be an amount per lot/]);
     for (const [write, message] of refusals) {
       const error = await expectConnectorError(write(), "invalidRequest");
       expect(error.message).toMatch(message);
