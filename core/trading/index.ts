@@ -18,3 +18,6 @@ export * from "./events.ts";
 export * from "./margin.ts";
 export * from "./conversion.ts";
 export * from "./plugin.ts";
+export * from "./configVersion.ts";
+export * from "./configRules.ts";
+export * from "./holiday.ts";

@@ -26,6 +26,8 @@ export interface TradeSymbol {
   tradeMode: "full" | "closeOnly" | "disabled";
   /** Typical spread in points; the feed widens and narrows around it. */
   spread: number;
+  /** Where the spread sits around the market's mid, in points: positive moves bid and ask up by half of it, negative down (0: centred). */
+  spreadBalance: number;
   stopsLevel: number;
   freezeLevel: number;
   swapLong: number;
@@ -35,6 +37,14 @@ export interface TradeSymbol {
   volumeStep: Volume;
   /** Caps the account's leverage for this symbol (crypto, indices); null for none. */
   maxLeverage: number | null;
+  /**
+   * MetaTrader's margin figures for one lot, in the margin currency: initial, maintenance, and for
+   * hedged (opposite) positions; 0: computed from the contract size and the leverage (what the
+   * simulated servers always do). Match-Trader has none (0).
+   */
+  marginInitial: number;
+  marginMaintenance: number;
+  marginHedged: number;
   sessions: Session[];
 }
 

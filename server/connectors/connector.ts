@@ -16,6 +16,8 @@ import type {
   Deal,
   FinishedPendingOrder,
   Group,
+  GroupPatch,
+  Holiday,
   JournalEntry,
   JournalFilter,
   ModifyPendingOrderRequest,
@@ -30,6 +32,7 @@ import type {
   PluginUpdate,
   Position,
   Quote,
+  SymbolPatch,
   Timestamp,
   TradeEvent,
   TradePlatformType,
@@ -145,6 +148,25 @@ export interface TradePlatformConnector {
 
   listGroups(): Promise<Group[]>;
   listSymbols(): Promise<TradeSymbol[]>;
+  /**
+   * Configuration writes (docs/connectors.md, "Configuration writes"). `expected` is the version
+   * of the object as the editor read it (`configVersion`, core/trading/configVersion.ts: a content
+   * hash, since MT4 and MT5 keep no version). The server's object is read first: changed since,
+   * the write is refused with ConfigChangedError carrying the server's object; a field the
+   * platform cannot take, or a value its rules refuse, is `invalidRequest` with a plain sentence
+   * (core/trading/configRules.ts). Nothing is sent in either case. Resolves with the object as
+   * the server now holds it. Match-Trader's offers are its groups: each Group is one offer and the
+   * group it names (`native.offerId`); the default leverage is the offer's.
+   */
+  updateGroup(name: string, patch: GroupPatch, expected: string): Promise<Group>;
+  updateSymbol(name: string, patch: SymbolPatch, expected: string): Promise<TradeSymbol>;
+  /**
+   * The server's holidays (core/trading/holiday.ts), and the whole list written back, refused like
+   * the writes above when it changed since read (`holidaysVersion`). MetaTrader only: Match-Trader
+   * has none, and the MT5 Web API has no command for them; there both refuse with `invalidRequest`.
+   */
+  listHolidays(): Promise<Holiday[]>;
+  updateHolidays(holidays: readonly Holiday[], expected: string): Promise<Holiday[]>;
   /** Current quotes for the given symbols, or all. */
   getQuotes(symbols?: readonly string[]): Promise<Quote[]>;
   /**

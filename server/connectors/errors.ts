@@ -65,6 +65,33 @@ export class NotSupportedError extends ConnectorError {
   }
 }
 
+/**
+ * A configuration write refused because the server's object is no longer the one the editor read
+ * (another manager, another Toolbox member changed it meanwhile): nothing was sent. Carries the
+ * server's object as it is now and its version (core/trading/configVersion.ts), to show beside
+ * the staged change. Code `rejected`, reason `other`; tell it apart with `isConfigChanged`.
+ */
+export class ConfigChangedError<T extends object = object> extends ConnectorError {
+  readonly kind = "configChanged";
+  constructor(
+    what: string,
+    /** The server's object now. */
+    readonly current: T,
+    /** Its version now. */
+    readonly currentVersion: string,
+  ) {
+    super("rejected", `${what} was changed on the trading server since it was read; nothing was sent. Review the server's version and apply again.`, "other");
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), kind: this.kind, current: this.current, currentVersion: this.currentVersion };
+  }
+}
+
+export function isConfigChanged(error: unknown): error is ConfigChangedError {
+  return error instanceof ConfigChangedError;
+}
+
 export function isConnectorError(error: unknown, code?: ConnectorErrorCode): error is ConnectorError {
   return error instanceof ConnectorError && (code === undefined || error.code === code);
 }

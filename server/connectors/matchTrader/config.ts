@@ -85,6 +85,8 @@ export function matchTraderConfigCodecs(time: Codec<number, string>) {
         executionMode: execution.decode(s.executionMode),
         tradeMode: tradeMode.decode(s.tradingMode),
         spread: s.spread,
+        // The vendor's instruments have neither: the spread sits where its markups put it, margin comes from leverage.
+        spreadBalance: 0,
         stopsLevel: s.stopsLevel,
         freezeLevel: s.freezeLevel,
         swapLong: s.swapLong,
@@ -93,6 +95,9 @@ export function matchTraderConfigCodecs(time: Codec<number, string>) {
         volumeMax: lotsToVolume(s.maxVolume),
         volumeStep: lotsToVolume(s.volumeStep),
         maxLeverage: s.maxLeverage,
+        marginInitial: 0,
+        marginMaintenance: 0,
+        marginHedged: 0,
         sessions: s.sessions.map((x) => ({ day: x.dayOfWeek, from: x.openMinute, to: x.closeMinute })),
       }),
     },

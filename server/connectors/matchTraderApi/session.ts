@@ -142,6 +142,15 @@ export class MatchTraderApiSession implements WireSession<MatchTraderNative> {
     return this.get<MatchTraderNative["symbol"][]>("/v1/symbols");
   }
 
+  /** A group is written with its offer (the default leverage is the offer's): docs/connectors.md, "Configuration writes". */
+  async updateGroup(name: string, group: MatchTraderNative["group"]) {
+    return (await this.request<MatchTraderNative["group"]>("PUT", "/v1/groups", { query: { ...this.system, name }, body: group })).body;
+  }
+
+  async updateSymbol(name: string, symbol: MatchTraderNative["symbol"]) {
+    return (await this.request<MatchTraderNative["symbol"]>("PUT", "/v1/symbols", { query: { ...this.system, symbol: name }, body: symbol })).body;
+  }
+
   quoteStream(onTicks: (ticks: readonly MatchTraderNative["quote"][]) => void, symbols: readonly string[] | null = null): () => void {
     return this.closed || !this.parts.quotes ? () => undefined : this.parts.quotes(onTicks, symbols);
   }

@@ -1,8 +1,8 @@
 /** MT4 groups, symbols and quotes. */
-import { lotsToVolume, moneyToNumber, roundToMinor, type Group, type Quote, type TradeSymbol } from "../../../core/trading/index.ts";
+import { lotsToVolume, moneyToNumber, roundToMinor, type Group, type Holiday, type Quote, type TradeSymbol } from "../../../core/trading/index.ts";
 import type { Codec } from "../wire/codec.ts";
-import { codeTable, flag, volumeAsLots } from "../wire/convert.ts";
-import type { Mt4Group, Mt4Quote, Mt4Symbol } from "./native.ts";
+import { codeTable, flag, holidayDate, volumeAsLots } from "../wire/convert.ts";
+import type { Mt4Group, Mt4Holiday, Mt4Quote, Mt4Symbol } from "./native.ts";
 
 const execution = codeTable({ request: 0, instant: 1, market: 2 } as const, "execution mode");
 const tradeMode = codeTable({ disabled: 0, closeOnly: 1, full: 2 } as const, "trade mode");
@@ -12,6 +12,7 @@ export function mt4ConfigCodecs(time: Codec<number, number>) {
     group: Codec<Group, Mt4Group>;
     symbol: Codec<TradeSymbol, Mt4Symbol>;
     quote: Codec<Quote, Mt4Quote>;
+    holiday: Codec<Holiday, Mt4Holiday>;
   } = {
     group: {
       encode: (g) => ({
@@ -57,6 +58,7 @@ export function mt4ConfigCodecs(time: Codec<number, number>) {
         exemode: execution.encode(s.executionMode),
         trade: tradeMode.encode(s.tradeMode),
         spread: s.spread,
+        spread_balance: s.spreadBalance,
         stops_level: s.stopsLevel,
         freeze_level: s.freezeLevel,
         swap_long: s.swapLong,
@@ -65,6 +67,9 @@ export function mt4ConfigCodecs(time: Codec<number, number>) {
         lot_max: volumeAsLots(s.volumeMax, "MT4"),
         lot_step: volumeAsLots(s.volumeStep, "MT4"),
         max_leverage: s.maxLeverage ?? 0,
+        margin_initial: s.marginInitial,
+        margin_maintenance: s.marginMaintenance,
+        margin_hedged: s.marginHedged,
         sessions: s.sessions.map((x) => ({ day: x.day, open: x.from, close: x.to })),
       }),
       decode: (s): TradeSymbol => ({
@@ -79,6 +84,7 @@ export function mt4ConfigCodecs(time: Codec<number, number>) {
         executionMode: execution.decode(s.exemode),
         tradeMode: tradeMode.decode(s.trade),
         spread: s.spread,
+        spreadBalance: s.spread_balance,
         stopsLevel: s.stops_level,
         freezeLevel: s.freeze_level,
         swapLong: s.swap_long,
@@ -87,12 +93,29 @@ export function mt4ConfigCodecs(time: Codec<number, number>) {
         volumeMax: lotsToVolume(s.lot_max),
         volumeStep: lotsToVolume(s.lot_step),
         maxLeverage: s.max_leverage === 0 ? null : s.max_leverage,
+        marginInitial: s.margin_initial,
+        marginMaintenance: s.margin_maintenance,
+        marginHedged: s.margin_hedged,
         sessions: s.sessions.map((x) => ({ day: x.day, from: x.open, to: x.close })),
       }),
     },
     quote: {
       encode: (q) => ({ symbol: q.symbol, bid: q.bid, ask: q.ask, time: time.encode(q.time) }),
       decode: (q) => ({ symbol: q.symbol, bid: q.bid, ask: q.ask, time: time.decode(q.time) }),
+    },
+    holiday: {
+      encode: (h) => {
+        const [year, month, day] = h.date.split("-").map(Number) as [number, number, number];
+        return { year, month, day, from: h.from, to: h.to, symbol: h.symbols, description: h.description, enable: flag(h.enabled) };
+      },
+      decode: (h) => ({
+        date: holidayDate(h.year, h.month, h.day),
+        from: h.from,
+        to: h.to,
+        symbols: h.symbol,
+        description: h.description,
+        enabled: h.enable === 1,
+      }),
     },
   };
   return codecs;

@@ -162,6 +162,7 @@ export interface Mt4Symbol {
   /** 0 disabled, 1 close only, 2 full. */
   trade: 0 | 1 | 2;
   spread: number;
+  spread_balance: number;
   stops_level: number;
   freeze_level: number;
   swap_long: number;
@@ -171,7 +172,22 @@ export interface Mt4Symbol {
   lot_step: number;
   /** 0 for none. */
   max_leverage: number;
+  margin_initial: number;
+  margin_maintenance: number;
+  margin_hedged: number;
   sessions: Mt4Session[];
+}
+
+/** ConHoliday: a day in server time, the minutes it still trades (0–0: none), a symbol or symbol-group mask. */
+export interface Mt4Holiday {
+  year: number;
+  month: number;
+  day: number;
+  from: number;
+  to: number;
+  symbol: string;
+  description: string;
+  enable: 0 | 1;
 }
 
 export interface Mt4Quote {

@@ -262,6 +262,25 @@ export class Mt4GatewaySession implements WireSession<Mt4Native> {
     return ((await this.call("/api/CfgRequestSymbol")) as { symbols: Mt4Native["symbol"][] }).symbols.map(fromWire.symbol);
   }
 
+  /** The Manager API's CfgUpdateGroup / CfgUpdateSymbol: the whole record of that name (configuration writes). */
+  async updateGroup(name: string, group: Mt4Native["group"]) {
+    return ((await this.call("/api/CfgUpdateGroup", { group: { ...group, group: name } })) as { group: Mt4Native["group"] }).group;
+  }
+
+  async updateSymbol(name: string, symbol: Mt4Native["symbol"]) {
+    const answer = (await this.call("/api/CfgUpdateSymbol", { symbol: toWire.symbol({ ...symbol, symbol: name }) })) as { symbol: Mt4Native["symbol"] };
+    return fromWire.symbol(answer.symbol);
+  }
+
+  /** CfgRequestHoliday; the gateway's CfgUpdateHoliday takes the whole list (it updates and deletes by position). */
+  async listHolidays() {
+    return ((await this.call("/api/CfgRequestHoliday")) as { holidays: object[] }).holidays;
+  }
+
+  async setHolidays(holidays: readonly object[]) {
+    return ((await this.call("/api/CfgUpdateHoliday", { holidays })) as { holidays: object[] }).holidays;
+  }
+
   async getQuotes(symbols: readonly string[] | null) {
     return ((await this.call("/api/TickInfoLast", { symbols: symbols === null ? null : [...symbols] })) as { ticks: Mt4Native["quote"][] }).ticks;
   }

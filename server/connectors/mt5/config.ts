@@ -1,8 +1,8 @@
 /** MT5 groups, symbols and ticks. */
-import { moneyFromDecimal, moneyToDecimal, type Group, type Quote, type TradeSymbol } from "../../../core/trading/index.ts";
+import { moneyFromDecimal, moneyToDecimal, type Group, type Holiday, type Quote, type TradeSymbol } from "../../../core/trading/index.ts";
 import type { Codec } from "../wire/codec.ts";
-import { codeTable } from "../wire/convert.ts";
-import type { Mt5Group, Mt5Symbol, Mt5Tick } from "./native.ts";
+import { codeTable, holidayDate } from "../wire/convert.ts";
+import type { Mt5Group, Mt5Holiday, Mt5Symbol, Mt5Tick } from "./native.ts";
 
 const execution = codeTable({ request: 0, instant: 1, market: 2 } as const, "execution mode");
 const tradeMode = codeTable({ disabled: 0, closeOnly: 3, full: 4 } as const, "trade mode");
@@ -14,6 +14,7 @@ export function mt5ConfigCodecs(time: Codec<number, number>) {
     group: Codec<Group, Mt5Group>;
     symbol: Codec<TradeSymbol, Mt5Symbol>;
     quote: Codec<Quote, Mt5Tick>;
+    holiday: Codec<Holiday, Mt5Holiday>;
   } = {
     group: {
       encode: (g) => ({
@@ -59,6 +60,7 @@ export function mt5ConfigCodecs(time: Codec<number, number>) {
         ExecMode: execution.encode(s.executionMode),
         TradeMode: tradeMode.encode(s.tradeMode),
         Spread: s.spread,
+        SpreadBalance: s.spreadBalance,
         StopsLevel: s.stopsLevel,
         FreezeLevel: s.freezeLevel,
         SwapLong: s.swapLong,
@@ -67,6 +69,9 @@ export function mt5ConfigCodecs(time: Codec<number, number>) {
         VolumeMax: String(s.volumeMax),
         VolumeStep: String(s.volumeStep),
         MaxLeverage: s.maxLeverage ?? 0,
+        MarginInitial: s.marginInitial,
+        MarginMaintenance: s.marginMaintenance,
+        MarginHedged: s.marginHedged,
         SessionsTrade: s.sessions.map((x) => ({ Day: x.day, Open: x.from, Close: x.to })),
       }),
       decode: (s) => ({
@@ -81,6 +86,7 @@ export function mt5ConfigCodecs(time: Codec<number, number>) {
         executionMode: execution.decode(s.ExecMode),
         tradeMode: tradeMode.decode(s.TradeMode),
         spread: s.Spread,
+        spreadBalance: s.SpreadBalance,
         stopsLevel: s.StopsLevel,
         freezeLevel: s.FreezeLevel,
         swapLong: s.SwapLong,
@@ -89,12 +95,33 @@ export function mt5ConfigCodecs(time: Codec<number, number>) {
         volumeMax: Number(s.VolumeMax),
         volumeStep: Number(s.VolumeStep),
         maxLeverage: s.MaxLeverage === 0 ? null : s.MaxLeverage,
+        marginInitial: s.MarginInitial,
+        marginMaintenance: s.MarginMaintenance,
+        marginHedged: s.MarginHedged,
         sessions: s.SessionsTrade.map((x) => ({ day: x.Day, from: x.Open, to: x.Close })),
       }),
     },
     quote: {
       encode: (q) => ({ Symbol: q.symbol, Bid: q.bid, Ask: q.ask, Datetime_msc: time.encode(q.time) }),
       decode: (q) => ({ symbol: q.Symbol, bid: q.Bid, ask: q.Ask, time: time.decode(q.Datetime_msc) }),
+    },
+    holiday: {
+      encode: (h) => {
+        const [Year, Month, Day] = h.date.split("-").map(Number) as [number, number, number];
+        const Symbols = h.symbols
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        return { Description: h.description, Mode: h.enabled ? 1 : 0, Year, Month, Day, WorkFrom: h.from, WorkTo: h.to, Symbols };
+      },
+      decode: (h) => ({
+        date: holidayDate(h.Year, h.Month, h.Day),
+        from: h.WorkFrom,
+        to: h.WorkTo,
+        symbols: h.Symbols.join(","),
+        description: h.Description,
+        enabled: h.Mode === 1,
+      }),
     },
   };
   return codecs;

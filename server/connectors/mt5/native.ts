@@ -152,6 +152,7 @@ export interface Mt5Symbol {
   /** 0 disabled, 3 close only, 4 full. */
   TradeMode: number;
   Spread: number;
+  SpreadBalance: number;
   StopsLevel: number;
   FreezeLevel: number;
   SwapLong: number;
@@ -160,8 +161,24 @@ export interface Mt5Symbol {
   VolumeMax: string;
   VolumeStep: string;
   MaxLeverage: number;
+  MarginInitial: number;
+  MarginMaintenance: number;
+  MarginHedged: number;
   /** Per weekday, minutes from midnight. */
   SessionsTrade: { Day: number; Open: number; Close: number }[];
+}
+
+/** IMTConHoliday: a day in server time, the minutes it still trades (WorkFrom–WorkTo, 0–0: none), symbol masks. */
+export interface Mt5Holiday {
+  Description: string;
+  /** 0 disabled, 1 enabled. */
+  Mode: 0 | 1;
+  Year: number;
+  Month: number;
+  Day: number;
+  WorkFrom: number;
+  WorkTo: number;
+  Symbols: string[];
 }
 
 export interface Mt5Tick {

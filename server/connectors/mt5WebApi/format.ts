@@ -6,6 +6,9 @@
  * stays a string).
  */
 
+import type { Mt5Deal, Mt5Event } from "../mt5/native.ts";
+import { OPERATION_TAG } from "../operationOnce.ts";
+
 /** Fields of the MT5 native shapes (server/connectors/mt5/native.ts) that are numbers in memory. */
 const NUMERIC_FIELDS = new Set([
   // users
@@ -30,6 +33,10 @@ const NUMERIC_FIELDS = new Set([
   "ExecMode",
   "TradeMode",
   "Spread",
+  "SpreadBalance",
+  "MarginInitial",
+  "MarginMaintenance",
+  "MarginHedged",
   "StopsLevel",
   "FreezeLevel",
   "SwapLong",
@@ -94,4 +101,13 @@ export function serverTimeText(serverSeconds: number): string {
   const d = new Date(serverSeconds * 1000);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${serverSeconds} ${d.getUTCFullYear()}.${pad(d.getUTCMonth() + 1)}.${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** Deals as Toolbox shows them: the operation tag it wrote into the comment is its own business. */
+export function untagged(deal: Mt5Deal): Mt5Deal {
+  return OPERATION_TAG.test(deal.Comment) ? { ...deal, Comment: deal.Comment.replace(OPERATION_TAG, "") } : deal;
+}
+
+export function untaggedEvent(event: Mt5Event): Mt5Event {
+  return { ...event, Items: event.Items.map((item) => (item.Type === "DealAdd" ? { ...item, Deal: untagged(item.Deal) } : item)) };
 }

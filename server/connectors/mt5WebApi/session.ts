@@ -10,11 +10,11 @@ import type { JournalFilter, PasswordKind } from "../../../core/trading/index.ts
 import type { Clock } from "../clock.ts";
 import { ConnectorError, connectorErrors } from "../errors.ts";
 import type { Mt5Deal, Mt5DealerRequest, Mt5Event, Mt5Native, Mt5Order, Mt5PendingRequest, Mt5User } from "../mt5/native.ts";
-import { OPERATION_TAG } from "../operationOnce.ts";
 import { InFlight, requestJson, SessionTimers } from "../transport/requests.ts";
 import { LinkError, NativeError, type PacketBatch, type WireCredentials, type WireHandlers, type WireSession } from "../wire/wire.ts";
+import { Mt5ConfigCommands } from "./config.ts";
 import { challengeAnswer, handshakeError, passwordHash, randomChallenge, sameAnswer } from "./auth.ts";
-import { readJson, retcodeNumber } from "./format.ts";
+import { readJson, retcodeNumber, untagged, untaggedEvent } from "./format.ts";
 import type { Mt5WireRequest } from "./orders.ts";
 import { pluginList } from "./plugins.ts";
 import { pollLastTicks, readLastTicks } from "./quotes.ts";
@@ -65,6 +65,8 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   private vendor: VendorEventPoller | null = null;
   private readonly inFlight = new InFlight();
   private readonly timers: SessionTimers;
+  /** Groups and symbols (config.ts). */
+  private readonly config = new Mt5ConfigCommands((path, params, body) => this.call(path, params, body));
   private symbolNames: string[] | null = null;
   /** Each group's currency, read once a session. */
   private readonly currencies = new Map<string, string>();
@@ -252,18 +254,23 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
   }
 
   async listGroups() {
-    return this.indexed<Mt5Native["group"]>("/api/group");
+    return this.config.indexed<Mt5Native["group"]>("/api/group");
   }
 
   /** Plugin instances (IMTConPlugin): `total` then `next`, as other configuration; `plugin/add` replaces one by its name. */
-  listPlugins = () => pluginList(this.indexed<Mt5Native["plugin"]>("/api/plugin"));
+  listPlugins = () => pluginList(this.config.indexed<Mt5Native["plugin"]>("/api/plugin"));
   updatePlugin = async (update: Mt5Native["pluginUpdate"]) => (await this.call("/api/plugin/add", {}, update)) as Mt5Native["plugin"];
 
   async listSymbols() {
-    const symbols = await this.indexed<Mt5Native["symbol"]>("/api/symbol");
+    const symbols = await this.config.indexed<Mt5Native["symbol"]>("/api/symbol");
     this.symbolNames = symbols.map((s) => s.Symbol);
     return symbols;
   }
+
+  readonly getGroup = (name: string) => this.config.getGroup(name);
+  readonly getSymbol = (name: string) => this.config.getSymbol(name);
+  readonly updateGroup = (_name: string, group: Mt5Native["group"]) => this.config.updateGroup(group);
+  readonly updateSymbol = (_name: string, symbol: Mt5Native["symbol"]) => this.config.updateSymbol(symbol);
 
   async getQuotes(symbols: readonly string[] | null) {
     const names = symbols ?? this.symbolNames ?? (await this.listSymbols()).map((s) => s.Symbol);
@@ -453,14 +460,6 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
     return items;
   }
 
-  /** `total` then `next?index=` for each, as the vendor serves configuration. */
-  private async indexed<T>(base: string): Promise<T[]> {
-    const { Total } = (await this.call(`${base}/total`)) as { Total: string | number };
-    const items: T[] = [];
-    for (let index = 0; index < Number(Total); index++) items.push((await this.call(`${base}/next`, { index })) as T);
-    return items;
-  }
-
   /** A command on the authenticated connection; the answer's `answer`, or a NativeError with its retcode. */
   private async call(path: string, params: Params = {}, body?: unknown): Promise<unknown> {
     if (this.closed) throw new LinkError("closed");
@@ -493,13 +492,4 @@ export class Mt5WebApiSession implements WireSession<Mt5Native> {
       ),
     );
   }
-}
-
-/** Deals as Toolbox shows them: the operation tag it wrote into the comment is its own business. */
-function untagged(deal: Mt5Deal): Mt5Deal {
-  return OPERATION_TAG.test(deal.Comment) ? { ...deal, Comment: deal.Comment.replace(OPERATION_TAG, "") } : deal;
-}
-
-function untaggedEvent(event: Mt5Event): Mt5Event {
-  return { ...event, Items: event.Items.map((item) => (item.Type === "DealAdd" ? { ...item, Deal: untagged(item.Deal) } : item)) };
 }

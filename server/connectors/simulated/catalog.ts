@@ -73,6 +73,7 @@ export function symbolCatalog(): SymbolSeed[] {
       executionMode: cls === "forex" ? "instant" : "market",
       tradeMode: "full",
       spread,
+      spreadBalance: 0,
       stopsLevel: 10,
       freezeLevel: 0,
       swapLong: -2.5,
@@ -81,6 +82,9 @@ export function symbolCatalog(): SymbolSeed[] {
       volumeMax: lotsToVolume(cls === "crypto" ? 10 : 100),
       volumeStep: lotsToVolume(0.01),
       maxLeverage,
+      marginInitial: 0,
+      marginMaintenance: 0,
+      marginHedged: 0,
       sessions: cls === "crypto" ? CRYPTO_SESSIONS : cls === "index" ? INDEX_SESSIONS : FX_SESSIONS,
     },
   }));

@@ -71,6 +71,7 @@ const READS = new Set([
   "getAccount",
   "groups",
   "symbols",
+  "holidays",
   "quotes",
   "positions",
   "positionsOf",

@@ -97,6 +97,46 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     return this.read(() => this.engine.symbols().map((s) => this.codec.symbol.encode(s)));
   }
 
+  getGroup(name: string) {
+    return this.read(() => {
+      const group = this.engine.groups().find((g) => g.name === name);
+      if (!group) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
+      return this.codec.group.encode(group);
+    });
+  }
+
+  getSymbol(name: string) {
+    return this.read(() => {
+      const symbol = this.engine.symbols().find((s) => s.name === name);
+      if (!symbol) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
+      return this.codec.symbol.encode(symbol);
+    });
+  }
+
+  updateGroup(name: string, group: N["group"]) {
+    return this.write(() => this.codec.group.encode(this.engine.updateGroup(name, this.codec.group.decode(group))));
+  }
+
+  updateSymbol(name: string, symbol: N["symbol"]) {
+    return this.write(() => this.codec.symbol.encode(this.engine.updateSymbol(name, this.codec.symbol.decode(symbol))));
+  }
+
+  listHolidays() {
+    return this.read(() => this.engine.holidays().map((h) => this.holidayCodec().encode(h)));
+  }
+
+  setHolidays(holidays: readonly object[]) {
+    return this.write(() => {
+      const codec = this.holidayCodec();
+      return this.engine.setHolidays(holidays.map((h) => codec.decode(h))).map((h) => codec.encode(h));
+    });
+  }
+
+  private holidayCodec() {
+    if (!this.codec.holiday) throw connectorErrors.invalidRequest("Match-Trader has no server holidays: an instrument's trading hours say when it trades.");
+    return this.codec.holiday;
+  }
+
   getQuotes(symbols: readonly string[] | null) {
     return this.read(() => this.engine.quotes(symbols).map((q) => this.codec.quote.encode(q)));
   }

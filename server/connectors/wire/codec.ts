@@ -15,6 +15,7 @@ import type {
   Deal,
   FinishedPendingOrder,
   Group,
+  Holiday,
   JournalEntry,
   ModifyPendingOrderRequest,
   ModifyPositionRequest,
@@ -75,6 +76,8 @@ export interface PlatformCodec<N extends NativeTypes> {
   accountPatch: Codec<AccountPatch, N["accountPatch"]>;
   group: Codec<Group, N["group"]>;
   symbol: Codec<TradeSymbol, N["symbol"]>;
+  /** MetaTrader's holidays (ConHoliday, IMTConHoliday); absent where the platform has none (Match-Trader). */
+  holiday?: Codec<Holiday, object>;
   quote: Codec<Quote, N["quote"]>;
   position: Codec<PositionRecord, N["position"], Position>;
   /** History records, decoded with the open positions (MT4 and Match-Trader rebuild entry deals from both). */

@@ -58,3 +58,8 @@ export function serverTimeCodec(offsetMinutes: number | (() => number), unitMs: 
 export function dropUndefined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never;
 }
+
+/** A holiday's year, month and day as the normalized date, YYYY-MM-DD. */
+export function holidayDate(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}

@@ -163,3 +163,10 @@ export const pageCursor = {
 };
 
 export { MAX_COMMENT_LENGTH };
+
+/** A configuration write names its object and carries the version the editor read (core/trading/configVersion.ts). */
+export function checkConfigWrite(name: string, expected: string, what: "group" | "symbol" | "holiday list"): void {
+  if (typeof name !== "string" || name.trim() === "") throw invalid(`The ${what}'s name is required.`);
+  if (typeof expected !== "string" || expected.trim() === "")
+    throw invalid(`The version of the ${what} as it was read is required, so that a change made meanwhile is not overwritten.`);
+}

@@ -66,6 +66,17 @@ export interface WireSession<N extends NativeTypes> {
   setPassword(login: N["login"], password: string, kind: PasswordKind): Promise<void>;
   listGroups(): Promise<N["group"][]>;
   listSymbols(): Promise<N["symbol"][]>;
+  /** One group or symbol by name, where the protocol reads one (else the connector reads the list). */
+  getGroup?(name: string): Promise<N["group"]>;
+  getSymbol?(name: string): Promise<N["symbol"]>;
+  /** Writes a whole group record (the platform's own update command); answers it as stored. Refused when no group has that name. */
+  updateGroup(name: string, group: N["group"]): Promise<N["group"]>;
+  /** Writes a whole symbol record; answers it as stored. Refused when no symbol has that name. */
+  updateSymbol(name: string, symbol: N["symbol"]): Promise<N["symbol"]>;
+  /** The server's holidays in the platform's shape; absent where the protocol has no command for them. */
+  listHolidays?(): Promise<object[]>;
+  /** Replaces the server's holiday list; answers it as stored. */
+  setHolidays?(holidays: readonly object[]): Promise<object[]>;
   getQuotes(symbols: readonly string[] | null): Promise<N["quote"][]>;
   openPositions(login: N["login"] | null): Promise<N["position"][]>;
   /** Positions of these accounts; logins the server does not know are skipped. */

@@ -10,6 +10,8 @@ import type {
   CancelPendingOrderRequest,
   FinishedPendingOrder,
   ClosePositionRequest,
+  GroupPatch,
+  Holiday,
   ModifyPendingOrderRequest,
   ModifyPositionRequest,
   NewAccount,
@@ -17,9 +19,11 @@ import type {
   PasswordKind,
   PlacePendingOrderRequest,
   PluginUpdate,
+  SymbolPatch,
   TradePlatformType,
 } from "../../../core/trading/index.ts";
 import { applyPluginUpdate, pluginUpdateProblem } from "../../../core/trading/index.ts";
+import { configVersion, holidaysProblems, holidaysVersion, patchGroup, patchSymbol } from "../../../core/trading/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type {
   AccountQuery,
@@ -31,14 +35,14 @@ import type {
   TradeEventStream,
   TradePlatformConnector,
 } from "../connector.ts";
-import { connectorErrors } from "../errors.ts";
+import { ConfigChangedError, connectorErrors } from "../errors.ts";
 import { DEFAULT_RETAINED_EVENTS } from "../events/eventJournal.ts";
 import { QuoteBuffer, type QuoteStream, type QuoteStreamOptions } from "../quotes/quoteStream.ts";
 import { JournalStream } from "../events/eventStream.ts";
 import type { PlatformCodec } from "./codec.ts";
 import { WireLink } from "./link.ts";
 import * as check from "./requests.ts";
-import type { NativeTypes, WireCredentials, WireTransport } from "./wire.ts";
+import type { NativeTypes, WireCredentials, WireSession, WireTransport } from "./wire.ts";
 
 export interface WireConnectorOptions<N extends NativeTypes> {
   codec: PlatformCodec<N>;
@@ -164,6 +168,63 @@ export class WireConnector<N extends NativeTypes> implements TradePlatformConnec
 
   async listSymbols() {
     return (await this.link.call((s) => s.listSymbols())).map((x) => this.codec.symbol.decode(x));
+  }
+
+  /** Read, compare the version, check the patch, write the whole record: docs/connectors.md, "Configuration writes". */
+  async updateGroup(name: string, patch: GroupPatch, expected: string) {
+    check.checkConfigWrite(name, expected, "group");
+    const current = await this.link.call(async (s) =>
+      s.getGroup ? this.codec.group.decode(await s.getGroup(name)) : (await s.listGroups()).map((g) => this.codec.group.decode(g)).find((g) => g.name === name),
+    );
+    if (!current) throw connectorErrors.notFound(`Group "${name}" does not exist on this server.`);
+    if (configVersion(current) !== expected) throw new ConfigChangedError(`Group "${name}"`, current, configVersion(current));
+    const next = patchGroup(this.platform, current, patch);
+    if (!next.ok) throw connectorErrors.invalidRequest(next.problems.join(" "));
+    return this.codec.group.decode(await this.link.call((s) => s.updateGroup(name, this.codec.group.encode(next.value))));
+  }
+
+  async updateSymbol(name: string, patch: SymbolPatch, expected: string) {
+    check.checkConfigWrite(name, expected, "symbol");
+    const current = await this.link.call(async (s) =>
+      s.getSymbol
+        ? this.codec.symbol.decode(await s.getSymbol(name))
+        : (await s.listSymbols()).map((x) => this.codec.symbol.decode(x)).find((x) => x.name === name),
+    );
+    if (!current) throw connectorErrors.notFound(`Symbol ${name} does not exist on this server.`);
+    if (configVersion(current) !== expected) throw new ConfigChangedError(`Symbol ${name}`, current, configVersion(current));
+    const next = patchSymbol(this.platform, current, patch);
+    if (!next.ok) throw connectorErrors.invalidRequest(next.problems.join(" "));
+    return this.codec.symbol.decode(await this.link.call((s) => s.updateSymbol(name, this.codec.symbol.encode(next.value))));
+  }
+
+  async listHolidays() {
+    const codec = this.holidayCodec();
+    return (await this.link.call((s) => this.holidaySession(s).listHolidays())).map((h) => codec.decode(h));
+  }
+
+  /** The whole list, refused when it changed since read (`holidaysVersion`) or breaks the rules (core/trading/holiday.ts). */
+  async updateHolidays(holidays: readonly Holiday[], expected: string) {
+    const codec = this.holidayCodec();
+    check.checkConfigWrite("holidays", expected, "holiday list");
+    const problems = holidaysProblems(holidays);
+    if (problems.length > 0) throw connectorErrors.invalidRequest(problems.join(" "));
+    const current = await this.listHolidays();
+    if (holidaysVersion(current) !== expected) throw new ConfigChangedError("The holiday list", current, holidaysVersion(current));
+    const written = await this.link.call((s) => this.holidaySession(s).setHolidays(holidays.map((h) => codec.encode(h))));
+    return written.map((h) => codec.decode(h));
+  }
+
+  private holidayCodec() {
+    if (!this.codec.holiday) throw connectorErrors.invalidRequest("Match-Trader has no server holidays: an instrument's trading hours say when it trades.");
+    return this.codec.holiday;
+  }
+
+  private holidaySession(session: WireSession<N>) {
+    if (!session.listHolidays || !session.setHolidays)
+      throw connectorErrors.invalidRequest(
+        "This connection has no command for the server's holidays (the MT5 Web API has none): edit them in the platform's administrator; nothing was sent.",
+      );
+    return session as WireSession<N> & Required<Pick<WireSession<N>, "listHolidays" | "setHolidays">>;
   }
 
   async getQuotes(symbols?: readonly string[]) {

@@ -6,7 +6,7 @@
  * are the streams' connections (./connection.ts), seen here only as `ChannelMember`.
  *
  * A snapshot may hold deals the bus has not carried yet (the trade history store read the platform
- * ahead of its trade feed: docs/decisions/XXXX). The members it went to are told them once only:
+ * ahead of its trade feed: docs/decisions/0088). The members it went to are told them once only:
  * when those deals come on the bus, these members' frames leave them out (a frame of its own for
  * them, the other members' frame as it is), for `SENT_AHEAD_MS` at most.
  */

@@ -3,7 +3,7 @@
  * filtered. Read from the trade history store first (./snapshotSource.ts), with what this node
  * saw on the bus on top: its recent deals, and the latest state of each position it saw change
  * lately. Where they come from and why: docs/decisions/0061. It also says which of its deals came
- * from the store only, lately made: they may not be on the bus yet (docs/decisions/XXXX).
+ * from the store only, lately made: they may not be on the bus yet (docs/decisions/0088).
  */
 import { dealRow, positionRow, type BlotterRow } from "../../../core/schemas/blotterLive.ts";
 import type { Deal } from "../../../core/trading/deal.ts";

@@ -128,6 +128,13 @@ export async function route(session: WireSession<MatchTraderNative>, request: Re
     case "GET /v1/symbols":
       checkSystem(query);
       return { status: 200, body: await session.listSymbols() };
+    // Configuration writes: the whole group (with its offer's leverage) or instrument of that name.
+    case "PUT /v1/groups":
+      checkSystem(query);
+      return { status: 200, body: await session.updateGroup(text(query, "name"), object(request.body) as unknown as MatchTraderNative["group"]) };
+    case "PUT /v1/symbols":
+      checkSystem(query);
+      return { status: 200, body: await session.updateSymbol(text(query, "symbol"), object(request.body) as unknown as MatchTraderNative["symbol"]) };
     case "GET /v1/quotations": {
       checkSystem(query);
       const symbols = query.get("symbols");

@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { sleep, type TimerHandle } from "../../connectors/clock.ts";
-import { CLIENT_FLAGS_HIDETICKS, MT4_COMMENT_MAX, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
+import { CLIENT_FLAGS_HIDETICKS, fromWire, MT4_COMMENT_MAX, MT4_GATEWAY_RET, MT4_TT, toWire, type PumpLine } from "../../connectors/mt4Gateway/format.ts";
 import { mt4Codec } from "../../connectors/mt4/codec.ts";
 import type { Mt4Error, Mt4Native, Mt4NewUser, Mt4TradeRecord } from "../../connectors/mt4/native.ts";
 import { LinkError, NativeError, type WireSession } from "../../connectors/wire/wire.ts";
@@ -300,6 +300,20 @@ export class Mt4GatewayServer extends ManagerServer<Mt4GatewayServerOptions> {
         return { groups: await session.listGroups() };
       case "/api/CfgRequestSymbol":
         return { symbols: (await session.listSymbols()).map(toWire.symbol) };
+      case "/api/CfgUpdateGroup": {
+        const group = record(body.group, "group");
+        return { group: await session.updateGroup(text(group.group), group as unknown as Mt4Native["group"]) };
+      }
+      case "/api/CfgUpdateSymbol": {
+        const symbol = fromWire.symbol(record(body.symbol, "symbol") as unknown as Mt4Native["symbol"]);
+        return { symbol: toWire.symbol(await session.updateSymbol(symbol.symbol, symbol)) };
+      }
+      case "/api/CfgRequestHoliday":
+        return { holidays: session.listHolidays ? await session.listHolidays() : [] };
+      case "/api/CfgUpdateHoliday": {
+        if (!Array.isArray(body.holidays) || !session.setHolidays) throw new CommandError(MT4_GATEWAY_RET.invalidData, "A list of holidays is required.");
+        return { holidays: await session.setHolidays(body.holidays.map((h: unknown) => record(h, "holiday"))) };
+      }
       case "/api/TickInfoLast":
         return { ticks: await session.getQuotes(Array.isArray(body.symbols) ? body.symbols.map(text) : null) };
       case "/api/TradesRequest":
@@ -438,6 +452,12 @@ function jsonObject(text: string): Record<string, unknown> {
   const parsed: unknown = JSON.parse(text);
   if (!isRecord(parsed)) throw new Error("Not an object");
   return parsed;
+}
+
+/** A configuration record in the body (ConGroup, ConSymbol). */
+function record(value: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new CommandError(MT4_GATEWAY_RET.invalidData, `A ${what} record is required.`);
+  return value;
 }
 
 function logins(value: unknown): number[] {

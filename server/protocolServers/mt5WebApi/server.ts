@@ -258,6 +258,18 @@ export class Mt5WebApiServer extends ManagerServer<Mt5WebApiServerOptions> {
       }
       case "/api/group/next":
         return at(await session.listGroups(), params.index);
+      case "/api/group/add":
+      case "/api/symbol/add": {
+        // The vendor's add replaces the record of that name (a configuration write); this server changes existing ones only.
+        if (!isRecord(body)) throw new CommandError(MT5_RETCODE.params, "A configuration record is required in the body.");
+        if (path === "/api/group/add") return session.updateGroup(text(body.Group), body as unknown as Mt5Native["group"]);
+        return session.updateSymbol(text(body.Symbol), body as unknown as Mt5Native["symbol"]);
+      }
+      case "/api/symbol/get": {
+        const symbol = (await session.listSymbols()).find((x) => x.Symbol === text(params.symbol));
+        if (!symbol) throw new CommandError(MT5_RETCODE.notFound, "No such symbol.");
+        return symbol;
+      }
       case "/api/symbol/total":
         return { Total: (await session.listSymbols()).length };
       case "/api/symbol/next":

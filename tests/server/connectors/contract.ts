@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe } from "vitest";
 import { accountContract } from "./contract/accounts.ts";
+import { configContract } from "./contract/config.ts";
 import { connectionContract } from "./contract/connection.ts";
 import type { ConnectorHarness, MakeHarness } from "./contract/harness.ts";
 import { moneyContract } from "./contract/money.ts";
@@ -38,5 +39,6 @@ export function runConnectorContract(name: string, makeHarness: MakeHarness): vo
     describe("orders exactly once, and the platform's rules for them", () => ordersOnceContract(current));
     describe("live stream", () => streamContract(current));
     describe("server plugins", () => pluginsContract(current));
+    describe("configuration writes", () => configContract(current));
   });
 }

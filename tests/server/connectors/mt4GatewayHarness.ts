@@ -74,6 +74,7 @@ export function mt4GatewayHarness(options: Partial<SimulatedServerOptions> = {})
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       pendingOrders: { modify: true, comment: true },
+      holidays: true,
       faults: {
         dropConnection: () => simulated.faults.disconnect(),
         refuseConnections: () => simulated.faults.disconnect({ refuseReconnect: true }),

@@ -40,6 +40,7 @@ export function simulatedHarness(platform: TradePlatformType, options: Partial<S
       },
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       pendingOrders: { modify: true, comment: true },
+      holidays: platform !== "MatchTrader",
       faults: {
         dropConnection: () => server.faults.disconnect(),
         refuseConnections: () => server.faults.disconnect({ refuseReconnect: true }),

@@ -5,7 +5,7 @@
  */
 import { deserialize } from "node:v8";
 import { describe, expect, it } from "vitest";
-import { TRADE_PLATFORM_TYPES, type TradePlatformType } from "../../../core/trading/index.ts";
+import { configVersion, holidaysVersion, TRADE_PLATFORM_TYPES, type TradePlatformType } from "../../../core/trading/index.ts";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import type { TradePlatformConnector } from "../../../server/connectors/connector.ts";
 import { createSimulatedConnector } from "../../../server/connectors/simulated/connector.ts";
@@ -72,6 +72,13 @@ describe("simulated servers that keep their state", () => {
       volume: 100,
       reason: "dealer",
     } as never);
+    // Configuration writes are changes like any other: recorded, and written again on a restore.
+    const group = (await connector.listGroups())[0]!;
+    await connector.updateGroup(group.name, { marginCall: 140, maxPositions: group.maxPositions }, configVersion(group));
+    const eurusd = (await connector.listSymbols()).find((s) => s.name === "EURUSD")!;
+    await connector.updateSymbol("EURUSD", { swapLong: -4.5, volumeMax: 50_000 }, configVersion(eurusd));
+    if (platform !== "MatchTrader")
+      await connector.updateHolidays([{ date: "2030-01-01", from: 0, to: 0, symbols: "*", description: "New year", enabled: true }], holidaysVersion([]));
     await clock.advance(3_000);
     await first.durable();
     // Passwords are never written: the call that carried one became a snapshot.
@@ -84,6 +91,10 @@ describe("simulated servers that keep their state", () => {
     expect(state(second)).toEqual(state(first));
     const restored = await connected(second);
     expect(await restored.getAccount(account.login)).toEqual(await connector.getAccount(account.login));
+    expect(await restored.listGroups()).toEqual(await connector.listGroups());
+    expect((await restored.listGroups()).find((g) => g.name === group.name)?.marginCall).toBe(140);
+    expect((await restored.listSymbols()).find((x) => x.name === "EURUSD")).toMatchObject({ swapLong: -4.5, volumeMax: 50_000 });
+    if (platform !== "MatchTrader") expect(await restored.listHolidays()).toHaveLength(1);
     // The simulated traders may have closed the order's position by now: the restored server shows the same positions either way.
     const open = await connector.openPositions(account.login);
     expect(await restored.openPositions(account.login)).toEqual(open);

@@ -18,6 +18,7 @@ export function symbol(name: string, patch: Partial<TradeSymbol> = {}): TradeSym
     executionMode: "market",
     tradeMode: "full",
     spread: 10,
+    spreadBalance: 0,
     stopsLevel: 0,
     freezeLevel: 0,
     swapLong: 0,
@@ -26,6 +27,9 @@ export function symbol(name: string, patch: Partial<TradeSymbol> = {}): TradeSym
     volumeMax: 1_000_000,
     volumeStep: 100,
     maxLeverage: null,
+    marginInitial: 0,
+    marginMaintenance: 0,
+    marginHedged: 0,
     sessions: [],
     ...patch,
   };

@@ -1,5 +1,5 @@
 /** What every part of the engine works with: the books, the prices, the clock and the logs. */
-import { isSessionOpen, type Session } from "../../../../core/trading/index.ts";
+import { holidayShuts, isSessionOpen, type Session } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
 import type { RecordedTradeEvent } from "../../wire/codec.ts";
 import type { EngineFlavour } from "../flavour.ts";
@@ -26,9 +26,10 @@ export interface EngineContext {
   marketsAlwaysOpen?: () => boolean;
 }
 
-/** Whether `symbol` trades at `serverTime` (server-local ms): its sessions, unless every market is held open. */
-export function marketOpen(ctx: EngineContext, symbol: { sessions: readonly Session[] }, serverTime: number): boolean {
-  return ctx.marketsAlwaysOpen?.() === true || isSessionOpen(symbol.sessions, serverTime);
+/** Whether `symbol` trades at `serverTime` (server-local ms): its sessions and the server's holidays, unless every market is held open. */
+export function marketOpen(ctx: EngineContext, symbol: { name: string; path: string; sessions: readonly Session[] }, serverTime: number): boolean {
+  if (ctx.marketsAlwaysOpen?.() === true) return true;
+  return isSessionOpen(symbol.sessions, serverTime) && !holidayShuts(ctx.state.holidays, symbol, serverTime);
 }
 
 /** Now, at the platform's resolution (whole seconds on MT4). */

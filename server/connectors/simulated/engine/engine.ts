@@ -8,6 +8,7 @@ import type {
   BalanceOperationRequest,
   ClosePositionRequest,
   Group,
+  Holiday,
   JournalFilter,
   CancelPendingOrderRequest,
   ModifyPendingOrderRequest,
@@ -24,7 +25,6 @@ import type {
   TradePlugin,
   TradeSymbol,
 } from "../../../../core/trading/index.ts";
-import { dailySessions } from "../../../../core/trading/index.ts";
 import type { Clock } from "../../clock.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
@@ -32,6 +32,7 @@ import { createFlavour } from "../flavour.ts";
 import { populate } from "../population.ts";
 import { Random } from "../random.ts";
 import * as accounts from "./accounts.ts";
+import * as config from "./config.ts";
 import { marketOpen, now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
@@ -152,12 +153,28 @@ export class SimulatedEngine {
     return [...this.ctx.state.groups.values()].map((g) => structuredClone(g));
   }
 
+  /** Replaces a group's record (engine/config.ts); refused when the platform's rules refuse it. */
+  updateGroup(name: string, group: Group): Group {
+    return config.updateGroup(this.ctx, name, group);
+  }
+
+  /** Replaces a symbol's record (engine/config.ts); its feed follows the new digits and spread. */
+  updateSymbol(name: string, symbol: TradeSymbol): TradeSymbol {
+    return config.updateSymbol(this.ctx, name, symbol);
+  }
+
+  holidays(): Holiday[] {
+    return structuredClone(this.ctx.state.holidays);
+  }
+
+  /** Replaces the server's holidays (engine/config.ts). */
+  setHolidays(holidays: Holiday[]): Holiday[] {
+    return config.setHolidays(this.ctx, holidays);
+  }
+
   /** Held open (`marketsAlwaysOpen`), every symbol says so in its sessions: what it reports is what it does. */
   symbols(): TradeSymbol[] {
-    const open = this.ctx.marketsAlwaysOpen?.() === true;
-    return [...this.ctx.state.symbols.values()].map((s) =>
-      open ? { ...structuredClone(s), sessions: dailySessions([0, 1, 2, 3, 4, 5, 6]) } : structuredClone(s),
-    );
+    return [...this.ctx.state.symbols.values()].map((s) => config.reportedSymbol(this.ctx, s));
   }
 
   quotes(symbols: readonly string[] | null): Quote[] {

@@ -141,6 +141,12 @@ export class PriceFeed {
     return q ? (q.bid + q.ask) / 2 : undefined;
   }
 
+  /** A symbol's configuration was written (its digits, its spread): the next ticks follow it. */
+  reconfigure(symbol: TradeSymbol): void {
+    const feed = this.feeds.get(symbol.name);
+    if (feed) feed.symbol = structuredClone(symbol);
+  }
+
   quotes(): Quote[] {
     return [...this.feeds.values()].map((f) => f.quote);
   }
@@ -149,7 +155,9 @@ export class PriceFeed {
     const { digits, spread } = feed.symbol;
     const factor = this.controls.get(feed.symbol.name)?.spreadFactor ?? 1;
     const points = Math.max(1, Math.round(spread * factor * (0.8 + 0.4 * this.random.next())));
-    const bid = roundPrice(feed.mid - (points * pointSize(digits)) / 2, digits);
+    // The spread balance moves both prices by half of it (a server saved before it existed has none).
+    const balance = feed.symbol.spreadBalance ?? 0;
+    const bid = roundPrice(feed.mid - ((points - balance) * pointSize(digits)) / 2, digits);
     const ask = roundPrice(bid + points * pointSize(digits), digits);
     return { symbol: feed.symbol.name, bid, ask, time: now };
   }

@@ -5,6 +5,7 @@
 import type {
   Deal,
   Group,
+  Holiday,
   Money,
   NativeAccountRef,
   FinishedPendingOrder,
@@ -65,6 +66,8 @@ export class EngineState {
   readonly logins: number[] = [];
   readonly groups = new Map<string, Group>();
   readonly symbols = new Map<string, TradeSymbol>();
+  /** The server's holidays (MetaTrader's; none on Match-Trader), in the order written. */
+  holidays: Holiday[] = [];
   readonly positions = new Map<string, PositionRecord>();
   readonly dealsByLogin = new Map<string, Deal[]>();
   readonly closedByLogin = new Map<string, ClosedTrade[]>();

@@ -32,6 +32,8 @@ export interface ConnectorHarness {
    * contract then checks that asking says why, instead of filtering.
    */
   noJournal?: boolean;
+  /** The connector reads and writes the server's holidays (MetaTrader, where the protocol has a command for them); absent: it refuses to. */
+  holidays?: boolean;
   /** The pending-order operations the connector carries (contract/pendingOrders.ts); absent: none yet, and those tests are skipped. */
   pendingOrders?: PendingOrdersCarried;
   faults: {
