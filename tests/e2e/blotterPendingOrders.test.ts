@@ -1,13 +1,15 @@
 /**
  * Done means (issue 25): a dealer sees a pending order placed by a simulated trader in the Trades
  * Blotter's pending-orders view, and sees it fill (its state becomes Filled, naming the position
- * it opened). The demo organization's simulated servers place pending orders a few spreads from
- * the market; their feed triggers them. The waiting orders are live: they come on the orders
- * stream, and one that fills or is cancelled leaves the view with no list read again.
+ * it opened). A trader of the demo organization's simulated MT5 server (the simulator's demo
+ * route, as from a client terminal) places a buy stop and a sell stop of EURUSD at the stops level
+ * from the market: the feed soon crosses one of them. The waiting orders are live: they come on the
+ * orders stream, and the one that fills leaves the view with no list read again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { apiAs } from "./support/api.ts";
 
 interface OrderRow {
   order: string;
@@ -61,7 +63,13 @@ describe("pending orders in the Trades Blotter", () => {
       await dialog.getByRole("button", { name: /^Assign to \d+ platforms?$/ }).click();
       await dialog.waitFor({ state: "detached", timeout: 20_000 });
     }
-    await page.goto("/apps/trades-blotter");
+    // The pending-orders view of one trader of the simulated MT5 server.
+    const api = apiAs(page);
+    const platforms = await api.get<{ id: string; name: string }[]>("/api/tradePlatforms");
+    const mt5 = platforms.find((p) => p.name === "Demo MT5")!.id;
+    type Accounts = { items: { login: string; enabled: boolean; readOnly: boolean }[] };
+    const accounts = await api.get<Accounts>(`/api/accounts?platformId=${mt5}&sort=balance&dir=desc&limit=5`);
+    const login = accounts.items.find((a) => a.enabled && !a.readOnly)!.login;
     // The waiting orders' view reads the stream, never the list (a poll would read it every 2 s).
     let listReads = 0;
     let streams = 0;
@@ -70,27 +78,34 @@ describe("pending orders in the Trades Blotter", () => {
       if (path === "/api/tradesBlotter/orders") listReads++;
       if (path === "/api/tradesBlotter/orders/stream") streams++;
     });
-    await page.getByRole("button", { name: "Pending orders" }).click();
-    await page.waitForURL(/mode=orders/);
-    let live: string[] = [];
+    await page.goto(`/apps/trades-blotter?mode=orders&platforms=${mt5}&login=${login}`);
+    await page.getByRole("region", { name: "Pending orders" }).waitFor({ timeout: 30_000 });
+
+    // The trader places a buy stop and a sell stop at the stops level.
+    const placed: string[] = [];
+    for (const type of ["buyStop", "sellStop"]) {
+      const answer = await api.post<{ orderId: string }>(`/api/tradePlatforms/${mt5}/simulator/orders`, {
+        login,
+        symbol: "EURUSD",
+        type,
+        lots: 0.01,
+        points: 10,
+      });
+      expect(answer.status, answer.text).toBe(200);
+      placed.push(answer.json.orderId);
+    }
+    const watched = new Set(placed);
+    // They come live, waiting; then one of them fills and leaves the view (seen waiting, then gone).
+    const seen = new Set<string>();
     await expect
       .poll(
         async () => {
-          live = (await orderRows(page)).filter((r) => r.state === "Waiting").map((r) => r.order);
-          return live.length;
+          const rows = await orderRows(page);
+          for (const r of rows) if (watched.has(r.order) && r.state === "Waiting") seen.add(r.order);
+          const now = new Set(rows.map((r) => r.order));
+          return [...seen].some((o) => !now.has(o));
         },
-        { timeout: 60_000, interval: 500 },
-      )
-      .toBeGreaterThan(0);
-    // One of them fills (or is cancelled, or expires): it leaves the view.
-    const shown = new Set(live);
-    await expect
-      .poll(
-        async () => {
-          const now = new Set((await orderRows(page)).map((r) => r.order));
-          return [...shown].some((o) => !now.has(o));
-        },
-        { timeout: 120_000, interval: 500 },
+        { timeout: 60_000, interval: 250 },
       )
       .toBe(true);
     expect(streams).toBeGreaterThan(0);
@@ -98,16 +113,12 @@ describe("pending orders in the Trades Blotter", () => {
 
     await page.getByRole("combobox", { name: "Orders shown" }).click();
     await page.getByRole("option", { name: "All, with how they ended" }).click();
-
-    // The same orders (those that were waiting), now with how they ended: the one that left filled
-    // (or another does), naming the position it opened.
-    const watched = shown;
-    // One of them fills: the same row now says Filled and names the position it opened.
+    // The one that left now says Filled and names the position it opened.
     await expect
       .poll(async () => (await orderRows(page)).filter((r) => watched.has(r.order) && r.state === "Filled" && r.position !== "").length, {
-        timeout: 120_000,
-        interval: 1_000,
+        timeout: 30_000,
+        interval: 500,
       })
       .toBeGreaterThan(0);
-  }, 300_000);
+  }, 180_000);
 });
