@@ -203,6 +203,14 @@ async function start(nodeIds: string[], seed: number) {
   const mtFollowers = tradable(mt).slice(0, MT_FOLLOWERS);
   const mt5Followers = mt5Logins.slice(0, MT5_FOLLOWERS);
   expect([mt5Followers.length, mtFollowers.length], "tradable accounts on the simulated servers").toEqual([MT5_FOLLOWERS, MT_FOLLOWERS]);
+  // Margin for every copy the burst can make (Match-Trader's at twice the source's volume): the
+  // expected holdings are the source's, so no copy may be refused for money.
+  for (const [server, logins] of [
+    [mt5, [source!, ...mt5Followers]],
+    [mt, mtFollowers],
+  ] as const)
+    for (const login of logins)
+      server.engine.balance({ operationId: crypto.randomUUID(), login, type: "deposit", amount: 100_000_000, comment: "crash test margin" });
   for (const [platformId, count] of [
     [mt5Platform, 100],
     [mtPlatform, 100],
@@ -376,7 +384,19 @@ async function expectCopiedExactly(s: Awaited<ReturnType<typeof start>>, made: B
       return out;
     });
   try {
-    await waitFor("no pending ledger row and every follower as expected", async () => (await pending()).length === 0 && differences().length === 0, 420_000);
+    let traced = 0;
+    await waitFor(
+      "no pending ledger row and every follower as expected",
+      async () => {
+        const [left, diff] = [(await pending()).length, differences()];
+        if (Date.now() - traced > 10_000) {
+          traced = Date.now();
+          trace(`${left} pending rows, ${diff.length} differences${diff[0] ? ` (${diff[0]})` : ""}`);
+        }
+        return left === 0 && diff.length === 0;
+      },
+      420_000,
+    );
   } catch (err) {
     const first = differences()[0]?.split(":")[0];
     const rows = first

@@ -20,13 +20,12 @@
  *    the ledger write and the answer, a lost answer) with their own request ids, and checks the
  *    risk stops of its links' followers (./riskStops.ts, at most every few seconds each).
  */
-import { copyRequestId, followerKey, type SourceAction } from "../../../../core/copier/index.ts";
-import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
-import type { ClosedPosition, PendingOrder, TradeEvent } from "../../../../core/trading/index.ts";
+import { followerKey, type SourceAction } from "../../../../core/copier/index.ts";
+import type { TradeEvent } from "../../../../core/trading/index.ts";
 import type { EventBus } from "../../../events/bus.ts";
 import type { BusMessage, BusSubscription, DomainEvent } from "../../../events/types.ts";
-import { copyToFollowers, resend, send, type CopierDeps, type EngineFollower, type EngineLink } from "./copyOne.ts";
-import { catchUpActions } from "./catchUp.ts";
+import { copyToFollowers, resend, send, type CopierDeps, type EngineLink } from "./copyOne.ts";
+import { catchUpLink } from "./catchUp.ts";
 import { resolveFills } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
 import { loadLinks } from "./engineRepository.ts";
@@ -266,71 +265,9 @@ export class CopierEngine {
    */
   private async catchUp(link: EngineLink): Promise<void> {
     const tracker = await this.trackerOf(link, true);
-    const open = tracker.open();
-    const openIds = new Set(open.map((p) => `position:${p.id}`));
-    const now = Date.now();
     const source = await this.options.connectorFor(link.organizationId, link.sourcePlatformId);
     const orders = await source.pendingOrders(link.sourceLogin);
-    const orderIds = new Set(orders.map((o) => `order:${o.id}`));
     await resolveFills(this.options, new Map([[link.id, link]])).catch(() => undefined);
-    for (const follower of link.followers) {
-      const times = { sourceTime: now, receivedAt: now };
-      const known = await ledger.copyStates(this.options.db, link.id, follower.account.platformId, follower.account.login);
-      for (const position of open) {
-        for (const action of catchUpActions(position, known, follower.addedAt, now)) {
-          await this.copyOrRecord(link, follower, action, { sourceTime: action.time, receivedAt: now });
-        }
-      }
-      // The source's waiting orders placed while no node worked the link: placed now (their own
-      // time: a follower's maximum delay still applies), under the live event's request id.
-      for (const order of orders) {
-        if (known.get(`order:${order.id}`)?.opened) continue;
-        await this.copyOrRecord(link, follower, { type: "orderPlaced", time: order.placedTime, order }, { sourceTime: order.placedTime, receivedAt: now });
-      }
-      const states = await ledger.copyStates(this.options.db, link.id, follower.account.platformId, follower.account.login);
-      for (const state of states.values()) {
-        if (!state.followerId || !state.sourceId.startsWith("position:") || openIds.has(state.sourceId)) continue;
-        const id = state.sourceId.slice("position:".length);
-        const closed = { id, login: link.sourceLogin, symbol: "", side: "buy", volume: 0, openTime: now, closeTime: now } as unknown as ClosedPosition;
-        await this.copyOrRecord(link, follower, { type: "close", time: now, position: closed }, times);
-      }
-      await this.catchUpCancels(link, follower, states, orderIds, openIds, now);
-    }
-  }
-
-  /**
-   * A copied order whose source order left the book while no node worked the link, without filling
-   * into a position the source still holds (MT4 and MT5 keep the order's ticket): cancelled, under
-   * the live cancel's request id, if the follower's copy still waits (one that filled is the
-   * positions' business).
-   */
-  private async catchUpCancels(
-    link: EngineLink,
-    follower: EngineFollower,
-    states: ReadonlyMap<string, ledger.CopyState>,
-    orderIds: ReadonlySet<string>,
-    openIds: ReadonlySet<string>,
-    now: number,
-  ): Promise<void> {
-    const gone = [...states.values()].filter(
-      (s) => s.followerId && s.sourceId.startsWith("order:") && !orderIds.has(s.sourceId) && !openIds.has(`position:${s.sourceId.slice("order:".length)}`),
-    );
-    if (gone.length === 0) return;
-    const connector = await this.options.connectorFor(link.organizationId, follower.account.platformId);
-    const waiting = new Set((await connector.pendingOrders(follower.account.login)).map((o) => o.id));
-    for (const state of gone) {
-      if (!waiting.has(state.followerId!)) continue;
-      const id = state.sourceId.slice("order:".length);
-      const order = { id, login: link.sourceLogin, symbol: state.symbol ?? "", volume: state.volume ?? 0 } as unknown as PendingOrder;
-      await this.copyOrRecord(link, follower, { type: "orderCancelled", time: now, order }, { sourceTime: now, receivedAt: now });
-    }
-  }
-
-  private async copyOrRecord(link: EngineLink, follower: FollowerSettings, action: SourceAction, times: { sourceTime: number; receivedAt: number }) {
-    // Already decided (the usual case): nothing is read from the platforms. A row never decided (its
-    // context could not be read) is decided now.
-    const row = await ledger.findRow(this.options.db, copyRequestId(link.id, followerKey(follower.account), action));
-    if (row && row.state !== "pending" && !ledger.isUnread(row)) return;
-    await this.copyToAll({ ...link, followers: [follower as EngineLink["followers"][number]] }, action, times);
+    await catchUpLink(this.options, link, { open: tracker.open(), orders }, Date.now());
   }
 }

@@ -298,6 +298,23 @@ export async function copyStatesOfSource(db: Db, linkId: string, sourceId: strin
   return out;
 }
 
+/** What every follower of a link holds of each source position or order (the catch-up's one read), by follower (core/copier followerKey). */
+export async function copyStatesOfLink(db: Db, linkId: string): Promise<Map<string, Map<string, CopyState>>> {
+  const rows = await db
+    .select(stateColumns)
+    .from(t)
+    .where(and(eq(t.linkId, linkId), sql`${t.followerAction} is not null`))
+    .orderBy(asc(t.decidedAt), asc(t.createdAt));
+  const byFollower = new Map<string, StateRow[]>();
+  for (const row of rows) {
+    const key = `${row.followerPlatformId}:${row.followerLogin}`;
+    const list = byFollower.get(key);
+    if (list) list.push(row);
+    else byFollower.set(key, [row]);
+  }
+  return new Map([...byFollower].map(([key, list]) => [key, foldStates(list)]));
+}
+
 /** The rows of one follower, decided in order, folded into what it holds of each source position or order. */
 function foldStates(rows: readonly StateRow[]): Map<string, CopyState> {
   const states = new Map<string, CopyState>();
