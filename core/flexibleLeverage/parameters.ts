@@ -12,7 +12,13 @@
  * in their numbers' order. A lone `Rules` parameter (what a fresh simulated plugin holds, "[]") is
  * read too. Other parameters are the plugin's own and are kept as they are.
  */
-import { formatManagersParameter, parseManagersParameter, type FlexibleLeverageSettings, type FlexibleLeverageSettingsInput, type RuleInput } from "./schema.ts";
+import {
+  formatManagersParameter,
+  parseManagersParameter,
+  type FlexibleLeverageSettings,
+  type FlexibleLeverageSettingsInput,
+  type RuleInput,
+} from "./schema.ts";
 import { FlexibleLeverageSettingsSchema } from "./schema.ts";
 
 export interface PluginParameterLike {
@@ -59,17 +65,25 @@ function expandRule(value: unknown): unknown {
   const rule: Record<string, unknown> = { name: r.n, groups: r.g, mode: typeof r.m === "string" ? (MODES_BY_CODE[r.m] ?? r.m) : r.m };
   if (r.a !== undefined) rule.active = r.a !== 0 && r.a !== false;
   if (r.s !== undefined) rule.symbols = r.s;
-  if (Array.isArray(r.t)) rule.tiers = r.t.map((t) => (Array.isArray(t) ? { threshold: t[0], leverage: t[1] } : t));
-  if (Array.isArray(r.w))
-    rule.windows = r.w.map((w) => {
-      if (!Array.isArray(w)) return w;
+  const list = (v: unknown): unknown[] | null => (Array.isArray(v) ? (v as unknown[]) : null);
+  const tiers = list(r.t);
+  if (tiers)
+    rule.tiers = tiers.map((t) => {
+      const pair = list(t);
+      return pair ? { threshold: pair[0], leverage: pair[1] } : t;
+    });
+  const windows = list(r.w);
+  if (windows)
+    rule.windows = windows.map((item) => {
+      const w = list(item);
+      if (!w) return item;
       if (w[0] === "w") return { kind: "weekend", from: { day: w[1], time: w[2] }, to: { day: w[3], time: w[4] }, leverage: w[5] };
       if (w[0] === "n") return { kind: "news", date: w[1], time: w[2], durationMinutes: w[3], leverage: w[4], name: w[5] ?? "" };
-      return w;
+      return item;
     });
   if (r.x !== undefined) rule.maxLeverage = r.x;
   if (r.e !== undefined) rule.countExistingPositions = r.e !== 0 && r.e !== false;
-  return rule as RuleInput;
+  return rule;
 }
 
 const asciiOnly = (text: string) => text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
