@@ -4,14 +4,35 @@
  * once, each change an `accountChanged` event and a journal line with the reason; on the server's
  * clock a weekend window applies when the server's clock reaches it and lifts after; nothing runs
  * while the plugin is disabled, with no active rule, or with rules it cannot read (said once in the
- * journal); both flavours, MT4's 127-character values included.
+ * journal); a server that keeps its state comes back with the plugin's changes and its rules' change
+ * time; both flavours, MT4's 127-character values included.
  */
+import { deserialize } from "node:v8";
 import { describe, expect, it } from "vitest";
 import { FlexibleLeverageSettingsSchema, type FlexibleLeverageSettingsInput } from "../../../core/flexibleLeverage/index.ts";
 import { encodeSettingsParameters } from "../../../core/flexibleLeverage/parameters.ts";
 import { ManualClock } from "../../../server/connectors/clock.ts";
 import { FLEXIBLE_LEVERAGE } from "../../../server/connectors/simulated/engine/plugins.ts";
+import type { RecordedCommand, SavedSimulation, SimulationStore } from "../../../server/connectors/simulated/persistence/recorder.ts";
 import { SimulatedServer } from "../../../server/connectors/simulated/server.ts";
+
+class MemoryStore implements SimulationStore {
+  snapshot: { bytes: Uint8Array; seq: number } | null = null;
+  commands: RecordedCommand[] = [];
+  load(): Promise<SavedSimulation | null> {
+    const s = this.snapshot;
+    return Promise.resolve(s && { snapshot: s.bytes, seq: s.seq, commands: structuredClone(this.commands) });
+  }
+  append(commands: readonly RecordedCommand[]): Promise<void> {
+    this.commands.push(...structuredClone(commands));
+    return Promise.resolve();
+  }
+  saveSnapshot(snapshot: Uint8Array, seq: number): Promise<void> {
+    this.snapshot = { bytes: snapshot, seq };
+    this.commands = this.commands.filter((c) => c.seq > seq);
+    return Promise.resolve();
+  }
+}
 
 const HOUR = 3_600_000;
 // Friday 12 January 2024, 22:59:30 on the server's clock (UTC+2): half a minute before a 23:00 window.
@@ -110,5 +131,34 @@ describe.each(["MT4", "MT5"] as const)("the %s simulated server's Flexible Lever
     });
     expect(engine.flexibleLeverageDue()).toBe(0);
     expect(engine.journal(0, Number.MAX_SAFE_INTEGER, {}, 10_000).filter((e) => /rules not applied: .*not JSON/.test(e.message))).toHaveLength(1);
+  });
+
+  it("comes back from its store with the plugin's changes, its rounds replayed", async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock(FRIDAY);
+    const options = { platform, clock, seed: 3, accounts: 10, tradeRate: 0, timeZoneOffsetMinutes: 120, store, snapshotEveryCommands: 1_000 };
+    const first = new SimulatedServer(options);
+    await first.ready;
+    const groupName = first.engine.groups().find((g) => g.defaultLeverage >= 100)!.name;
+    const id = FLEXIBLE_LEVERAGE[platform].id;
+    first.engine.updatePlugin({
+      ...first.engine.plugins().find((p) => p.id === id)!,
+      parameters: encodeSettingsParameters(FlexibleLeverageSettingsSchema.parse(rules(groupName))),
+    });
+    first.start();
+    await clock.advance(40_000); // past 23:00 on Friday: a round sets the window's leverage
+    await first.durable();
+    expect(store.commands.map((c) => c.op)).toContain("runFlexibleLeverage");
+    const inGroup = first.engine.listAccounts(null, 1000, groupName);
+    expect(inGroup.length).toBeGreaterThan(0);
+    expect(inGroup.every((a) => a.leverage === 10)).toBe(true);
+    first.stop();
+
+    const again = new SimulatedServer(options);
+    await again.ready;
+    expect(deserialize(again.capture())).toEqual(deserialize(first.capture()));
+    expect(again.engine.flexibleLeverage.rulesChangedAt).toBe(first.engine.flexibleLeverage.rulesChangedAt);
+    expect(again.engine.flexibleLeverageDue()).toBe(0);
+    again.stop();
   });
 });
