@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, Gauge, Plus, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
+import { encodeRulesText } from "@core/flexibleLeverage/parameters";
 import type { FlexibleLeveragePreviewBody, FlexibleLeverageView } from "@core/schemas/flexibleLeverage";
 import { ApiError } from "~/api";
 import { useAccess } from "~/profile";
@@ -63,6 +64,8 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
   const save = useSaveFlexibleLeverage(platformId, pluginId);
 
   const { settings, problems } = useMemo(() => validate(draft), [draft]);
+  // The room the rules take in the plugin's parameters (MT4 keeps 31 of 127 characters for them).
+  const used = useMemo(() => (settings ? encodeRulesText(settings).length : view.capacity.used), [settings, view.capacity.used]);
   const dirty = useMemo(
     () =>
       JSON.stringify(draftOf(view.settings).rules.map(({ key: _, ...r }) => r)) !== JSON.stringify(draft.rules.map(({ key: _, ...r }) => r)) ||
@@ -129,10 +132,12 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
         <Badge tone={view.enabled ? "success" : "warning"}>{view.enabled ? "Plugin running" : "Plugin disabled: rules are kept but not applied"}</Badge>
         <span className="text-muted">
           Version {view.version} · server clock {view.serverClock.now.replace("T", " ")} ({view.serverClock.zone})
-          {view.capacity.limit !== null
-            ? ` · ${view.capacity.used.toLocaleString("en-US")} of ${view.capacity.limit.toLocaleString("en-US")} characters MT4 keeps for rules`
-            : ""}
         </span>
+        {view.capacity.limit !== null ? (
+          <Badge tone={used > view.capacity.limit ? "danger" : "outline"}>
+            {used.toLocaleString("en-US")} of {view.capacity.limit.toLocaleString("en-US")} characters MT4 keeps for rules
+          </Badge>
+        ) : null}
       </div>
       {view.unreadable ? <FormAlert message={`${view.unreadable.message}. Saving replaces them.`} /> : null}
 
