@@ -117,3 +117,9 @@ export const FlexibleLeveragePreviewSchema = z.object({
   notes: z.array(z.string()),
 });
 export type FlexibleLeveragePreview = z.infer<typeof FlexibleLeveragePreviewSchema>;
+
+export const FlexibleLeverageHistorySchema = z.object({
+  /** The saves made from Toolbox, newest first (at most 50): each with the settings it wrote, to load back into the editor. */
+  entries: z.array(z.object({ at: z.string(), actorName: z.string().nullable(), settings: FlexibleLeverageSettingsSchema })),
+});
+export type FlexibleLeverageHistory = z.infer<typeof FlexibleLeverageHistorySchema>;

@@ -4,13 +4,13 @@
  * its parameters with warnings; the preview names the account that would change and why (and
  * "what if" an equity or a weekend time); a saved rule changes that account's leverage on the
  * server (read back through the connector), is kept as `Rules.1…N` of at most 127 characters and
- * audited with before and after; MT4's room is refused in words; `Module.plugins` read/write;
+ * audited with before and after (the history a revert loads from); MT4's room is refused in words; `Module.plugins` read/write;
  * another organization's platform is 404; invalid rules are a 400 with the schema's messages.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
-import type { FlexibleLeveragePreview, FlexibleLeverageView } from "../../core/schemas/flexibleLeverage.ts";
+import type { FlexibleLeverageHistory, FlexibleLeveragePreview, FlexibleLeverageView } from "../../core/schemas/flexibleLeverage.ts";
 import type { Account, Group } from "../../core/trading/index.ts";
 import { auditEvents } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
@@ -181,6 +181,16 @@ describeDb("Flexible Leverage: a plugin's rules, their preview and their effect 
       after: { settings: { managers: ["1000", "1001"] } },
     });
     expect((await call("GET", url())).json<FlexibleLeverageView>().settings.rules[0]).toMatchObject({ name: "Rich", tiers: richRule().tiers });
+    // The save is in the history, with the settings it wrote (what a revert loads back).
+    const history = await call("GET", `${url()}/history`, undefined, reader);
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json<FlexibleLeverageHistory>().entries).toEqual([
+      {
+        at: expect.any(String),
+        actorName: expect.any(String),
+        settings: expect.objectContaining({ managers: ["1000", "1001"], rules: [expect.objectContaining({ name: "Rich" })] }),
+      },
+    ]);
   });
 
   it("keeps long rules on MT4 in numbered parameters of 127 characters, and refuses what MT4 cannot keep", async () => {
@@ -221,6 +231,8 @@ describeDb("Flexible Leverage: a plugin's rules, their preview and their effect 
     expect((await call("PUT", url(), { rules: [] }, eve, eveOrg)).statusCode).toBe(404);
     expect((await call("POST", `${url()}/preview`, { settings: { rules: [] } }, eve, eveOrg)).statusCode).toBe(404);
     expect((await call("GET", url(), undefined, eve, org)).statusCode).toBe(404);
+    expect((await call("GET", `${url()}/history`, undefined, eve, eveOrg)).statusCode).toBe(404);
+    expect((await call("GET", `${url()}/history`, undefined, noPlugins)).statusCode).toBe(403);
     expect((await call("GET", url())).json<FlexibleLeverageView>().settings.rules).toHaveLength(1);
   });
 

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { FlexibleLeverageSettingsSchema } from "../../../core/flexibleLeverage/index.ts";
 import { refusal } from "../../../core/schemas/apiError.ts";
 import {
+  FlexibleLeverageHistorySchema,
   FlexibleLeverageParamsSchema,
   FlexibleLeveragePreviewBodySchema,
   FlexibleLeveragePreviewSchema,
@@ -17,7 +18,7 @@ import {
 } from "../../../core/schemas/flexibleLeverage.ts";
 import { actorOf } from "../audit/record.ts";
 import { previewSettings } from "./preview.ts";
-import { getSettings, saveSettings, type FlexibleLeverageDeps } from "./service.ts";
+import { getSettings, saveSettings, settingsHistory, type FlexibleLeverageDeps } from "./service.ts";
 
 const tags = ["plugins"];
 const read = { permission: { module: "plugins", value: "read" } } as const;
@@ -83,5 +84,19 @@ export async function flexibleLeverageRoutes(app: FastifyInstance) {
       },
     },
     async (request) => previewSettings(deps, request.organization.id, request.params.id, request.params.pluginId, request.body),
+  );
+
+  api.get(
+    `${PATH}/history`,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The saves of the plugin's settings made from Toolbox, newest first, each with the settings it wrote (to revert: load one, preview, save)",
+        params: FlexibleLeverageParamsSchema,
+        response: { 200: FlexibleLeverageHistorySchema, 404: common[404] },
+      },
+    },
+    async (request) => settingsHistory(deps, request.organization.id, request.params.id, request.params.pluginId),
   );
 }

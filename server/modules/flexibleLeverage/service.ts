@@ -5,7 +5,7 @@
  * settings before and after), and the preview of rules as drafted over the platform's accounts
  * (./preview.ts). The server keeps the settings; Toolbox stores nothing but the audit record.
  */
-import { ruleWarnings, type FlexibleLeverageSettings, type RuleWarning } from "../../../core/flexibleLeverage/index.ts";
+import { FlexibleLeverageSettingsSchema, ruleWarnings, type FlexibleLeverageSettings, type RuleWarning } from "../../../core/flexibleLeverage/index.ts";
 import {
   MT4_MAX_PARAMETERS,
   RULES_CHUNK,
@@ -14,13 +14,14 @@ import {
   encodeSettingsParameters,
 } from "../../../core/flexibleLeverage/parameters.ts";
 import { instantOfWallClock, wallClockOf } from "../../../core/flexibleLeverage/zonedTime.ts";
-import type { FlexibleLeverageView } from "../../../core/schemas/flexibleLeverage.ts";
+import type { FlexibleLeverageHistory, FlexibleLeverageView } from "../../../core/schemas/flexibleLeverage.ts";
 import { flexibleLeverageOf, type Group, type TradePlugin, type TradeSymbol } from "../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { NotFoundError, RefusedError, viaConnector } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
+import { savedSettings } from "./repository.ts";
 
 export interface FlexibleLeverageDeps {
   db: DbOrTx;
@@ -168,4 +169,25 @@ export async function saveSettings(
     after: { settings },
   });
   return viewOf(loaded, after);
+}
+
+/**
+ * The saves of the plugin's settings made from Toolbox (its audit records), newest first, each
+ * with the settings it wrote: the editor loads one back to revert (previewed, then saved again).
+ * Read from Toolbox's records alone: it answers while the platform is away.
+ */
+export async function settingsHistory(
+  deps: FlexibleLeverageDeps,
+  organizationId: string,
+  platformId: string,
+  pluginId: string,
+): Promise<FlexibleLeverageHistory> {
+  if (!(await findPlatform(deps.db, organizationId, platformId))) throw new NotFoundError("No such trade platform in this organization.");
+  const rows = await savedSettings(deps.db, organizationId, `${platformId}/${pluginId}`, 50);
+  const entries: FlexibleLeverageHistory["entries"] = [];
+  for (const row of rows) {
+    const parsed = FlexibleLeverageSettingsSchema.safeParse((row.after as { settings?: unknown } | null)?.settings);
+    if (parsed.success) entries.push({ at: row.at.toISOString(), actorName: row.actorName, settings: parsed.data });
+  }
+  return { entries };
 }
