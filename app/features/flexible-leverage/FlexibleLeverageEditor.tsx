@@ -15,7 +15,7 @@ import { Skeleton } from "~/ui/Skeleton";
 import { Switch } from "~/ui/Switch";
 import { toast } from "~/ui/toast";
 import { draftOf, move, newRule, ruleHasProblem, validate, type Draft } from "./draft";
-import { useFlexibleLeverage, useFlexibleLeveragePreview, useSaveFlexibleLeverage } from "./flexibleLeverageApi";
+import { useFlexibleLeverage, useFlexibleLeverageHistory, useFlexibleLeveragePreview, useSaveFlexibleLeverage } from "./flexibleLeverageApi";
 import { PreviewGrid } from "./PreviewGrid";
 import { RuleForm } from "./RuleForm";
 
@@ -62,6 +62,7 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
   const [onlyChanged, setOnlyChanged] = useState(false);
   const [page, setPage] = useState(0);
   const save = useSaveFlexibleLeverage(platformId, pluginId);
+  const history = useFlexibleLeverageHistory(platformId, pluginId);
 
   const { settings, problems } = useMemo(() => validate(draft), [draft]);
   // The room the rules take in the plugin's parameters (MT4 keeps 31 of 127 characters for them).
@@ -340,6 +341,42 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
               ))}
             </ul>
           ) : null}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>History</CardTitle>
+          <CardDescription>
+            The saves made from Toolbox, newest first. Load one into the editor to see what it would change now, then save it to revert.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {history.data?.entries.length ? (
+            <ol className="grid gap-2" aria-label="Saves, newest first">
+              {history.data.entries.map((entry, i) => (
+                <li key={i} className="flex flex-wrap items-center gap-3 text-sm">
+                  <span>
+                    {new Date(entry.at).toLocaleString()} · {entry.actorName ?? "a member"} · {entry.settings.rules.length} rules
+                  </span>
+                  {canWrite ? (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => {
+                        edit(draftOf(entry.settings));
+                        setSelected(0);
+                      }}
+                    >
+                      Load into the editor
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="text-sm text-muted">{history.isPending ? "Reading…" : "No save from Toolbox yet."}</p>
+          )}
         </CardContent>
       </Card>
     </div>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FlexibleLeverageSettings } from "@core/flexibleLeverage/index";
-import type { FlexibleLeveragePreview, FlexibleLeveragePreviewBody, FlexibleLeverageView } from "@core/schemas/flexibleLeverage";
+import type { FlexibleLeverageHistory, FlexibleLeveragePreview, FlexibleLeveragePreviewBody, FlexibleLeverageView } from "@core/schemas/flexibleLeverage";
 import { api } from "~/api";
 import { useCurrentOrganizationId } from "~/profile";
 
@@ -28,6 +28,7 @@ export function useSaveFlexibleLeverage(platformId: string, pluginId: string) {
     onSuccess: (saved) => {
       queryClient.setQueryData(flexibleLeverageKey(organizationId, platformId, pluginId), saved);
       void queryClient.invalidateQueries({ queryKey: ["flexibleLeveragePreview", organizationId, platformId, pluginId] });
+      void queryClient.invalidateQueries({ queryKey: ["flexibleLeverageHistory", organizationId, platformId, pluginId] });
     },
   });
 }
@@ -40,6 +41,17 @@ export function useFlexibleLeveragePreview(platformId: string, pluginId: string,
     queryFn: ({ signal }) => api.post<FlexibleLeveragePreview>(`${base(platformId, pluginId)}/preview`, body, { signal, silent: true }),
     enabled: Boolean(organizationId) && body !== null,
     placeholderData: keepPreviousData,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** GET …/flexibleLeverage/history: the saves made from Toolbox, newest first, each with its settings. */
+export function useFlexibleLeverageHistory(platformId: string, pluginId: string) {
+  const organizationId = useCurrentOrganizationId();
+  return useQuery({
+    queryKey: ["flexibleLeverageHistory", organizationId, platformId, pluginId] as const,
+    queryFn: ({ signal }) => api.get<FlexibleLeverageHistory>(`${base(platformId, pluginId)}/history`, { signal, silent: true }),
+    enabled: Boolean(organizationId),
     refetchOnWindowFocus: false,
   });
 }
