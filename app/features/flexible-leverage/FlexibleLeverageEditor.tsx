@@ -20,6 +20,7 @@ import { PreviewGrid } from "./PreviewGrid";
 import { RuleForm } from "./RuleForm";
 
 const PAGE = 100;
+const rulesText = (n: number) => `${n} ${n === 1 ? "rule" : "rules"}`;
 
 /** Waits until `value` has stayed the same for `ms` (the preview is asked once typing pauses). */
 function useSettled<T>(value: T, ms: number): T {
@@ -118,7 +119,7 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
     setFailure(null);
     try {
       const saved = await save.mutateAsync(settings);
-      toast({ title: "Flexible Leverage saved", description: `${saved.settings.rules.length} rules are now on the server's plugin.`, color: "success" });
+      toast({ title: "Flexible Leverage saved", description: `${rulesText(saved.settings.rules.length)} now on the server's plugin.`, color: "success" });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setFailure(error.message);
@@ -357,7 +358,7 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
               {history.data.entries.map((entry, i) => (
                 <li key={i} className="flex flex-wrap items-center gap-3 text-sm">
                   <span>
-                    {new Date(entry.at).toLocaleString()} · {entry.actorName ?? "a member"} · {entry.settings.rules.length} rules
+                    {new Date(entry.at).toLocaleString()} · {entry.actorName ?? "a member"} · {rulesText(entry.settings.rules.length)}
                   </span>
                   {canWrite ? (
                     <Button
