@@ -13,6 +13,7 @@ import { FormAlert } from "~/ui/FormAlert";
 import { Input } from "~/ui/Input";
 import { Skeleton } from "~/ui/Skeleton";
 import { Switch } from "~/ui/Switch";
+import { useFormat } from "~/ui/format";
 import { toast } from "~/ui/toast";
 import { draftOf, move, newRule, ruleHasProblem, validate, type Draft } from "./draft";
 import { useFlexibleLeverage, useFlexibleLeverageHistory, useFlexibleLeveragePreview, useSaveFlexibleLeverage } from "./flexibleLeverageApi";
@@ -64,6 +65,7 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
   const [page, setPage] = useState(0);
   const save = useSaveFlexibleLeverage(platformId, pluginId);
   const history = useFlexibleLeverageHistory(platformId, pluginId);
+  const format = useFormat();
 
   const { settings, problems } = useMemo(() => validate(draft), [draft]);
   // The room the rules take in the plugin's parameters (MT4 keeps 31 of 127 characters for them).
@@ -358,7 +360,7 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
               {history.data.entries.map((entry, i) => (
                 <li key={i} className="flex flex-wrap items-center gap-3 text-sm">
                   <span>
-                    {new Date(entry.at).toLocaleString()} · {entry.actorName ?? "a member"} · {rulesText(entry.settings.rules.length)}
+                    {format.dateTime(entry.at)} · {entry.actorName ?? "a member"} · {rulesText(entry.settings.rules.length)}
                   </span>
                   {canWrite ? (
                     <Button
