@@ -1,7 +1,6 @@
-import { Gauge } from "lucide-react";
 import { useParams } from "react-router";
 import { parsePluginEditor, routeRules } from "@core/routeValidation";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { FlexibleLeverageEditor } from "~/features/flexible-leverage/FlexibleLeverageEditor";
 import { validatedLoader } from "~/features/routing/validatedLoader";
 import { Section } from "~/ui/Section";
 
@@ -15,14 +14,14 @@ export const clientLoader = validate;
 export const meta = () => [{ title: "Flexible Leverage · Toolbox" }];
 
 export default function FlexibleLeveragePage() {
-  const { pluginId, pluginVersion, pluginEditor } = useParams();
+  const { tradePlatformId, pluginId, pluginVersion, pluginEditor } = useParams();
   const product = parsePluginEditor(pluginEditor)?.product;
   return (
-    <Section title="Flexible Leverage" description={`${product} plugin ${pluginId}, version ${pluginVersion}`}>
-      <ComingLater
-        icon={Gauge}
-        what="An ordered list of rules (groups and symbols masks, equity or exposure tiers, weekend and news windows, maximum leverage) and a preview of the leverage an account would get now, and why."
-      />
+    <Section
+      title="Flexible Leverage"
+      description={`${product} plugin ${pluginId}, version ${pluginVersion}: an ordered list of rules that set each account's leverage on the server. The preview shows what a save would change, and why.`}
+    >
+      <FlexibleLeverageEditor platformId={tradePlatformId!} pluginId={pluginId!} />
     </Section>
   );
 }

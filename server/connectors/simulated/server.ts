@@ -81,6 +81,7 @@ const READS = new Set([
   "journal",
   "populateFor",
   "plugins",
+  "flexibleLeverageDue",
 ]);
 /** Engine calls whose arguments hold a password: a snapshot is written instead of the call. */
 const CARRIES_PASSWORD = new Set(["createAccount", "setPassword"]);
@@ -95,6 +96,8 @@ const POPULATION_SLICE_MS = 10;
 const ACTIONS_PER_TASK = 200;
 /** The finest step of the price feed: ticks at a symbol's own rate are spread over the feed's interval at this grain. */
 const FEED_SUB_STEP_MS = 100;
+/** How often the Flexible Leverage plugin evaluates the accounts (engine/flexibleLeverage.ts). */
+const FLEXIBLE_LEVERAGE_EVERY_MS = 5_000;
 export const DEFAULT_MANAGER: WireCredentials = { login: "1000", password: "Manager1" };
 
 export class SimulatedServer {
@@ -280,6 +283,10 @@ export class SimulatedServer {
     const feedStep = this.options.feedIntervalMs ?? 500;
     const subStep = Math.min(feedStep, FEED_SUB_STEP_MS);
     this.every(subStep, () => this.engine.tickPrices(subStep, feedStep));
+    // The Flexible Leverage plugin's round: recorded only when a leverage changes.
+    this.every(FLEXIBLE_LEVERAGE_EVERY_MS, () => {
+      if (this.engine.flexibleLeverageDue() > 0) this.engine.runFlexibleLeverage();
+    });
     const interval = this.options.traderIntervalMs ?? 100;
     const rate = this.options.tradeRate ?? SIMULATED_TRADE_RATE_DEFAULT;
     this.every(interval, () => {

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { refusal } from "../../../core/schemas/apiError.ts";
 import { PluginListSchema, PluginParamsSchema, PluginSchema, PluginUpdateBodySchema } from "../../../core/schemas/plugins.ts";
 import { actorOf } from "../audit/record.ts";
+import { flexibleLeverageRoutes } from "../flexibleLeverage/routes.ts";
 import { changePlugin, listPlugins, type PluginsDeps } from "./service.ts";
 
 const tags = ["plugins"];
@@ -62,4 +63,7 @@ export async function pluginRoutes(app: FastifyInstance) {
     },
     async (request) => changePlugin(deps, actorOf(request), request.params.id, request.params.pluginId, request.body),
   );
+
+  // The Flexible Leverage plugin's rules, on top of its parameters (server/modules/flexibleLeverage/).
+  await flexibleLeverageRoutes(app);
 }

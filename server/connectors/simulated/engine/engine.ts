@@ -33,6 +33,7 @@ import { populate } from "../population.ts";
 import { Random } from "../random.ts";
 import * as accounts from "./accounts.ts";
 import * as config from "./config.ts";
+import { FlexibleLeverageRunner, type LeverageChange } from "./flexibleLeverage.ts";
 import { marketOpen, now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
@@ -72,6 +73,8 @@ export class SimulatedEngine {
   readonly traderRandom: Random;
   readonly faultRandom: Random;
   private readonly remembered = new RememberedResults();
+  /** The Flexible Leverage plugin at work (engine/flexibleLeverage.ts). */
+  readonly flexibleLeverage = new FlexibleLeverageRunner();
   /** The starting accounts still to be added; null once all are in. */
   private population: Generator<void, void, void> | null;
 
@@ -264,9 +267,21 @@ export class SimulatedEngine {
     return plugins.listPlugins(this.ctx);
   }
 
-  /** Writes one plugin's enabled flag and parameters (engine/plugins.ts). */
+  /** Writes one plugin's enabled flag and parameters (engine/plugins.ts); Flexible Leverage applies its rules at once. */
   updatePlugin(wanted: TradePlugin): TradePlugin {
-    return plugins.updatePlugin(this.ctx, wanted);
+    const updated = plugins.updatePlugin(this.ctx, wanted, (before, after) => this.flexibleLeverage.saved(this.ctx, before, after));
+    this.flexibleLeverage.run(this.ctx);
+    return updated;
+  }
+
+  /** How many leverages the Flexible Leverage plugin would change now (a read: the clockwork asks before running it). */
+  flexibleLeverageDue(): number {
+    return this.flexibleLeverage.due(this.ctx).length;
+  }
+
+  /** The Flexible Leverage plugin's round: sets the leverages its rules call for (engine/flexibleLeverage.ts). */
+  runFlexibleLeverage(): LeverageChange[] {
+    return this.flexibleLeverage.run(this.ctx);
   }
 
   /**

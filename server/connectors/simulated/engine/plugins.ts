@@ -45,7 +45,7 @@ export function listPlugins(ctx: EngineContext): TradePlugin[] {
  * Refused as the platform would: an unknown plugin, parameters of one that takes none, and past
  * MT4's fixed-size fields.
  */
-export function updatePlugin(ctx: EngineContext, wanted: TradePlugin): TradePlugin {
+export function updatePlugin(ctx: EngineContext, wanted: TradePlugin, remark?: (before: TradePlugin, after: TradePlugin) => string | null): TradePlugin {
   const platform = ctx.flavour.platform;
   if (platform === "MatchTrader") throw noPlugins();
   const current = ctx.state.plugins.get(wanted.id);
@@ -63,7 +63,12 @@ export function updatePlugin(ctx: EngineContext, wanted: TradePlugin): TradePlug
     ...(current.enabled !== updated.enabled ? [updated.enabled ? "enabled" : "disabled"] : []),
     ...(parametersChanged ? ["parameters changed"] : []),
   ];
-  ctx.journal.write(now(ctx), "ok", `plugin '${current.file}': ${changes.length > 0 ? changes.join(", ") : "saved unchanged"}`);
+  const note = remark?.(current, updated);
+  ctx.journal.write(
+    now(ctx),
+    note ? "warning" : "ok",
+    `plugin '${current.file}': ${changes.length > 0 ? changes.join(", ") : "saved unchanged"}${note ? `; ${note}` : ""}`,
+  );
   return structuredClone(updated);
 }
 
