@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
-import helmet from "@fastify/helmet";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -11,6 +10,7 @@ import { accessStatePlugin } from "./auth/accessState.ts";
 import { authGuard } from "./auth/guard.ts";
 import { registerApiDocs } from "./docs.ts";
 import { responseSerializerCompiler } from "./serializer.ts";
+import { registerSecurityHeaders } from "./securityHeaders.ts";
 import { checkDocumentedStatuses } from "./contract.ts";
 import { registerApi } from "../modules/index.ts";
 import { registerIdentityProvider } from "../idp/index.ts";
@@ -64,17 +64,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setSerializerCompiler(responseSerializerCompiler(ctx.config.env === "test"));
   app.decorate("ctx", ctx);
 
-  await app.register(helmet, {
+  // helmet's headers, computed once (securityHeaders.ts).
+  await registerSecurityHeaders(app, {
     // The page CSP (with a per-request nonce) is set by the web layer; API answers get the strict default.
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: ctx.config.publicUrl.startsWith("https://"),
   });
   // API answers are data, never documents: nothing in them may run or be framed.
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url.startsWith("/api/") && !request.url.startsWith("/api/docs")) {
       reply.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
     }
+    done(null, payload);
   });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(rateLimit, { global: false });

@@ -82,4 +82,24 @@ describeDb("the identity provider's error log", () => {
       expect(text.includes(value), `${value} in the log`).toBe(false);
     }
   });
+  it("writes one line per answered request: its id, method, logged URL, status and time, no header", async () => {
+    const before = logs.length;
+    const res = await t.app.inject({ url: "/api/health?limit=5&q=private", headers: { authorization: "Bearer not-a-token", cookie: "sid=secret" } });
+    const lines = logs
+      .slice(before)
+      .join("")
+      .split("\n")
+      .filter((line) => line.includes('"request completed"') && line.includes("/api/health?limit=5"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      reqId: expect.any(String),
+      req: { method: "GET", url: "/api/health?limit=5&q=[Redacted]", remoteAddress: expect.any(String) },
+      res: { statusCode: res.statusCode },
+      responseTime: expect.any(Number),
+      msg: "request completed",
+    });
+    expect(JSON.stringify(lines[0])).not.toMatch(/not-a-token|sid=secret|headers/);
+  });
 });

@@ -4,54 +4,27 @@
  */
 import type { Customer, ListCustomersQuery } from "../../../core/schemas/customers.ts";
 import type { Db } from "../../db/client.ts";
-import { countWhere, pageOf, where, type Filters, type ListedDriverRow } from "./repository.ts";
+import { ShortLivedCache } from "../accounts/accountListRepository.ts";
+import { jsonAnswer } from "../accounts/jsonAnswer.ts";
+import { pageAsJson } from "./listPageRepository.ts";
+import { countWhere, where, type Filters } from "./repository.ts";
 
-/** How long a count answers the same organization and filters: one count at a time, however many ask. */
-const COUNT_FRESH_MS = 3000;
-const counts = new WeakMap<Db, Map<string, { at: number; value: Promise<number> }>>();
+/** Counts by organization and filters, one at a time however many ask, answering for a few seconds (accountListRepository.ts). */
+const counts = new WeakMap<Db, ShortLivedCache<number>>();
 
-function countOf(db: Db, organizationId: string, q: Filters, filter: ReturnType<typeof where>): Promise<number> {
+function countOf(db: Db, organizationId: string, q: Filters): Promise<number> {
   let cache = counts.get(db);
-  if (!cache) counts.set(db, (cache = new Map<string, { at: number; value: Promise<number> }>()));
+  if (!cache) counts.set(db, (cache = new ShortLivedCache<number>()));
   const key = JSON.stringify([organizationId, q.q, q.status, q.kyc, q.tag, q.country, q.owner]);
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < COUNT_FRESH_MS) return hit.value;
-  if (cache.size > 5000) for (const [k, v] of cache) if (now - v.at >= COUNT_FRESH_MS) cache.delete(k);
-  const value = countWhere(db, filter);
-  cache.set(key, { at: now, value });
-  value.catch(() => cache.delete(key));
-  return value;
+  return cache.get(key, () => countWhere(db, where(organizationId, q)));
 }
 
 export async function listCustomers(db: Db, organizationId: string, q: ListCustomersQuery): Promise<{ items: Customer[]; total: number }> {
-  const filter = where(organizationId, q);
-  const rows = await pageOf(db, filter, q, q.limit, q.offset);
-  const items = rows.map(listedView);
+  const rows = await pageAsJson(db, organizationId, q);
   const seen = q.offset + rows.length;
-  // A short page ends the list: the total is exact without counting.
-  if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) return { items, total: seen };
-  // Otherwise the count (maybe a few seconds old) is never less than what this page shows.
-  return { items, total: Math.max(await countOf(db, organizationId, q, filter), seen) };
-}
-
-/** The API's customer from the driver's row, field by field (as customerViews.ts `view` from Drizzle's). */
-function listedView(r: ListedDriverRow): Customer {
-  return {
-    id: r.id,
-    kind: r.kind,
-    name: r.name,
-    email: r.email,
-    phone: r.phone,
-    country: r.country,
-    status: r.status,
-    kyc: r.kyc,
-    tags: r.tags,
-    ownerSub: r.owner_sub,
-    ownerName: r.owner_sub ? (r.owner_name ?? r.owner_sub) : null,
-    accountCount: Number(r.account_count),
-    version: r.version,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
+  // A short page ends the list: the total is exact without counting. Otherwise the count (maybe
+  // a few seconds old) is never less than what this page shows.
+  const total = rows.length < q.limit && (rows.length > 0 || q.offset === 0) ? seen : Math.max(await countOf(db, organizationId, q), seen);
+  // The rows are the database's JSON text of the API's customers (listPageRepository.ts).
+  return jsonAnswer(`{"items":[${rows.join(",")}],"total":${total}}`);
 }
