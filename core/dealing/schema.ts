@@ -188,3 +188,25 @@ export function defaultDealingSettings(): DealingSettings {
     holidays: [],
   };
 }
+
+const ReasonSchema = z.object({ kind: z.enum(["override", "holiday", "schedule", "default"]), text: z.string() });
+
+export const ActiveProfileViewSchema = z.object({
+  profile: z.string(),
+  reason: ReasonSchema,
+  /** ISO instants. */
+  since: z.string().nullable(),
+  next: z.object({ at: z.string(), profile: z.string(), reason: ReasonSchema }).nullable(),
+});
+export type ActiveProfileView = z.infer<typeof ActiveProfileViewSchema>;
+
+export const DealingViewSchema = z.object({
+  platformId: z.string(),
+  /** The server's IANA time zone: the schedule's and holidays' clock. */
+  timeZone: z.string(),
+  settings: DealingSettingsSchema,
+  override: z.object({ profile: z.string(), from: z.string(), until: z.string() }).nullable(),
+  active: ActiveProfileViewSchema,
+  updatedAt: z.string().nullable(),
+});
+export type DealingView = z.infer<typeof DealingViewSchema>;
