@@ -11,7 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";
 import type { DealingView } from "../../core/dealing/index.ts";
-import { dealingProfileOf, setDealingProfile } from "../../server/connectors/simulated/engine/dealing.ts";
+import { dealingProfileOf } from "../../server/connectors/simulated/engine/dealing.ts";
 import { auditEvents, dealingSwitches } from "../../server/db/schema.ts";
 import { DealingScheduler, dealingSchedulerDepsOf, dealingSchedulerOf } from "../../server/modules/dealing/scheduler.ts";
 import { describeDb } from "../helpers/db.ts";
@@ -270,7 +270,7 @@ describeDb("dealing: execution profiles, schedule, override and the switch", () 
     await expect(connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: 100 })).rejects.toThrow(/Off quotes/);
 
     // A restart: the profile is taken off, a new scheduler's first tick (no switch to record) puts it back.
-    setDealingProfile(server.engine.ctx, null);
+    server.engine.setDealingProfile(null);
     expect(await new DealingScheduler(dealingSchedulerDepsOf(t.app)).tick(tickAt)).toEqual([]);
     expect(dealingProfileOf(server.engine.ctx)?.name).toBe("news");
   });

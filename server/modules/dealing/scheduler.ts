@@ -13,7 +13,7 @@
 import type { FastifyInstance } from "fastify";
 import { activeProfile, profileNamed, type DealingOverride } from "../../../core/dealing/index.ts";
 import type { AppContext } from "../../context.ts";
-import { setDealingProfile } from "../../connectors/simulated/engine/dealing.ts";
+import { dealingProfileOf } from "../../connectors/simulated/engine/dealing.ts";
 import type { SimulatedServer } from "../../connectors/simulated/server.ts";
 import type { Db } from "../../db/client.ts";
 import type { DomainEvent } from "../../events/types.ts";
@@ -73,7 +73,11 @@ export class DealingScheduler {
       const overrides: DealingOverride[] = row.override ? [row.override] : [];
       const active = activeProfile(row.settings, overrides, now, row.timeZone);
       const server = this.deps.simulatedServer(row.platformId);
-      if (server) setDealingProfile(server.engine.ctx, profileNamed(row.settings, active.profile));
+      if (server) {
+        // Only a change goes to the engine: it is a recorded call on a server that keeps its state.
+        const wanted = profileNamed(row.settings, active.profile);
+        if (JSON.stringify(dealingProfileOf(server.engine.ctx)) !== JSON.stringify(wanted)) server.engine.setDealingProfile(wanted);
+      }
       if (active.since === null || active.since <= row.updatedAt.getTime()) continue;
       const at = active.since;
       const from = activeProfile(row.settings, overrides, at - 1, row.timeZone).profile;

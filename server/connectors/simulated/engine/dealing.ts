@@ -12,16 +12,17 @@ import type { Clock } from "../../clock.ts";
 import { connectorErrors } from "../../errors.ts";
 import type { EngineContext } from "./context.ts";
 
-const profiles = new WeakMap<EngineContext, ExecutionProfile>();
-
-/** Puts `profile` in force on the engine (null: none, plain execution). */
+/**
+ * Puts `profile` in force on the engine (null: none, plain execution). It is engine state (in the
+ * context, so a saved server's snapshot keeps it); callers go through `SimulatedEngine.setDealingProfile`,
+ * a recorded call, so a restored server replays its fills under the profile they had.
+ */
 export function setDealingProfile(ctx: EngineContext, profile: ExecutionProfile | null): void {
-  if (profile) profiles.set(ctx, profile);
-  else profiles.delete(ctx);
+  ctx.dealingProfile = profile === null ? null : structuredClone(profile);
 }
 
 export function dealingProfileOf(ctx: EngineContext): ExecutionProfile | null {
-  return profiles.get(ctx) ?? null;
+  return ctx.dealingProfile ?? null;
 }
 
 /**
@@ -35,7 +36,7 @@ export function dealtQuote(
   request: Pick<OrderRequest, "volume" | "maxDeviationPoints">,
   quote: Quote,
 ): { quote: Quote; maxDeviationPoints: number | undefined } {
-  const profile = profiles.get(ctx);
+  const profile = ctx.dealingProfile;
   if (!profile) return { quote, maxDeviationPoints: request.maxDeviationPoints };
   if (profile.staleQuoteMs !== null && ctx.clock.now() - quote.time > profile.staleQuoteMs)
     throw connectorErrors.rejected(
@@ -55,7 +56,7 @@ export function dealtQuote(
 
 /** Runs a market order after the execution delay of the profile in force (at once without one). */
 export async function withDealingDelay<T>(ctx: EngineContext, clock: Clock, run: () => Promise<T>): Promise<T> {
-  const delay = profiles.get(ctx)?.executionDelayMs ?? 0;
+  const delay = ctx.dealingProfile?.executionDelayMs ?? 0;
   if (delay > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, delay));
   return run();
 }
