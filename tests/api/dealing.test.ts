@@ -269,6 +269,13 @@ describeDb("dealing: execution profiles, schedule, override and the switch", () 
     server.engine.ctx.feed.set("BTCUSD", 46_000, 46_020, Date.now() - 120_000);
     await expect(connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: 100 })).rejects.toThrow(/Off quotes/);
 
+    // The execution delay: the order waits it, then fills.
+    server.engine.setDealingProfile({ ...NEWS, executionDelayMs: 400 });
+    server.engine.setQuote("BTCUSD", 46_000, 46_020);
+    const started = Date.now();
+    await connector.placeOrder({ requestId: crypto.randomUUID(), login, symbol: "BTCUSD", side: "buy", volume: 100 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+
     // A restart: the profile is taken off, a new scheduler's first tick (no switch to record) puts it back.
     server.engine.setDealingProfile(null);
     expect(await new DealingScheduler(dealingSchedulerDepsOf(t.app)).tick(tickAt)).toEqual([]);

@@ -168,7 +168,9 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
 
   placeOrder(request: N["orderRequest"]) {
     // The dealing profile's execution delay (./engine/dealing.ts) before the order reaches the engine.
-    return withDealingDelay(this.engine.ctx, this.clock, () => this.order(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request)))));
+    return withDealingDelay(this.engine.ctx, this.clock, () =>
+      this.order(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request)))),
+    );
   }
 
   modifyPosition(request: N["modifyRequest"]) {

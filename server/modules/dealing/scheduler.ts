@@ -52,7 +52,7 @@ export class DealingScheduler {
 
   /** A platform's settings changed: apply at once rather than at the next tick. */
   refresh(_platformId: string): void {
-    void this.runTick();
+    if (this.timer) void this.runTick();
   }
 
   private runTick(): Promise<void> | null {
