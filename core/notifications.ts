@@ -17,6 +17,7 @@ export const NOTIFICATION_TYPES = [
   "channelDisabled",
   "quoteAlert",
   "quoteAlertCleared",
+  "dealingProfileSwitched",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -34,6 +35,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   channelDisabled: "Notification channel disabled",
   quoteAlert: "Quotes alert",
   quoteAlertCleared: "Quotes alert cleared",
+  dealingProfileSwitched: "Dealing profile switched",
 };
 
 export const DEFAULT_SEVERITY: Record<NotificationType, NotificationSeverity> = {
@@ -50,6 +52,7 @@ export const DEFAULT_SEVERITY: Record<NotificationType, NotificationSeverity> = 
   channelDisabled: "error",
   quoteAlert: "warning",
   quoteAlertCleared: "info",
+  dealingProfileSwitched: "info",
 };
 
 export const CHANNEL_KINDS = ["email", "telegram", "webhook"] as const;

@@ -20,3 +20,4 @@ export * from "./tables/simulatedServers.ts";
 export * from "./tables/quotesMonitor.ts";
 export * from "./tables/tradesCopier.ts";
 export * from "./tables/quoteMonitorSettings.ts";
+export * from "./tables/dealing.ts";

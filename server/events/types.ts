@@ -115,6 +115,16 @@ export interface CopierDivergenceBusEvent extends EventBase {
   message: string;
 }
 
+/** A platform's dealing schedule switched its execution profile (docs/dealing.md). Published once per switch by the node that recorded it. */
+export interface DealingProfileSwitchedBusEvent extends EventBase {
+  type: "dealingProfileSwitched";
+  /** Epoch ms of the switch. */
+  at: number;
+  from: string | null;
+  profile: string;
+  reason: string;
+}
+
 /** A leverage plugin changed an account's leverage. Published by the flexible leverage runner. */
 export interface LeverageChangedBusEvent extends EventBase {
   type: "leverageChanged";
@@ -195,6 +205,7 @@ export type DomainEvent =
   | CopierFailureBusEvent
   | CopierDivergenceBusEvent
   | LeverageChangedBusEvent
+  | DealingProfileSwitchedBusEvent
   | MemberBusEvent
   | MemberTwoFactorResetBusEvent
   | SecuritySettingsChangedBusEvent

@@ -1,16 +1,17 @@
-import { SlidersHorizontal } from "lucide-react";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { useParams } from "react-router";
+import { DealingPage } from "~/features/dealing/DealingPage";
 import { Section } from "~/ui/Section";
 
 export const meta = () => [{ title: "Dealing · Toolbox" }];
 
 export default function PlatformDealingPage() {
+  const { tradePlatformId } = useParams();
   return (
-    <Section title="Dealing and execution">
-      <ComingLater
-        icon={SlidersHorizontal}
-        what="Execution profiles and their weekly schedule, spread markups per symbol or group, maximum deviation, execution delay, maximum volume per order, stale-quote threshold and holidays."
-      />
+    <Section
+      title="Dealing and execution"
+      description="Execution profiles (spread markups, maximum deviation, execution delay, maximum volume per order, stale-quote threshold), the weekly schedule and holidays that switch them, and a manual override. Every change is recorded in the audit log."
+    >
+      <DealingPage platformId={tradePlatformId!} />
     </Section>
   );
 }

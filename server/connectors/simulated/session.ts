@@ -11,6 +11,7 @@ import { LinkError, NativeError, type NativeTypes, type PacketBatch, type WireHa
 import type { SimulatedEngine } from "./engine/engine.ts";
 import type { Transaction } from "./engine/transactions.ts";
 import { noPlugins } from "./engine/plugins.ts";
+import { withDealingDelay } from "./engine/dealing.ts";
 import type { Faults } from "./faults.ts";
 
 export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
@@ -166,7 +167,10 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
   }
 
   placeOrder(request: N["orderRequest"]) {
-    return this.order(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request))));
+    // The dealing profile's execution delay (./engine/dealing.ts) before the order reaches the engine.
+    return withDealingDelay(this.engine.ctx, this.clock, () =>
+      this.order(() => this.codec.orderResult.encode(this.engine.placeOrder(this.codec.orderRequest.decode(request)))),
+    );
   }
 
   modifyPosition(request: N["modifyRequest"]) {

@@ -40,6 +40,7 @@ export const WATCHED = [
   "memberTwoFactorReset",
   "securitySettingsChanged",
   "quoteAlert",
+  "dealingProfileSwitched",
 ] as const;
 
 export type WatchedMessage = BusMessage<Extract<DomainEvent, { type: (typeof WATCHED)[number] }>>;
@@ -82,6 +83,17 @@ export async function noticeOfEvent(db: Db, seq: number, event: NoticeEvent): Pr
         body: event.message,
         link: "/apps/trades-copier/status",
         dedupeKey: `${event.type}:${event.linkId}:${seq}`,
+      };
+    }
+    case "dealingProfileSwitched": {
+      const platform = await platformIn(db, event.organizationId, event.platformId);
+      return {
+        organizationId: event.organizationId,
+        type: "dealingProfileSwitched",
+        title: `Dealing profile "${event.profile}" in force on ${platform?.name ?? "a platform"}`,
+        body: `${platform?.name ?? "A platform"} switched ${event.from === null ? "" : `from "${event.from}" `}to the execution profile "${event.profile}" (${event.reason}).`,
+        link: platform ? `/tradePlatforms/${platform.type}/${event.platformId}/settings/dealing` : null,
+        dedupeKey: `dealingProfileSwitched:${event.platformId}:${event.at}`,
       };
     }
     case "leverageChanged": {

@@ -1,5 +1,6 @@
 /** What every part of the engine works with: the books, the prices, the clock and the logs. */
 import { holidayShuts, isSessionOpen, type Session } from "../../../../core/trading/index.ts";
+import type { ExecutionProfile } from "../../../../core/dealing/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { RecordedTradeEvent } from "../../wire/codec.ts";
 import type { EngineFlavour } from "../flavour.ts";
@@ -24,6 +25,8 @@ export interface EngineContext {
    * `marketsAlwaysOpen`: test runs on any day of the week); false by default.
    */
   marketsAlwaysOpen?: () => boolean;
+  /** The dealing execution profile in force (./dealing.ts; Toolbox's dealing scheduler sets it); none: plain execution. */
+  dealingProfile?: ExecutionProfile | null;
 }
 
 /** Whether `symbol` trades at `serverTime` (server-local ms): its sessions and the server's holidays, unless every market is held open. */

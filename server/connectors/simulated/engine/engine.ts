@@ -25,6 +25,7 @@ import type {
   TradePlugin,
   TradeSymbol,
 } from "../../../../core/trading/index.ts";
+import type { ExecutionProfile } from "../../../../core/dealing/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { HistorySlice } from "../../wire/codec.ts";
 import { groupCatalog, symbolCatalog } from "../catalog.ts";
@@ -34,6 +35,7 @@ import { Random } from "../random.ts";
 import * as accounts from "./accounts.ts";
 import * as config from "./config.ts";
 import { FlexibleLeverageRunner, type LeverageChange } from "./flexibleLeverage.ts";
+import * as dealing from "./dealing.ts";
 import { marketOpen, now, type EngineContext } from "./context.ts";
 import { ServerJournal } from "./journal.ts";
 import { balanceOperation } from "./money.ts";
@@ -221,6 +223,11 @@ export class SimulatedEngine {
 
   balance(request: BalanceOperationRequest) {
     return this.remembered.once(`balance:${request.operationId}`, request, () => balanceOperation(this.ctx, request));
+  }
+
+  /** Puts a dealing execution profile in force (./dealing.ts), null for none: a recorded change like any other. */
+  setDealingProfile(profile: ExecutionProfile | null): void {
+    dealing.setDealingProfile(this.ctx, profile);
   }
 
   placeOrder(request: OrderRequest) {

@@ -24,6 +24,7 @@ import {
 import { connectorErrors } from "../../errors.ts";
 import type { RecordedTradeEvent } from "../../wire/codec.ts";
 import { commit, now, type EngineContext } from "./context.ts";
+import { dealtQuote } from "./dealing.ts";
 import * as rules from "./rules.ts";
 import { closingPrice, exposureOf, figuresOf, marginFor, notionalOf, profitAt, quoteOf, revalue, snapshotAccount, snapshotPosition } from "./valuation.ts";
 
@@ -43,9 +44,10 @@ export function openPosition(ctx: EngineContext, request: OrderRequest, from?: P
   rules.requireVolume(symbol, request.volume);
   if (group.maxPositions > 0 && account.positions.size >= group.maxPositions)
     throw connectorErrors.rejected("tooManyPositions", `Account ${account.login} already has ${group.maxPositions} open positions, the group's limit.`);
-  const quote = quoteOf(ctx, symbol.name);
+  // The execution profile in force (Toolbox's dealing): markup, stale quotes, volume and deviation limits.
+  const { quote, maxDeviationPoints } = dealtQuote(ctx, symbol, request, quoteOf(ctx, symbol.name));
   const price = request.side === "buy" ? quote.ask : quote.bid;
-  rules.requireDeviation(symbol, price, request.expectedPrice, request.maxDeviationPoints);
+  rules.requireDeviation(symbol, price, request.expectedPrice, maxDeviationPoints);
   rules.requireStops(symbol, request.side, request.side === "buy" ? quote.bid : quote.ask, request.sl, request.tp);
   // The account's positions stay worth at most the account bound, so their profit can never take a figure out of range.
   const exposure = exposureOf(ctx, account) + notionalOf(ctx, symbol, request.volume, price, account);

@@ -1,0 +1,3 @@
+export * from "./schema.ts";
+export * from "./active.ts";
+export * from "./markup.ts";
