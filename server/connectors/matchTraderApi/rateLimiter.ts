@@ -2,12 +2,19 @@
  * The client side of Match-Trader's 500 requests a minute: at most `limit` requests start within
  * any `windowMs`; the rest wait their turn in order (a queue, not failures). Time comes from the
  * connector's clock.
+ *
+ * Three lanes share the budget, each served in order, a higher lane first: `high` for what changes
+ * the server (an order, a close, a deposit: a copy or a dealer's action must not wait behind bulk
+ * reads), `normal` for the rest, `low` for bulk history reads (a restart's backfill of every
+ * account's deals and orders, which alone can fill the window for minutes).
  */
 import type { Clock, TimerHandle } from "../clock.ts";
 
+export type Priority = "high" | "normal" | "low";
+
 export class RateLimiter {
   private readonly started: number[] = [];
-  private readonly queue: (() => void)[] = [];
+  private readonly lanes: Record<Priority, (() => void)[]> = { high: [], normal: [], low: [] };
   private timer: TimerHandle | null = null;
 
   constructor(
@@ -18,15 +25,19 @@ export class RateLimiter {
 
   /** Requests waiting for a slot. */
   get waiting(): number {
-    return this.queue.length;
+    return this.lanes.high.length + this.lanes.normal.length + this.lanes.low.length;
   }
 
-  /** Resolves when the next request may start. */
-  acquire(): Promise<void> {
+  /** Resolves when the next request of this lane may start. */
+  acquire(priority: Priority = "normal"): Promise<void> {
     return new Promise((resolve) => {
-      this.queue.push(resolve);
+      this.lanes[priority].push(resolve);
       this.pump();
     });
+  }
+
+  private next(): (() => void) | undefined {
+    return this.lanes.high.shift() ?? this.lanes.normal.shift() ?? this.lanes.low.shift();
   }
 
   /** The server said 429: count the window as full for `ms` more. */
@@ -40,11 +51,11 @@ export class RateLimiter {
   private pump(): void {
     const now = this.clock.now();
     while (this.started.length > 0 && this.started[0]! <= now - this.windowMs) this.started.shift();
-    while (this.queue.length > 0 && this.started.length < this.limit) {
+    while (this.waiting > 0 && this.started.length < this.limit) {
       this.started.push(now);
-      this.queue.shift()!();
+      this.next()!();
     }
-    if (this.queue.length > 0 && !this.timer) {
+    if (this.waiting > 0 && !this.timer) {
       const wait = Math.max(1, this.started[0]! + this.windowMs - now);
       this.timer = this.clock.setTimeout(() => {
         this.timer = null;

@@ -11,7 +11,7 @@ import type { MtError } from "../matchTrader/native.ts";
 import { isTargetRefused, targetRefused } from "../target.ts";
 import { httpsUrl, isCertificateFailure, untrustedCertificate } from "../transport/client.ts";
 import { LinkError, NativeError } from "../wire/wire.ts";
-import type { RateLimiter } from "./rateLimiter.ts";
+import type { Priority, RateLimiter } from "./rateLimiter.ts";
 
 export interface RestCounters {
   /** Requests on the wire, not yet answered. */
@@ -73,6 +73,20 @@ export function networkFailure(error: NodeJS.ErrnoException): Error {
   return new LinkError(error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EHOSTUNREACH" ? "unreachable" : "closed");
 }
 
+/** Bulk history reads: a restart's backfill reads them for every account. */
+const HISTORY = new Set([
+  "/v1/trading-accounts/trading-data/closed-positions",
+  "/v1/trading-accounts/trading-data/order-history",
+  "/v1/trading-accounts/trading-data/ledgers",
+  "/v1/journal",
+]);
+
+/** The rate limiter's lane of a request (./rateLimiter.ts): changes first, bulk history last. */
+export function priorityOf(method: string, path: string): Priority {
+  if (method !== "GET") return "high";
+  return HISTORY.has(path) ? "low" : "normal";
+}
+
 export class RestClient {
   private readonly base: URL;
   private readonly agent: HttpsAgent;
@@ -83,8 +97,9 @@ export class RestClient {
   }
 
   async call<T>(method: string, path: string, input: { query?: Record<string, string | null | undefined>; body?: unknown } = {}): Promise<Answer<T>> {
+    const priority = priorityOf(method, path);
     for (let attempt = 0; ; attempt++) {
-      await this.options.limiter.acquire();
+      await this.options.limiter.acquire(priority);
       const answer = await this.counted(() => this.once(method, path, input));
       if (answer.status === 429 && attempt < (this.options.retriesOn429 ?? RETRIES_ON_429)) {
         // Not applied: wait as long as the server asks, then send it again.
