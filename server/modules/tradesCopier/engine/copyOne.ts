@@ -19,7 +19,6 @@ import {
   type CopiedOrder,
   type CopiedPosition,
   type Decision,
-  type FollowerAction,
   type FollowerContext,
   sourceIdOf,
   type SourceAction,
@@ -28,13 +27,13 @@ import {
 import type { FollowerSettings } from "../../../../core/schemas/copier.ts";
 import { conversionRate, type TradeSymbol } from "../../../../core/trading/index.ts";
 import type { TradePlatformConnector } from "../../../connectors/connector.ts";
-import { ConnectorError } from "../../../connectors/errors.ts";
 import { operationTag } from "../../../connectors/operationOnce.ts";
 import type { Db } from "../../../db/client.ts";
 import { noticeDivergence } from "./divergenceNotice.ts";
 import { filledBy, recordFill } from "./fills.ts";
 import * as ledger from "./ledgerRepository.ts";
-import { isReplaceCancel, isReplacePlace, mustReplace, replacementOf, resendPlace, runReplace, withoutExpiration, type ReplacePlace } from "./replaceOrder.ts";
+import { recordFailure, resend, send } from "./sendRow.ts";
+import { isReplaceCancel, mustReplace, replacementOf, runReplace, withoutExpiration } from "./replaceOrder.ts";
 import { riskContextFor, riskContextNow, tripRiskStop } from "./riskStops.ts";
 
 export interface CopierLogger {
@@ -284,212 +283,119 @@ export async function copyToFollowers(
     return;
   }
   const [existing, source, known] = read;
-  // Every follower platform's connector and symbols, once each, before deciding.
-  await Promise.all([...new Set(followers.map((f) => f.account.platformId))].map((id) => platformOf(id).catch(() => undefined)));
-  /** A follower whose context needs a read (its money, a quote, its copies, its day's P/L), or whose row is there already. */
-  const decideRead = async (follower: FollowerSettings, requestId: string): Promise<Decided | null> => {
-    const row = existing.get(requestId);
-    try {
-      if (row && !ledger.isUnread(row)) {
-        // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
-        if (row.state === "pending") await resend(deps, row);
+  // Each follower platform is worked on its own, all at once: its followers decided, recorded in one
+  // statement and sent as soon as its connector and symbols are ready, so a platform that is slow
+  // to answer (or away) holds back only its own followers.
+  const byPlatform = new Map<string, { follower: FollowerSettings; requestId: string }[]>();
+  followers.forEach((follower, i) => {
+    const list = byPlatform.get(follower.account.platformId) ?? [];
+    list.push({ follower, requestId: requestIds[i]! });
+    byPlatform.set(follower.account.platformId, list);
+  });
+  await Promise.all([...byPlatform].map(([platformId, group]) => fanOutOn(platformId, group)));
+
+  async function fanOutOn(platformId: string, group: readonly { follower: FollowerSettings; requestId: string }[]): Promise<void> {
+    await platformOf(platformId).catch(() => undefined);
+    /** A follower whose context needs a read (its money, a quote, its copies, its day's P/L), or whose row is there already. */
+    const decideRead = async (follower: FollowerSettings, requestId: string): Promise<Decided | null> => {
+      const row = existing.get(requestId);
+      try {
+        if (row && !ledger.isUnread(row)) {
+          // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
+          if (row.state === "pending") await resend(deps, row);
+          return null;
+        }
+        const platform = await platformOf(follower.account.platformId);
+        const symbols = { follower: platform.symbols, source: source.symbols };
+        const ctx = { ...(await contextFor(deps, link, follower, action, platform.connector, source.connector, known, symbols)), requestId };
+        return { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
+      } catch (err) {
+        // The follower's context could not be read (its platform away): recorded as failed, with why.
+        await failed(follower)(err);
         return null;
       }
-      const platform = await platformOf(follower.account.platformId);
-      const symbols = { follower: platform.symbols, source: source.symbols };
-      const ctx = { ...(await contextFor(deps, link, follower, action, platform.connector, source.connector, known, symbols)), requestId };
-      return { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
-    } catch (err) {
-      // The follower's context could not be read (its platform away): recorded as failed, with why.
-      await failed(follower)(err);
-      return null;
+    };
+    const decided: (Decided | null)[] = new Array<Decided | null>(group.length).fill(null);
+    const reads: Promise<void>[] = [];
+    group.forEach(({ follower, requestId }, i) => {
+      const platform = ready.get(follower.account.platformId);
+      if (platform && !existing.has(requestId)) {
+        try {
+          // The usual open: decided now, in this turn, with nothing read.
+          const ctx = openContextNow(link, follower, action, { follower: platform.symbols, source: source.symbols });
+          if (ctx) {
+            ctx.requestId = requestId;
+            decided[i] = { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
+            return;
+          }
+        } catch {
+          // Decided the long way, where a failure is recorded with why.
+        }
+      }
+      reads.push(decideRead(follower, requestId).then((d) => void (decided[i] = d)));
+    });
+    await Promise.all(reads);
+    const rows: { row: ledger.NewLedgerRow; leaseMs: number; sendNow: boolean }[] = [];
+    for (const d of decided) {
+      if (!d || d.decision.kind === "nothing") continue;
+      const base = {
+        requestId: d.requestId,
+        organizationId: link.organizationId,
+        linkId: link.id,
+        followerPlatformId: d.follower.account.platformId,
+        followerLogin: d.follower.account.login,
+        sourceId: sourceIdOf(action),
+        sourceAction: action.type,
+        sourceVolume: "order" in action && action.type !== "orderFilled" ? action.order.volume : action.position.volume,
+        sourceTime: new Date(times.sourceTime),
+        receivedAt: new Date(times.receivedAt),
+        decidedAt: d.decidedAt,
+      };
+      if (d.decision.kind === "skip") {
+        rows.push({ row: { ...base, state: "skipped", reason: d.decision.reason, followerAction: null }, leaseMs: 0, sendNow: false });
+        continue;
+      }
+      // A change the follower's platform cannot make in place is a cancel and a new place (./replaceOrder.ts).
+      const fitted = withoutExpiration(d.decision.action, d.connector);
+      const planned = mustReplace(fitted, d.connector) && d.ctx.copiedOrder ? replacementOf(fitted, d.ctx.copiedOrder, d.connector) : fitted;
+      rows.push({
+        row: { ...base, state: "pending", followerAction: planned.type, action: planned, leaseHolder: deps.nodeId, ...ledger.describe(planned) },
+        leaseMs: ledger.leaseMsOf(d.connector),
+        // A replacement's cancel is sent by runReplace, which marks it itself.
+        sendNow: !("replacement" in planned),
+      });
     }
-  };
-  const decided: (Decided | null)[] = new Array<Decided | null>(followers.length).fill(null);
-  const reads: Promise<void>[] = [];
-  followers.forEach((follower, i) => {
-    const requestId = requestIds[i]!;
-    const platform = ready.get(follower.account.platformId);
-    if (platform && !existing.has(requestId)) {
-      try {
-        // The usual open: decided now, in this turn, with nothing read.
-        const ctx = openContextNow(link, follower, action, { follower: platform.symbols, source: source.symbols });
-        if (ctx) {
-          ctx.requestId = requestId;
-          decided[i] = { follower, requestId, connector: platform.connector, ctx, decision: decide(action, follower, ctx), decidedAt: new Date() };
+    const recorded = await ledger.insertRows(deps.db, rows);
+    const left = optimistic ? decided.filter((d) => d && d.decision.kind !== "nothing" && !recorded.has(d.requestId)).map((d) => d!.requestId) : [];
+    const repeats = left.length > 0 ? ledger.findRows(deps.db, left) : undefined;
+    await Promise.all(
+      decided.map(async (d) => {
+        if (!d) return;
+        const { follower, connector, ctx, decision } = d;
+        if (repeats && !recorded.has(d.requestId)) {
+          // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
+          const row = (await repeats).get(d.requestId);
+          if (row?.state === "pending") await resend(deps, row).catch(failed(follower));
           return;
         }
-      } catch {
-        // Decided the long way, where a failure is recorded with why.
-      }
-    }
-    reads.push(decideRead(follower, requestId).then((d) => void (decided[i] = d)));
-  });
-  await Promise.all(reads);
-  const rows: { row: ledger.NewLedgerRow; leaseMs: number; sendNow: boolean }[] = [];
-  for (const d of decided) {
-    if (!d || d.decision.kind === "nothing") continue;
-    const base = {
-      requestId: d.requestId,
-      organizationId: link.organizationId,
-      linkId: link.id,
-      followerPlatformId: d.follower.account.platformId,
-      followerLogin: d.follower.account.login,
-      sourceId: sourceIdOf(action),
-      sourceAction: action.type,
-      sourceVolume: "order" in action && action.type !== "orderFilled" ? action.order.volume : action.position.volume,
-      sourceTime: new Date(times.sourceTime),
-      receivedAt: new Date(times.receivedAt),
-      decidedAt: d.decidedAt,
-    };
-    if (d.decision.kind === "skip") {
-      rows.push({ row: { ...base, state: "skipped", reason: d.decision.reason, followerAction: null }, leaseMs: 0, sendNow: false });
-      continue;
-    }
-    // A change the follower's platform cannot make in place is a cancel and a new place (./replaceOrder.ts).
-    const fitted = withoutExpiration(d.decision.action, d.connector);
-    const planned = mustReplace(fitted, d.connector) && d.ctx.copiedOrder ? replacementOf(fitted, d.ctx.copiedOrder, d.connector) : fitted;
-    rows.push({
-      row: { ...base, state: "pending", followerAction: planned.type, action: planned, leaseHolder: deps.nodeId, ...ledger.describe(planned) },
-      leaseMs: ledger.leaseMsOf(d.connector),
-      // A replacement's cancel is sent by runReplace, which marks it itself.
-      sendNow: !("replacement" in planned),
-    });
-  }
-  const recorded = await ledger.insertRows(deps.db, rows);
-  const left = optimistic ? decided.filter((d) => d && d.decision.kind !== "nothing" && !recorded.has(d.requestId)).map((d) => d!.requestId) : [];
-  const repeats = left.length > 0 ? ledger.findRows(deps.db, left) : undefined;
-  await Promise.all(
-    decided.map(async (d) => {
-      if (!d) return;
-      const { follower, connector, ctx, decision } = d;
-      if (repeats && !recorded.has(d.requestId)) {
-        // A repeat, or a row another worker holds; a pending one whose lease ran out is sent again.
-        const row = (await repeats).get(d.requestId);
-        if (row?.state === "pending") await resend(deps, row).catch(failed(follower));
-        return;
-      }
-      try {
-        if (decision.kind === "nothing") {
-          if (action.type === "orderFilled" && ctx.copiedOrder) await recordFill(deps, link, follower, action, times, connector);
-        } else if (decision.kind === "skip") {
-          if (decision.riskStop && !ctx.suspension)
-            await tripRiskStop(deps, link, follower, decision.riskStop, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit }, send);
-          if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
-        } else {
-          const row = recorded.get(d.requestId);
-          if (row && isReplaceCancel(row)) await runReplace(deps, row, connector, send);
-          else if (row) await send(deps, row, connector, true);
+        try {
+          if (decision.kind === "nothing") {
+            if (action.type === "orderFilled" && ctx.copiedOrder) await recordFill(deps, link, follower, action, times, connector);
+          } else if (decision.kind === "skip") {
+            if (decision.riskStop && !ctx.suspension)
+              await tripRiskStop(deps, link, follower, decision.riskStop, { equity: ctx.follower.equity, dailyProfit: ctx.dailyProfit }, send);
+            if (decision.reason === "notCopied") await noticeDivergence(deps, link, follower, action);
+          } else {
+            const row = recorded.get(d.requestId);
+            if (row && isReplaceCancel(row)) await runReplace(deps, row, connector, send);
+            else if (row) await send(deps, row, connector, true);
+          }
+        } catch (err) {
+          await failed(follower)(err);
         }
-      } catch (err) {
-        await failed(follower)(err);
-      }
-    }),
-  );
-}
-
-/** A pending row: sent again with its own request id when its lease ran out (else another worker has it). */
-export async function resend(deps: CopierDeps, row: ledger.LedgerRow): Promise<void> {
-  const connector = await deps.connectorFor(row.organizationId, row.followerPlatformId);
-  const taken = await ledger.takeOver(deps.db, row.requestId, deps.nodeId, ledger.leaseMsOf(connector));
-  if (!taken) return;
-  if (isReplaceCancel(taken)) await runReplace(deps, taken, connector, send);
-  else if (isReplacePlace(taken)) await resendPlace(deps, taken, connector, send, resend);
-  else await send(deps, taken, connector);
-}
-
-const REFUSED = new Set(["rejected", "invalidRequest", "notFound"]);
-
-/**
- * Sends the recorded action with its request id and records the answer. A refusal is final
- * (`failed`, the platform's words, `copierFailure`); an unknown outcome (timeout, lost link) gives
- * the lease up, and the next pass sends the same request id again.
- */
-export async function send(deps: CopierDeps, row: ledger.LedgerRow, connector: TradePlatformConnector, marked = false): Promise<"done" | "failed" | "unknown"> {
-  const action = row.action as FollowerAction;
-  const login = row.followerLogin;
-  // A row recorded as sent when it was decided (ledger.insertRows) is not marked again.
-  if (!marked) await ledger.markSent(deps.db, row.requestId, deps.nodeId);
-  let followerPositionId: string | null;
-  try {
-    switch (action.type) {
-      case "open": {
-        const { type: _type, ...order } = action;
-        followerPositionId = (await connector.placeOrder({ ...order, login, reason: "api" })).positionId;
-        break;
-      }
-      case "close": {
-        await connector.closePosition({ requestId: action.requestId, positionId: action.positionId, ...(action.whole ? {} : { volume: action.volume }) });
-        followerPositionId = action.positionId;
-        if (!action.whole) {
-          // MT4 re-issues the rest of a partly closed ticket under a new one: the copy continues there.
-          const open = await connector.openPositions(login).catch(() => []);
-          followerPositionId = open.find((p) => p.previousId === action.positionId)?.id ?? action.positionId;
-        }
-        break;
-      }
-      case "modify":
-        followerPositionId = (await connector.modifyPosition(action)).positionId;
-        break;
-      case "placeOrder": {
-        const { type: _type, orderType, replaces: _replaces, ...rest } = action as ReplacePlace;
-        followerPositionId = (await connector.placePendingOrder({ ...rest, type: orderType, login, reason: "api" })).orderId;
-        break;
-      }
-      case "modifyOrder":
-        followerPositionId = (await connector.modifyPendingOrder(action)).orderId;
-        break;
-      case "cancelOrder":
-        // The login lets MT4 find a cancel already made in the account's history (docs/connectors.md).
-        followerPositionId = (await connector.cancelPendingOrder({ requestId: action.requestId, orderId: action.orderId, login })).orderId;
-        break;
-    }
-  } catch (error) {
-    if (error instanceof ConnectorError && REFUSED.has(error.code)) {
-      if (await ledger.settle(deps.db, row.requestId, deps.nodeId, { state: "failed", reason: error.message })) deps.failed({ ...row, reason: error.message });
-      return "failed";
-    }
-    deps.log.warn({ err: error, requestId: row.requestId }, "copier: the follower's platform did not answer; the same request id is sent again");
-    await ledger.releaseRow(deps.db, row.requestId, deps.nodeId).catch(() => undefined);
-    return "unknown";
+      }),
+    );
   }
-  await ledger.settle(deps.db, row.requestId, deps.nodeId, { state: "done", followerPositionId });
-  return "done";
 }
 
-/**
- * The follower's context could not be read (its platform away, not connected, slow to answer):
- * nothing was sent. The action is recorded `failed` with why and no follower action, under its
- * request id, so it shows (published once); it is not final: the engine's pass gives the link a
- * catch-up while it has such rows, and a decision made then takes the row over (ledger.insertRow).
- */
-export async function recordFailure(
-  deps: CopierDeps,
-  link: EngineLink,
-  follower: FollowerSettings,
-  action: SourceAction,
-  times: Times,
-  error: unknown,
-): Promise<void> {
-  const reason = error instanceof Error ? error.message : String(error);
-  const row = await ledger.insertRow(
-    deps.db,
-    {
-      requestId: copyRequestId(link.id, followerKey(follower.account), action),
-      organizationId: link.organizationId,
-      linkId: link.id,
-      followerPlatformId: follower.account.platformId,
-      followerLogin: follower.account.login,
-      sourceId: sourceIdOf(action),
-      sourceAction: action.type,
-      followerAction: null,
-      state: "failed",
-      reason,
-      sourceTime: new Date(times.sourceTime),
-      receivedAt: new Date(times.receivedAt),
-      decidedAt: new Date(),
-    },
-    0,
-  );
-  if (row) deps.failed(row);
-}
+export { recordFailure, resend, send };
