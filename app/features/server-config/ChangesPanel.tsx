@@ -9,6 +9,14 @@ import { diffLines, stagedKey, toSent, useStaging, type Refusal, type Staged } f
 
 const EMPTY = {};
 
+/** The fields of the server's object that differ from the one the change was staged on. */
+function changedFields(base: Record<string, unknown>, current: Record<string, unknown>): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const field of Object.keys(current))
+    if (field !== "native" && field !== "name" && JSON.stringify(base[field]) !== JSON.stringify(current[field])) out[field] = [base[field], current[field]];
+  return out;
+}
+
 /**
  * Every staged change of the platform as a diff (field: before → after), across objects; Apply
  * sends exactly these diffs, one change per object, and each is answered on its own. A refused
@@ -55,7 +63,7 @@ export function ChangesPanel({ platformId, canWrite }: { platformId: string; can
           const refusal = refusals[key];
           const current = refusal?.current as Record<string, unknown> | undefined;
           return (
-            <div key={key} className="grid gap-1 rounded-md border border-border p-3" data-testid="staged-change">
+            <div key={key} className="grid min-w-0 gap-1 rounded-md border border-border p-3 break-words" data-testid="staged-change">
               <div className="flex items-center justify-between gap-2">
                 <span className="text-sm font-medium">
                   {change.kind === "holidays" ? "Holidays" : `${change.kind === "group" ? "Group" : "Symbol"} ${change.name}`}
@@ -79,6 +87,16 @@ export function ChangesPanel({ platformId, canWrite }: { platformId: string; can
                 ))}
               </ul>
               {refusal ? <p className="text-sm text-danger">{refusal.message}</p> : null}
+              {current && change.kind !== "holidays" ? (
+                <ul className="grid gap-0.5 text-sm" aria-label="Changed on the server meanwhile">
+                  {Object.entries(changedFields(change.base, current)).map(([field, [was, now]]) => (
+                    <li key={field}>
+                      <span className="text-muted">Server meanwhile, {labelOf(change.kind, field)}:</span> {showValue(change.kind, field, was, change.base)} →{" "}
+                      {showValue(change.kind, field, now, current)}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
               {refusal?.status === "changed" && current && change.kind !== "holidays" && refusal.currentVersion ? (
                 <Button
                   variant="secondary"

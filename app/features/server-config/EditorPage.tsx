@@ -97,6 +97,7 @@ export function ServerConfigEditor({ platformId, platform }: { platformId: strin
       label: metaTrader ? "Groups" : "Offers / groups",
       content: () => (
         <ObjectsTab
+          key="group"
           platformId={platformId}
           platform={platform}
           kind="group"
@@ -112,6 +113,7 @@ export function ServerConfigEditor({ platformId, platform }: { platformId: strin
       label: "Symbols",
       content: () => (
         <ObjectsTab
+          key="symbol"
           platformId={platformId}
           platform={platform}
           kind="symbol"

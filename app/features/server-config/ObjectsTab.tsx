@@ -1,5 +1,5 @@
 import type { ColDef, ICellRendererParams, ValueGetterParams } from "ag-grid-community";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { Group } from "@core/trading/group";
 import type { TradePlatformType } from "@core/trading/platform";
 import type { TradeSymbol } from "@core/trading/symbol";
@@ -22,7 +22,7 @@ function offerOf(object: Group | TradeSymbol | undefined): string {
   return native && "offerId" in native ? native.offerId : "";
 }
 
-type Row = Item<Group | TradeSymbol> & { name: string; staged: boolean };
+type Row = Item<Group | TradeSymbol> & { name: string; staged: boolean; selected: boolean };
 
 /** Columns each kind shows (all fields are in the form). */
 const SHOWN: Record<"group" | "symbol", string[]> = {
@@ -55,6 +55,7 @@ export function ObjectsTab({
   const staged = useStaging((s) => s.staged[platformId]);
   const stageFields = useStaging((s) => s.stageFields);
   const [search, setSearch] = useState("");
+  const checkboxClicked = useRef(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [open, setOpen] = useState<Item<Group | TradeSymbol> | null>(null);
   const editable = fieldsOf(kind).filter((f) => !unwritable(platform, kind, f.key) && f.type !== "sessions");
@@ -64,40 +65,24 @@ export function ObjectsTab({
   const rows = useMemo<Row[]>(() => {
     const needle = search.trim().toLowerCase();
     return (items ?? [])
-      .map((i) => ({ ...i, name: i.object.name, staged: Boolean(staged?.[stagedKey(kind, i.object.name)]) }))
+      .map((i) => ({ ...i, name: i.object.name, staged: Boolean(staged?.[stagedKey(kind, i.object.name)]), selected: selected.has(i.object.name) }))
       .filter(
         (r) =>
           needle === "" ||
           [r.name, ...SHOWN[kind].map((f) => String((r.object as unknown as Record<string, unknown>)[f]))].some((v) => v.toLowerCase().includes(needle)),
       );
-  }, [items, search, staged, kind]);
+  }, [items, search, staged, kind, selected]);
 
   const columns = useMemo<ColDef<Row>[]>(
     () => [
       {
         colId: "select",
+        field: "selected",
         headerName: "",
         width: 48,
         sortable: false,
         cellRenderer: (p: ICellRendererParams<Row>) =>
-          p.data ? (
-            <input
-              type="checkbox"
-              aria-label={`Select ${p.data.name}`}
-              checked={selected.has(p.data.name)}
-              onClick={(e) => e.stopPropagation()}
-              onChange={(e) => {
-                const name = p.data?.name ?? "";
-                const checked = e.target.checked;
-                setSelected((s) => {
-                  const next = new Set(s);
-                  if (checked) next.add(name);
-                  else next.delete(name);
-                  return next;
-                });
-              }}
-            />
-          ) : null,
+          p.data ? <input type="checkbox" aria-label={`Select ${p.data.name}`} checked={p.data.selected} readOnly /> : null,
       },
       textColumn<Row>({
         colId: "name",
@@ -121,7 +106,7 @@ export function ObjectsTab({
         cellRenderer: (p: ICellRendererParams<Row>) => (p.data?.staged ? <Badge tone="warning">Staged</Badge> : null),
       },
     ],
-    [kind, platform, selected],
+    [kind, platform],
   );
 
   const bulk = () => {
@@ -181,7 +166,22 @@ export function ObjectsTab({
         columnDefs={columns}
         rowData={rows}
         getRowId={(p) => p.data.name}
-        onRowOpen={(row) => setOpen(row)}
+        // A click in the selection column toggles the row (AG Grid tells the cell, then the row, of the same click).
+        onCellClicked={(e) => {
+          if (e.column.getColId() !== "select" || !e.data) return;
+          checkboxClicked.current = true;
+          const name = e.data.name;
+          setSelected((current) => {
+            const next = new Set(current);
+            if (next.has(name)) next.delete(name);
+            else next.add(name);
+            return next;
+          });
+        }}
+        onRowOpen={(row) => {
+          if (checkboxClicked.current) checkboxClicked.current = false;
+          else setOpen(row);
+        }}
         emptyText={search ? "Nothing matches the search." : "The server has none."}
         className="h-[28rem]"
       />
