@@ -25,6 +25,7 @@ import { tradesCopierStatusRoutes } from "./tradesCopier/statusRoutes.ts";
 import { tradesCopierResyncRoutes } from "./tradesCopier/resyncRoutes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
 import { dealingRoutes } from "./dealing/routes.ts";
+import { serverConfigRoutes } from "./serverConfig/routes.ts";
 
 /**
  * Every /api module registers here; each owns its routes, schemas and repository. The API guard
@@ -58,6 +59,7 @@ export async function registerApi(api: FastifyInstance) {
   await api.register(tradesCopierResyncRoutes);
   await api.register(pluginRoutes);
   await api.register(dealingRoutes);
+  await api.register(serverConfigRoutes);
 
   // Unknown /api paths answer 404 JSON — without this the pages' catch-all would render HTML.
   const notFound = { config: { auth: false as const }, schema: { hide: true } };

@@ -1,6 +1,6 @@
-import { Table2 } from "lucide-react";
+import { useParams } from "react-router";
 import { routeRules } from "@core/routeValidation";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { ServerConfigEditor } from "~/features/server-config/EditorPage";
 import { validatedLoader } from "~/features/routing/validatedLoader";
 import { Section } from "~/ui/Section";
 
@@ -13,9 +13,13 @@ export const clientLoader = validate;
 export const meta = () => [{ title: "MT4/MT5 editor · Toolbox" }];
 
 export default function Mt4Mt5EditorPage() {
+  const { tradePlatformType, tradePlatformId } = useParams();
   return (
-    <Section title="MT4/MT5 editor">
-      <ComingLater icon={Table2} what="Groups, symbols and holidays of the server, with a diff before applying and every change audited." />
+    <Section
+      title="MT4/MT5 editor"
+      description="Groups, symbols and holidays of the server. Changes are staged, shown as a diff, applied exactly as shown and recorded in the audit log."
+    >
+      <ServerConfigEditor platformId={tradePlatformId!} platform={tradePlatformType === "MT4" ? "MT4" : "MT5"} />
     </Section>
   );
 }

@@ -1,6 +1,6 @@
-import { Table2 } from "lucide-react";
+import { useParams } from "react-router";
 import { routeRules } from "@core/routeValidation";
-import { ComingLater } from "~/features/placeholder/ComingLater";
+import { ServerConfigEditor } from "~/features/server-config/EditorPage";
 import { validatedLoader } from "~/features/routing/validatedLoader";
 import { Section } from "~/ui/Section";
 
@@ -13,9 +13,13 @@ export const clientLoader = validate;
 export const meta = () => [{ title: "Match-Trader editor · Toolbox" }];
 
 export default function MatchTraderEditorPage() {
+  const { tradePlatformId } = useParams();
   return (
-    <Section title="Match-Trader editor">
-      <ComingLater icon={Table2} what="Offers, groups and symbols of the Match-Trader server, with a diff before applying and every change audited." />
+    <Section
+      title="Match-Trader editor"
+      description="Offers (each with its group) and symbols of the server. Changes are staged, shown as a diff, applied exactly as shown and recorded in the audit log."
+    >
+      <ServerConfigEditor platformId={tradePlatformId!} platform="MatchTrader" />
     </Section>
   );
 }
