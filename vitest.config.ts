@@ -15,6 +15,9 @@ const alias = {
  */
 const MARKETS_OPEN = { TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN: "1" };
 
+/** Runs in its own project ("crash"), alone, after the other suites (scripts/test.ts). */
+const COPIER_CRASH_TEST = "tests/api/tradesCopierCrash.test.ts";
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -59,6 +62,7 @@ export default defineConfig({
           name: "api-pglite",
           isolate: false,
           include: ["tests/api/**/*.test.ts"],
+          exclude: [COPIER_CRASH_TEST],
           environment: "node",
           env: { TOOLBOX_TEST_DB: "pglite", ...MARKETS_OPEN },
           testTimeout: 30_000,
@@ -71,9 +75,26 @@ export default defineConfig({
           name: "api-postgres",
           isolate: false,
           include: ["tests/api/**/*.test.ts"],
+          exclude: [COPIER_CRASH_TEST],
           environment: "node",
           env: { TOOLBOX_TEST_DB: "postgres", ...MARKETS_OPEN },
           globalSetup: ["tests/helpers/postgresGlobalSetup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The Trades Copier's crash test (Toolbox processes killed inside a burst, PostgreSQL and
+          // NATS): about four minutes that load both cores, so it runs alone, after the others —
+          // beside the API files it made their timing-sensitive tests fail.
+          name: "crash",
+          include: [COPIER_CRASH_TEST],
+          environment: "node",
+          env: { TOOLBOX_TEST_DB: "postgres", ...MARKETS_OPEN },
+          globalSetup: ["tests/helpers/postgresGlobalSetup.ts"],
+          maxWorkers: 1,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,6 +1,7 @@
 /**
  * `npm test`: every suite — unit, API on PGlite and on PostgreSQL, then browser end-to-end on a
- * fresh production build — and, as the very last line, the totals over all of them.
+ * fresh production build, then the copier's crash test alone — and, as the very last line, the
+ * totals over all of them.
  *
  * `TEST_NODE24=/path/to/node` (set by `.ci/run`) also runs the unit and API suites under that Node
  * binary, so CI proves the code on both LTS lines it supports (package.json `engines`).
@@ -127,6 +128,9 @@ if (built.status !== 0) {
 } else {
   vitest("Browser end-to-end", "e2e", ["e2e"]);
 }
+
+// The copier's crash test loads both cores for about four minutes: alone, last (vitest.config.ts).
+vitest("Copier crash test", "crash", ["crash"]);
 
 if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.map((t) => `  - ${t}`).join("\n")}`);
 if (failedPasses.length) console.error(`\nFailed: ${failedPasses.join("; ")}.`);
