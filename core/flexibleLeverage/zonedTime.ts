@@ -10,77 +10,23 @@
  * when the clock goes from 00:59:59 to 02:00).
  */
 
+import { zoneOffsetMinutes } from "../format.ts";
+import { isTimeZone } from "../schemas/timeZone.ts";
+
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatOf(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
-
 /** Whether the runtime knows `timeZone` (an IANA name; offsets such as "+02:00" are refused). */
-export function knownTimeZone(timeZone: string): boolean {
-  if (timeZone.trim() === "" || /^[+\-\d]/.test(timeZone)) return false;
-  try {
-    formatOf(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const knownTimeZone = isTimeZone;
 
 /** The wall clock of instant `at` (epoch ms) in `timeZone`, as ms read as UTC. */
 export function wallClockOf(at: number, timeZone: string): number {
-  let year = 1970;
-  let month = 1;
-  let day = 1;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of formatOf(timeZone).formatToParts(at)) {
-    switch (part.type) {
-      case "year":
-        year = Number(part.value);
-        break;
-      case "month":
-        month = Number(part.value);
-        break;
-      case "day":
-        day = Number(part.value);
-        break;
-      case "hour":
-        hour = Number(part.value) % 24;
-        break;
-      case "minute":
-        minute = Number(part.value);
-        break;
-      case "second":
-        second = Number(part.value);
-        break;
-    }
-  }
-  const wholeSecond = Math.floor(at / 1000) * 1000;
-  return Date.UTC(year, month - 1, day, hour, minute, second) + (at - wholeSecond);
+  return at + offsetAt(at, timeZone);
 }
 
 /** The zone's offset from UTC at `at`, in ms (London in summer: 3,600,000). */
 export function offsetAt(at: number, timeZone: string): number {
-  return wallClockOf(at, timeZone) - at;
+  return zoneOffsetMinutes(at, timeZone) * MINUTE_MS;
 }
 
 /**
