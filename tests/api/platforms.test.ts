@@ -353,6 +353,25 @@ describeDb("trade platforms API", () => {
       expect(audits.every((a) => a.sourceIp !== null && a.actorSub === ada.sub)).toBe(true);
     });
 
+    it("options changed twice in a row: the simulated server of the last ones runs, not the one still starting for the first", async () => {
+      const p = await create("Twice", "MT5");
+      await untilState(p.id, "connected");
+      const first = await t.app.platforms.connectorFor(adaOrg, p.id);
+      // The zone restarts the simulated server; the size changes it again before that start is done.
+      const [zone, size] = await Promise.all([
+        adaApi().patch(`/api/tradePlatforms/${p.id}`, { timeZone: "Europe/London" }),
+        adaApi().patch(`/api/tradePlatforms/${p.id}`, { connection: { kind: "simulated", accounts: 25 } }),
+      ]);
+      expect([zone.statusCode, size.statusCode]).toEqual([200, 200]);
+      expect((await detail(p.id)).timeZone).toBe("Europe/London");
+      const accounts = await waitFor(async () => {
+        const connector = await t.app.platforms.connectorFor(adaOrg, p.id).catch(() => undefined);
+        if (!connector || connector === first) return undefined;
+        return (await connector.listAccounts({ limit: 1000 }).catch(() => undefined))?.items;
+      }, "the platform's new connection answering");
+      expect(accounts).toHaveLength(25);
+    });
+
     it("keeps the stored password when a change leaves it out, replaces it when given, and audits no secret", async () => {
       const p = await create("Secret keeper", "MT4", simulated({ login: "1000", password: "Wr0ng-Pass!" }));
       await untilState(p.id, "failed");

@@ -34,6 +34,12 @@ export interface AccessState {
   changes: AccessChangeFeed;
   /** Open event streams, closed when their caller loses access (a member removed, a role changed). */
   streams: StreamAccessWatch;
+  /**
+   * This node just committed a change of the organization's memberships, claims or policy: its
+   * caches follow at once, as they do when the database announces it (the announcement comes
+   * later, and under load after the caller's next request).
+   */
+  organizationChanged(organizationId: string): void;
 }
 
 /** Decorates `app.access`; the guard reads it, the identity provider records revocations in it. */
@@ -47,17 +53,19 @@ export const accessStatePlugin = fp(
     const people = new MemberClaimsCache<Claim[]>(() => changes.listening);
     const organizations = new MemberClaimsCache<unknown>(() => changes.listening);
     const streams = new StreamAccessWatch((organizationId, sub) => findMemberAccess(database.db, organizationId, sub));
+    const organizationChanged = (organizationId: string) => {
+      members.dropOrganization(organizationId);
+      clients.dropOrganization(organizationId);
+      people.clear();
+      organizations.dropOrganization(organizationId);
+      void streams.changed(organizationId);
+    };
     const changes: AccessChangeFeed = new AccessChangeFeed(
       database,
       {
         onChange(change) {
-          if (change.kind === "organization") {
-            members.dropOrganization(change.organizationId);
-            clients.dropOrganization(change.organizationId);
-            people.clear();
-            organizations.dropOrganization(change.organizationId);
-            void streams.changed(change.organizationId);
-          } else if (change.kind === "grant") revocations?.heard(change.grantId);
+          if (change.kind === "organization") organizationChanged(change.organizationId);
+          else if (change.kind === "grant") revocations?.heard(change.grantId);
           else {
             members.clear();
             clients.clear();
@@ -86,6 +94,7 @@ export const accessStatePlugin = fp(
       revocations,
       changes,
       streams,
+      organizationChanged,
     } satisfies AccessState);
     app.addHook("onReady", async () => {
       await changes.start();

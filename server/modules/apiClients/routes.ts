@@ -19,7 +19,7 @@ export async function apiClientRoutes(app: FastifyInstance) {
   const deps: service.ApiClientsDeps = {
     db,
     accessChanged(organizationId) {
-      app.access.clients.dropOrganization(organizationId);
+      app.access.organizationChanged(organizationId);
     },
   };
 

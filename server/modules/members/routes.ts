@@ -61,8 +61,7 @@ export async function memberRoutes(app: FastifyInstance) {
     cipher: secretCipherOf(app.ctx),
     publicUrl: app.ctx.config.publicUrl,
     accessChanged(organizationId) {
-      app.access.members.dropOrganization(organizationId);
-      void app.access.streams.changed(organizationId);
+      app.access.organizationChanged(organizationId);
     },
     membershipChanged({ type, organizationId, sub, name }) {
       app.bus

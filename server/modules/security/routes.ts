@@ -101,9 +101,7 @@ export async function securityPolicyRoutes(app: FastifyInstance) {
       const actor = actorOf(request);
       const { before, after } = await savePolicy(db, actor, policy);
       // The database announces the change to every node; this node applies it before answering.
-      app.access.members.dropOrganization(actor.organizationId);
-      app.access.clients.dropOrganization(actor.organizationId);
-      void app.access.streams.changed(actor.organizationId);
+      app.access.organizationChanged(actor.organizationId);
       app.bus
         .publish({
           type: "securitySettingsChanged",

@@ -65,6 +65,11 @@ const SAVE_ON_STOP_MS = 2_000;
 export class SimulatedHost implements SimulatedTransports {
   private readonly hosted = new Map<string, Hosted>();
   private readonly starting = new Map<string, Promise<Hosted | null>>();
+  /**
+   * Per platform, bumped by each `remove`: a start that began before it (its options since
+   * changed, or the platform deleted) must not become the platform's server when it is ready.
+   */
+  private readonly removals = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
   private stopped = false;
 
@@ -90,6 +95,9 @@ export class SimulatedHost implements SimulatedTransports {
 
   /** Stops running the platform's server here (deleted, its options changed, or taken down after a failure) and lets another node take it. */
   remove(key: string): void {
+    this.removals.set(key, (this.removals.get(key) ?? 0) + 1);
+    // A start in flight stops itself when its lease or server is ready; the next connection starts anew.
+    this.starting.delete(key);
     const hosted = this.hosted.get(key);
     if (!hosted) return;
     this.drop(hosted);
@@ -124,8 +132,10 @@ export class SimulatedHost implements SimulatedTransports {
     if (hosted) return hosted.server.ready.then(() => hosted);
     let starting = this.starting.get(key);
     if (!starting) {
-      starting = this.start(key, options).finally(() => this.starting.delete(key));
-      this.starting.set(key, starting);
+      const started: Promise<Hosted | null> = this.start(key, options).finally(() => {
+        if (this.starting.get(key) === started) this.starting.delete(key);
+      });
+      this.starting.set(key, (starting = started));
     }
     return starting;
   }
@@ -133,6 +143,8 @@ export class SimulatedHost implements SimulatedTransports {
   private async start(key: string, options: Omit<SimulatedServerOptions, "clock">): Promise<Hosted | null> {
     if (this.stopped) throw new LinkError("unreachable");
     const { db, nodeId, ttlMs } = this.options;
+    const removal = this.removals.get(key) ?? 0;
+    const removedSince = () => (this.removals.get(key) ?? 0) !== removal;
     const identity = this.options.identityOf(key) ?? JSON.stringify([options.platform, options.seed, options.accounts, options.tradeRate]);
     let lease: HostLease | null;
     try {
@@ -143,6 +155,11 @@ export class SimulatedHost implements SimulatedTransports {
     }
     if (!lease) return null;
     const held = lease;
+    if (removedSince()) {
+      // Removed while the lease was being taken (e.g. its options changed twice in a row): a newer start owns the platform now.
+      await releaseHost(db, held).catch(() => {});
+      throw new LinkError("unreachable");
+    }
     const server = new SimulatedServer({
       ...options,
       populateInSlices: true,
@@ -171,7 +188,7 @@ export class SimulatedHost implements SimulatedTransports {
     this.hosted.set(key, hosted);
     this.options.log.info({ platformId: key, epoch: lease.epoch }, "simulated server runs on this node");
     await server.ready;
-    if (this.stopped && this.hosted.get(key) === hosted) {
+    if ((this.stopped || removedSince()) && this.hosted.get(key) === hosted) {
       this.drop(hosted);
       await releaseHost(db, held).catch(() => {});
     }
