@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { accessOfClaims } from "../../../core/roles.ts";
+import { endAllSessions } from "../../idp/sessions.ts";
 import { createMailer } from "../../mail/mailer.ts";
 import { secretCipherOf } from "../../secrets/context.ts";
 import { actorOf } from "../audit/record.ts";
@@ -73,6 +74,7 @@ export async function memberRoutes(app: FastifyInstance) {
         .publish({ type: "memberTwoFactorReset", organizationId, platformId: ORGANIZATION_WIDE, ...event })
         .catch((err: unknown) => app.log.warn({ err, organizationId }, "cannot publish a two-factor reset on the bus"));
     },
+    endSessions: (sub) => endAllSessions(db, sub, app.access.revocations),
     log: app.log.child({ module: "members" }),
   };
   const sendLimit = {

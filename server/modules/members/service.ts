@@ -31,6 +31,8 @@ export interface MembersDeps {
   membershipChanged(event: { type: "memberJoined" | "memberLeft"; organizationId: string; sub: string; name: string | null }): void;
   /** After a two-factor reset has committed: one event per organization of the person, for their administrators' inbox. */
   twoFactorReset(event: TwoFactorResetEvent): void;
+  /** Ends every sign-in of a person at the embedded provider (their access tokens refused at once); how many ended. */
+  endSessions(sub: string): Promise<number>;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -138,7 +140,8 @@ export async function removeMember(deps: MembersDeps, actor: Actor, sub: string)
  * never completes one (docs/security.md, "Reset by an administrator"). Two-factor is the person's
  * sign-in in every organization, so only for a member of this organization (404 otherwise), and
  * the reset is audited in each organization the person belongs to (in one transaction), its
- * administrators get an inbox notice, and the member an e-mail when SMTP_URL is set. Refused
+ * administrators get an inbox notice, and the member an e-mail when SMTP_URL is set. Every sign-in
+ * of the member ends (the lost device's included). Refused
  * (403) for oneself and for a member holding more than the caller could give.
  */
 export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub: string): Promise<void> {
@@ -178,6 +181,9 @@ export async function resetMemberTwoFactor(deps: MembersDeps, actor: Actor, sub:
     }
     return { member, organizationsOfMember, byOrganizationName: byOrganization.name };
   });
+  // The device may be in someone else's hands: whatever it signed in ends now, and the next
+  // sign-in (password, then a new device) is the only way back.
+  await deps.endSessions(sub);
   for (const o of organizationsOfMember) {
     deps.twoFactorReset({ organizationId: o.id, sub, name: member.name ?? member.email, actorName: actor.name, byOrganizationName, resetId });
   }
