@@ -56,7 +56,7 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
       () => false,
     );
     if (!done) return;
-    toast({ title: "Two-factor reset", description: `${who} sets up a new device at their next sign-in.`, color: "success" });
+    toast({ title: "Two-factor reset", description: `${who} is signed out and sets up a new device at their next sign-in.`, color: "success" });
     setConfirm(null);
   };
 
@@ -102,8 +102,8 @@ export function MemberDialog({ member, onClose }: { member: MemberView; onClose:
       >
         {confirm === "resetTwoFactor" ? (
           <p className="text-sm" role="alert">
-            For a lost phone: {who}'s two-factor secret and recovery codes are removed, and at their next sign-in they must set up a new device before they can
-            continue. Every organization they belong to is told, and so are they, by e-mail when Toolbox sends e-mail.
+            For a lost phone: {who}'s two-factor secret and recovery codes are removed, they are signed out everywhere at once, and at their next sign-in they
+            must set up a new device before they can continue. Every organization they belong to is told, and so are they, by e-mail when Toolbox sends e-mail.
           </p>
         ) : confirmRemove ? (
           <p className="text-sm" role="alert">
