@@ -9,7 +9,7 @@
  * - filters (core/schemas/blotterLive.ts) run here, before anything is written (./gatherer.ts);
  * - frames: events are gathered for `frameMs` (50 ms) and coalesced per row (a position's many
  *   changes → its last state), then written as one `event: frame` with `id:` = the last bus
- *   sequence handled. `Last-Event-ID` / `?after=` resumes after it with nothing lost or repeated;
+ *   sequence handled. `Last-Event-ID` / `?after=` resumes after it with nothing lost (a deal may come again, by key, in decision 0088's case);
  *   when the bus no longer holds what follows (or on a fresh open) an `event: snapshot` (open
  *   positions and recent deals, ./snapshots.ts) comes first and replaces what the client holds;
  * - channels (./channel.ts): the streams of one organization with the same filters share one

@@ -50,7 +50,7 @@ export async function blotterStreamRoutes(app: FastifyInstance) {
           BLOTTER_SIDES.join("/") +
           ", minLots, maxLots, text). Events: `platforms` [{id,name,type,timeZone}] at once and on change; " +
           "`snapshot` {rows} replaces what the client holds; `frame` {rows} (about every 50 ms, coalesced per row key). " +
-          "`snapshot` and `frame` carry `id:`; send it back as `Last-Event-ID` (or `?after=`) to resume with nothing lost or repeated.",
+          "`snapshot` and `frame` carry `id:`; send it back as `Last-Event-ID` (or `?after=`) to resume with nothing lost. A deal may come again (a row replaced by its key: same fields) when a resumed id falls between a snapshot and a deal the bus carried after it (docs/decisions/0088).",
         querystring: StreamQuerySchema,
         produces: ["text/event-stream"],
       },
