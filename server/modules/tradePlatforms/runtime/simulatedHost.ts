@@ -54,7 +54,12 @@ interface Hosted {
   sessions: Map<string, { session: WireSession<NativeTypes>; lastSeen: number; stopQuotes?: () => void }>;
 }
 
-type Answer = { value: unknown } | { native: object } | { link: "closed" | "unreachable" } | { sessionId: string; openedAtSequence: number };
+type Answer =
+  | { value: unknown }
+  | { native: object }
+  | { link: "closed" | "unreachable" }
+  /** `methods`: what the session has (its optional methods included or not), so the other node's stand-in has exactly those. */
+  | { sessionId: string; openedAtSequence: number; methods: string[] };
 
 /** Methods of a native session a remote node may call (all but closing, which has its own message). */
 const NOT_CALLABLE = new Set(["constructor", "close", "drop", "quoteStream"]);
@@ -244,7 +249,11 @@ export class SimulatedHost implements SimulatedTransports {
             },
           });
           hosted.sessions.set(sessionId, { session, lastSeen: Date.now() });
-          return { sessionId, openedAtSequence: session.openedAtSequence };
+          return {
+            sessionId,
+            openedAtSequence: session.openedAtSequence,
+            methods: methodsOf(session).filter((m) => m === "quoteStream" || !NOT_CALLABLE.has(m)),
+          };
         }
         case "close": {
           hosted.sessions.get(message.sessionId)?.session.close();
@@ -290,6 +299,7 @@ export class SimulatedHost implements SimulatedTransports {
     const opened = await request(link, subject, { kind: "open", credentials, node: this.options.nodeId }, timeoutMs, "unreachable");
     if (!("sessionId" in opened)) throw new LinkError("unreachable");
     const { sessionId, openedAtSequence } = opened;
+    const methods = new Set(opened.methods);
     let closed = false;
     const stop = () => {
       if (closed) return false;
@@ -341,21 +351,30 @@ export class SimulatedHost implements SimulatedTransports {
       quoteListeners.add(stopQuotes);
       return stopQuotes;
     };
-    // Every method of the native session is one call, whatever the session has (pending orders included).
+    // Every method the host's session has is one call (pending orders included); one it lacks is absent here too.
     return new Proxy({} as WireSession<N>, {
       get: (_target, name) => {
         if (name === "openedAtSequence") return openedAtSequence;
-        if (name === "then") return undefined;
         if (name === "close")
           return () => {
             if (stop()) void request(link, subject, { kind: "close", sessionId }, timeoutMs, "closed").catch(() => {});
           };
+        if (typeof name !== "string" || !methods.has(name)) return undefined;
         if (name === "quoteStream") return remoteQuotes;
-        if (typeof name !== "string") return undefined;
         return (...args: unknown[]) => call(name, args);
       },
+      has: (_target, name) => name === "openedAtSequence" || name === "close" || (typeof name === "string" && methods.has(name)),
     });
   }
+}
+
+/** The functions a session has, own or inherited (`quoteStream` included when it has one; never `then`). */
+function methodsOf(session: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = session; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null)
+    for (const name of Object.getOwnPropertyNames(o))
+      if (name !== "constructor" && name !== "then" && typeof (session as Record<string, unknown>)[name] === "function") names.add(name);
+  return [...names];
 }
 
 type Message =
