@@ -200,6 +200,34 @@ export const ActiveProfileViewSchema = z.object({
 });
 export type ActiveProfileView = z.infer<typeof ActiveProfileViewSchema>;
 
+const WrittenObjectSchema = z.object({
+  kind: z.literal("symbol"),
+  name: z.string(),
+  before: z.record(z.string(), z.number()),
+  after: z.record(z.string(), z.number()),
+});
+
+/** How the profile in force reaches the platform's server (docs/dealing.md "Real servers"). */
+export const ServerWritesViewSchema = z.object({
+  /** engine: a simulated server's engine obeys every setting; configuration: written to the server's symbols at each switch. */
+  appliedBy: z.enum(["engine", "configuration"]),
+  /** The settings this platform type cannot take, and why (empty for simulated servers). */
+  cannotTake: z.array(z.object({ setting: z.string(), reason: z.string() })),
+  /** The last write to a real server: its profile, when, how it ended, what changed. */
+  last: z
+    .object({
+      profile: z.string(),
+      at: z.string().nullable(),
+      status: z.enum(["writing", "applied", "refused", "failed"]),
+      message: z.string().nullable(),
+      objects: z.array(WrittenObjectSchema),
+      skipped: z.array(z.object({ name: z.string(), message: z.string() })),
+      notTaken: z.array(z.object({ setting: z.string(), reason: z.string() })),
+    })
+    .nullable(),
+});
+export type ServerWritesView = z.infer<typeof ServerWritesViewSchema>;
+
 export const DealingViewSchema = z.object({
   platformId: z.string(),
   /** The server's IANA time zone: the schedule's and holidays' clock. */
@@ -208,5 +236,6 @@ export const DealingViewSchema = z.object({
   override: z.object({ profile: z.string(), from: z.string(), until: z.string() }).nullable(),
   active: ActiveProfileViewSchema,
   updatedAt: z.string().nullable(),
+  serverWrites: ServerWritesViewSchema.optional(),
 });
 export type DealingView = z.infer<typeof DealingViewSchema>;

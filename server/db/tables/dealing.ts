@@ -1,4 +1,5 @@
 import { bigint, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { DealingOriginals } from "../../../core/dealing/serverWrite.ts";
 import type { DealingOverride, DealingSettings } from "../../../core/dealing/schema.ts";
 import { organizations } from "./organizations.ts";
 import { tradePlatforms } from "./platforms.ts";
@@ -39,3 +40,26 @@ export const dealingSwitches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.platformId, t.at] })],
 );
+
+/**
+ * What Toolbox last wrote of a profile to a real (non-simulated) server (docs/dealing.md "Real
+ * servers"), one row per platform. A node claims a write by moving `profileHash` to the profile in
+ * force (a conditional update: one node wins); `originals` are each changed symbol's own values,
+ * kept before anything is written, so the profile without markups or limits writes them back.
+ */
+export const dealingServerWrites = pgTable("dealing_server_writes", {
+  platformId: uuid("platform_id")
+    .primaryKey()
+    .references(() => tradePlatforms.id, { onDelete: "cascade" }),
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  profile: text("profile").notNull(),
+  /** configVersion of the profile written (its content: a profile edited while in force is written again). */
+  profileHash: text("profile_hash").notNull(),
+  status: text("status", { enum: ["writing", "applied", "refused", "failed"] }).notNull(),
+  /** Epoch ms at which the write was claimed (a claim left `writing` for two minutes is taken over). */
+  claimedAt: bigint("claimed_at", { mode: "number" }).notNull(),
+  result: jsonb("result").$type<Record<string, unknown> | null>(),
+  originals: jsonb("originals").$type<DealingOriginals>().notNull().default({}),
+});

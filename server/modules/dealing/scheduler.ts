@@ -11,14 +11,18 @@
  *    node ran is recorded when one comes back.
  */
 import type { FastifyInstance } from "fastify";
-import { activeProfile, profileNamed, type DealingOverride } from "../../../core/dealing/index.ts";
+import { activeProfile, profileNamed, type DealingOverride, type ExecutionProfile } from "../../../core/dealing/index.ts";
+import { configVersion } from "../../../core/trading/index.ts";
+import type { TradePlatformConnector } from "../../connectors/connector.ts";
 import type { AppContext } from "../../context.ts";
 import { dealingProfileOf } from "../../connectors/simulated/engine/dealing.ts";
 import type { SimulatedServer } from "../../connectors/simulated/server.ts";
 import type { Db } from "../../db/client.ts";
 import type { DomainEvent } from "../../events/types.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
-import { allDealing, recordSwitch } from "./repository.ts";
+import { auditTargetId } from "../serverConfig/service.ts";
+import { allDealing, claimServerWrite, finishServerWrite, keepServerOriginals, recordSwitch } from "./repository.ts";
+import { writeProfile, type ProfileWriteResult } from "./serverWrite.ts";
 
 export const SCHEDULER_ACTOR = { sub: "system:dealing-schedule", name: "Dealing schedule" } as const;
 
@@ -26,6 +30,8 @@ export interface DealingSchedulerDeps {
   db: Db;
   now(): number;
   simulatedServer(platformId: string): SimulatedServer | undefined;
+  /** The connector of a real (non-simulated) platform, to write the profile in force to it. */
+  connectorFor(organizationId: string, platformId: string): Promise<TradePlatformConnector>;
   publish(event: DomainEvent, id: string): Promise<void>;
   warn(err: unknown, message: string): void;
   intervalMs?: number;
@@ -66,6 +72,14 @@ export class DealingScheduler {
     return this.running;
   }
 
+  private async writeToServer(row: DealingRowOfTick, profile: ExecutionProfile, now: number): Promise<void> {
+    try {
+      await writeServer(this.deps, row, profile, now);
+    } catch (err) {
+      this.deps.warn(err, "dealing: writing a profile to a real server failed");
+    }
+  }
+
   /** One pass at instant `now` (tests call it with the instant they want). Answers the switches this node recorded. */
   async tick(now: number): Promise<{ platformId: string; at: number; profile: string }[]> {
     const recorded: { platformId: string; at: number; profile: string }[] = [];
@@ -78,6 +92,7 @@ export class DealingScheduler {
         const wanted = profileNamed(row.settings, active.profile);
         if (JSON.stringify(dealingProfileOf(server.engine.ctx)) !== JSON.stringify(wanted)) server.engine.setDealingProfile(wanted);
       }
+      if (row.connectionKind !== "simulated") await this.writeToServer(row, profileNamed(row.settings, active.profile), now);
       if (active.since === null || active.since <= row.updatedAt.getTime()) continue;
       const at = active.since;
       const from = activeProfile(row.settings, overrides, at - 1, row.timeZone).profile;
@@ -114,6 +129,51 @@ export class DealingScheduler {
   }
 }
 
+/**
+ * A real server: the profile in force written through the connector's configuration writes, by
+ * the one node whose claim lands (repository.claimServerWrite), each written symbol audited with
+ * before/after (in the platform's configuration history), a refusal or failure audited once.
+ */
+async function writeServer(deps: DealingSchedulerDeps, row: DealingRowOfTick, profile: ExecutionProfile, now: number): Promise<ProfileWriteResult | null> {
+  const hash = configVersion(profile);
+  const claim = await claimServerWrite(deps.db, { platformId: row.platformId, organizationId: row.organizationId, profile: profile.name, hash, now });
+  if (!claim) return null;
+  let result: ProfileWriteResult;
+  try {
+    const connector = await deps.connectorFor(row.organizationId, row.platformId);
+    result = await writeProfile({ connector, keep: (originals) => keepServerOriginals(deps.db, row.platformId, originals) }, profile, claim.row.originals);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    result = { status: "failed", message: `The platform could not be reached: ${message} Nothing was written.`, objects: [], skipped: [], notTaken: [] };
+  }
+  const actor: Actor = { organizationId: row.organizationId, sub: SCHEDULER_ACTOR.sub, name: SCHEDULER_ACTOR.name, sourceIp: null };
+  const at = new Date(now).toISOString();
+  await deps.db.transaction(async (tx) => {
+    await finishServerWrite(tx, row.platformId, hash, result.status, { ...result, profile: profile.name, at });
+    for (const object of result.objects)
+      await recordAudit(tx, actor, {
+        action: "dealing.symbolWritten",
+        targetType: "serverConfig.symbol",
+        targetId: auditTargetId(row.platformId, object.name),
+        before: object.before,
+        after: object.after,
+      });
+    // A failure retried every minute is audited once (the first time, or for another profile).
+    const repeated = claim.previous?.status === result.status && claim.previous.hash === hash;
+    if (result.status !== "applied" && !repeated)
+      await recordAudit(tx, actor, {
+        action: `dealing.serverWrite.${result.status}`,
+        targetType: "dealing",
+        targetId: row.platformId,
+        before: null,
+        after: { profile: profile.name, message: result.message, current: result.current ?? null },
+      });
+  });
+  return result;
+}
+
+type DealingRowOfTick = Awaited<ReturnType<typeof allDealing>>[number];
+
 const schedulers = new WeakMap<AppContext, DealingScheduler>();
 
 /** The scheduler of an app (tests reach it through the app's context). */
@@ -127,6 +187,7 @@ export function dealingSchedulerDepsOf(app: FastifyInstance): DealingSchedulerDe
     db: app.ctx.database.db,
     now: () => Date.now(),
     simulatedServer: (platformId) => app.platforms.simulatedServer(platformId),
+    connectorFor: (organizationId, platformId) => app.platforms.connectorFor(organizationId, platformId),
     publish: (event, id) => app.bus.publish(event, { ids: [id] }),
     warn: (err, message) => log.warn({ err }, message),
   };

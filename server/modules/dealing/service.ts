@@ -5,18 +5,20 @@
  */
 import {
   activeProfile,
+  cannotTake,
   defaultDealingSettings,
   type ActiveProfile,
   type DealingOverride,
   type DealingSettings,
   type DealingView,
   type OverrideBody,
+  type ServerWritesView,
 } from "../../../core/dealing/index.ts";
 import type { Db } from "../../db/client.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
-import { findDealing, saveDealing, type DealingRow } from "./repository.ts";
+import { findDealing, findServerWrite, saveDealing, type DealingRow } from "./repository.ts";
 
 /** An override lasts at most 31 days. */
 export const MAX_OVERRIDE_MS = 31 * 86_400_000;
@@ -52,6 +54,30 @@ function viewOf(platformId: string, timeZone: string, row: DealingRow | undefine
   };
 }
 
+type Platform = NonNullable<Awaited<ReturnType<typeof findPlatform>>>;
+
+/** How the profile reaches the server: the engine (simulated), or configuration writes and what they cannot carry. */
+async function serverWritesOf(db: Db, platform: Platform): Promise<ServerWritesView> {
+  if (platform.connection.kind === "simulated") return { appliedBy: "engine", cannotTake: [], last: null };
+  const row = await findServerWrite(db, platform.id);
+  const result = (row?.result ?? {}) as Partial<Omit<NonNullable<ServerWritesView["last"]>, "profile" | "status">>;
+  return {
+    appliedBy: "configuration",
+    cannotTake: cannotTake(platform.type),
+    last: row
+      ? {
+          profile: row.profile,
+          status: row.status,
+          at: result.at ?? null,
+          message: result.message ?? null,
+          objects: result.objects ?? [],
+          skipped: result.skipped ?? [],
+          notTaken: result.notTaken ?? [],
+        }
+      : null,
+  };
+}
+
 async function platformOf(db: Db, organizationId: string, platformId: string) {
   const platform = await findPlatform(db, organizationId, platformId);
   if (!platform) throw new NotFoundError("No such trade platform in this organization.");
@@ -60,7 +86,8 @@ async function platformOf(db: Db, organizationId: string, platformId: string) {
 
 export async function getDealing(deps: DealingDeps, organizationId: string, platformId: string): Promise<DealingView> {
   const platform = await platformOf(deps.db, organizationId, platformId);
-  return viewOf(platform.id, platform.timeZone, await findDealing(deps.db, platform.id), deps.now());
+  const view = viewOf(platform.id, platform.timeZone, await findDealing(deps.db, platform.id), deps.now());
+  return { ...view, serverWrites: await serverWritesOf(deps.db, platform) };
 }
 
 export async function putDealing(deps: DealingDeps, actor: Actor, platformId: string, settings: DealingSettings): Promise<DealingView> {
@@ -81,7 +108,7 @@ export async function putDealing(deps: DealingDeps, actor: Actor, platformId: st
     return saved;
   });
   deps.changed(platform.id);
-  return viewOf(platform.id, platform.timeZone, row, deps.now());
+  return { ...viewOf(platform.id, platform.timeZone, row, deps.now()), serverWrites: await serverWritesOf(deps.db, platform) };
 }
 
 export async function setOverride(deps: DealingDeps, actor: Actor, platformId: string, body: OverrideBody): Promise<DealingView> {
@@ -108,7 +135,7 @@ export async function setOverride(deps: DealingDeps, actor: Actor, platformId: s
     return saved;
   });
   deps.changed(platform.id);
-  return viewOf(platform.id, platform.timeZone, row, now);
+  return { ...viewOf(platform.id, platform.timeZone, row, now), serverWrites: await serverWritesOf(deps.db, platform) };
 }
 
 export async function endOverride(deps: DealingDeps, actor: Actor, platformId: string): Promise<DealingView> {
@@ -129,7 +156,7 @@ export async function endOverride(deps: DealingDeps, actor: Actor, platformId: s
     return saved;
   });
   deps.changed(platform.id);
-  return viewOf(platform.id, platform.timeZone, row, now);
+  return { ...viewOf(platform.id, platform.timeZone, row, now), serverWrites: await serverWritesOf(deps.db, platform) };
 }
 
 function auditedOverride(o: DealingOverride) {

@@ -12,7 +12,7 @@ import { refusal } from "../../../core/schemas/apiError.ts";
 import { actorOf } from "../audit/record.ts";
 import { configHistory } from "./historyRepository.ts";
 import { ApplyBodySchema, ApplyResultSchema, ConfigListSchema, ConfigParamsSchema, HistoryQuerySchema, HistorySchema, HolidayListSchema } from "./schemas.ts";
-import { applyChanges, listGroups, listHolidays, listSymbols, type ServerConfigDeps } from "./service.ts";
+import { applyChanges, listGroups, listHolidays, listSymbolGroups, listSymbols, type ServerConfigDeps } from "./service.ts";
 
 const tags = ["serverConfig"];
 const read = { permission: { module: "tradePlatforms", value: "read" } } as const;
@@ -51,6 +51,20 @@ export async function serverConfigRoutes(app: FastifyInstance) {
       schema: { tags, summary: "The server's symbols with each one's version", params: ConfigParamsSchema, response: { 200: ConfigListSchema, ...reading } },
     },
     async (request) => listSymbols(deps, request.organization.id, request.params.id),
+  );
+
+  api.get(
+    "/tradePlatforms/:id/config/symbolGroups",
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "The server's symbol groups (the symbols' path tree: path, parent, every symbol under it) with each one's version",
+        params: ConfigParamsSchema,
+        response: { 200: ConfigListSchema, ...reading },
+      },
+    },
+    async (request) => listSymbolGroups(deps, request.organization.id, request.params.id),
   );
 
   api.get(

@@ -36,6 +36,41 @@ export async function listSymbols(deps: ServerConfigDeps, organizationId: string
   return { platform: connector.platform, items: symbols.map(withVersion) };
 }
 
+/** A symbol group: a node of the symbols' path tree ("Forex", "Forex\\Majors"), with every symbol under it. */
+export interface SymbolGroup {
+  path: string;
+  /** The enclosing group's path; null at the top. */
+  parent: string | null;
+  /** Names of the symbols under it, at any depth, sorted. */
+  symbols: string[];
+}
+
+/**
+ * The symbol groups of a platform, from its symbols' paths (the symbol's own name at the end left
+ * out), as MetaTrader's symbol tree shows them; sorted by path. A symbol moves between groups by
+ * its path (a symbol change).
+ */
+export function symbolGroupsOf(symbols: readonly TradeSymbol[]): SymbolGroup[] {
+  const groups = new Map<string, SymbolGroup>();
+  for (const symbol of symbols) {
+    const parts = symbol.path.split(/[\\/]/).filter((p) => p !== "");
+    if (parts.at(-1)?.toLowerCase() === symbol.name.toLowerCase()) parts.pop();
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const path = parts.slice(0, depth).join("\\");
+      let group = groups.get(path);
+      if (!group) groups.set(path, (group = { path, parent: depth === 1 ? null : parts.slice(0, depth - 1).join("\\"), symbols: [] }));
+      group.symbols.push(symbol.name);
+    }
+  }
+  return [...groups.values()].map((g) => ({ ...g, symbols: g.symbols.sort() })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export async function listSymbolGroups(deps: ServerConfigDeps, organizationId: string, platformId: string) {
+  const connector = await deps.connectorFor(organizationId, platformId);
+  const symbols = await viaConnector(() => connector.listSymbols());
+  return { platform: connector.platform, items: symbolGroupsOf(symbols).map(withVersion) };
+}
+
 export async function listHolidays(deps: ServerConfigDeps, organizationId: string, platformId: string) {
   const connector = await deps.connectorFor(organizationId, platformId);
   try {
