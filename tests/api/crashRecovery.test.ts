@@ -278,7 +278,7 @@ describeDb("Crash recovery: Toolbox killed while the trading server keeps tradin
     // usually after the stream was resumed. The feed then starts afresh after a gap, and the
     // resumed stream gets a snapshot read right after the pass that gap asks for, with the market
     // trading: what that pass read ahead of the feed is in the snapshot, and comes on the bus after
-    // it (docs/decisions/XXXX).
+    // it (docs/decisions/0088-blotter-snapshot-deals-ahead-of-the-bus.md).
     const known = new Set((await serverDeals()).keys());
     const madeAfter = await waitFor(
       async () => {

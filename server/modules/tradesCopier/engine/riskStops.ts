@@ -1,6 +1,6 @@
 /**
  * The follower's risk stops in the engine (docs/trades-copier.md "Risk stops and close-only";
- * decision XXXX-copier-risk-stops). The rules are pure (core/copier/risk.ts); here the figures are
+ * decision 0086-copier-risk-stops). The rules are pure (core/copier/risk.ts); here the figures are
  * read and the stops acted on:
  *  - before each new exposure (copyOne's context): today's P/L of the follower's copies (realised
  *    from its platform's deals since the organization's midnight, plus the open copies' floating
