@@ -7,7 +7,8 @@
  * clock the test controls). Every change is recorded once (`leverage_changes`, a second round
  * sends nothing), told to the inbox, and read by the account's route
  * (`GET /api/accounts/{platformId}/{login}/leverageChanges`): `Module.users` read, another
- * organization's platform 404, a bad login 400.
+ * organization's platform 404, a bad login 400. A second node's runner finds the platform's lease
+ * taken; a plugin round heard again (a takeover replays it) records nothing more.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -16,7 +17,8 @@ import type { FlexibleLeverageView, LeverageChangeView } from "../../core/schema
 import type { Account } from "../../core/trading/index.ts";
 import { leverageChanges, notifications } from "../../server/db/schema.ts";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";
-import { flexibleLeverageRunnerOf } from "../../server/modules/flexibleLeverage/runner.ts";
+import { recordPluginChanges } from "../../server/modules/flexibleLeverage/changes.ts";
+import { FlexibleLeverageRunner, flexibleLeverageRunnerOf, runnerDepsOf } from "../../server/modules/flexibleLeverage/runner.ts";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { apiHeaders, newPerson, tokenFactory, type Person, type TokenFactory } from "../helpers/tokens.ts";
@@ -203,6 +205,35 @@ describeDb("Flexible Leverage on the server's plugin and from Toolbox: same leve
     expect(row!.status).toBe("applied");
     expect((await leveragesOf(without)).get(account!.login)).toBe(account!.leverage);
   }, 30_000);
+
+  it("runs on one node at a time, and a plugin's round heard again (a takeover's replay) records nothing more", async () => {
+    const server = t.app.platforms.simulatedServer(without)!;
+    const otherNode = new FlexibleLeverageRunner(runnerDepsOf(t.app, "node-b"));
+    server.setServerClock(Date.parse(SATURDAY));
+    const [here, there] = await Promise.all([runner().round(without), otherNode.round(without)]);
+    expect(there).toMatchObject({ skipped: "another node runs this platform's rules", applied: [] });
+    expect(here.applied.length).toBe((await accountsOf(without)).length);
+    const keys = (await rowsOf(without)).map((r) => r.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    server.setServerClock(Date.parse(WEDNESDAY));
+    await runner().round(without);
+
+    const recorded = (await rowsOf(withPlugin))[0]!;
+    const deps = { db: t.ctx.database.db, publish: () => Promise.resolve(), warn: () => {} };
+    const again = await recordPluginChanges(deps, withPlugin, [
+      {
+        login: recorded.login,
+        from: recorded.fromLeverage,
+        to: recorded.toLeverage,
+        ruleName: recorded.ruleName,
+        tierIndex: recorded.tierIndex,
+        windowKind: recorded.windowKind,
+        reason: recorded.reason,
+        at: recorded.changedAt.getTime(),
+      },
+    ]);
+    expect(again).toEqual([]);
+  }, 60_000);
 
   it("lists an account's changes newest first, with the rule, tier and reason; tells the inbox", async () => {
     // The first change of an account the equity ladder decided.
