@@ -44,6 +44,10 @@ export const FlexibleLeverageViewSchema = z.object({
     limit: z.number().int().nullable(),
     used: z.number().int(),
   }),
+  runBy: z
+    .enum(["plugin", "toolbox"])
+    .optional()
+    .meta({ description: "Who runs the rules: the server's plugin, or Toolbox for a server without the plugin (its rules kept in Toolbox)" }),
 });
 export type FlexibleLeverageView = z.infer<typeof FlexibleLeverageViewSchema>;
 
@@ -123,3 +127,23 @@ export const FlexibleLeverageHistorySchema = z.object({
   entries: z.array(z.object({ at: z.string(), actorName: z.string().nullable(), settings: FlexibleLeverageSettingsSchema })),
 });
 export type FlexibleLeverageHistory = z.infer<typeof FlexibleLeverageHistorySchema>;
+
+/** One leverage change made by Flexible Leverage (the server's plugin or Toolbox's runner), as the account's detail lists it. */
+export const LeverageChangeSchema = z.object({
+  id: z.string(),
+  /** When it was made, RFC 3339 (the server's instant for the plugin's; the decision's for Toolbox's). */
+  at: z.string(),
+  from: z.number().int(),
+  to: z.number().int(),
+  rule: z.string().nullable(),
+  /** The ladder's tier (0-based) that decided, or null (a window, or no rule). */
+  tier: z.number().int().nullable(),
+  window: z.enum(["weekend", "news"]).nullable(),
+  reason: z.string(),
+  /** Where the engine ran: the server's plugin, or Toolbox's runner. */
+  source: z.enum(["plugin", "toolbox"]),
+  /** Toolbox's runner: pending (sent or about to be), applied, or failed (with the server's words). */
+  status: z.enum(["pending", "applied", "failed"]),
+  error: z.string().nullable(),
+});
+export type LeverageChangeView = z.infer<typeof LeverageChangeSchema>;

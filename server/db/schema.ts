@@ -21,3 +21,4 @@ export * from "./tables/quotesMonitor.ts";
 export * from "./tables/tradesCopier.ts";
 export * from "./tables/quoteMonitorSettings.ts";
 export * from "./tables/dealing.ts";
+export * from "./tables/flexibleLeverage.ts";

@@ -125,13 +125,25 @@ export interface DealingProfileSwitchedBusEvent extends EventBase {
   reason: string;
 }
 
-/** A leverage plugin changed an account's leverage. Published by the flexible leverage runner. */
+/**
+ * Flexible Leverage changed an account's leverage (docs/flexible-leverage.md): the simulated
+ * server's plugin (published by the node running the server) or Toolbox's runner for a server
+ * without the plugin. Published once per recorded change (`leverage_changes`).
+ */
 export interface LeverageChangedBusEvent extends EventBase {
   type: "leverageChanged";
   login: string;
   from: number;
   to: number;
+  /** Who changed it, in words: the plugin's name, or "Toolbox (Flexible Leverage rules)". */
   plugin: string;
+  /** Where the engine ran. */
+  source?: "plugin" | "toolbox";
+  /** The rule that decided, and the engine's reason ("rule 'Gold', tier ≥ 50,000 USD equity → 1:50"). */
+  rule?: string | null;
+  reason?: string;
+  /** The recorded change's id (leverage_changes). */
+  changeId?: string;
 }
 
 /** A member joined or left the organization (platformId: ORGANIZATION_WIDE). Published by the members area. */

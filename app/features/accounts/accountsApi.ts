@@ -15,6 +15,7 @@ import type {
 } from "./accountTypes";
 import type { CreateAccountSchema, PatchAccountSchema, PlatformGroup } from "@core/schemas/accounts";
 import type { BalanceOperationBodySchema } from "@core/schemas/balanceOperations";
+import type { LeverageChangeView } from "@core/schemas/flexibleLeverage";
 import type { z } from "zod";
 
 const accountPath = (platformId: string, login: string) => `/api/accounts/${encodeURIComponent(platformId)}/${encodeURIComponent(login)}`;
@@ -33,6 +34,9 @@ export const accountsApi = {
     api.get<DealRow[]>(`${accountPath(platformId, login)}/deals`, { query: range, signal }),
   journal: (platformId: string, login: string, range: { from: string; to: string }, signal?: AbortSignal) =>
     api.get<JournalRow[]>(`${accountPath(platformId, login)}/journal`, { query: range, signal }),
+  /** Flexible Leverage's changes of the account, newest first. */
+  leverageChanges: (platformId: string, login: string, signal?: AbortSignal) =>
+    api.get<LeverageChangeView[]>(`${accountPath(platformId, login)}/leverageChanges`, { signal }),
   create: (body: NewAccountInput) => api.post<AccountRow>("/api/accounts", body, { silent: true }),
   update: (platformId: string, login: string, body: AccountPatch, options: { silent?: boolean } = { silent: true }) =>
     api.patch<AccountRow>(accountPath(platformId, login), body, options),

@@ -12,6 +12,7 @@ import { connectorErrors } from "../errors.ts";
 import type { PlatformCodec } from "../wire/codec.ts";
 import { LinkError, NativeError, type NativeTypes, type WireCredentials, type WireTransport } from "../wire/wire.ts";
 import { SimulatedEngine } from "./engine/engine.ts";
+import type { LeverageChange } from "./engine/flexibleLeverage.ts";
 import { Faults } from "./faults.ts";
 import { captureState, restoreState } from "./persistence/engineState.ts";
 import { CommandRecorder, type SimulationStore, type StoreFailure } from "./persistence/recorder.ts";
@@ -358,6 +359,21 @@ export class SimulatedServer {
    */
   setServerClock(at: number | null): void {
     this.clockShiftMs = at === null ? 0 : at - this.clock.now();
+  }
+
+  /**
+   * Hears the leverage changes of the server's Flexible Leverage plugin, each round's once it is
+   * written (nothing a call did is seen before: decision 0069); the rounds replayed at a restore are
+   * heard again (a listener keys its records on the change: login and instant). One listener.
+   */
+  onLeverageChanges(listener: (changes: LeverageChange[]) => void): void {
+    this.raw.flexibleLeverage.listen((changes) => {
+      if (this.retired) return;
+      this.durable().then(
+        () => listener(changes),
+        () => {}, // never written: nobody saw it, and nobody hears of it
+      );
+    });
   }
 
   get connectionCount(): number {

@@ -1,7 +1,12 @@
-/** What the Flexible Leverage preview reads of Toolbox's accounts mirror (server/modules/accounts/mirror/). */
+/**
+ * What the Flexible Leverage preview reads of Toolbox's accounts mirror (server/modules/accounts/mirror/),
+ * the saves' audit records, and the rules Toolbox keeps (with the runner's lease) for a server without the plugin.
+ */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { auditEvents, tradingAccounts } from "../../db/schema.ts";
+import { auditEvents, flexibleLeverageRules, tradingAccounts } from "../../db/schema.ts";
+
+export type RulesRow = typeof flexibleLeverageRules.$inferSelect;
 
 /** A platform's mirrored accounts, in login order: what the engine reads of each. */
 export async function mirroredAccounts(db: DbOrTx, organizationId: string, platformId: string) {
@@ -33,4 +38,55 @@ export async function savedSettings(db: DbOrTx, organizationId: string, targetId
     )
     .orderBy(desc(auditEvents.at))
     .limit(limit);
+}
+
+export async function findRules(db: DbOrTx, platformId: string): Promise<RulesRow | undefined> {
+  const [row] = await db.select().from(flexibleLeverageRules).where(eq(flexibleLeverageRules.platformId, platformId));
+  return row;
+}
+
+/** Writes the rules Toolbox keeps for a platform; `rulesChanged` moves the time positions are counted from. */
+export async function saveRules(
+  db: DbOrTx,
+  organizationId: string,
+  platformId: string,
+  parameters: RulesRow["parameters"],
+  rulesChanged: boolean,
+): Promise<RulesRow> {
+  const [row] = await db
+    .insert(flexibleLeverageRules)
+    .values({ platformId, organizationId, parameters })
+    .onConflictDoUpdate({
+      target: flexibleLeverageRules.platformId,
+      set: { parameters, updatedAt: sql`now()`, ...(rulesChanged ? { rulesChangedAt: sql`now()` } : {}) },
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Takes or renews the runner's lease of a platform for `ttlMs` (the database's clock): free,
+ * lapsed, or already this node's. The epoch grows at every takeover. Null: another node holds it.
+ */
+export async function takeLease(db: DbOrTx, platformId: string, nodeId: string, ttlMs: number): Promise<number | null> {
+  const rows = await db
+    .update(flexibleLeverageRules)
+    .set({
+      leaseNode: nodeId,
+      leaseEpoch: sql`case when ${flexibleLeverageRules.leaseNode} = ${nodeId} and ${flexibleLeverageRules.leaseExpiresAt} > now() then ${flexibleLeverageRules.leaseEpoch} else ${flexibleLeverageRules.leaseEpoch} + 1 end`,
+      leaseExpiresAt: sql`now() + ${`${ttlMs} milliseconds`}::interval`,
+    })
+    .where(
+      and(
+        eq(flexibleLeverageRules.platformId, platformId),
+        sql`(${flexibleLeverageRules.leaseNode} is null or ${flexibleLeverageRules.leaseNode} = ${nodeId} or ${flexibleLeverageRules.leaseExpiresAt} < now())`,
+      ),
+    )
+    .returning({ epoch: flexibleLeverageRules.leaseEpoch });
+  return rows[0]?.epoch ?? null;
+}
+
+/** Lets another node take the platform's rounds at once (a clean stop). */
+export async function releaseLeases(db: DbOrTx, nodeId: string): Promise<void> {
+  await db.update(flexibleLeverageRules).set({ leaseNode: null, leaseExpiresAt: null }).where(eq(flexibleLeverageRules.leaseNode, nodeId));
 }

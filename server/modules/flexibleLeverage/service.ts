@@ -12,16 +12,18 @@ import {
   decodeSettingsParameters,
   encodeRulesText,
   encodeSettingsParameters,
+  rulesTextOf,
 } from "../../../core/flexibleLeverage/parameters.ts";
 import { instantOfWallClock, wallClockOf } from "../../../core/flexibleLeverage/zonedTime.ts";
 import type { FlexibleLeverageHistory, FlexibleLeverageView } from "../../../core/schemas/flexibleLeverage.ts";
-import { flexibleLeverageOf, type Group, type TradePlugin, type TradeSymbol } from "../../../core/trading/index.ts";
-import type { TradePlatformConnector } from "../../connectors/connector.ts";
+import { flexibleLeverageOf, type Group, type PluginParameter, type TradePlugin, type TradeSymbol } from "../../../core/trading/index.ts";
+import type { ServerTime, TradePlatformConnector } from "../../connectors/connector.ts";
+import type { PlatformRow } from "../tradePlatforms/repository.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { NotFoundError, RefusedError, viaConnector } from "../../errors.ts";
 import { recordAudit, type Actor } from "../audit/record.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
-import { savedSettings } from "./repository.ts";
+import { findRules, saveRules, savedSettings } from "./repository.ts";
 
 export interface FlexibleLeverageDeps {
   db: DbOrTx;
@@ -50,6 +52,8 @@ export interface LoadedPlugin {
   plugin: TradePlugin;
   platformType: "MT4" | "MT5";
   clock: EngineClock;
+  /** Who runs the rules: the server's plugin, or Toolbox for a server without it (./runner.ts). */
+  runBy: "plugin" | "toolbox";
 }
 
 const wallText = (wall: number) => new Date(wall).toISOString().slice(0, 16);
@@ -60,7 +64,47 @@ function offsetText(minutes: number): string {
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
 }
 
-/** The platform (of this organization), its connector and its Flexible Leverage plugin; 404 when any is missing. */
+/**
+ * How the engine reads a platform's clock: a simulated server keeps a fixed offset from UTC (the
+ * engine gets its local time in the UTC zone, as its plugin does); any other in the platform's IANA zone.
+ */
+export function engineClockOf(row: Pick<PlatformRow, "connection" | "timeZone">, time: ServerTime): EngineClock {
+  if (row.connection.kind === "simulated") {
+    const shift = time.timeZoneOffsetMinutes * 60_000;
+    return { timeZone: "UTC", zone: offsetText(time.timeZoneOffsetMinutes), now: time.time + shift, ofWallClock: (wall) => wall, wallText };
+  }
+  const zone = row.timeZone;
+  return {
+    timeZone: zone,
+    zone,
+    now: time.time,
+    ofWallClock: (wall) => instantOfWallClock(wall, zone),
+    wallText: (at) => wallText(wallClockOf(at, zone)),
+  };
+}
+
+/** What stands for the plugin on a server without one: the rules Toolbox keeps and runs (./runner.ts). */
+function keptByToolbox(pluginId: string, parameters: PluginParameter[] | undefined): TradePlugin {
+  return {
+    id: pluginId,
+    file: "",
+    name: "Flexible Leverage (run by Toolbox)",
+    version: "toolbox",
+    enabled: true,
+    configurable: true,
+    state: "running",
+    parameters: parameters ?? [
+      { name: "Managers", value: "" },
+      { name: "Rules", value: "[]" },
+    ],
+  };
+}
+
+/**
+ * The platform (of this organization), its connector and its Flexible Leverage plugin; 404 when
+ * the platform is missing or the id is not a Flexible Leverage plugin of its type. A server that
+ * runs no such plugin has its rules kept and run by Toolbox (decision XXXX): they stand for it.
+ */
 export async function loadPlugin(deps: FlexibleLeverageDeps, organizationId: string, platformId: string, pluginId: string): Promise<LoadedPlugin> {
   const connector = await deps.connectorFor(organizationId, platformId);
   const row = await findPlatform(deps.db, organizationId, platformId);
@@ -68,24 +112,14 @@ export async function loadPlugin(deps: FlexibleLeverageDeps, organizationId: str
   const flavour = flexibleLeverageOf(pluginId);
   if (!flavour || flavour.platform !== connector.platform)
     throw new NotFoundError(`"${pluginId}" is not a Flexible Leverage plugin of this ${connector.platform} platform.`);
-  const plugin = (await viaConnector(() => connector.listPlugins())).find((p) => p.id === pluginId);
-  if (!plugin) throw new NotFoundError(`The server runs no plugin "${pluginId}".`);
+  const plugins = await viaConnector(() => connector.listPlugins());
+  const onServer = plugins.find((p) => p.id === pluginId);
+  // Another Flexible Leverage plugin of the server (another vendor prefix) runs its rules: this id is none of its.
+  if (!onServer && plugins.some((p) => flexibleLeverageOf(p.id)?.platform === connector.platform))
+    throw new NotFoundError(`The server runs no plugin "${pluginId}".`);
+  const plugin = onServer ?? keptByToolbox(pluginId, (await findRules(deps.db, platformId))?.parameters);
   const time = await viaConnector(() => connector.serverTime());
-  let clock: EngineClock;
-  if (row.connection.kind === "simulated") {
-    const shift = time.timeZoneOffsetMinutes * 60_000;
-    clock = { timeZone: "UTC", zone: offsetText(time.timeZoneOffsetMinutes), now: time.time + shift, ofWallClock: (wall) => wall, wallText };
-  } else {
-    const zone = row.timeZone;
-    clock = {
-      timeZone: zone,
-      zone,
-      now: time.time,
-      ofWallClock: (wall) => instantOfWallClock(wall, zone),
-      wallText: (at) => wallText(wallClockOf(at, zone)),
-    };
-  }
-  return { connector, plugin, platformType: flavour.platform, clock };
+  return { connector, plugin, platformType: flavour.platform, clock: engineClockOf(row, time), runBy: onServer ? "plugin" : "toolbox" };
 }
 
 /** A symbol as the masks read it: its MT5 path where it has one. */
@@ -130,6 +164,7 @@ async function viewOf(loaded: LoadedPlugin, plugin: TradePlugin): Promise<Flexib
     symbols: symbols.map(symbolKey),
     serverClock: { now: loaded.clock.wallText(loaded.clock.now), zone: loaded.clock.zone },
     capacity: { limit: capacityOf(loaded.platformType, plugin), used: encodeRulesText(settings).length },
+    runBy: loaded.runBy,
   };
 }
 
@@ -159,7 +194,13 @@ export async function saveSettings(
   if (platformType === "MT4" && managers.length > RULES_CHUNK)
     throw new RefusedError(`The managers take ${managers.length} characters; MT4 keeps a parameter in ${RULES_CHUNK}. List fewer managers.`);
   const parameters = encodeSettingsParameters(settings, plugin.parameters);
-  const after = await viaConnector(() => connector.updatePlugin(plugin.id, { parameters }));
+  const after =
+    loaded.runBy === "plugin"
+      ? await viaConnector(() => connector.updatePlugin(plugin.id, { parameters }))
+      : keptByToolbox(
+          plugin.id,
+          (await saveRules(deps.db, actor.organizationId, platformId, parameters, rulesTextOf(parameters) !== rulesTextOf(plugin.parameters))).parameters,
+        );
   const before = decodeSettingsParameters(plugin.parameters);
   await recordAudit(deps.db, actor, {
     action: "flexibleLeverage.changed",

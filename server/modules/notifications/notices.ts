@@ -102,7 +102,7 @@ export async function noticeOfEvent(db: Db, seq: number, event: NoticeEvent): Pr
         organizationId: event.organizationId,
         type: "leverageChanged",
         title: `Leverage of ${event.login} changed to 1:${event.to}`,
-        body: `${event.plugin} changed the leverage of account ${event.login} on ${platform?.name ?? "a platform"} from 1:${event.from} to 1:${event.to}.`,
+        body: `${event.plugin} changed the leverage of account ${event.login} on ${platform?.name ?? "a platform"} from 1:${event.from} to 1:${event.to}${event.reason ? ` (${event.reason})` : ""}.`,
         link: platform ? `/tradePlatforms/${platform.type}/${event.platformId}/settings/plugins` : null,
         dedupeKey: `leverageChanged:${seq}`,
       };

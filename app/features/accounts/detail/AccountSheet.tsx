@@ -16,6 +16,7 @@ import { ChangeGroupDialog, ChangeLeverageDialog, EditDetailsDialog, ResetPasswo
 import { BalanceOperationDialog } from "../actions/BalanceOperationDialog";
 import { AccountFigures } from "./AccountFigures";
 import { AccountHistoryTabs } from "./AccountHistoryTabs";
+import { LeverageChanges } from "./LeverageChanges";
 import { AccountTradingSwitches } from "./AccountTradingSwitches";
 import { ReconcileNotice } from "./ReconcileNotice";
 
@@ -154,6 +155,7 @@ function AccountPanel({ account, onChanged }: { account: { platformId: string; l
             </div>
           </div>
           <AccountHistoryTabs account={a} canWrite={canWrite} onChanged={() => changed({})} />
+          <LeverageChanges account={a} />
         </div>
       </div>
     </div>

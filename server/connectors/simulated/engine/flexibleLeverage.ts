@@ -33,6 +33,8 @@ export interface LeverageChange {
   tierIndex: number | null;
   windowKind: "weekend" | "news" | null;
   reason: string;
+  /** The server's instant of the change (ms since the epoch, UTC): with the login, what makes it this change. */
+  at: number;
 }
 
 export class FlexibleLeverageRunner {
@@ -43,6 +45,13 @@ export class FlexibleLeverageRunner {
   rulesChangedAt = 0;
   /** The compiled rules and the text they came from (not state: compiled again after a restore). */
   #compiled: { text: string; rules: CompiledRules | null } | null = null;
+  /** Told of the changes each round made (not state: the server's host listens, server/connectors/simulated/server.ts). */
+  #listener: ((changes: LeverageChange[]) => void) | null = null;
+
+  /** Who hears of the changes made (one listener; null: nobody). Also called for the rounds replayed after a restore. */
+  listen(listener: ((changes: LeverageChange[]) => void) | null): void {
+    this.#listener = listener;
+  }
 
   /** The plugin of this flavour, if the server runs it and it is enabled. */
   private plugin(ctx: EngineContext): TradePlugin | undefined {
@@ -99,6 +108,7 @@ export class FlexibleLeverageRunner {
           tierIndex: decision.tierIndex,
           windowKind: decision.windowKind,
           reason: decision.reason,
+          at: now(ctx),
         });
     }
     return changes;
@@ -119,6 +129,7 @@ export class FlexibleLeverageRunner {
       );
       announce(ctx, account);
     }
+    if (changes.length > 0) this.#listener?.(changes.map((c) => ({ ...c })));
     return changes;
   }
 

@@ -33,6 +33,7 @@ import { SimulatedServerRegistry } from "../../../connectors/simulated/registry.
 import { randomUUID } from "node:crypto";
 import { SimulatedHost } from "./simulatedHost.ts";
 import type { SimulatedServer } from "../../../connectors/simulated/server.ts";
+import type { LeverageChange } from "../../../connectors/simulated/engine/flexibleLeverage.ts";
 import type { Db } from "../../../db/client.ts";
 import { ConflictError, NotFoundError, UnavailableError } from "../../../errors.ts";
 import type { SecretCipher } from "../../../secrets/cipher.ts";
@@ -247,6 +248,20 @@ export class PlatformRuntime {
     return [...this.known.values()]
       .filter((p) => p.organizationId === organizationId)
       .map(({ id, organizationId: org, type }) => ({ id, organizationId: org, type }));
+  }
+
+  /** This node's id (leases name their holder with it). */
+  get node(): string {
+    return this.nodeId;
+  }
+
+  /**
+   * Hears the leverage changes the Flexible Leverage plugin of a simulated server running on this
+   * node makes (only the node running it hears them; replayed rounds are heard again). Answers the
+   * way to stop hearing.
+   */
+  onSimulatedLeverageChanges(listener: (platformId: string, changes: LeverageChange[]) => void): () => void {
+    return this.simulatedServers.onLeverageChanges(listener);
   }
 
   /** The in-process simulated server behind a simulated platform (demo tools and tests switch its faults). */

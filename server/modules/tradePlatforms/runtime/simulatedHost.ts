@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { simulatedCodec, type SimulatedTransports } from "../../../connectors/simulated/connector.ts";
+import type { LeverageChange } from "../../../connectors/simulated/engine/flexibleLeverage.ts";
 import type { StoreFailure } from "../../../connectors/simulated/persistence/recorder.ts";
 import { SimulatedServer, type SimulatedServerOptions } from "../../../connectors/simulated/server.ts";
 import type { PlatformCodec } from "../../../connectors/wire/codec.ts";
@@ -77,6 +78,8 @@ export class SimulatedHost implements SimulatedTransports {
   private readonly removals = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
   private stopped = false;
+  /** Who hears the Flexible Leverage plugin's changes of the servers running here (server/modules/flexibleLeverage/changes.ts). */
+  private leverageListeners = new Set<(platformId: string, changes: LeverageChange[]) => void>();
 
   constructor(private readonly options: SimulatedHostOptions) {
     this.sweeper = setInterval(() => this.sweep(), 5_000);
@@ -91,6 +94,16 @@ export class SimulatedHost implements SimulatedTransports {
         return this.openRemote(serverKey, credentials, handlers);
       },
     };
+  }
+
+  /**
+   * Hears the leverage changes made by the Flexible Leverage plugin of every server running on this
+   * node, once each is written (and again for the rounds a takeover replays: key records on the
+   * change). Only the node running a server hears its changes. Answers the way to stop hearing.
+   */
+  onLeverageChanges(listener: (platformId: string, changes: LeverageChange[]) => void): () => void {
+    this.leverageListeners.add(listener);
+    return () => this.leverageListeners.delete(listener);
   }
 
   /** The server running on this node for the platform, if it runs here. */
@@ -175,6 +188,9 @@ export class SimulatedHost implements SimulatedTransports {
       },
       snapshotEveryCommands: this.options.snapshotEveryCommands,
       onStoreFailure: (failure) => this.lost(hosted, failure),
+    });
+    server.onLeverageChanges((changes) => {
+      for (const listener of this.leverageListeners) listener(key, changes);
     });
     const renewal = setInterval(
       () => {
