@@ -90,4 +90,16 @@ describe("the dealing page", () => {
     expect(body.schedule).toEqual(VIEW.settings.schedule);
     expect((await screen.findByRole("alert")).textContent).toContain('Two profiles are named "news"');
   });
+
+  it("a successful save says so, though the editor starts again from the stored settings", async () => {
+    const stored = { ...VIEW, updatedAt: "2026-11-28T09:00:00.000Z" };
+    fetchSpy.mockResolvedValueOnce(new Response(JSON.stringify(stored), { status: 200, headers: { "content-type": "application/json" } }));
+    show(["read", "write"]);
+    fireEvent.change(screen.getAllByLabelText("Ask markup")[0]!, { target: { value: "25" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save dealing settings" }));
+    expect((await screen.findByRole("status")).textContent).toBe("Saved and recorded in the audit log.");
+    // Edited again, the message goes: what is shown is no longer what was saved.
+    fireEvent.change(screen.getAllByLabelText("Ask markup")[0]!, { target: { value: "30" } });
+    expect(screen.queryByRole("status")).toBeNull();
+  });
 });

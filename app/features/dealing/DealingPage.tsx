@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useAccess } from "~/profile";
 import { Skeleton } from "~/ui/Skeleton";
 import { FormAlert } from "~/ui/FormAlert";
@@ -13,6 +14,8 @@ import { SettingsEditor } from "./SettingsEditor";
 export function DealingPage({ platformId }: { platformId: string }) {
   const dealing = useDealing(platformId);
   const canWrite = useAccess().hasModule("dealing", "write");
+  // The stored settings' version this page saved last: the editor remounts on a new version, so it is kept here.
+  const [savedVersion, setSavedVersion] = useState<string | null>(null);
   if (dealing.isPending) return <Skeleton className="h-64" />;
   if (dealing.isError) return <FormAlert message={dealing.error.message} />;
   const view = dealing.data;
@@ -20,7 +23,14 @@ export function DealingPage({ platformId }: { platformId: string }) {
     <div className="space-y-4">
       <ActiveProfileCard platformId={platformId} view={view} canWrite={canWrite} />
       {/* Remounted when the stored settings change (a save here or elsewhere), so the draft starts from them. */}
-      <SettingsEditor key={view.updatedAt ?? "default"} platformId={platformId} initial={view.settings} canWrite={canWrite} />
+      <SettingsEditor
+        key={view.updatedAt ?? "default"}
+        platformId={platformId}
+        initial={view.settings}
+        canWrite={canWrite}
+        saved={savedVersion !== null && savedVersion === view.updatedAt}
+        onSaved={setSavedVersion}
+      />
     </div>
   );
 }

@@ -50,15 +50,29 @@ function RemoveButton({ label, onClick, disabled }: { label: string; onClick: ()
  * The platform's execution profiles (limits and a grid of markups each), the weekly schedule and
  * holidays, edited together and saved whole (PUT): the API checks every rule and answers in words.
  */
-export function SettingsEditor({ platformId, initial, canWrite }: { platformId: string; initial: DealingSettings; canWrite: boolean }) {
+export function SettingsEditor({
+  platformId,
+  initial,
+  canWrite,
+  saved,
+  onSaved,
+}: {
+  platformId: string;
+  initial: DealingSettings;
+  canWrite: boolean;
+  /** This page saved the settings shown (the editor remounts with them, so its parent keeps this). */
+  saved: boolean;
+  /** Told the stored settings' version after a save. */
+  onSaved: (version: string | null) => void;
+}) {
   const { save } = useDealingWrites(platformId);
   const [draft, setDraft] = useState<DealingSettings>(initial);
+  const [edited, setEdited] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const ro = !canWrite;
   const change = (next: DealingSettings) => {
     setDraft(next);
-    setSaved(false);
+    setEdited(true);
   };
   const setProfile = (i: number, patch: Partial<ExecutionProfile>) =>
     change({ ...draft, profiles: draft.profiles.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
@@ -69,8 +83,8 @@ export function SettingsEditor({ platformId, initial, canWrite }: { platformId: 
   const submit = async () => {
     setFailure(null);
     try {
-      await save.mutateAsync(draft);
-      setSaved(true);
+      const view = await save.mutateAsync(draft);
+      onSaved(view.updatedAt);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setFailure(error.message);
@@ -342,7 +356,11 @@ export function SettingsEditor({ platformId, initial, canWrite }: { platformId: 
           <Button variant="ghost" onClick={() => change(initial)}>
             Discard changes
           </Button>
-          {saved ? <span className="text-sm text-muted">Saved and recorded in the audit log.</span> : null}
+          {saved && !edited ? (
+            <span className="text-sm text-muted" role="status">
+              Saved and recorded in the audit log.
+            </span>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -5,14 +5,22 @@ import { useCurrentOrganizationId } from "~/profile";
 
 export const dealingQueryKey = (organizationId: string | null, platformId: string) => ["tradePlatformDealing", organizationId, platformId] as const;
 
-/** GET /api/tradePlatforms/:id/dealing, refreshed each half minute (the profile in force moves with the clock). */
+/**
+ * GET /api/tradePlatforms/:id/dealing, refreshed each half minute (the profile in force moves with
+ * the clock), and a second after the next switch when that comes sooner, so the page shows the
+ * switch as it happens.
+ */
 export function useDealing(platformId: string) {
   const organizationId = useCurrentOrganizationId();
   return useQuery({
     queryKey: dealingQueryKey(organizationId, platformId),
     queryFn: ({ signal }) => api.get<DealingView>(`/api/tradePlatforms/${platformId}/dealing`, { signal }),
     enabled: Boolean(organizationId),
-    refetchInterval: 30_000,
+    refetchInterval: (query) => {
+      const next = query.state.data?.active.next?.at;
+      const untilNext = next ? Date.parse(next) - Date.now() + 1_000 : Infinity;
+      return Math.max(1_000, Math.min(30_000, untilNext));
+    },
   });
 }
 

@@ -52,7 +52,7 @@ export function ChangesPanel({ platformId, canWrite }: { platformId: string; can
   };
 
   return (
-    <Card aria-label="Changes">
+    <Card role="region" aria-label="Changes">
       <CardHeader>
         <CardTitle>Changes</CardTitle>
         <CardDescription>Staged, not sent. Apply writes exactly these differences on the server, each checked against the version read.</CardDescription>
@@ -63,7 +63,13 @@ export function ChangesPanel({ platformId, canWrite }: { platformId: string; can
           const refusal = refusals[key];
           const current = refusal?.current as Record<string, unknown> | undefined;
           return (
-            <div key={key} className="grid min-w-0 gap-1 rounded-md border border-border p-3 break-words" data-testid="staged-change">
+            <div
+              key={key}
+              role="group"
+              aria-label={change.kind === "holidays" ? "Holidays" : `${change.kind === "group" ? "Group" : "Symbol"} ${change.name}`}
+              className="grid min-w-0 gap-1 rounded-md border border-border p-3 break-words"
+              data-testid="staged-change"
+            >
               <div className="flex items-center justify-between gap-2">
                 <span className="text-sm font-medium">
                   {change.kind === "holidays" ? "Holidays" : `${change.kind === "group" ? "Group" : "Symbol"} ${change.name}`}

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
+import type { TradePlatformType } from "../../../core/trading/index.ts";
 import { apiAs } from "./api.ts";
 
 /**
@@ -7,9 +8,14 @@ import { apiAs } from "./api.ts";
  * created through the API as the page's person; answers its id once it is connected.
  */
 export async function connectSimulatedMt5(page: Page, name: string, accounts: number): Promise<string> {
+  return connectSimulated(page, "MT5", name, accounts);
+}
+
+/** The same for any platform type (a simulated server of that type's flavour). */
+export async function connectSimulated(page: Page, type: TradePlatformType, name: string, accounts = 3): Promise<string> {
   const api = apiAs(page);
   const created = await api.post<{ id: string }>("/api/tradePlatforms", {
-    type: "MT5",
+    type,
     name,
     timeZone: "UTC",
     connection: { kind: "simulated", accounts, tradeRate: 0 },
