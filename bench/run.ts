@@ -24,7 +24,8 @@
  * process (./tradesCopier.ts); `npm run bench -- copier` runs it alone.
  *
  * Then Flexible Leverage's rule engine: 100,000 accounts × 20 rules, evaluation per account and the
- * preview of the population (./flexibleLeverage.ts); `npm run bench -- flexibleLeverage` runs it alone.
+ * preview of the population, then the preview through the API route on PostgreSQL (./flexibleLeverage.ts);
+ * `npm run bench -- flexibleLeverage` runs it alone, `npm run bench -- flexibleLeverageApi` only the API's part.
  *
  * `npm run bench -- api` runs only the table of issue 30 (./apiSpeed.ts): bare Fastify, the guarded
  * routes, the accounts and customers lists at 100,000 rows and the shell's weight, with the ratios.
@@ -56,7 +57,7 @@ import { measureEventBus } from "./eventBus.ts";
 import { tradesBlotterBench } from "./tradesBlotter.ts";
 import { quotesMonitorBench } from "./quotesMonitor.ts";
 import { tradesCopierBench } from "./tradesCopier.ts";
-import { flexibleLeverageBench } from "./flexibleLeverage.ts";
+import { flexibleLeverageApiBench, flexibleLeverageBench } from "./flexibleLeverage.ts";
 import { simulatedHostCostBench } from "./simulatedHostCost.ts";
 import { rowModelsBench } from "./blotter/rowModels.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -234,6 +235,8 @@ async function main() {
   line("");
   await flexibleLeverageBench({ line });
   line("");
+  await flexibleLeverageApiBench({ adminUrl, line });
+  line("");
   line(`benchmark finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -249,23 +252,25 @@ const stallDatabases = (["postgres", "pglite"] as StallDatabase[]).filter((kind)
         ? quotesMonitorBench({ adminUrl, line })
         : only.includes("copier")
           ? tradesCopierBench({ adminUrl, line })
-          : only.includes("flexibleLeverage")
-            ? flexibleLeverageBench({ line })
-            : only.includes("simhost")
-              ? simulatedHostCostBench({ adminUrl, line })
-              : only.includes("writer")
-                ? historyWriterBench({ adminUrl, line })
-                : only.includes("rowmodels")
-                  ? rowModelsBench({ line })
-                  : only.includes("stall")
-                    ? creationStallBench({
-                        adminUrl,
-                        accounts: ACCOUNTS,
-                        runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
-                        databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
-                        line,
-                      })
-                    : main()
+          : only.includes("flexibleLeverageApi")
+            ? flexibleLeverageApiBench({ adminUrl, line })
+            : only.includes("flexibleLeverage")
+              ? flexibleLeverageBench({ line }).then(() => flexibleLeverageApiBench({ adminUrl, line }))
+              : only.includes("simhost")
+                ? simulatedHostCostBench({ adminUrl, line })
+                : only.includes("writer")
+                  ? historyWriterBench({ adminUrl, line })
+                  : only.includes("rowmodels")
+                    ? rowModelsBench({ line })
+                    : only.includes("stall")
+                      ? creationStallBench({
+                          adminUrl,
+                          accounts: ACCOUNTS,
+                          runs: Number(process.env.BENCH_STALL_RUNS ?? 1),
+                          databases: stallDatabases.length > 0 ? stallDatabases : ["postgres", "pglite"],
+                          line,
+                        })
+                      : main()
 ).then(
   () => process.exit(0),
   (error: unknown) => {

@@ -1,11 +1,12 @@
-import { ArrowDown, ArrowUp, Gauge, Plus, Trash2 } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { ArrowDown, ArrowUp, Gauge, GripVertical, Plus, Trash2 } from "lucide-react";
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from "react";
 import { encodeRulesText } from "@core/flexibleLeverage/parameters";
 import type { FlexibleLeveragePreviewBody, FlexibleLeverageView } from "@core/schemas/flexibleLeverage";
 import { ApiError } from "~/api";
 import { useAccess } from "~/profile";
 import { Badge } from "~/ui/Badge";
 import { Button } from "~/ui/Button";
+import { cn, focusRing } from "~/ui/cn";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/ui/Card";
 import { EmptyState } from "~/ui/EmptyState";
 import { Field } from "~/ui/Field";
@@ -111,9 +112,70 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
     setDraft(next);
   };
   const rule = draft.rules[selected];
-  const reorder = (from: number, to: number) => {
-    edit({ ...draft, rules: move(draft.rules, from, to) });
-    if (to >= 0 && to < draft.rules.length) setSelected(to);
+  // Reordering: drag a rule by its row (native drag and drop), or with the keyboard on its handle
+  // (arrow keys, Home, End) or the up/down buttons; the selection follows the rule, the focus stays
+  // on the control used and a live region says where the rule went.
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const list = useRef<HTMLOListElement>(null);
+  const refocus = useRef<{ key: string; control: string } | null>(null);
+  useEffect(() => {
+    const target = refocus.current;
+    if (!target) return;
+    refocus.current = null;
+    list.current?.querySelector<HTMLElement>(`[data-rule="${target.key}"] [data-control="${target.control}"]`)?.focus();
+  }, [draft.rules]);
+  const reorder = (from: number, to: number, control?: string) => {
+    if (to < 0 || to >= draft.rules.length || to === from) return;
+    const moved = draft.rules[from]!;
+    const rules = move(draft.rules, from, to);
+    edit({ ...draft, rules });
+    // The selected rule stays selected wherever it moved to.
+    const selectedKey = draft.rules[selected]?.key;
+    setSelected(
+      Math.max(
+        0,
+        rules.findIndex((r) => r.key === selectedKey),
+      ),
+    );
+    if (control) refocus.current = { key: moved.key, control };
+    setAnnouncement(`${moved.name || "(no name)"} moved to position ${to + 1} of ${draft.rules.length}.`);
+  };
+  /** The gap (0…n) a drag over row `index` points at: before it in its upper half, after it in its lower. */
+  const gapOf = (event: DragEvent<HTMLElement>, index: number) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    return event.clientY < box.top + box.height / 2 ? index : index + 1;
+  };
+  const onDragOver = (event: DragEvent<HTMLLIElement>, index: number) => {
+    if (dragging === null) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    const gap = gapOf(event, index);
+    if (gap !== dropAt) setDropAt(gap);
+  };
+  const onDrop = (event: DragEvent<HTMLLIElement>, index: number) => {
+    if (dragging === null) return;
+    event.preventDefault();
+    const gap = gapOf(event, index);
+    reorder(dragging, gap > dragging ? gap - 1 : gap);
+    setDragging(null);
+    setDropAt(null);
+  };
+  const onHandleKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const to =
+      event.key === "ArrowUp"
+        ? index - 1
+        : event.key === "ArrowDown"
+          ? index + 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? draft.rules.length - 1
+              : null;
+    if (to === null) return;
+    event.preventDefault();
+    reorder(index, to, "handle");
   };
 
   const onSave = async () => {
@@ -152,12 +214,58 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
             <CardDescription>Tried in order: the first rule that applies wins.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-2">
-            <ol className="grid gap-1" aria-label="Rules, in order">
+            <p id="rule-reorder-help" className="sr-only">
+              Drag a rule to reorder it, or focus its handle and press the up or down arrow key (Home and End: first and last).
+            </p>
+            <div aria-live="polite" className="sr-only">
+              {announcement}
+            </div>
+            <ol ref={list} className="grid gap-1" aria-label="Rules, in order">
               {draft.rules.map((r, i) => (
                 <li
                   key={r.key}
-                  className={`flex items-center gap-1 rounded-md border px-2 py-1 ${i === selected ? "border-primary bg-primary/5" : "border-border"}`}
+                  data-rule={r.key}
+                  draggable={canWrite}
+                  onDragStart={(event) => {
+                    event.dataTransfer.effectAllowed = "move";
+                    // Firefox starts a drag only with some data.
+                    event.dataTransfer.setData("text/plain", r.name);
+                    setDragging(i);
+                  }}
+                  onDragOver={(event) => onDragOver(event, i)}
+                  onDrop={(event) => onDrop(event, i)}
+                  onDragEnd={() => {
+                    setDragging(null);
+                    setDropAt(null);
+                  }}
+                  className={cn(
+                    "relative flex items-center gap-1 rounded-md border px-2 py-1",
+                    i === selected ? "border-primary bg-primary/5" : "border-border",
+                    dragging === i && "opacity-50",
+                    dragging !== null &&
+                      dropAt === i &&
+                      dragging !== i &&
+                      dragging !== i - 1 &&
+                      "before:absolute before:inset-x-0 before:-top-1 before:h-0.5 before:bg-primary",
+                    dragging !== null &&
+                      dropAt === i + 1 &&
+                      i === draft.rules.length - 1 &&
+                      dragging !== i &&
+                      "after:absolute after:inset-x-0 after:-bottom-1 after:h-0.5 after:bg-primary",
+                  )}
                 >
+                  {canWrite ? (
+                    <button
+                      type="button"
+                      data-control="handle"
+                      className={cn("cursor-grab rounded-sm p-0.5 text-muted hover:text-fg active:cursor-grabbing", focusRing)}
+                      aria-label={`Reorder ${r.name || "(no name)"}, position ${i + 1} of ${draft.rules.length}`}
+                      aria-describedby="rule-reorder-help"
+                      onKeyDown={(event) => onHandleKey(event, i)}
+                    >
+                      <GripVertical aria-hidden className="size-4" />
+                    </button>
+                  ) : null}
                   <button type="button" className="min-w-0 flex-1 truncate text-left text-sm" aria-current={i === selected} onClick={() => setSelected(i)}>
                     {i + 1}. {r.name || "(no name)"}
                     {!r.active ? <span className="text-muted"> (inactive)</span> : null}
@@ -165,15 +273,23 @@ function Editor({ platformId, pluginId, view }: { platformId: string; pluginId: 
                   </button>
                   {canWrite ? (
                     <>
-                      <Button variant="ghost" size="icon" aria-label={`Move ${r.name} up`} disabled={i === 0} onClick={() => reorder(i, i - 1)}>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        data-control="up"
+                        aria-label={`Move ${r.name} up`}
+                        disabled={i === 0}
+                        onClick={() => reorder(i, i - 1, i - 1 === 0 ? "down" : "up")}
+                      >
                         <ArrowUp aria-hidden />
                       </Button>
                       <Button
                         variant="ghost"
                         size="icon"
+                        data-control="down"
                         aria-label={`Move ${r.name} down`}
                         disabled={i === draft.rules.length - 1}
-                        onClick={() => reorder(i, i + 1)}
+                        onClick={() => reorder(i, i + 1, i + 1 === draft.rules.length - 1 ? "up" : "down")}
                       >
                         <ArrowDown aria-hidden />
                       </Button>
