@@ -3,7 +3,9 @@
  * docs/flexible-leverage.md): from the platform's plugins they open the editor, add a rule for
  * `real*` groups with an equity ladder, reorder the rules by dragging and with the keyboard, see in
  * the preview that an account with 60,000 equity goes to the top tier's leverage and why, and save;
- * the account's leverage changes on the server (read back live through the API).
+ * the account's leverage changes on the server (read back live through the API), the change shows
+ * on the account's detail and in the inbox, and a weekend window applies at its time on a clock the
+ * test controls (`POST …/simulator/clock`).
  *
  * The account is made to hold exactly 60,000 (a deposit or withdrawal through the API before the
  * editor opens; an account without open positions, so its equity is its balance). Every wait is on
@@ -49,7 +51,7 @@ describe("a risk manager and Flexible Leverage", () => {
   });
   afterAll(() => browser?.close());
 
-  it("adds a rule for real* groups with an equity ladder, reorders it, previews the 60,000 account's tier and saves it onto the server", async () => {
+  it("adds a rule for real* groups with an equity ladder, reorders it, previews the 60,000 account's tier, saves it onto the server, sees the change on the detail and in the inbox, and a weekend window at its time", async () => {
     const page = await (await newContext(browser)).newPage();
     onTestFailed(async () => {
       await page.screenshot({ path: "test-results/flexible-leverage-failure.png", fullPage: true }).catch(() => undefined);
@@ -156,21 +158,50 @@ describe("a risk manager and Flexible Leverage", () => {
       .poll(async () => (await api.get<{ leverage: number }>(`/api/accounts/${platformId}/${login}`)).leverage, { timeout: 20_000 })
       .toBe(tierLeverage);
 
-    // TODO(issue 28, lead): the change shows on the account's detail and in the inbox.
-    //   1. Open /users?account=<platformId>:<login> (the account's detail drawer).
-    //   2. In its leverage history (the section the server-side helper adds), see one line:
-    //      from 1:<before> to 1:<tierLeverage>, rule 'Real equity', tier ≥ 50,000 USD equity.
-    //   3. Open the inbox (the bell in the header): a "leverage changed" notification for <login>
-    //      on Risk MT5, 1:<before> → 1:<tierLeverage>, naming the rule; it links to the account.
+    // The change shows on the account's detail (from, to, the rule, made by the server's plugin) …
+    await page.goto(`/users?account=${platformId}:${login}`);
+    const panel = page.getByRole("dialog", { name: new RegExp(login) });
+    const change = panel.getByTestId("leverage-change").filter({ hasText: `1:${before} → 1:${tierLeverage}` });
+    await change.first().waitFor({ timeout: 30_000 });
+    expect(await change.first().textContent()).toMatch(/rule 'Real equity'.*tier 2.*server's plugin.*tier ≥ 50,000(\.00)? USD equity/);
+    // … and in the inbox.
+    await page.goto("/inbox");
+    await page.getByRole("listitem", { name: new RegExp(`Leverage of ${login} changed to 1:${tierLeverage}`) }).waitFor({ timeout: 30_000 });
 
-    // TODO(issue 28, lead): a weekend window applies at its time, on a clock the test controls.
-    //   1. Through the test clock route (being built server-side), set the simulated server's
-    //      clock to a Friday 22:59 in its time zone.
-    //   2. In the editor, on 'Real equity' add a weekend window Friday 23:00 → Sunday 23:00 at
-    //      1:10; in the preview, "What if the server's clock read" Saturday 10:00 shows the
-    //      account at 1:10 with the window as the reason; save.
-    //   3. Move the test clock to Friday 23:00: the account's leverage becomes 1:10 on the server
-    //      (poll GET /api/accounts/<platformId>/<login>); move it to Sunday 23:00: back to
-    //      1:<tierLeverage>.
+    // A weekend window on the rule applies at its time, on a clock the test controls: the server's
+    // clock is set to a Wednesday, the window (Friday 21:00 → Sunday 21:00 at 1:10) saved, then the
+    // clock moved into a Saturday and back out.
+    const clock = async (serverClock: string) => {
+      const moved = await api.call<{ serverTime: string }>("POST", `/api/tradePlatforms/${platformId}/simulator/clock`, { serverClock });
+      expect(moved.status, moved.text).toBe(200);
+      return moved.json.serverTime;
+    };
+    expect(await clock("2026-12-02T12:00:00Z")).toMatch(/^2026-12-02T/);
+    await page.goto(`/tradePlatforms/MT5/${platformId}/settings`);
+    await page.getByRole("link", { name: "Plugins", exact: true }).first().click();
+    await page.getByRole("link", { name: "Open editor" }).first().click();
+    const realRule = page.getByRole("group", { name: /^Rule 1:/ });
+    await realRule.getByRole("button", { name: "Weekend window" }).waitFor({ timeout: 60_000 });
+    await realRule.getByRole("button", { name: "Weekend window" }).click();
+    await realRule.getByLabel("Window 1 leverage 1:").fill("10");
+    await page.getByRole("button", { name: "Save on the server" }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await api.get<{ settings: { rules: { windows: { kind: string; leverage: number }[] }[] } }>(
+              `/api/tradePlatforms/${platformId}/plugins/${PLUGIN}/flexibleLeverage`,
+            )
+          ).settings.rules[0]?.windows,
+        { timeout: 20_000 },
+      )
+      .toEqual([expect.objectContaining({ kind: "weekend", leverage: 10 })]);
+    const leverageNow = async () => (await api.get<{ leverage: number }>(`/api/accounts/${platformId}/${login}`)).leverage;
+    // A Wednesday: outside the window, the ladder still holds.
+    expect(await leverageNow()).toBe(tierLeverage);
+    expect(await clock("2026-12-05T12:00:00Z")).toMatch(/^2026-12-05T/);
+    await expect.poll(leverageNow, { timeout: 20_000 }).toBe(10);
+    expect(await clock("2026-12-07T12:00:00Z")).toMatch(/^2026-12-07T/);
+    await expect.poll(leverageNow, { timeout: 20_000 }).toBe(tierLeverage);
   }, 240_000);
 });
