@@ -2,25 +2,44 @@
  * What the Flexible Leverage preview reads of Toolbox's accounts mirror (server/modules/accounts/mirror/),
  * the saves' audit records, and the rules Toolbox keeps (with the runner's lease) for a server without the plugin.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { auditEvents, flexibleLeverageRules, tradingAccounts } from "../../db/schema.ts";
 
 export type RulesRow = typeof flexibleLeverageRules.$inferSelect;
 
-/** A platform's mirrored accounts, in login order: what the engine reads of each. */
-export async function mirroredAccounts(db: DbOrTx, organizationId: string, platformId: string) {
-  return db
+export interface MirroredAccount {
+  login: string;
+  group: string;
+  currency: string;
+  /** Decimal text, as the mirror keeps it. */
+  equity: string;
+  leverage: number;
+}
+
+/**
+ * A platform's mirrored accounts, in login order: what the engine reads of each. Written by the
+ * database as one JSON text of arrays (100,000 accounts: one value to parse instead of 100,000 rows
+ * mapped field by field, which was most of a preview's time; decision 0091's approach).
+ */
+export async function mirroredAccounts(db: DbOrTx, organizationId: string, platformId: string): Promise<MirroredAccount[]> {
+  const a = tradingAccounts;
+  const [row] = await db
     .select({
-      login: tradingAccounts.login,
-      group: tradingAccounts.group,
-      currency: tradingAccounts.currency,
-      equity: tradingAccounts.equity,
-      leverage: tradingAccounts.leverage,
+      json: sql<
+        string | null
+      >`json_agg(json_build_array(${a.login}, ${a.group}, ${a.currency}, ${a.equity}::text, ${a.leverage}) order by length(${a.login}), ${a.login})::text`,
     })
-    .from(tradingAccounts)
-    .where(and(eq(tradingAccounts.organizationId, organizationId), eq(tradingAccounts.platformId, platformId)))
-    .orderBy(sql`length(${tradingAccounts.login})`, asc(tradingAccounts.login));
+    .from(a)
+    .where(and(eq(a.organizationId, organizationId), eq(a.platformId, platformId)));
+  if (!row?.json) return [];
+  return (JSON.parse(row.json) as [string, string, string, string, number][]).map(([login, group, currency, equity, leverage]) => ({
+    login,
+    group,
+    currency,
+    equity,
+    leverage,
+  }));
 }
 
 /** The saves of one plugin's settings (audit `flexibleLeverage.changed`), newest first. */
