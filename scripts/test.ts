@@ -1,6 +1,6 @@
 /**
  * `npm test`: every suite — unit, API on PGlite and on PostgreSQL, then browser end-to-end on a
- * fresh production build, then the copier's crash test alone — and, as the very last line, the
+ * fresh production build, then (COPIER_CRASH_TEST=1) the copier's crash test alone — and, as the very last line, the
  * totals over all of them.
  *
  * `TEST_NODE24=/path/to/node` (set by `.ci/run`) also runs the unit and API suites under that Node
@@ -129,8 +129,11 @@ if (built.status !== 0) {
   vitest("Browser end-to-end", "e2e", ["e2e"]);
 }
 
-// The copier's crash test loads both cores for about four minutes: alone, last (vitest.config.ts).
-vitest("Copier crash test", "crash", ["crash"]);
+// The copier's crash test loads both cores for four to ten minutes: alone, last (vitest.config.ts),
+// and only when asked (COPIER_CRASH_TEST=1): with it, CI no longer fit its 25 minutes on a slower
+// 2-core machine (docs/trades-copier.md).
+if (process.env.COPIER_CRASH_TEST === "1") vitest("Copier crash test", "crash", ["crash"]);
+else console.log("\nCopier crash test: not run (COPIER_CRASH_TEST=1 runs it, alone, last).");
 
 if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.map((t) => `  - ${t}`).join("\n")}`);
 if (failedPasses.length) console.error(`\nFailed: ${failedPasses.join("; ")}.`);

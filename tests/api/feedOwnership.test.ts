@@ -150,14 +150,17 @@ describeDb("one node publishes each platform's trade feed", () => {
       acquire: (platformId: string, nodeId: string, ttlMs: number) =>
         stalled ? Promise.reject(new Error("database unreachable")) : store.acquire(platformId, nodeId, ttlMs),
     });
-    const { node1, node2, id, onNode2 } = await twoNodes(1_200, stalling);
+    // A 3 s lease (renewed each second): short enough to wait out, long enough that a loaded CI
+    // machine does not let node 1's lease lapse before the stall (it did at 1.2 s: node 2 took it
+    // while the test still waited for node 2 to stand by).
+    const { node1, node2, id, onNode2 } = await twoNodes(3_000, stalling);
     await trade(node1, id, onNode2, 5, "node 1's trades");
     const before = onNode2.length;
 
     stalled = true;
     await waitFor(async () => node2.app.tradeFeed.status(id)?.phase === "live", "node 2 taking the lapsed lease over");
     // Node 1 cannot take a lease while stalled, so every epoch past the first is node 2's: on a busy
-    // machine its own renewal may miss the 1.2 s lease once and take it again (epoch 3).
+    // machine its own renewal may miss the 3 s lease once and take it again (epoch 3).
     expect(node2.app.tradeFeed.status(id)?.epoch).toBeGreaterThanOrEqual(2);
     const takeover = await gapOnTheBus(onNode2, before);
 

@@ -434,9 +434,10 @@ async function expectCopiedExactly(s: Awaited<ReturnType<typeof start>>, made: B
 }
 
 // Several processes on one database: PostgreSQL only (a PGlite database killed mid-write is another question).
-// It runs in CI (npm test), alone and last (the `crash` project): about two minutes a case on a 2-core machine (Toolbox's starts, the lease
-// of a row pending at the kill, Match-Trader's 500 requests a minute). COPIER_CRASH_TEST=0 leaves it
-// out of a local run. The bound (420 s a case) waits out the slowest case seen.
+// `COPIER_CRASH_TEST=1 npm test` runs it, alone and last (the `crash` project): about two minutes a case on a quiet 2-core machine
+// (Toolbox's starts, the lease of a row pending at the kill, Match-Trader's 500 requests a minute), up to five on a slower one, so
+// CI's default run leaves it out (docs/trades-copier.md). `npx vitest run --project crash` runs it too. The bound (420 s a case)
+// waits out the slowest case seen.
 const onPostgres = testDbKind() === "postgres" && process.env.COPIER_CRASH_TEST !== "0" ? it : it.skip;
 
 describeDb("the Trades Copier through a kill -9: 50 followers on MT5 and Match-Trader, nothing lost, nothing doubled", () => {

@@ -14,6 +14,18 @@ export async function connectSimulatedMt5(page: Page, name: string, accounts: nu
 /** The same for any platform type (a simulated server of that type's flavour). */
 export async function connectSimulated(page: Page, type: TradePlatformType, name: string, accounts = 3): Promise<string> {
   const api = apiAs(page);
+  // Right after a sign-up the app may not have stored its current organization yet (a loaded machine
+  // shows it): the API call would go without one.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            (JSON.parse(localStorage.getItem("toolbox-profile") ?? "{}") as { state?: { currentOrganizationId?: string } }).state?.currentOrganizationId ?? "",
+        ),
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
   const created = await api.post<{ id: string }>("/api/tradePlatforms", {
     type,
     name,
@@ -22,6 +34,6 @@ export async function connectSimulated(page: Page, type: TradePlatformType, name
   });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   const platformId = created.json.id;
-  await expect.poll(async () => (await api.get<{ state: string }>(`/api/tradePlatforms/${platformId}`)).state, { timeout: 20_000 }).toBe("connected");
+  await expect.poll(async () => (await api.get<{ state: string }>(`/api/tradePlatforms/${platformId}`)).state, { timeout: 60_000 }).toBe("connected");
   return platformId;
 }
