@@ -46,9 +46,22 @@ interface Population {
   /** Each open position with what its notional is made of. */
   positions: { position: LeveragePosition; symbol: TradeSymbol | undefined; currency: string | undefined; lotsTimesPrice: number }[];
 }
-const populations = new Map<string, { readAt: number; population: Promise<Population>; refreshing?: Promise<Population> }>();
+type Kept = { readAt: number; population: Promise<Population>; refreshing?: Promise<Population> };
+/** Per app (its database handle), so two apps in one process (tests' nodes) keep their own. */
+const keptByApp = new WeakMap<object, Map<string, Kept>>();
+const keptOf = (deps: FlexibleLeverageDeps) => {
+  let kept = keptByApp.get(deps.db);
+  if (!kept) keptByApp.set(deps.db, (kept = new Map<string, Kept>()));
+  return kept;
+};
+
+/** After a save: the next preview reads the platform again (its accounts' leverages may have just changed). */
+export function forgetPopulation(deps: FlexibleLeverageDeps, organizationId: string, platformId: string): void {
+  keptOf(deps).delete(`${organizationId}/${platformId}`);
+}
 
 function populationOf(deps: FlexibleLeverageDeps, organizationId: string, platformId: string, connector: TradePlatformConnector): Promise<Population> {
+  const populations = keptOf(deps);
   const key = `${organizationId}/${platformId}`;
   const now = Date.now();
   for (const [k, p] of populations) if (now - p.readAt >= KEPT_MS && !p.refreshing) populations.delete(k);

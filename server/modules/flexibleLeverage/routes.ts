@@ -24,7 +24,7 @@ import { actorOf } from "../audit/record.ts";
 import { findPlatform } from "../tradePlatforms/repository.ts";
 import { changesOfAccount, pluginChangesPlugin } from "./changes.ts";
 import { flexibleLeverageRunnerOf, flexibleLeverageRunnerPlugin } from "./runner.ts";
-import { previewSettings } from "./preview.ts";
+import { forgetPopulation, previewSettings } from "./preview.ts";
 import { getSettings, saveSettings, settingsHistory, type FlexibleLeverageDeps } from "./service.ts";
 
 const tags = ["plugins"];
@@ -85,6 +85,7 @@ export async function flexibleLeverageRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const view = await saveSettings(deps, actorOf(request), request.params.id, request.params.pluginId, request.body);
+      forgetPopulation(deps, request.organization.id, request.params.id);
       // Rules Toolbox runs apply at once rather than at the next round (as a plugin applies a save).
       if (view.runBy === "toolbox") flexibleLeverageRunnerOf(app.ctx)?.refresh();
       return view;
