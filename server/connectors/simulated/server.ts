@@ -54,6 +54,11 @@ export interface SimulatedServerOptions {
   store?: SimulationStore;
   /** With a store: a snapshot every so many commands (5,000 by default), so a restore replays few. */
   snapshotEveryCommands?: number;
+  /**
+   * With a store: how long the clockwork's calls (ticks, the traders' steps) are gathered before
+   * they are written (CommandRecorder; 0 by default: at once). A request's answer never waits it out.
+   */
+  gatherMs?: number;
   /** With a store: it could not be written (database away, or this node no longer runs the server). The server has stopped. */
   onStoreFailure?: (failure: StoreFailure) => void;
   /**
@@ -205,6 +210,7 @@ export class SimulatedServer {
       this.recorder = new CommandRecorder(store, saved ? (saved.commands.at(-1)?.seq ?? saved.seq) : 0, {
         state: () => this.stateRoot(),
         snapshotEvery: this.options.snapshotEveryCommands ?? 5_000,
+        gatherMs: this.options.gatherMs,
         onFailure: (failure) => {
           this.stop();
           this.options.onStoreFailure?.(failure);
@@ -242,9 +248,12 @@ export class SimulatedServer {
     return captureState(this.stateRoot());
   }
 
-  /** Resolves once every change so far is written (at once without a store); rejects if it never will be. */
-  durable(): Promise<void> {
-    return this.recorder ? this.recorder.durable() : Promise.resolve();
+  /**
+   * Resolves once every change so far is written (at once without a store); rejects if it never will
+   * be. `now`: someone waits for it, so the clockwork's gathered calls are written at once.
+   */
+  durable(options: { now?: boolean } = {}): Promise<void> {
+    return this.recorder ? this.recorder.durable(options) : Promise.resolve();
   }
 
   /** Writes a snapshot of the state now (a clean stop: a restore then replays nothing). */
@@ -344,7 +353,7 @@ export class SimulatedServer {
           handlers,
           (s) => this.sessions.delete(s as never),
           (error) => this.fault(error),
-          () => this.durable(),
+          (durableOptions) => this.durable(durableOptions),
         );
         this.sessions.set(session as never, node);
         this.engine.recordManagerLogin(credentials.login, "127.0.0.1");

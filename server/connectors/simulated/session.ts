@@ -30,7 +30,7 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
     /** A failure while pushing events to the client (the server's, not the request's): see SimulatedServer.fault. */
     private readonly onFault: (error: unknown) => void,
     /** Resolves once the server's changes so far are written (a server that keeps its state): nothing is seen before. */
-    private readonly durable: () => Promise<void> = () => Promise.resolve(),
+    private readonly durable: (options?: { now?: boolean }) => Promise<void> = () => Promise.resolve(),
   ) {
     this.openedAtSequence = engine.ctx.log.lastSequence;
     this.unlisten = engine.ctx.log.listen((tx) => this.push(tx));
@@ -282,7 +282,8 @@ export class SimulatedSession<N extends NativeTypes> implements WireSession<N> {
       }
     }
     try {
-      await this.durable();
+      // The answer waits for the write, which does not wait out the clockwork's gathering.
+      await this.durable({ now: true });
     } catch {
       // Not written: as if the server went down before answering (a retry with the same id is safe).
       throw new LinkError("closed");

@@ -151,4 +151,34 @@ describe("simulated servers that keep their state", () => {
     for (const c of [connector, retry, afterCrash]) await c.disconnect().catch(() => {});
     for (const s of [first, second, third]) s.stop();
   });
+
+  it("gathers the clockwork's calls for its window, but writes a request's change (and what was gathered) at once", async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock();
+    const s = new SimulatedServer({ platform: "MT5", clock, seed: 5, accounts: 10, tradeRate: 0, store, gatherMs: 60_000 });
+    await s.ready;
+    const connector = await connected(s);
+    const login = (await connector.listAccounts({ limit: 1 })).items[0]!.login;
+    const writes = store.writes;
+    const recorded = store.commands.length;
+    s.start();
+    await clock.advance(3_000);
+    await new Promise((r) => setTimeout(r, 50));
+    // Ticks ran (the engine moved), but nothing is written within the window, and nobody saw them.
+    expect(store.writes).toBe(writes);
+    expect(store.commands).toHaveLength(recorded);
+
+    // A deposit is answered at once (not a minute later), written with the ticks before it, in order.
+    const started = Date.now();
+    await connector.balanceOperation({ operationId: uniqueId("gather"), login, type: "deposit", amount: 1_000, comment: "now" } as never);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(store.writes).toBe(writes + 1);
+    const ops = store.commands.slice(recorded).map((c) => c.op);
+    expect(ops.filter((op) => op === "tickPrices").length).toBeGreaterThan(0);
+    expect(ops.at(-1)).toBe("balance");
+    const seqs = store.commands.map((c) => c.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    s.stop();
+    await connector.disconnect();
+  });
 });

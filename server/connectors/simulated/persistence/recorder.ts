@@ -11,6 +11,12 @@
  *
  * Passwords never reach the log: a call that carries one is not recorded, a snapshot (which holds
  * hashes only) is written in its place, before its answer.
+ *
+ * The server's own clockwork (price ticks, the simulated traders' steps: about ten calls a second
+ * per server) is gathered for up to `gatherMs` before it is written, so a server costs its database
+ * a few transactions a second instead of one per tick; its events (quotes, the traders' deals) reach
+ * clients that much later. A manager's request does not wait: asking `durable({ now: true })`, as a
+ * request's answer does, writes what is gathered at once (with the request), as before.
  */
 import { captureState } from "./engineState.ts";
 
@@ -49,6 +55,8 @@ export class StoreFailure extends Error {
 
 export class CommandRecorder {
   private pending: RecordedCommand[] = [];
+  /** Writes the batch being gathered without waiting out its window (null: none gathered, or already due). */
+  private due: (() => void) | null = null;
   private snapshotDue = false;
   private sinceSnapshot = 0;
   /** The batch being gathered: resolves once it (and everything before it) is written. */
@@ -60,7 +68,13 @@ export class CommandRecorder {
   constructor(
     private readonly store: SimulationStore,
     private seq: number,
-    private readonly options: { state: () => object; snapshotEvery: number; onFailure: (failure: StoreFailure) => void },
+    private readonly options: {
+      state: () => object;
+      snapshotEvery: number;
+      onFailure: (failure: StoreFailure) => void;
+      /** How long the clockwork's calls are gathered before they are written (0: at once). */
+      gatherMs?: number;
+    },
   ) {}
 
   get lastSeq(): number {
@@ -72,15 +86,21 @@ export class CommandRecorder {
     this.schedule();
   }
 
-  /** A change whose arguments must not be written (a password): the next write is a snapshot. */
+  /** A change whose arguments must not be written (a password): the next write is a snapshot, at once. */
   recordBySnapshot(): void {
     this.snapshotDue = true;
     this.schedule();
+    this.due?.();
   }
 
-  /** Resolves once everything recorded so far is written; rejects (StoreFailure) if it never will be. */
-  durable(): Promise<void> {
+  /**
+   * Resolves once everything recorded so far is written; rejects (StoreFailure) if it never will be.
+   * `now`: someone waits for it (a request's answer), so what is gathered is written without
+   * waiting out the window.
+   */
+  durable(options: { now?: boolean } = {}): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    if (options.now) this.due?.();
     return this.next ?? this.tail;
   }
 
@@ -88,12 +108,25 @@ export class CommandRecorder {
   snapshotNow(): Promise<void> {
     this.snapshotDue = true;
     this.schedule();
-    return this.durable();
+    return this.durable({ now: true });
   }
 
   private schedule(): void {
     if (this.next || this.failure) return;
-    const gathered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write());
+    const gatherMs = this.options.gatherMs ?? 0;
+    const gathered = new Promise<void>((resolve) => {
+      // Written in a later turn of the event loop either way: the calls of this turn go together.
+      let timer: NodeJS.Timeout | null = null;
+      const due = () => {
+        if (this.due !== due) return;
+        this.due = null;
+        if (timer) clearTimeout(timer);
+        setImmediate(resolve);
+      };
+      this.due = due;
+      if (gatherMs > 0) timer = setTimeout(due, gatherMs);
+      else due();
+    }).then(() => this.write());
     gathered.catch(() => {});
     this.next = gathered;
   }

@@ -187,6 +187,9 @@ export class SimulatedHost implements SimulatedTransports {
         saveSnapshot: (bytes, seq) => saveSnapshot(db, held, bytes, seq),
       },
       snapshotEveryCommands: this.options.snapshotEveryCommands,
+      // The clockwork's ticks and steps, about ten a second, written a quarter second at a time
+      // (a request's answer is written at once): a few transactions a second per server.
+      gatherMs: 250,
       onStoreFailure: (failure) => this.lost(hosted, failure),
     });
     server.onLeverageChanges((changes) => {
