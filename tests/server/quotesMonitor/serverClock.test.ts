@@ -17,8 +17,24 @@ const FRIDAY_NOON = Date.parse("2026-11-27T12:00:00Z");
 const SATURDAY_NOON = Date.parse("2026-11-28T12:00:00Z");
 const EURUSD = { name: "EURUSD", path: "Forex\\Majors\\EURUSD", digits: 5, sessions: dailySessions([1, 2, 3, 4, 5]) } as unknown as TradeSymbol;
 
-function setUp() {
+const EURUSD_SILENT = {
+  id: "r1",
+  organizationId: "o1",
+  kind: "staleFeed",
+  name: "EURUSD silent",
+  enabled: true,
+  platformIds: "all",
+  symbolMask: "EURUSD",
+  severity: "warning",
+  cooldownSeconds: 0,
+  staleSeconds: 3,
+  createdAt: "2026-11-27T00:00:00.000Z",
+  updatedAt: "2026-11-27T00:00:00.000Z",
+} as const;
+
+function setUp(rules: readonly object[] = []) {
   const clock = new ManualClock(FRIDAY_NOON);
+  const published: { type: string }[] = [];
   /** The server's clock as its connector reports it; each read answers when the test says, in any order. */
   let serverNow = FRIDAY_NOON;
   const pending: { resolve: (v: { time: number; timeZoneOffsetMinutes: number }) => void; answer: number }[] = [];
@@ -39,8 +55,13 @@ function setUp() {
       onConnected: (listener) => ((connected = listener as never), () => {}),
       state: () => ({ state: "connected" }) as never,
     },
-    sources: { assigned: async () => [{ id: "p1", organizationId: "o1", name: "P1", type: "MT5" }], rules: async () => [] },
-    bus: { publish: async () => undefined, subscribe: () => ({ close() {} }) } as unknown as EventBus,
+    sources: { assigned: async () => [{ id: "p1", organizationId: "o1", name: "P1", type: "MT5" }], rules: async () => rules as never },
+    bus: {
+      publish: async (event: { type: string }) => {
+        published.push(event);
+      },
+      subscribe: () => ({ close() {} }),
+    } as unknown as EventBus,
     clock,
     log: { warn: () => {}, error: () => {} } as never,
     evaluateEveryMs: 1_000,
@@ -54,6 +75,7 @@ function setUp() {
     moveServerClockTo: (at: number) => (serverNow = at - (clock.now() - FRIDAY_NOON)),
     holdAnswers: () => (answerAtOnce = false),
     pending,
+    published,
     session: () => monitor.rowsOf("o1").find((r) => r.symbol === "EURUSD")?.session,
   };
 }
@@ -90,5 +112,24 @@ it("keeps the newest reading when an older read answers after it", async () => {
   s.pending[0]!.resolve({ time: s.pending[0]!.answer, timeZoneOffsetMinutes: 0 });
   await s.clock.advance(0);
   expect(s.session()).toBe("closed");
+  s.monitor.stop();
+});
+
+it("does not call a market stale while a moved clock is still being read (a loaded node answers late)", async () => {
+  const s = setUp([EURUSD_SILENT]);
+  await s.monitor.start();
+  s.connect();
+  await s.clock.advance(0);
+  s.holdAnswers();
+  s.moveServerClockTo(SATURDAY_NOON);
+  const direct = s.monitor.serverClockChanged("p1");
+  // Five seconds without a tick, past the rule's three, while the read of the moved clock waits.
+  await s.clock.advance(5_000);
+  expect(s.published.filter((e) => e.type === "quoteAlert")).toEqual([]);
+  for (const p of s.pending) p.resolve({ time: p.answer, timeZoneOffsetMinutes: 0 });
+  await direct;
+  await s.clock.advance(2_000);
+  expect(s.session()).toBe("closed");
+  expect(s.published.filter((e) => e.type === "quoteAlert")).toEqual([]);
   s.monitor.stop();
 });

@@ -143,6 +143,8 @@ export class PlatformBook {
   /** Read sequence of the server's clock: only the latest read started sets the offset. */
   clockReads = 0;
   clockAnswered = 0;
+  /** Re-reads of a moved server clock (and its sessions) under way: silences are not judged meanwhile. */
+  clockPending = 0;
   /** Why quotes do not arrive; null while they do. */
   problem: string | null = "Connecting…";
   /** When the current quote stream started (a symbol with no tick since is judged from then). */

@@ -237,7 +237,14 @@ export class QuotesMonitor {
     const book = this.books.get(platformId);
     // The sessions too: a simulated server reports its real ones again once its clock is moved (decision 0084).
     if (f && book) {
-      await Promise.all([this.readServerTime(book, f.connector), f.connector.listSymbols().then((symbols) => book.setSymbols(symbols))]).catch(() => undefined);
+      // Until both are read, the book's sessions are the old clock's: its silences are not judged
+      // (a loaded node could take longer than a rule's threshold, and call a closed market stale).
+      book.clockPending++;
+      try {
+        await Promise.all([this.readServerTime(book, f.connector), f.connector.listSymbols().then((symbols) => book.setSymbols(symbols))]).catch(() => undefined);
+      } finally {
+        book.clockPending--;
+      }
     }
   }
 
@@ -281,6 +288,7 @@ export class QuotesMonitor {
           const verdict = rule.kind === "staleFeed" ? this.stale(rule, book, stats, now) : this.wide(rule, stats, now);
           const key = `${rule.id}:${book.platformId}:${stats.symbol}`;
           seen.add(key);
+          if (rule.kind === "staleFeed" && book.clockPending > 0) continue; // as it was, until the moved clock is read
           this.settle(key, rule, book.platformId, stats.symbol, verdict, now);
         }
     }
