@@ -1,4 +1,6 @@
 import { defineConfig } from "vitest/config";
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Separate from vite.config.ts: the React Router plugin must not run under Vitest.
@@ -14,6 +16,32 @@ const alias = {
  * the real sessions back, and the server tests keep them throughout.
  */
 const MARKETS_OPEN = { TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN: "1" };
+
+/** The test files under `dir` (relative to the project), and their sources. */
+function testFiles(dir: string): { file: string; source: string }[] {
+  const root = fileURLToPath(new URL(".", import.meta.url));
+  return (fs.readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }) as string[])
+    .filter((f) => /\.test\.tsx?$/.test(f))
+    .map((f) => ({ file: path.posix.join(dir, f.split(path.sep).join("/")), source: fs.readFileSync(path.join(root, dir, f), "utf8") }));
+}
+
+/**
+ * Unit files that replace modules (`vi.mock`, `vi.doMock`, `vi.resetModules`) need a module graph of
+ * their own; the others share their worker's (`isolate: false`), which took the unit run from 130
+ * to 72 s on a slow two-core machine (jsdom and the app's modules are set up once per worker).
+ */
+const UNIT_FILES = testFiles("tests/unit");
+const UNIT_MOCKING = UNIT_FILES.filter((f) => /\bvi\.(mock|doMock|resetModules)\(/.test(f.source)).map((f) => f.file);
+
+/**
+ * Every API file runs on PostgreSQL; those whose storage differs between the two databases (raw
+ * SQL, locks and leases, money written once, migrations, JSON read back) say so on a line
+ * `// Databases: PGlite and PostgreSQL (…why…)` and run on PGlite as well (decision 0095). The rest
+ * of the app meets PGlite in the server tests and in every browser test.
+ */
+const API_ON_PGLITE = testFiles("tests/api")
+  .filter((f) => /^\/\/ Databases: PGlite and PostgreSQL\b/m.test(f.source))
+  .map((f) => f.file);
 
 /** Runs in its own project ("crash"), alone, after the other suites (scripts/test.ts). */
 const COPIER_CRASH_TEST = "tests/api/tradesCopierCrash.test.ts";
@@ -37,10 +65,22 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
+          exclude: UNIT_MOCKING,
+          isolate: false,
           // jsdom by default; files that need no DOM start with `// @vitest-environment node`
           // (setting up jsdom costs about a second per file on two cores).
           environment: "jsdom",
           // Property tests run hundreds of cases: on a loaded two-core machine 5 s is not enough.
+          testTimeout: 20_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The unit files that replace modules, each in a module graph of its own (above).
+          name: "unit-mocking",
+          include: UNIT_MOCKING,
+          environment: "jsdom",
           testTimeout: 20_000,
         },
       },
@@ -61,7 +101,7 @@ export default defineConfig({
         test: {
           name: "api-pglite",
           isolate: false,
-          include: ["tests/api/**/*.test.ts"],
+          include: API_ON_PGLITE,
           exclude: [COPIER_CRASH_TEST],
           environment: "node",
           env: { TOOLBOX_TEST_DB: "pglite", ...MARKETS_OPEN },

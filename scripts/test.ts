@@ -1,5 +1,5 @@
 /**
- * `npm test`: every suite — unit, API on PGlite and on PostgreSQL, then browser end-to-end on a
+ * `npm test`: every suite — unit, API on PostgreSQL (its storage-sensitive files on PGlite too), then browser end-to-end on a
  * fresh production build, then (COPIER_CRASH_TEST=1) the copier's crash test alone — and, as the very last line, the
  * totals over all of them.
  *
@@ -100,7 +100,7 @@ function startBuild(): Promise<{ status: number; log: string }> {
 }
 const build = startBuild();
 
-const UNIT_AND_API = ["unit", "server", "api-pglite", "api-postgres"];
+const UNIT_AND_API = ["unit", "unit-mocking", "server", "api-pglite", "api-postgres"];
 vitest("Unit and API", "unit-api", UNIT_AND_API);
 
 const node24 = process.env.TEST_NODE24;

@@ -1,3 +1,4 @@
+// Databases: PGlite and PostgreSQL (the guard's caches dropped on the database's announcements).
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

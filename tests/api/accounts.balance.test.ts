@@ -4,6 +4,7 @@
  * platform rejections that leave nothing done and can be retried, bad input, and failures after
  * the platform answered (injected with database triggers) that must never lose the outcome.
  */
+// Databases: PGlite and PostgreSQL (money moved exactly once, with failures injected by database triggers).
 import { randomUUID } from "node:crypto";
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";

@@ -5,6 +5,7 @@
  * short page is exact at once. Plans are checked with the planner told to avoid sorts and table
  * scans, so a small test table answers as 100,000 accounts would.
  */
+// Databases: PGlite and PostgreSQL (the list's SQL, filters and sorts at scale).
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ACCOUNT_SORT_FIELDS } from "../../core/schemas/accountList.ts";

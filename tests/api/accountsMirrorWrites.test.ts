@@ -2,6 +2,7 @@
  * What the account detail writes to the mirror: it reads the account live from the platform and
  * writes the mirror row only when something differs (no new row version otherwise).
  */
+// Databases: PGlite and PostgreSQL (the mirror's upserts and generations).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { accountsMirrorOf } from "../../server/modules/accounts/mirror/plugin.ts";

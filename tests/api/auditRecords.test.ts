@@ -4,6 +4,7 @@
  * it. Representative changes go through the real API, from a distinct address each, and the audit
  * log (GET /api/logs/audit) is read back on both databases.
  */
+// Databases: PGlite and PostgreSQL (before and after kept as JSON).
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tradingAccounts } from "../../server/db/schema.ts";

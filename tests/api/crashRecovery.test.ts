@@ -10,6 +10,7 @@
  * runs in this process, on a clock the test can pause, so the final comparison is exact. The
  * server's truth is read through the vendor protocol by an MT5 Web API connector of the test's.
  */
+// Databases: PGlite and PostgreSQL (a Toolbox process killed mid-write finds its own database as it left it).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -4,6 +4,7 @@
  * PostgreSQL's switch to a generic plan after five runs) answers each time exactly the customers
  * those values select, in order, with their owner's name.
  */
+// Databases: PGlite and PostgreSQL (the list's SQL, trigram search).
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDb } from "../helpers/db.ts";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";

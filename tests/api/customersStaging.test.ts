@@ -5,6 +5,7 @@
  * import leaves nothing visible and no staged row; what a stopped node left is removed by the
  * organization's next import. Through the real server on both databases.
  */
+// Databases: PGlite and PostgreSQL (an import staged and published in one transaction).
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";

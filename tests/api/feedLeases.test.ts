@@ -3,6 +3,7 @@
  * PostgreSQL): one holder at a time, renewals only by the holder at its epoch, a lapsed or
  * released lease taken over with a new epoch, never a reset epoch.
  */
+// Databases: PGlite and PostgreSQL (leases on the database's clock).
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { organizations, platformFeedLeases, tradePlatforms } from "../../server/db/schema.ts";

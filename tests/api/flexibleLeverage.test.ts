@@ -7,6 +7,7 @@
  * audited with before and after (the history a revert loads from); MT4's room is refused in words; `Module.plugins` read/write;
  * another organization's platform is 404; invalid rules are a 400 with the schema's messages.
  */
+// Databases: PGlite and PostgreSQL (the preview's accounts read back as one JSON text).
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";

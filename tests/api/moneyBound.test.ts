@@ -6,6 +6,7 @@
  * over-limit deposit is refused with 422 in words a dealer understands, nothing stays pending,
  * the traders keep trading on the account at the bound, and the server keeps answering.
  */
+// Databases: PGlite and PostgreSQL (amounts at the bound of the numeric columns).
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";

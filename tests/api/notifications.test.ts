@@ -5,6 +5,7 @@
  * large balance operations, retention, address checks, secrets at rest, and one organization never
  * reaching another's notifications or channels.
  */
+// Databases: PGlite and PostgreSQL (delivery leases).
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";

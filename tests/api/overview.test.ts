@@ -3,6 +3,7 @@
  * public API (the accounts list, the blotter's deals and positions) and must match; another
  * organization's platforms and deals never count; bad access is refused.
  */
+// Databases: PGlite and PostgreSQL (aggregates over the history store).
 import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";

@@ -5,6 +5,7 @@
  * GET /api/tradesBlotter/orders read with real tokens: waiting orders, and all with their history
  * (the fill naming its position, which the positions API lists).
  */
+// Databases: PGlite and PostgreSQL (orders kept in the history store).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BlotterOrder, BlotterOrderChanges, BlotterOrderPage, BlotterPositionPage, TradeHistorySync } from "../../core/schemas/tradesBlotter.ts";

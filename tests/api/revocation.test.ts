@@ -1,3 +1,4 @@
+// Databases: PGlite and PostgreSQL (revoked grants announced by the database).
 import { eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { FastifyInstance } from "fastify";

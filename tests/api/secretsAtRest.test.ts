@@ -1,3 +1,4 @@
+// Databases: PGlite and PostgreSQL (encrypted secrets stored as bytes).
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";

@@ -4,6 +4,7 @@
  * stops) and after a stop without one (the commands written since the last snapshot, replayed),
  * exactly, and not from the seed. A real crash (SIGKILL) is in simulatedAcrossNodes.test.ts.
  */
+// Databases: PGlite and PostgreSQL (a simulated server's command log and snapshot bytes).
 import { afterEach, expect, it } from "vitest";
 import type { TradePlatformConnector } from "../../server/connectors/connector.ts";
 import { describeDb, openTestDatabase } from "../helpers/db.ts";

@@ -4,6 +4,7 @@
  * app's bus as the trade feed publishes them (events taken from the simulated platform's own
  * stream), and the API read with real tokens.
  */
+// Databases: PGlite and PostgreSQL (the history store's SQL).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {

@@ -11,6 +11,7 @@
  * the store has them again. When it waited, at a rate the writer could not hold (the passes followed
  * one another), a stream could get nothing for minutes (docs/benchmarks.md, 2026-11-23).
  */
+// Databases: PGlite and PostgreSQL (the history store's queue and its sync rows).
 import crypto from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

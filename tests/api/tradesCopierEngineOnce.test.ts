@@ -12,6 +12,7 @@
  *  - the resync lists a copy bigger than its share and brings it to it, once.
  * Expected volumes are worked out here from the servers' own symbols.
  */
+// Databases: PGlite and PostgreSQL (copies written exactly once).
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ResyncPlan, ResyncResult } from "../../core/schemas/copierResync.ts";

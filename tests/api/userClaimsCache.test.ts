@@ -1,3 +1,4 @@
+// Databases: PGlite and PostgreSQL (the claims and member caches dropped on the database's announcements).
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
