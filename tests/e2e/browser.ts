@@ -1,21 +1,39 @@
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { inject } from "vitest";
 
-/** Debian's Chromium (never a downloaded browser), headless, with the flags this machine needs. */
+/** How Debian's Chromium (never a downloaded browser) is started: headless, with the flags this machine needs. */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+/** The browser tests' one Chromium (tests/e2e/globalSetup.ts), when running under Vitest's e2e project. */
+function sharedBrowserEndpoint(): string | undefined {
+  try {
+    return inject("e2eBrowser");
+  } catch {
+    return undefined; // outside Vitest (scripts/screenshots.ts, the benchmarks)
+  }
+}
+
+/**
+ * A browser for a test file: a connection to the run's one Chromium, started once by the global
+ * setup (a launch per file cost the run a few seconds of CPU each on two cores; each test still
+ * gets contexts of its own, and closing the connection closes them); outside Vitest, a Chromium of
+ * its own.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const endpoint = sharedBrowserEndpoint();
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_LAUNCH);
 }
 
 /**

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
+import { CHROMIUM_LAUNCH } from "./browser.ts";
 
 export const DEMO_PASSWORD = "e2e-demo-password-1";
 
@@ -96,13 +98,21 @@ export default async function setup(project: TestProject) {
     const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("build failed");
   }
+  // The run's one Chromium, started beside the servers: every test file connects to it (./browser.ts launchBrowser).
+  const browserStarting = chromium.launchServer(CHROMIUM_LAUNCH).then(
+    (server) => ({ server }),
+    (error: unknown) => ({ error }),
+  );
   const started = await Promise.allSettled(Array.from({ length: E2E_SERVERS }, (_, i) => startServer(String(i + 1))));
-  const stopAll = () => Promise.all(started.flatMap((s) => (s.status === "fulfilled" ? [s.value.stop()] : [])));
+  const browser = await browserStarting;
+  const stopAll = () =>
+    Promise.all([...("server" in browser ? [browser.server.close()] : []), ...started.flatMap((s) => (s.status === "fulfilled" ? [s.value.stop()] : []))]);
   const failed = started.find((s) => s.status === "rejected");
-  if (failed) {
+  if (failed || "error" in browser) {
     await stopAll();
-    throw failed.reason;
+    throw failed ? failed.reason : (browser as { error: unknown }).error;
   }
+  project.provide("e2eBrowser", browser.server.wsEndpoint());
   project.provide(
     "e2eServers",
     started.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof startServer>>>).value.server),
@@ -118,5 +128,7 @@ declare module "vitest" {
     /** One per worker: its Toolbox's address and the port that Toolbox mails to. */
     e2eServers: { baseUrl: string; smtpPort: number }[];
     e2eDemo: { email: string; password: string };
+    /** The run's one Chromium, which every test file connects to (./browser.ts). */
+    e2eBrowser: string;
   }
 }
