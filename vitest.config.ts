@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +21,8 @@ const MARKETS_OPEN = { TOOLBOX_SIMULATED_MARKETS_ALWAYS_OPEN: "1" };
 /** The test files under `dir` (relative to the project), and their sources. */
 function testFiles(dir: string): { file: string; source: string }[] {
   const root = fileURLToPath(new URL(".", import.meta.url));
-  return (fs.readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }) as string[])
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
     .filter((f) => /\.test\.tsx?$/.test(f))
     .map((f) => ({ file: path.posix.join(dir, f.split(path.sep).join("/")), source: fs.readFileSync(path.join(root, dir, f), "utf8") }));
 }
@@ -43,6 +45,46 @@ const API_ON_PGLITE = testFiles("tests/api")
   .filter((f) => /^\/\/ Databases: PGlite and PostgreSQL\b/m.test(f.source))
   .map((f) => f.file);
 
+/**
+ * The longest files, longest first (measured on a slow two-core machine, 2026-11-28). On a clean
+ * clone Vitest has no durations and starts the largest files first, so short files split off a long
+ * one (the accessibility screens) ran last, in parallel, as the run's long pole.
+ */
+const LONGEST_FIRST = [
+  "tests/e2e/accessibilityScreens2.test.ts",
+  "tests/e2e/accessibility.test.ts",
+  "tests/e2e/accessibilityScreens1.test.ts",
+  "tests/e2e/tradesCopierLinks.test.ts",
+  "tests/e2e/dealingSchedule.test.ts",
+  "tests/e2e/dealerDesk.test.ts",
+  "tests/e2e/customers.test.ts",
+  "tests/e2e/signIn.test.ts",
+  "tests/e2e/password.test.ts",
+  "tests/e2e/members.test.ts",
+  "tests/e2e/flexibleLeverage.test.ts",
+  "tests/e2e/twoFactor.test.ts",
+  "tests/api/feedOwnership.test.ts",
+  "tests/api/crashRecovery.test.ts",
+  "tests/api/idp.test.ts",
+  "tests/api/platformsLive.test.ts",
+];
+
+/** Vitest's order, with the files above moved to the front of their project's, in the order given. */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((f) => f.project.name))];
+    const rank = (f: TestSpecification) => {
+      const at = LONGEST_FIRST.findIndex((p) => f.moduleId.endsWith(p));
+      return at === -1 ? LONGEST_FIRST.length : at;
+    };
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => projects.indexOf(a.file.project.name) - projects.indexOf(b.file.project.name) || rank(a.file) - rank(b.file) || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
+
 /** Runs in its own project ("crash"), alone, after the other suites (scripts/test.ts). */
 const COPIER_CRASH_TEST = "tests/api/tradesCopierCrash.test.ts";
 
@@ -54,6 +96,7 @@ export default defineConfig({
     // two cores this took the unit, server and API run from 12.5 to 7.5 minutes, all green. The
     // browser tests run two files at a time too, each against a Toolbox of its own (below).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     // The server and API projects share each worker's module graph between files
     // (`isolate: false`): every API file imported Fastify, the identity provider, Drizzle and the
     // modules again, 200 s of the API run's worker time. Tests build their own app, database and

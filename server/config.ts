@@ -29,6 +29,12 @@ const EnvSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_AUDIENCE: z.string().min(1).optional(),
     DEMO_PASSWORD: z.string().min(8, "DEMO_PASSWORD must be at least 8 characters").optional(),
+    // Trading actions a second of each seeded demo server's simulated traders (server/seed.ts).
+    DEMO_TRADE_RATE: z.coerce
+      .number({ error: "DEMO_TRADE_RATE must be a number of trading actions per second" })
+      .min(0, "DEMO_TRADE_RATE cannot be negative")
+      .max(100, "DEMO_TRADE_RATE is at most 100 actions per second")
+      .default(3),
     SECRETS_KEY: z
       .string()
       .refine(
@@ -160,6 +166,8 @@ export interface Config {
   /** false, a number of proxy hops, or the proxies' addresses (comma-separated) — never "all". */
   trustProxy: false | number | string;
   demoPassword?: string;
+  /** Trading actions a second of each seeded demo server (3 by default; the browser tests use less). */
+  demoTradeRate: number;
   /** The event bus across nodes; absent: in-process (docs/events.md). */
   nats?: {
     /** May hold credentials: never logged or shown (health shows host:port only). */
@@ -260,6 +268,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoPassword: e.DEMO_PASSWORD,
+    demoTradeRate: e.DEMO_TRADE_RATE,
     ...(e.NATS_URL
       ? {
           nats: {

@@ -63,7 +63,7 @@ export async function seedDemo(ctx: AppContext, opts: { log?: (message: string) 
           name: p.name,
           type: p.type,
           timeZone: p.timeZone,
-          connection: { kind: "simulated" as const, accounts: 300, tradeRate: 3, seed: p.seed },
+          connection: { kind: "simulated" as const, accounts: 300, tradeRate: config.demoTradeRate, seed: p.seed },
         })),
       )
       .returning({ id: tradePlatforms.id });

@@ -63,15 +63,7 @@ export const PERSON_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KH
 
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   // A script outside Vitest (scripts/screenshots.ts) passes its own baseURL: inject() works only under Vitest.
-  // Reduced motion (the app honours it, app/app.css): spinners and shimmers stand still, so a
-  // headless renderer without a GPU does not repaint them every frame on a loaded CI machine.
-  const context = await browser.newContext({
-    baseURL: options.baseURL ?? baseUrl(),
-    viewport: { width: 1400, height: 900 },
-    userAgent: PERSON_UA,
-    reducedMotion: "reduce",
-    ...options,
-  });
+  const context = await browser.newContext({ baseURL: options.baseURL ?? baseUrl(), viewport: { width: 1400, height: 900 }, userAgent: PERSON_UA, ...options });
   // Record every toast title the page shows, even one that lives only until a redirect.
   await context.exposeBinding("__reportToast", ({ page }, text: string) => {
     const seen = toastLog.get(page);
