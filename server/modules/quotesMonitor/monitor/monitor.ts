@@ -241,7 +241,9 @@ export class QuotesMonitor {
       // (a loaded node could take longer than a rule's threshold, and call a closed market stale).
       book.clockPending++;
       try {
-        await Promise.all([this.readServerTime(book, f.connector), f.connector.listSymbols().then((symbols) => book.setSymbols(symbols))]).catch(() => undefined);
+        await Promise.all([this.readServerTime(book, f.connector), f.connector.listSymbols().then((symbols) => book.setSymbols(symbols))]).catch(
+          () => undefined,
+        );
       } finally {
         book.clockPending--;
       }
