@@ -1,4 +1,7 @@
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from "playwright-core";
 import { inject } from "vitest";
 
 /** How Debian's Chromium (never a downloaded browser) is started: headless, with the flags this machine needs. */
@@ -87,3 +90,14 @@ export async function newContext(browser: Browser, options: BrowserContextOption
 const toastLog = new WeakMap<Page, string[]>();
 /** Text of every toast the page has shown since it opened. */
 export const toastsSeen = (page: Page) => toastLog.get(page) ?? [];
+
+/**
+ * Where a finished download is, on this machine: saved to a temporary folder (the run's one
+ * Chromium is reached over a connection, so `download.path()`, a path on the browser's side, is
+ * refused).
+ */
+export async function downloaded(download: Download): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), "toolbox-e2e-download-")), download.suggestedFilename());
+  await download.saveAs(file);
+  return file;
+}

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCsv } from "../../server/modules/customers/csv.ts";
-import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { demo, downloaded, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
 import { layoutShown } from "./support/people.ts";
 
@@ -104,7 +104,7 @@ describe("customers as a back-office clerk works them", () => {
     await expect.poll(() => page.locator('[role="gridcell"][col-id="name"]').allTextContents(), { timeout: 20_000 }).toEqual([name]);
 
     const [download] = await Promise.all([page.waitForEvent("download", { timeout: 20_000 }), page.getByRole("button", { name: "Export CSV" }).click()]);
-    const records = parseCsv(await readFile(await download.path(), "utf8")).map((r) => r.fields);
+    const records = parseCsv(await readFile(await downloaded(download), "utf8")).map((r) => r.fields);
     expect(records).toEqual([
       ["kind", "name", "email", "phone", "country", "status", "kyc", "tags", "owner"],
       ["person", name, email, "", "SE", "lead", "notStarted", "", ""],

@@ -6,7 +6,7 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { demo, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
+import { demo, downloaded, launchBrowser, newContext, signInAtProvider } from "./browser.ts";
 import { apiAs } from "./support/api.ts";
 
 interface DrawnRow {
@@ -215,7 +215,7 @@ describe("the Trades Blotter as a dealer uses it", () => {
     const still = await gridRows(page);
     const count = await statusCount(page, "rows");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-    const { header, lines } = await readCsv(await download.path());
+    const { header, lines } = await readCsv(await downloaded(download));
     const ticketAt = header.indexOf("Ticket / deal");
     const symbolAt = header.indexOf("Symbol");
     expect(lines).toHaveLength(count);
@@ -265,7 +265,7 @@ describe("the Trades Blotter as a dealer uses it", () => {
     expect(total).toBeGreaterThanOrEqual(shown.length);
 
     const [download] = await Promise.all([page.waitForEvent("download", { timeout: 30_000 }), page.getByRole("button", { name: "Export CSV" }).click()]);
-    const { header, lines } = await readCsv(await download.path());
+    const { header, lines } = await readCsv(await downloaded(download));
     const dealAt = header.indexOf("Deal");
     const symbolAt = header.indexOf("Symbol");
     // The first time column is in the member's zone (the browser's by default), named in its header: "2026-11-26 14:03:07".
