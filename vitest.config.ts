@@ -187,6 +187,10 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          // Files share their worker's module graph (playwright-core, axe): about 2 s of imports a
+          // file on a slow two-core machine. Each file still has its own browser connection, pages
+          // and people; nothing here mocks a module.
+          isolate: false,
           environment: "node",
           env: MARKETS_OPEN,
           globalSetup: ["tests/e2e/globalSetup.ts"],
