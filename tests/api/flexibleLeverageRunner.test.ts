@@ -10,7 +10,6 @@
  * organization's platform 404, a bad login 400. A second node's runner finds the platform's lease
  * taken; a plugin round heard again (a takeover replays it) records nothing more.
  */
-// Databases: PGlite and PostgreSQL (changes recorded once, keyed by the database).
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { moduleClaimType } from "../../core/access.ts";

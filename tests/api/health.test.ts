@@ -1,4 +1,3 @@
-// Databases: PGlite and PostgreSQL (the database's own health check).
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/testApp.ts";
 import { describeDb, testDbKind } from "../helpers/db.ts";

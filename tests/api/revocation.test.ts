@@ -1,4 +1,3 @@
-// Databases: PGlite and PostgreSQL (revoked grants announced by the database).
 import { eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import type { FastifyInstance } from "fastify";

@@ -1,4 +1,3 @@
-// Databases: PGlite and PostgreSQL (encrypted secrets stored as bytes).
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
