@@ -287,10 +287,10 @@ export class QuotesMonitor {
       for (const book of books)
         for (const stats of book.symbols.values()) {
           if (!matches(stats.symbol)) continue;
-          const verdict = rule.kind === "staleFeed" ? this.stale(rule, book, stats, now) : this.wide(rule, stats, now);
           const key = `${rule.id}:${book.platformId}:${stats.symbol}`;
           seen.add(key);
           if (rule.kind === "staleFeed" && book.clockPending > 0) continue; // as it was, until the moved clock is read
+          const verdict = rule.kind === "staleFeed" ? this.stale(rule, book, stats, now) : this.wide(rule, stats, now);
           this.settle(key, rule, book.platformId, stats.symbol, verdict, now);
         }
     }
