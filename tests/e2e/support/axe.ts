@@ -1,6 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { demo, launchBrowser, newContext, signInAtProvider } from "../browser.ts";
 import { loginCell } from "./accounts.ts";
 import { pageScrollsSideways } from "./overflow.ts";
@@ -158,15 +158,13 @@ export const SCREENS: { name: string; path: (platformSettings: string) => string
  * The demo administrator signed in, on a desk-sized light page, with the demo MT5 server's settings
  * path (found through the sidebar); the browser closed after the file.
  */
-export function signedInDemo(): { browser: () => Browser; context: () => BrowserContext; page: () => Page; platformSettings: () => string } {
+export function signedInDemo(): { browser: () => Browser; page: () => Page; platformSettings: () => string } {
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let platformSettings: string;
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await newContext(browser, { colorScheme: "light", viewport: DESK });
-    page = await context.newPage();
+    page = await (await newContext(browser, { colorScheme: "light", viewport: DESK })).newPage();
     await page.goto("/");
     await page.waitForURL((u) => u.pathname.startsWith("/oidc/"), { timeout: 20_000 });
     await signInAtProvider(page, demo());
@@ -179,7 +177,7 @@ export function signedInDemo(): { browser: () => Browser; context: () => Browser
     platformSettings = new URL(page.url()).pathname;
   });
   afterAll(() => browser?.close());
-  return { browser: () => browser, context: () => context, page: () => page, platformSettings: () => platformSettings };
+  return { browser: () => browser, page: () => page, platformSettings: () => platformSettings };
 }
 
 /** Each of these screens, loaded once: no serious violation in either mode, no sideways scroll at a desk's or a phone's width. */
